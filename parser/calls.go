@@ -1,0 +1,115 @@
+package parser
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// splitActionLine reads the value of an Action label: a tool name, or an
+// inline call carrying its input, as in "calculator(2+2)",
+// "web_search[Go 1.26]", "web_search: Go 1.26", "calculator 2+2" (for a
+// registered tool) and "calculator Action Input: 2+2". hasInput reports
+// whether an inline input was found; the name is returned as written, for
+// lookup.
+func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool) {
+	s := strings.TrimSpace(line)
+	if i, j := inlineInputLabel(s); i > 0 {
+		name, _, _ = p.splitActionLine(s[:i])
+		return name, s[j:], true
+	}
+	// "tool: input".
+	if i := strings.IndexAny(s, ":："); i > 0 {
+		if prefix := cleanName(s[:i]); p.isName(prefix) {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			return prefix, s[i+size:], true
+		}
+	}
+	// "tool(input)" and "tool[input]".
+	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
+		if !strings.HasSuffix(s, string(pair[1])) {
+			continue
+		}
+		i := strings.IndexByte(s, pair[0])
+		if i <= 0 {
+			continue
+		}
+		prefix := cleanName(s[:i])
+		if !p.isName(prefix) {
+			// "I will call calculator(2+2)": the last word may be the tool.
+			last := prefix[strings.LastIndexFunc(prefix, unicode.IsSpace)+1:]
+			if p.tools.lookup(cleanName(last)) == nil {
+				continue
+			}
+			prefix = cleanName(last)
+		}
+		return prefix, s[i+1 : len(s)-1], true
+	}
+	// "calculator 2+2": a registered tool's name, then its input.
+	if i := strings.IndexAny(s, " \t"); i > 0 && p.tools.lookup(cleanName(s)) == nil {
+		if first := cleanName(s[:i]); p.tools.lookup(first) != nil {
+			return first, strings.TrimSpace(s[i+1:]), true
+		}
+	}
+	return s, "", false
+}
+
+// isName reports whether s can be a tool name standing before an inline
+// input: a registered name, or one word of letters, digits, '_', '-' and
+// '.' of at most 64 bytes.
+func (p *Parser) isName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	if p.tools.lookup(s) != nil {
+		return true
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// inlineInputLabel finds "Action Input:" written on the Action line itself.
+// It returns where the label starts and where its value starts, or 0, 0.
+func inlineInputLabel(s string) (int, int) {
+	for off := 0; ; {
+		k := strings.Index(s[off:], "nput")
+		if k < 0 {
+			return 0, 0
+		}
+		k += off
+		off = k + 4
+		if k < 1 || (s[k-1] != 'i' && s[k-1] != 'I') {
+			continue
+		}
+		i := k - 1
+		for i > 0 && (s[i-1] == ' ' || s[i-1] == '_' || s[i-1] == '-') {
+			i--
+		}
+		if i < 6 || !strings.EqualFold(s[i-6:i], "action") {
+			continue
+		}
+		j := off
+		for j < len(s) && (s[j] == ' ' || s[j] == '*' || s[j] == '\t') {
+			j++
+		}
+		if strings.HasPrefix(s[j:], ":") {
+			j++
+		} else if strings.HasPrefix(s[j:], "：") {
+			j += len("：")
+		} else {
+			continue
+		}
+		start := i - 6
+		for start > 0 && strings.IndexByte(" \t*_`", s[start-1]) >= 0 {
+			start--
+		}
+		for j < len(s) && (s[j] == '*' || s[j] == ' ') {
+			j++
+		}
+		return start, j
+	}
+}

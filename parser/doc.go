@@ -1,0 +1,16 @@
+// Package parser turns what a model wrote into the next step of a ReAct
+// loop: a thought and either a tool call or a final answer.
+//
+// Models rarely write the protocol cleanly, so the parser is tolerant. It
+// accepts labels in any case, wrapped in markdown, numbered, with full-width
+// colons or in Chinese; Action Input as JSON, fenced JSON, Python-style
+// dicts, quoted strings or raw text; inline calls such as
+// "Action: calculator(2+2)"; JSON-object protocols; and it ignores
+// everything after a hallucinated "Observation:". When the input is not an
+// object with the tool's own keys, it is put onto the tool's primary
+// argument, which the parser learns through the Tools interface.
+//
+// The parser uses plain string scanning and Go's linear-time regexp
+// package only: its running time grows linearly with the input whatever
+// the input's shape.
+package parser

@@ -1,0 +1,260 @@
+package parser
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// unfence returns the inside of a markdown code fence when s starts with
+// one ("```json\n...\n```" or "```...```" on one line), and s otherwise.
+// An unclosed fence runs to the end.
+func unfence(s string) string {
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	body := strings.TrimLeft(s, "`")
+	if j := strings.Index(body, "```"); j >= 0 && strings.IndexByte(body[:j], '\n') < 0 {
+		// One line: ```ls -la```.
+		return strings.TrimSpace(body[:j])
+	}
+	nl := strings.IndexByte(body, '\n')
+	if nl < 0 {
+		return strings.TrimSpace(body)
+	}
+	if tag := strings.TrimSpace(body[:nl]); tag != "" && strings.ContainsAny(tag, " \t{\"'") {
+		// Not a language tag but content on the fence line.
+		nl = -1
+	}
+	body = body[nl+1:]
+	if j := strings.Index(body, "```"); j >= 0 {
+		body = body[:j]
+	}
+	return strings.TrimSpace(body)
+}
+
+// cleanText trims white space and a stray fence line a model leaves at
+// either end of a value when it wraps its whole reply in a code block, or
+// opens a fence right after it. A balanced fence is content and stays.
+func cleanText(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.Count(s, "```")%2 == 0 {
+		return s
+	}
+	if nl := strings.LastIndexByte(s, '\n'); isFenceLine(s[nl+1:]) {
+		return strings.TrimSpace(s[:max(nl, 0)])
+	}
+	if nl := strings.IndexByte(s, '\n'); nl >= 0 && isFenceLine(s[:nl]) {
+		return strings.TrimSpace(s[nl+1:])
+	}
+	return s
+}
+
+// isFenceLine reports whether line is a code fence, perhaps with a
+// language tag.
+func isFenceLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return strings.HasPrefix(line, "```") && !strings.ContainsAny(line, " \t{\"'")
+}
+
+// value is an Action Input as written, decoded as far as it goes: an
+// object, or text (a decoded string scalar or the raw input).
+type value struct {
+	obj  map[string]any
+	text string
+	raw  bool // text is the input as written, not a decoded literal
+}
+
+// decodeInput reads an Action Input: JSON or a sloppy object (in a fence
+// or not, with commentary after it), a quoted string, backtick-quoted
+// text, or raw text.
+func decodeInput(raw string) value {
+	s := strings.TrimSpace(raw)
+	if strings.HasPrefix(s, "```") {
+		s = unfence(s)
+	} else {
+		s = cleanText(s)
+	}
+	switch {
+	case s == "":
+		return value{}
+	case s[0] == '{':
+		if obj, _, ok := decodeObject(s); ok {
+			return value{obj: obj}
+		}
+	case s[0] == '"' || s[0] == '\'':
+		if text, ok := unquote(s); ok {
+			return value{text: text}
+		}
+	case s[0] == '`':
+		n := len(s) - len(strings.TrimLeft(s, "`"))
+		if len(s) > 2*n && strings.HasSuffix(s, s[:n]) {
+			inner := strings.TrimSpace(s[n : len(s)-n])
+			if strings.HasPrefix(inner, "{") {
+				if obj, _, ok := decodeObject(inner); ok {
+					return value{obj: obj}
+				}
+			}
+			return value{text: inner}
+		}
+	}
+	return value{text: s, raw: true}
+}
+
+// unquote decodes s when it is one quoted string (double or single
+// quotes), perhaps followed by commentary on later lines.
+func unquote(s string) (string, bool) {
+	quote := s[0]
+	end := -1
+	for i := 1; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == quote {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return "", false
+	}
+	if rest := strings.TrimLeft(s[end+1:], " \t"); rest != "" && rest[0] != '\n' && rest[0] != '\r' {
+		return "", false
+	}
+	lit := s[:end+1]
+	if quote == '"' {
+		var text string
+		if json.Unmarshal([]byte(lit), &text) == nil {
+			return text, true
+		}
+	}
+	var text string
+	var b strings.Builder
+	copyString(&b, lit, 0)
+	if json.Unmarshal([]byte(b.String()), &text) == nil {
+		return text, true
+	}
+	return lit[1:end], true
+}
+
+// kwargs reads "key=value" or "key: value" pairs, one a line or separated
+// by commas on one line. key maps each key to the name to store it under,
+// or to "" to reject the whole input. Values may be quoted; unquoted ones
+// are kept as text unless literalsOnly is set, in which case they must be
+// numbers or Python/JSON literals.
+func kwargs(s string, key func(string) string, literalsOnly bool) (map[string]any, bool) {
+	obj := map[string]any{}
+	if strings.Contains(s, "\n") {
+		for line := range strings.SplitSeq(s, "\n") {
+			if !addKwarg(obj, line, key, literalsOnly) {
+				return nil, false
+			}
+		}
+		return obj, len(obj) > 0
+	}
+	for _, part := range splitTopLevel(s, ',') {
+		if !addKwarg(obj, part, key, literalsOnly) {
+			clear(obj)
+			return obj, addKwarg(obj, s, key, literalsOnly) && len(obj) > 0
+		}
+	}
+	return obj, len(obj) > 0
+}
+
+// addKwarg adds one "key=value" or "key: value" pair to obj; a blank part
+// adds nothing and is fine.
+func addKwarg(obj map[string]any, part string, key func(string) string, literalsOnly bool) bool {
+	part = strings.TrimSpace(part)
+	if part == "" {
+		return true
+	}
+	sep := strings.IndexAny(part, "=:")
+	if sep <= 0 || strings.HasPrefix(part[sep:], "==") {
+		return false
+	}
+	name := strings.TrimSpace(part[:sep])
+	if !isIdentifier(name) {
+		return false
+	}
+	if name = key(name); name == "" {
+		return false
+	}
+	v, ok := kwValue(strings.TrimSpace(part[sep+1:]), literalsOnly)
+	if ok {
+		obj[name] = v
+	}
+	return ok
+}
+
+// kwValue decodes one keyword argument's value.
+func kwValue(s string, literalsOnly bool) (any, bool) {
+	if s == "" {
+		return nil, false
+	}
+	if s[0] == '"' || s[0] == '\'' {
+		return unquote(s)
+	}
+	if s[0] == '{' || s[0] == '[' {
+		var v any
+		if json.Unmarshal([]byte(repairJSON(s)), &v) == nil {
+			return v, true
+		}
+		return nil, false
+	}
+	switch lit := literal(s); lit {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	case "null":
+		return nil, true
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f, true
+	}
+	if literalsOnly {
+		return nil, false
+	}
+	return s, true
+}
+
+// splitTopLevel splits s at sep where sep is outside quotes and brackets.
+func splitTopLevel(s string, sep byte) []string {
+	var parts []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == sep && depth == 0:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+func isIdentifier(s string) bool {
+	if s == "" || !isIdentStart(s[0]) || s[0] == '$' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isIdentStart(c) && !(c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,154 @@
+package parser
+
+import (
+	"strings"
+	"unicode"
+)
+
+// toolInfo is what the parser knows of one registered tool.
+type toolInfo struct {
+	name    string
+	args    []string
+	primary string
+}
+
+// toolIndex finds registered tools by forgiving name matching.
+type toolIndex struct {
+	byKey map[string]*toolInfo
+	names []string
+}
+
+func newToolIndex(t Tools) toolIndex {
+	idx := toolIndex{byKey: map[string]*toolInfo{}}
+	if t == nil {
+		return idx
+	}
+	for _, name := range t.ToolNames() {
+		args, primary := t.ToolArgs(name)
+		info := &toolInfo{name: name, args: args, primary: primary}
+		idx.names = append(idx.names, name)
+		for _, k := range nameKeys(name) {
+			if _, taken := idx.byKey[k]; !taken {
+				idx.byKey[k] = info
+			}
+		}
+	}
+	return idx
+}
+
+// nameKeys returns the forms under which a name is looked up: lower case
+// with spaces, hyphens and dots as underscores, and the same without any
+// separator ("web_search", "websearch").
+func nameKeys(name string) []string {
+	var b, flat strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r == ' ' || r == '-' || r == '.' || r == '_' || r == '\t':
+			b.WriteByte('_')
+		default:
+			b.WriteRune(r)
+			flat.WriteRune(r)
+		}
+	}
+	return []string{b.String(), flat.String()}
+}
+
+// lookup finds the registered tool a model meant by name.
+func (idx toolIndex) lookup(name string) *toolInfo {
+	if len(idx.byKey) == 0 || len(name) > 128 {
+		return nil
+	}
+	if name = cleanName(name); name == "" {
+		return nil
+	}
+	for _, k := range nameKeys(name) {
+		if info, ok := idx.byKey[k]; ok {
+			return info
+		}
+	}
+	return nil
+}
+
+// cleanName strips the markup and punctuation models put around a tool
+// name: white space, backticks, quotes, asterisks, brackets, and trailing
+// full stops, colons, commas and the like.
+func cleanName(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("`'\"*_<>[](){}.,:;!?：。，", r)
+	})
+}
+
+// adaptArgs fits an argument object to the tool it is for. An object
+// holding one of the tool's own keys is kept, with keys matched
+// case-insensitively renamed; a one-key object with an unknown key has its
+// value put onto the primary argument (or, when that value is an object of
+// the tool's own keys, is unwrapped); anything else is kept as written.
+func (info *toolInfo) adaptArgs(obj map[string]any) map[string]any {
+	if info == nil {
+		return obj
+	}
+	if info.hasOwnKey(obj) {
+		for k, v := range obj {
+			if own := info.ownKey(k); own != "" && own != k {
+				if _, clash := obj[own]; !clash {
+					delete(obj, k)
+					obj[own] = v
+				}
+			}
+		}
+		return obj
+	}
+	if len(obj) != 1 {
+		return obj
+	}
+	for _, v := range obj {
+		if inner, ok := v.(map[string]any); ok && info.hasOwnKey(inner) {
+			return info.adaptArgs(inner)
+		}
+		if info.primary != "" {
+			return map[string]any{info.primary: v}
+		}
+	}
+	return obj
+}
+
+func (info *toolInfo) hasOwnKey(obj map[string]any) bool {
+	for k := range obj {
+		if info.ownKey(k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownKey returns the tool's argument name matching k, ignoring case, or "".
+func (info *toolInfo) ownKey(k string) string {
+	for _, a := range info.args {
+		if strings.EqualFold(a, k) {
+			return a
+		}
+	}
+	return ""
+}
+
+// textArgs puts a text input onto the tool's primary argument, or under
+// "input" for a tool the parser does not know. A registered tool's input
+// written as "key: value" or "key=value" lines with the tool's own keys
+// becomes those arguments.
+func (info *toolInfo) textArgs(text string) map[string]any {
+	if info != nil {
+		if obj, ok := kwargs(text, info.ownKey, false); ok {
+			return obj
+		}
+	}
+	return info.primaryArgs(text)
+}
+
+// primaryArgs puts v onto the tool's primary argument, or under "input"
+// for a tool the parser does not know or one with no primary argument.
+func (info *toolInfo) primaryArgs(v any) map[string]any {
+	if info == nil || info.primary == "" {
+		return map[string]any{"input": v}
+	}
+	return map[string]any{info.primary: v}
+}

@@ -1,0 +1,303 @@
+package parser
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Parser parses model responses into Steps. It is safe for concurrent use.
+type Parser struct {
+	tools toolIndex
+}
+
+// New returns a parser that matches tool names and infers arguments using
+// the tools t describes, read once now. t may be nil: then every tool is
+// unregistered and a text input goes under "input".
+func New(t Tools) *Parser {
+	return &Parser{tools: newToolIndex(t)}
+}
+
+// Parse turns one model response into a Step. A response it cannot use
+// gives a *Error whose message tells the model what to write instead.
+//
+// Reasoning in <think>…</think> is ignored, and so is everything from a
+// hallucinated "Observation:" on. When both an action and a final answer
+// appear, the one written first wins. A response with no protocol labels
+// at all is taken as the final answer.
+func (p *Parser) Parse(text string) (Step, error) {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	if strings.IndexByte(text, '\r') >= 0 {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	_, body := SplitReasoning(text)
+	body = strings.TrimSpace(body)
+	if body == "" {
+		return Step{}, p.errEmpty()
+	}
+	if st, err, ok := p.leadingObject(body); ok {
+		return st, err
+	}
+	r := reply{p: p, body: body, marks: scanLabels(body), end: len(body)}
+	r.cutObservation()
+	return r.step()
+}
+
+// Args infers the argument object for a call of the named tool from input
+// as Parse does for an Action Input, and returns the tool's canonical name
+// (or the name as written, for a tool it does not know).
+func (p *Parser) Args(name, input string) (string, map[string]any) {
+	name = cleanName(name)
+	info := p.tools.lookup(name)
+	if info != nil {
+		name = info.name
+	}
+	return name, p.inputArgs(info, input, false)
+}
+
+// reply is one response being parsed: its text, the labels in it, and the
+// part of it that counts (from start to end: a leading echoed observation
+// and everything from a hallucinated one on are left out).
+type reply struct {
+	p          *Parser
+	body       string
+	marks      []mark
+	start, end int
+}
+
+// cutObservation ends the reply at the first Observation label that
+// follows some content. An observation the model echoes before writing
+// anything is skipped instead.
+func (r *reply) cutObservation() {
+	for i, m := range r.marks {
+		if m.kind != labelObservation {
+			continue
+		}
+		if strings.TrimSpace(r.body[r.start:m.line]) != "" {
+			r.end = m.line
+			r.marks = r.marks[:i]
+			return
+		}
+		r.start = r.segmentEnd(i)
+	}
+	// Drop the skipped leading observations.
+	for len(r.marks) > 0 && r.marks[0].line < r.start {
+		r.marks = r.marks[1:]
+	}
+}
+
+// segmentEnd returns where the value of mark i ends: at the next label's
+// line, or at the end of the reply.
+func (r *reply) segmentEnd(i int) int {
+	if i+1 < len(r.marks) {
+		return r.marks[i+1].line
+	}
+	return r.end
+}
+
+// value returns the text after label i, up to the next label.
+func (r *reply) value(i int) string {
+	return r.body[r.marks[i].value:r.segmentEnd(i)]
+}
+
+// step finds the first action or final answer and builds the Step.
+func (r *reply) step() (Step, error) {
+	content := strings.TrimSpace(r.body[r.start:r.end])
+	if content == "" {
+		return Step{}, r.p.errEchoedObservation()
+	}
+	if len(r.marks) == 0 {
+		if st, err, ok := r.blob(r.start); ok {
+			return st, err
+		}
+		return Step{Kind: KindFinal, FinalAnswer: content}, nil
+	}
+	emptyAction := false
+	for i, m := range r.marks {
+		switch m.kind {
+		case labelFinal:
+			answer := cleanText(r.value(i))
+			if answer == "" {
+				return Step{}, r.p.errEmptyAnswer()
+			}
+			return Step{Kind: KindFinal, Thought: r.thought(m.line), FinalAnswer: answer}, nil
+		case labelAction:
+			st, err, ok := r.action(i)
+			if ok {
+				return st, err
+			}
+			emptyAction = true
+		}
+	}
+	if st, err, ok := r.blob(r.start); ok {
+		return st, err
+	}
+	if emptyAction {
+		return Step{}, r.p.errNoToolName()
+	}
+	return Step{}, r.p.errNoAction()
+}
+
+// thought gathers the reasoning written before offset limit: text before
+// the first label and the values of Thought labels. Parts are joined with
+// a space, so that no part's first words start a line of their own.
+func (r *reply) thought(limit int) string {
+	var parts []string
+	add := func(s string) {
+		if s = cleanText(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	first := r.end
+	if len(r.marks) > 0 {
+		first = r.marks[0].line
+	}
+	add(r.body[r.start:min(first, limit)])
+	for i, m := range r.marks {
+		if m.line >= limit {
+			break
+		}
+		if m.kind == labelThought {
+			add(r.body[m.value:min(r.segmentEnd(i), limit)])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// action builds the step for the Action label i. It reports ok=false for
+// an Action label with no tool name (or "None"), which the caller skips.
+func (r *reply) action(i int) (Step, error, bool) {
+	p := r.p
+	seg := r.value(i)
+	line, rest, _ := strings.Cut(seg, "\n")
+	line = strings.TrimSpace(line)
+	if line == "" {
+		// The name, or a JSON blob, on the lines below the label.
+		rest = strings.TrimSpace(rest)
+		if strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "```") {
+			if st, err, ok := p.blobAt(rest, r.thought(r.marks[i].line)); ok {
+				return st, err, true
+			}
+		}
+		line, rest, _ = strings.Cut(rest, "\n")
+		line = strings.TrimSpace(line)
+	}
+	if strings.HasPrefix(line, "{") {
+		if st, err, ok := p.blobAt(strings.TrimSpace(r.body[r.marks[i].value:r.segmentEnd(i)]), r.thought(r.marks[i].line)); ok {
+			return st, err, true
+		}
+	}
+	name, inline, hasInline := p.splitActionLine(line)
+	if isNoAction(name) {
+		return Step{}, nil, false
+	}
+	thought := r.thought(r.marks[i].line)
+	input, fromInline := "", false
+	if j := r.inputFor(i); j >= 0 {
+		input = strings.TrimSpace(r.value(j))
+	}
+	if input == "" && hasInline && strings.TrimSpace(inline) != "" {
+		input, fromInline = inline, true
+	}
+	if input == "" {
+		if below := cleanText(rest); below != "" && strings.ContainsRune("{`\"'", rune(below[0])) {
+			input = below
+		}
+	}
+	st, err := p.call(thought, name, input, fromInline)
+	return st, err, true
+}
+
+// inputFor returns the index of the Action Input label that belongs to the
+// Action label i, or -1: the first one after it and before any other
+// Action or Final Answer label.
+func (r *reply) inputFor(i int) int {
+	for j := i + 1; j < len(r.marks); j++ {
+		switch r.marks[j].kind {
+		case labelInput:
+			return j
+		case labelAction, labelFinal:
+			return -1
+		}
+	}
+	return -1
+}
+
+// call builds the step for a call of the tool written as name with the
+// given input text (empty when there was none).
+func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
+	info := p.tools.lookup(name)
+	if info == nil && isFinish(name) {
+		answer := answerText(input)
+		if answer == "" {
+			return Step{}, p.errEmptyAnswer()
+		}
+		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
+	}
+	if info != nil {
+		name = info.name
+	} else {
+		name = cleanName(name)
+	}
+	if strings.TrimSpace(input) == "" {
+		return Step{}, p.errNoInput(name, info)
+	}
+	return Step{Kind: KindAction, Thought: thought, Action: name, Args: p.inputArgs(info, input, inline)}, nil
+}
+
+// inputArgs turns an input text into the tool's argument object. An
+// inline call's input may be Python-style keyword arguments.
+func (p *Parser) inputArgs(info *toolInfo, input string, inline bool) map[string]any {
+	if inline {
+		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok {
+			return info.adaptArgs(obj)
+		}
+	}
+	v := decodeInput(input)
+	if v.obj != nil {
+		return info.adaptArgs(v.obj)
+	}
+	if v.raw {
+		return info.textArgs(v.text)
+	}
+	return info.primaryArgs(v.text)
+}
+
+// answerText reads a final answer written as an action's input: a quoted
+// string is unquoted, a one-key object gives its value.
+func answerText(input string) string {
+	v := decodeInput(input)
+	if v.obj != nil {
+		if len(v.obj) == 1 {
+			for _, x := range v.obj {
+				return strings.TrimSpace(text(x))
+			}
+		}
+		return text(v.obj)
+	}
+	return strings.TrimSpace(v.text)
+}
+
+// isNoAction reports whether an Action label's value says there is no
+// action: empty, "None", "N/A" and the like.
+func isNoAction(name string) bool {
+	switch strings.ToLower(cleanName(name)) {
+	case "", "none", "n/a", "na", "null", "nil", "no action", "no_action", "no tool", "无":
+		return true
+	}
+	return false
+}
+
+// isFinish reports whether an action name is one of the ways models spell
+// "this is the final answer": the ReAct paper's Finish, LangChain's
+// "Final Answer".
+func isFinish(name string) bool {
+	for _, k := range nameKeys(cleanName(name)) {
+		switch k {
+		case "finish", "final_answer", "finalanswer", "answer", "final", "最终答案":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,264 @@
+package parser
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Keys of the JSON-object protocols models use instead of labelled lines,
+// lower-cased. Which protocols: {"thought", "action": {"name",
+// "arguments"}} / {"thought", "answer"}; LangChain's {"action",
+// "action_input"}; OpenAI-style {"name", "arguments"} and {"function":
+// {...}}; AutoGPT's {"thoughts", "command": {"name", "args"}}.
+var (
+	thoughtKeys = []string{"thought", "thoughts", "reasoning", "思考"}
+	answerKeys  = []string{"final_answer", "finalanswer", "final answer", "answer", "最终答案"}
+	callKeys    = []string{"action", "tool", "tool_name", "command", "function", "tool_call", "行动"}
+	argKeys     = []string{"action_input", "arguments", "args", "input", "tool_input", "parameters", "params", "行动输入"}
+)
+
+// field returns the value under the first of keys that obj has, matching
+// keys case-insensitively.
+func field(obj map[string]any, keys []string) (any, string, bool) {
+	for _, k := range keys {
+		if v, ok := obj[k]; ok {
+			return v, k, true
+		}
+	}
+	for k, v := range obj {
+		lk := strings.ToLower(k)
+		for _, want := range keys {
+			if lk == want {
+				return v, k, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// text renders a JSON value as text: strings as they are, anything else
+// as compact JSON.
+func text(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// call is a tool call read from a JSON object: the name as written and
+// the arguments, if any were given.
+type call struct {
+	name    string
+	args    any
+	hasArgs bool
+}
+
+// objectCall reads a tool call from obj, in any of the protocols above.
+func objectCall(obj map[string]any) (call, bool) {
+	v, key, ok := field(obj, callKeys)
+	if ok {
+		switch v := v.(type) {
+		case string:
+			// "command" and "function" name a call only as objects:
+			// {"command": "ls"} is a shell tool's arguments.
+			if k := strings.ToLower(key); k == "command" || k == "function" {
+				break
+			}
+			args, _, has := field(obj, argKeys)
+			return call{name: v, args: args, hasArgs: has}, v != ""
+		case map[string]any:
+			if c, ok := objectCall(v); ok {
+				return c, true
+			}
+			if name, ok := v["name"].(string); ok {
+				args, _, has := field(v, argKeys)
+				return call{name: name, args: args, hasArgs: has}, name != ""
+			}
+		}
+	}
+	if calls, ok := obj["tool_calls"].([]any); ok && len(calls) > 0 {
+		if first, ok := calls[0].(map[string]any); ok {
+			return objectCall(first)
+		}
+	}
+	// OpenAI's function-call shape: a name together with arguments.
+	if name, ok := obj["name"].(string); ok && name != "" {
+		if args, _, has := field(obj, argKeys); has {
+			return call{name: name, args: args, hasArgs: true}, true
+		}
+	}
+	return call{}, false
+}
+
+// objectThought returns the thought of a JSON protocol object. AutoGPT
+// nests it: {"thoughts": {"text": ...}}.
+func objectThought(obj map[string]any) string {
+	v, _, _ := field(obj, thoughtKeys)
+	if m, ok := v.(map[string]any); ok {
+		for _, k := range []string{"text", "reasoning", "thought"} {
+			if s, ok := m[k].(string); ok {
+				return s
+			}
+		}
+	}
+	return text(v)
+}
+
+// leadingObject parses a reply that is one JSON protocol object, perhaps
+// in a code fence. ok is false when the reply is not such an object.
+func (p *Parser) leadingObject(body string) (Step, error, bool) {
+	if body[0] != '{' && !strings.HasPrefix(body, "```") {
+		return Step{}, nil, false
+	}
+	return p.blobAt(body, "")
+}
+
+// maxBlobTries bounds how many candidate objects blob decodes, so that a
+// reply full of braces still parses in linear time.
+const maxBlobTries = 4
+
+// blob looks for a JSON protocol object on a line of its own (or in a
+// fence) in the reply from offset from on, for replies that carry one
+// inside prose or after a Thought label.
+func (r *reply) blob(from int) (Step, error, bool) {
+	s := r.body[:r.end]
+	for tries, i := 0, from; i < len(s) && tries < maxBlobTries; {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 {
+			break
+		}
+		at := i + j
+		lineStart := strings.LastIndexByte(s[:at], '\n') + 1
+		if strings.Trim(s[lineStart:at], " \t`json") != "" {
+			i = at + 1
+			continue
+		}
+		tries++
+		obj, n, ok := decodeObject(s[at:])
+		if !ok {
+			i = at + 1
+			continue
+		}
+		if st, err, ok := r.p.objectStep(obj, s[at:at+n], r.thought(lineStart)); ok {
+			return st, err, true
+		}
+		i = at + n
+	}
+	return Step{}, nil, false
+}
+
+// blobAt parses the JSON protocol object at the start of s (after an
+// optional code fence), with thought as the thought when the object has
+// none.
+func (p *Parser) blobAt(s, thought string) (Step, error, bool) {
+	s = strings.TrimSpace(unfence(s))
+	if s == "" || s[0] != '{' {
+		return Step{}, nil, false
+	}
+	obj, n, ok := decodeObject(s)
+	if !ok {
+		return Step{}, nil, false
+	}
+	return p.objectStep(obj, s[:n], thought)
+}
+
+// objectStep builds the step a JSON protocol object asks for. ok is false
+// when obj holds no protocol keys: it is then just JSON the model wrote.
+func (p *Parser) objectStep(obj map[string]any, raw, thought string) (Step, error, bool) {
+	if t := strings.TrimSpace(objectThought(obj)); t != "" {
+		thought = t
+	}
+	c, hasCall := objectCall(obj)
+	if hasCall {
+		name, inline, _ := p.splitActionLine(firstLine(c.name))
+		if isNoAction(name) {
+			hasCall = false
+		} else {
+			c.name = name
+			if !c.hasArgs {
+				c.args, c.hasArgs = inline, strings.TrimSpace(inline) != ""
+			}
+		}
+	}
+	ans, ansKey, hasAns := field(obj, answerKeys)
+	if hasAns && ans != nil && (!hasCall || strings.Index(raw, ansKey) < callIndex(raw)) {
+		answer := strings.TrimSpace(text(ans))
+		if answer == "" {
+			return Step{}, p.errEmptyAnswer(), true
+		}
+		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil, true
+	}
+	if hasCall {
+		st, err := p.objectCallStep(thought, c)
+		return st, err, true
+	}
+	if hasAns {
+		return Step{}, p.errEmptyAnswer(), true
+	}
+	if _, _, ok := field(obj, thoughtKeys); ok {
+		return Step{}, p.errNoAction(), true
+	}
+	return Step{}, nil, false
+}
+
+// objectCallStep builds the step for a tool call read from JSON.
+func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
+	switch args := c.args.(type) {
+	case string:
+		return p.call(thought, c.name, args, false)
+	case nil:
+		if !c.hasArgs {
+			return p.call(thought, c.name, "", false)
+		}
+		// "action_input": null: a call with no arguments.
+		return p.call(thought, c.name, "{}", false)
+	}
+	info := p.tools.lookup(c.name)
+	if info == nil && isFinish(c.name) {
+		answer := strings.TrimSpace(text(c.args))
+		if m, ok := c.args.(map[string]any); ok && len(m) == 1 {
+			for _, v := range m {
+				answer = strings.TrimSpace(text(v))
+			}
+		}
+		if answer == "" {
+			return Step{}, p.errEmptyAnswer()
+		}
+		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
+	}
+	name := cleanName(c.name)
+	if info != nil {
+		name = info.name
+	}
+	var args map[string]any
+	if m, ok := c.args.(map[string]any); ok {
+		args = info.adaptArgs(m)
+	} else {
+		args = info.primaryArgs(c.args)
+	}
+	return Step{Kind: KindAction, Thought: thought, Action: name, Args: args}, nil
+}
+
+// callIndex returns where the first key naming a call stands in raw.
+func callIndex(raw string) int {
+	first := len(raw)
+	for _, k := range append(callKeys, "name", "tool_calls") {
+		if i := strings.Index(raw, `"`+k+`"`); i >= 0 && i < first {
+			first = i
+		}
+	}
+	return first
+}
+
+// firstLine returns s up to its first line break, trimmed.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line)
+}

@@ -1,0 +1,70 @@
+package parser
+
+import "errors"
+
+// Kind says what a Step asks the agent to do next.
+type Kind string
+
+// The kinds of Step.
+const (
+	// KindAction is a step that calls a tool.
+	KindAction Kind = "action"
+	// KindFinal is a step that ends the run with an answer.
+	KindFinal Kind = "final"
+)
+
+// Step is one parsed model response: a thought and either a tool call or a
+// final answer.
+type Step struct {
+	// Kind is KindAction or KindFinal.
+	Kind Kind `json:"kind"`
+	// Thought is the model's reasoning before the action or answer, possibly empty.
+	Thought string `json:"thought"`
+	// Action is the tool name, in the registry's canonical form when the
+	// tool is registered and as written otherwise. Empty for a final answer.
+	Action string `json:"action,omitempty"`
+	// Args are the tool's arguments. Never nil for an action.
+	Args map[string]any `json:"args,omitempty"`
+	// FinalAnswer is the answer when Kind is KindFinal.
+	FinalAnswer string `json:"final_answer,omitempty"`
+}
+
+// Tools is what the parser needs to know about the tools a model may call.
+// The tool registry implements it; the parser hard-codes no tool.
+type Tools interface {
+	// ToolNames returns the canonical names of the registered tools.
+	ToolNames() []string
+	// ToolArgs returns the argument names a tool accepts and its primary
+	// argument, onto which an input that is not an object is put. It
+	// returns empty results for an unknown tool.
+	ToolArgs(name string) (args []string, primary string)
+}
+
+// Sentinel causes of a parse Error, for errors.Is.
+var (
+	// ErrEmpty means the response was empty or blank.
+	ErrEmpty = errors.New("empty response")
+	// ErrNoAction means the response had a thought but neither an action nor a final answer.
+	ErrNoAction = errors.New("no action or final answer")
+	// ErrNoToolName means an Action label had no tool name after it.
+	ErrNoToolName = errors.New("action without a tool name")
+	// ErrNoActionInput means an action had no input at all.
+	ErrNoActionInput = errors.New("action without input")
+	// ErrEmptyAnswer means a Final Answer label had nothing after it.
+	ErrEmptyAnswer = errors.New("empty final answer")
+)
+
+// Error is a response the parser could not turn into a Step. Its message is
+// written for the model to read and correct itself.
+type Error struct {
+	// Err is one of the sentinel errors above.
+	Err error
+	// Message tells the model what was wrong and what to write instead.
+	Message string
+}
+
+// Error returns the message for the model.
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the sentinel cause.
+func (e *Error) Unwrap() error { return e.Err }
