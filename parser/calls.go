@@ -18,8 +18,11 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 		name, _, _ = p.splitActionLine(s[:i])
 		return name, s[j:], true
 	}
+	// The name before an inline input is short: look for the separators
+	// near the start only.
+	head := s[:min(len(s), maxNameLen)]
 	// "tool: input".
-	if i := strings.IndexAny(s, ":："); i > 0 {
+	if i := strings.IndexAny(head, ":："); i > 0 {
 		if prefix := cleanName(s[:i]); p.isName(prefix) {
 			_, size := utf8.DecodeRuneInString(s[i:])
 			return prefix, s[i+size:], true
@@ -30,7 +33,7 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 		if !strings.HasSuffix(s, string(pair[1])) {
 			continue
 		}
-		i := strings.IndexByte(s, pair[0])
+		i := strings.IndexByte(head, pair[0])
 		if i <= 0 {
 			continue
 		}
@@ -46,13 +49,17 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 		return prefix, s[i+1 : len(s)-1], true
 	}
 	// "calculator 2+2": a registered tool's name, then its input.
-	if i := strings.IndexAny(s, " \t"); i > 0 && p.tools.lookup(cleanName(s)) == nil {
+	if i := strings.IndexAny(head, " \t"); i > 0 && p.tools.lookup(cleanName(s)) == nil {
 		if first := cleanName(s[:i]); p.tools.lookup(first) != nil {
 			return first, strings.TrimSpace(s[i+1:]), true
 		}
 	}
 	return s, "", false
 }
+
+// maxNameLen bounds where an inline call's name may end, words before it
+// included ("I will use calculator(2+2)").
+const maxNameLen = 256
 
 // isName reports whether s can be a tool name standing before an inline
 // input: a registered name, or one word of letters, digits, '_', '-' and

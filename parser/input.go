@@ -1,10 +1,6 @@
 package parser
 
-import (
-	"encoding/json"
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // unfence returns the inside of a markdown code fence when s starts with
 // one ("```json\n...\n```" or "```...```" on one line), and s otherwise.
@@ -104,38 +100,15 @@ func decodeInput(raw string) value {
 // unquote decodes s when it is one quoted string (double or single
 // quotes), perhaps followed by commentary on later lines.
 func unquote(s string) (string, bool) {
-	quote := s[0]
-	end := -1
-	for i := 1; i < len(s); i++ {
-		if s[i] == '\\' {
-			i++
-			continue
-		}
-		if s[i] == quote {
-			end = i
-			break
-		}
-	}
-	if end < 0 {
+	r := jsonReader{s: s}
+	text, err := r.str()
+	if err != nil {
 		return "", false
 	}
-	if rest := strings.TrimLeft(s[end+1:], " \t"); rest != "" && rest[0] != '\n' && rest[0] != '\r' {
+	if rest := strings.TrimLeft(s[r.i:], " \t"); rest != "" && rest[0] != '\n' && rest[0] != '\r' {
 		return "", false
 	}
-	lit := s[:end+1]
-	if quote == '"' {
-		var text string
-		if json.Unmarshal([]byte(lit), &text) == nil {
-			return text, true
-		}
-	}
-	var text string
-	var b strings.Builder
-	copyString(&b, lit, 0)
-	if json.Unmarshal([]byte(b.String()), &text) == nil {
-		return text, true
-	}
-	return lit[1:end], true
+	return text, true
 }
 
 // kwargs reads "key=value" or "key: value" pairs, one a line or separated
@@ -144,6 +117,9 @@ func unquote(s string) (string, bool) {
 // are kept as text unless literalsOnly is set, in which case they must be
 // numbers or Python/JSON literals.
 func kwargs(s string, key func(string) string, literalsOnly bool) (map[string]any, bool) {
+	if !startsWithKey(s) {
+		return nil, false
+	}
 	obj := map[string]any{}
 	if strings.Contains(s, "\n") {
 		for line := range strings.SplitSeq(s, "\n") {
@@ -160,6 +136,21 @@ func kwargs(s string, key func(string) string, literalsOnly bool) (map[string]an
 		}
 	}
 	return obj, len(obj) > 0
+}
+
+// startsWithKey reports whether s starts with an identifier followed by
+// "=" or ":", so that only such inputs are split into pairs.
+func startsWithKey(s string) bool {
+	s = strings.TrimLeft(s, " \t\n")
+	i := 0
+	for i < len(s) && i < 64 && (isIdentifier(s[i:i+1]) || (i > 0 && s[i] >= '0' && s[i] <= '9')) {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	rest := strings.TrimLeft(s[i:], " \t")
+	return rest != "" && (rest[0] == '=' || rest[0] == ':')
 }
 
 // addKwarg adds one "key=value" or "key: value" pair to obj; a blank part
@@ -192,31 +183,18 @@ func kwValue(s string, literalsOnly bool) (any, bool) {
 	if s == "" {
 		return nil, false
 	}
-	if s[0] == '"' || s[0] == '\'' {
+	switch s[0] {
+	case '"', '\'':
 		return unquote(s)
+	case '{', '[':
+		return decodeValue(s)
 	}
-	if s[0] == '{' || s[0] == '[' {
-		var v any
-		if json.Unmarshal([]byte(repairJSON(s)), &v) == nil {
-			return v, true
-		}
+	r := jsonReader{s: s}
+	v, err := r.bare(&noStops)
+	if _, text := v.(string); err != nil || (text && literalsOnly) {
 		return nil, false
 	}
-	switch lit := literal(s); lit {
-	case "true":
-		return true, true
-	case "false":
-		return false, true
-	case "null":
-		return nil, true
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f, true
-	}
-	if literalsOnly {
-		return nil, false
-	}
-	return s, true
+	return v, true
 }
 
 // splitTopLevel splits s at sep where sep is outside quotes and brackets.
@@ -247,14 +225,14 @@ func splitTopLevel(s string, sep byte) []string {
 	return append(parts, s[start:])
 }
 
+// isIdentifier reports whether s is an ASCII identifier, as keyword
+// argument names are.
 func isIdentifier(s string) bool {
-	if s == "" || !isIdentStart(s[0]) || s[0] == '$' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; !isIdentStart(c) && !(c >= '0' && c <= '9') {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && (i == 0 || !(c >= '0' && c <= '9')) {
 			return false
 		}
 	}
-	return true
+	return s != ""
 }

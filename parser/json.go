@@ -1,254 +1,338 @@
 package parser
 
 import (
-	"encoding/json"
+	"errors"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
-// objectEnd returns the offset just past the balanced {...} or [...] that
-// starts at s[0], skipping brackets inside double- or single-quoted
-// strings. When the brackets never balance it returns -1 and the closers
-// that would balance them, innermost first.
-func objectEnd(s string, singleQuotes bool) (int, string) {
-	var stack []byte
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if quote != 0 {
-			switch c {
-			case '\\':
-				i++
-			case quote:
-				quote = 0
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			quote = c
-		case '\'':
-			if singleQuotes {
-				quote = c
-			}
-		case '{':
-			stack = append(stack, '}')
-		case '[':
-			stack = append(stack, ']')
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c {
-				return -1, ""
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return i + 1, ""
-			}
-		}
-	}
-	if quote != 0 {
-		return -1, ""
-	}
-	closers := make([]byte, len(stack))
-	for i := range stack {
-		closers[i] = stack[len(stack)-1-i]
-	}
-	return -1, string(closers)
+// The JSON reader below is lenient: it reads JSON and the JavaScript- and
+// Python-flavoured object notation models write instead, in one pass over
+// the text: single-quoted strings, bare keys, bare values (kept as text),
+// True/False/None, trailing commas, comments, raw control characters and
+// invalid escapes in strings, and containers left open at the end of the
+// text. Numbers are float64, as encoding/json gives them.
+
+// maxDepth bounds the nesting of the values the reader accepts.
+const maxDepth = 512
+
+var errSyntax = errors.New("not an object")
+
+// jsonReader reads one value from s.
+type jsonReader struct {
+	s     string
+	i     int
+	depth int
 }
 
-// decodeObject decodes the JSON object at the start of s, ignoring
-// whatever follows it. Sloppy objects are repaired first: single-quoted
-// strings, Python literals (True, False, None), unquoted keys, trailing
-// commas, comments, raw newlines in strings and missing closing braces.
-// It returns the object and the offset just past it.
+// decodeObject reads the object at the start of s, ignoring whatever
+// follows it, and returns it with the offset just past it.
 func decodeObject(s string) (map[string]any, int, bool) {
 	if len(s) == 0 || s[0] != '{' {
 		return nil, 0, false
 	}
-	for _, single := range []bool{true, false} {
-		end, closers := objectEnd(s, single)
-		candidate := s
-		if end > 0 {
-			candidate = s[:end]
-		} else if closers != "" {
-			candidate = s + closers
-			end = len(s)
-		} else {
-			continue
-		}
-		if obj, ok := unmarshalObject(candidate); ok {
-			return obj, end, true
-		}
-		if obj, ok := unmarshalObject(repairJSON(candidate)); ok {
-			return obj, end, true
-		}
+	r := jsonReader{s: s}
+	v, err := r.value()
+	obj, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return nil, 0, false
 	}
-	return nil, 0, false
+	return obj, r.i, true
 }
 
-// unmarshalObject decodes s as one JSON object.
-func unmarshalObject(s string) (map[string]any, bool) {
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(s), &obj); err != nil || obj == nil {
+// decodeValue reads the whole of s as one value, with nothing but white
+// space after it.
+func decodeValue(s string) (any, bool) {
+	r := jsonReader{s: s}
+	v, err := r.value()
+	if err != nil {
 		return nil, false
 	}
-	return obj, true
+	r.space()
+	return v, r.i == len(s)
 }
 
-// repairJSON rewrites the JavaScript- and Python-flavoured object notation
-// models write into JSON, in one pass: single-quoted strings become
-// double-quoted, bare keys are quoted, True/False/None become JSON
-// literals, trailing commas and comments go, control characters and
-// invalid escapes inside strings are escaped. What it cannot mend it
-// leaves for the decoder to reject.
-func repairJSON(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\'':
-			i = copyString(&b, s, i)
-		case c == '/' && i+1 < len(s) && s[i+1] == '/':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			if j := strings.Index(s[i+2:], "*/"); j >= 0 {
-				i += j + 4
+// space skips white space and comments.
+func (r *jsonReader) space() {
+	for r.i < len(r.s) {
+		switch c := r.s[r.i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			r.i++
+		case c == '/' && strings.HasPrefix(r.s[r.i:], "//"):
+			if j := strings.IndexByte(r.s[r.i:], '\n'); j >= 0 {
+				r.i += j
 			} else {
-				i = len(s)
+				r.i = len(r.s)
 			}
-		case c == ',':
-			j := i + 1
-			for j < len(s) && isSpace(s[j]) {
-				j++
-			}
-			if j < len(s) && (s[j] == '}' || s[j] == ']') {
-				i = j
-				continue
-			}
-			b.WriteByte(c)
-			i++
-		case c == ':':
-			b.WriteByte(c)
-			i = copyValue(&b, s, i+1)
-		case isIdentStart(c):
-			j := i
-			for j < len(s) && isIdentPart(s[j]) {
-				j++
-			}
-			word := s[i:j]
-			k := j
-			for k < len(s) && isSpace(s[k]) {
-				k++
-			}
-			if k < len(s) && s[k] == ':' {
-				b.WriteByte('"')
-				b.WriteString(word)
-				b.WriteByte('"')
+		case c == '/' && strings.HasPrefix(r.s[r.i:], "/*"):
+			if j := strings.Index(r.s[r.i+2:], "*/"); j >= 0 {
+				r.i += j + 4
 			} else {
-				b.WriteString(literal(word))
+				r.i = len(r.s)
 			}
-			i = j
 		default:
-			b.WriteByte(c)
-			i++
+			return
 		}
 	}
-	return b.String()
 }
 
-// copyValue writes the value that follows a colon at s[i:]. A string,
-// object or array is left to the main loop; a bare value (a number, a
-// Python or JavaScript literal, or unquoted text up to the next comma,
-// brace or line end) is written as JSON. It returns where to go on.
-func copyValue(b *strings.Builder, s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		b.WriteByte(s[i])
-		i++
+func (r *jsonReader) value() (any, error) {
+	r.space()
+	if r.i >= len(r.s) {
+		return nil, errSyntax
 	}
-	if i == len(s) || strings.IndexByte("\"'{[\n\r", s[i]) >= 0 {
-		return i
+	switch c := r.s[r.i]; c {
+	case '{':
+		return r.object()
+	case '[':
+		return r.array()
+	case '"', '\'':
+		return r.str()
 	}
-	j := i
-	for j < len(s) && strings.IndexByte(",}]\n\r", s[j]) < 0 {
-		j++
-	}
-	raw := strings.TrimSpace(s[i:j])
-	switch v := literal(raw); {
-	case v != raw, raw == "true", raw == "false", raw == "null", json.Valid([]byte(raw)) && raw[0] != '"':
-		b.WriteString(v)
-	default:
-		q, _ := json.Marshal(raw)
-		b.Write(q)
-	}
-	return j
+	return r.bare(&valueStops)
 }
 
-// literal maps Python and JavaScript literals to JSON ones and returns
-// any other word unchanged.
-func literal(word string) string {
-	switch word {
-	case "True":
-		return "true"
-	case "False":
-		return "false"
-	case "None", "nil", "NULL", "undefined":
-		return "null"
+func (r *jsonReader) object() (any, error) {
+	if r.depth++; r.depth > maxDepth {
+		return nil, errSyntax
 	}
-	return word
+	defer func() { r.depth-- }()
+	r.i++ // {
+	obj := map[string]any{}
+	for {
+		r.space()
+		if r.i >= len(r.s) {
+			return obj, nil // left open: closed by the end of the text
+		}
+		if r.s[r.i] == '}' {
+			r.i++
+			return obj, nil
+		}
+		var key string
+		switch r.s[r.i] {
+		case '"', '\'':
+			k, err := r.str()
+			if err != nil {
+				return nil, err
+			}
+			key = k
+		default:
+			j := r.i
+			for j < len(r.s) && !keyStops[r.s[j]] {
+				j++
+			}
+			key = strings.TrimSpace(r.s[r.i:j])
+			if key == "" {
+				return nil, errSyntax
+			}
+			r.i = j
+		}
+		r.space()
+		if r.i >= len(r.s) || r.s[r.i] != ':' {
+			return nil, errSyntax
+		}
+		r.i++
+		v, err := r.value()
+		if err != nil {
+			return nil, err
+		}
+		obj[key] = v
+		r.space()
+		if r.i >= len(r.s) {
+			return obj, nil
+		}
+		switch r.s[r.i] {
+		case ',':
+			r.i++
+		case '}':
+			r.i++
+			return obj, nil
+		default:
+			return nil, errSyntax
+		}
+	}
 }
 
-// copyString writes the string literal starting at s[i] (quoted with " or
-// ') to b as a JSON string and returns the offset after it.
-func copyString(b *strings.Builder, s string, i int) int {
-	quote := s[i]
-	b.WriteByte('"')
-	i++
-	for i < len(s) {
-		c := s[i]
+func (r *jsonReader) array() (any, error) {
+	if r.depth++; r.depth > maxDepth {
+		return nil, errSyntax
+	}
+	defer func() { r.depth-- }()
+	r.i++ // [
+	list := []any{}
+	for {
+		r.space()
+		if r.i >= len(r.s) {
+			return list, nil
+		}
+		if r.s[r.i] == ']' {
+			r.i++
+			return list, nil
+		}
+		v, err := r.value()
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		r.space()
+		if r.i >= len(r.s) {
+			return list, nil
+		}
+		switch r.s[r.i] {
+		case ',':
+			r.i++
+		case ']':
+			r.i++
+			return list, nil
+		default:
+			return nil, errSyntax
+		}
+	}
+}
+
+// str reads a string quoted with " or '. A string left open runs to the
+// end of the text.
+func (r *jsonReader) str() (string, error) {
+	quote := r.s[r.i]
+	r.i++
+	start := r.i
+	// Fast path: no escapes.
+	for r.i < len(r.s) {
+		c := r.s[r.i]
+		if c == quote {
+			r.i++
+			return r.s[start : r.i-1], nil
+		}
+		if c == '\\' {
+			break
+		}
+		r.i++
+	}
+	var b strings.Builder
+	b.WriteString(r.s[start:r.i])
+	for r.i < len(r.s) {
+		c := r.s[r.i]
 		switch {
 		case c == quote:
-			b.WriteByte('"')
-			return i + 1
-		case c == '\\' && i+1 < len(s):
-			next := s[i+1]
-			switch {
-			case next == '\'':
-				b.WriteByte('\'')
-			case strings.IndexByte(`"\/bfnrtu`, next) >= 0:
-				b.WriteByte('\\')
-				b.WriteByte(next)
+			r.i++
+			return b.String(), nil
+		case c == '\\' && r.i+1 < len(r.s):
+			r.i += 2
+			switch e := r.s[r.i-1]; e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case '"', '\\', '/', '\'':
+				b.WriteByte(e)
+			case 'u':
+				b.WriteRune(r.unicodeEscape())
 			default:
-				b.WriteString(`\\`)
-				b.WriteByte(next)
+				// An escape JSON does not have ("\d" in a regexp): keep it.
+				b.WriteByte('\\')
+				b.WriteByte(e)
 			}
-			i += 2
-			continue
-		case c == '"':
-			b.WriteString(`\"`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte("0123456789abcdef"[c>>4])
-			b.WriteByte("0123456789abcdef"[c&0xf])
 		default:
 			b.WriteByte(c)
+			r.i++
 		}
-		i++
 	}
-	b.WriteByte('"')
-	return i
+	return b.String(), nil
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+// unicodeEscape reads the hex digits of a \u escape (the "\u" is read),
+// joining surrogate pairs as encoding/json does.
+func (r *jsonReader) unicodeEscape() rune {
+	hex := func() (rune, bool) {
+		if r.i+4 > len(r.s) {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(r.s[r.i:r.i+4], 16, 32)
+		if err != nil {
+			return 0, false
+		}
+		r.i += 4
+		return rune(n), true
+	}
+	c, ok := hex()
+	if !ok {
+		return utf8.RuneError
+	}
+	if utf16.IsSurrogate(c) {
+		if strings.HasPrefix(r.s[r.i:], `\u`) {
+			save := r.i
+			r.i += 2
+			if c2, ok := hex(); ok {
+				if dec := utf16.DecodeRune(c, c2); dec != utf8.RuneError {
+					return dec
+				}
+			}
+			r.i = save
+		}
+		return utf8.RuneError
+	}
+	return c
 }
 
-func isIdentPart(c byte) bool { return isIdentStart(c) || c == '-' || (c >= '0' && c <= '9') }
+// byteSet is a set of bytes.
+type byteSet [256]bool
+
+func newByteSet(chars string) (set byteSet) {
+	for i := 0; i < len(chars); i++ {
+		set[chars[i]] = true
+	}
+	return set
+}
+
+// The bytes that end a bare value, a bare key, and nothing.
+var (
+	valueStops = newByteSet(",}]\n")
+	keyStops   = newByteSet(":,{}[]\"'\n")
+	noStops    byteSet
+)
+
+// bare reads an unquoted value up to one of the stop bytes: a number, a
+// JSON, Python or JavaScript literal, or text.
+func (r *jsonReader) bare(stop *byteSet) (any, error) {
+	j := r.i
+	for j < len(r.s) && !stop[r.s[j]] {
+		j++
+	}
+	tok := strings.TrimSpace(r.s[r.i:j])
+	r.i = j
+	switch tok {
+	case "":
+		return nil, errSyntax
+	case "true", "True":
+		return true, nil
+	case "false", "False":
+		return false, nil
+	case "null", "None", "nil", "NULL", "undefined":
+		return nil, nil
+	}
+	if c := tok[0]; c == '-' || (c >= '0' && c <= '9') {
+		if f, err := strconv.ParseFloat(tok, 64); err == nil && isJSONNumber(tok) {
+			return f, nil
+		}
+	}
+	return tok, nil
+}
+
+// isJSONNumber reports whether tok is a number as JSON writes them (no
+// hex, no underscores, no "Inf").
+func isJSONNumber(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if strings.IndexByte("0123456789-+.eE", tok[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -126,15 +126,22 @@ words:
 	var key [maxLabelRunes * 4]byte
 	n, runes := 0, 0
 	for i < end {
-		r, size := utf8.DecodeRuneInString(text[i:end])
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:end])
+		}
 		switch {
-		case unicode.IsLetter(r):
+		case isLetter(r):
 			if runes == maxLabelRunes {
 				return mark{}, false
 			}
 			runes++
-			lr := unicode.ToLower(r)
-			n += utf8.EncodeRune(key[n:], lr)
+			if r < utf8.RuneSelf {
+				key[n] = byte(r) | 0x20
+				n++
+			} else {
+				n += utf8.EncodeRune(key[n:], unicode.ToLower(r))
+			}
 			i += size
 		case r == ' ' || r == '\t' || r == '_' || r == '-':
 			i += size
@@ -146,11 +153,10 @@ afterWords:
 	if runes == 0 {
 		return mark{}, false
 	}
-	word := string(key[:n])
-	kind, ok := labelWords[word]
+	kind, ok := labelWords[string(key[:n])]
 	if !ok {
 		// The ReAct paper's "Finish[answer]" on a line of its own.
-		if word == "finish" && i < end && text[i] == '[' {
+		if string(key[:n]) == "finish" && i < end && text[i] == '[' {
 			return mark{kind: labelAction, line: start, value: wordStart}, true
 		}
 		return mark{}, false
@@ -186,4 +192,12 @@ afterWords:
 		i++
 	}
 	return mark{kind: kind, line: start, value: i, markedOpen: opened}, true
+}
+
+// isLetter is unicode.IsLetter with a fast path for ASCII.
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return (r|0x20) >= 'a' && (r|0x20) <= 'z'
+	}
+	return unicode.IsLetter(r)
 }

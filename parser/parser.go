@@ -111,6 +111,9 @@ func (r *reply) step() (Step, error) {
 		if st, err, ok := r.blob(r.start); ok {
 			return st, err
 		}
+		if content = cleanText(content); content == "" {
+			return Step{}, r.p.errEmpty()
+		}
 		return Step{Kind: KindFinal, FinalAnswer: content}, nil
 	}
 	emptyAction := false
@@ -165,6 +168,15 @@ func (r *reply) thought(limit int) string {
 	return strings.Join(parts, " ")
 }
 
+// withThought gives st the thought written before offset limit when the
+// step carries none of its own.
+func (r *reply) withThought(st Step, limit int) Step {
+	if st.Kind != "" && st.Thought == "" {
+		st.Thought = r.thought(limit)
+	}
+	return st
+}
+
 // action builds the step for the Action label i. It reports ok=false for
 // an Action label with no tool name (or "None"), which the caller skips.
 func (r *reply) action(i int) (Step, error, bool) {
@@ -176,16 +188,16 @@ func (r *reply) action(i int) (Step, error, bool) {
 		// The name, or a JSON blob, on the lines below the label.
 		rest = strings.TrimSpace(rest)
 		if strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "```") {
-			if st, err, ok := p.blobAt(rest, r.thought(r.marks[i].line)); ok {
-				return st, err, true
+			if st, err, ok := p.blobAt(rest); ok {
+				return r.withThought(st, r.marks[i].line), err, true
 			}
 		}
 		line, rest, _ = strings.Cut(rest, "\n")
 		line = strings.TrimSpace(line)
 	}
 	if strings.HasPrefix(line, "{") {
-		if st, err, ok := p.blobAt(strings.TrimSpace(r.body[r.marks[i].value:r.segmentEnd(i)]), r.thought(r.marks[i].line)); ok {
-			return st, err, true
+		if st, err, ok := p.blobAt(strings.TrimSpace(seg)); ok {
+			return r.withThought(st, r.marks[i].line), err, true
 		}
 	}
 	name, inline, hasInline := p.splitActionLine(line)

@@ -117,7 +117,7 @@ func (p *Parser) leadingObject(body string) (Step, error, bool) {
 	if body[0] != '{' && !strings.HasPrefix(body, "```") {
 		return Step{}, nil, false
 	}
-	return p.blobAt(body, "")
+	return p.blobAt(body)
 }
 
 // maxBlobTries bounds how many candidate objects blob decodes, so that a
@@ -135,8 +135,13 @@ func (r *reply) blob(from int) (Step, error, bool) {
 			break
 		}
 		at := i + j
-		lineStart := strings.LastIndexByte(s[:at], '\n') + 1
-		if strings.Trim(s[lineStart:at], " \t`json") != "" {
+		// Only a brace that starts its line counts, after white space or
+		// an opening fence.
+		lineStart := at
+		for lineStart > 0 && strings.IndexByte(" \t`json", s[lineStart-1]) >= 0 {
+			lineStart--
+		}
+		if lineStart > 0 && s[lineStart-1] != '\n' {
 			i = at + 1
 			continue
 		}
@@ -146,8 +151,8 @@ func (r *reply) blob(from int) (Step, error, bool) {
 			i = at + 1
 			continue
 		}
-		if st, err, ok := r.p.objectStep(obj, s[at:at+n], r.thought(lineStart)); ok {
-			return st, err, true
+		if st, err, ok := r.p.objectStep(obj, s[at:at+n]); ok {
+			return r.withThought(st, lineStart), err, true
 		}
 		i = at + n
 	}
@@ -155,9 +160,8 @@ func (r *reply) blob(from int) (Step, error, bool) {
 }
 
 // blobAt parses the JSON protocol object at the start of s (after an
-// optional code fence), with thought as the thought when the object has
-// none.
-func (p *Parser) blobAt(s, thought string) (Step, error, bool) {
+// optional code fence).
+func (p *Parser) blobAt(s string) (Step, error, bool) {
 	s = strings.TrimSpace(unfence(s))
 	if s == "" || s[0] != '{' {
 		return Step{}, nil, false
@@ -166,15 +170,13 @@ func (p *Parser) blobAt(s, thought string) (Step, error, bool) {
 	if !ok {
 		return Step{}, nil, false
 	}
-	return p.objectStep(obj, s[:n], thought)
+	return p.objectStep(obj, s[:n])
 }
 
 // objectStep builds the step a JSON protocol object asks for. ok is false
 // when obj holds no protocol keys: it is then just JSON the model wrote.
-func (p *Parser) objectStep(obj map[string]any, raw, thought string) (Step, error, bool) {
-	if t := strings.TrimSpace(objectThought(obj)); t != "" {
-		thought = t
-	}
+func (p *Parser) objectStep(obj map[string]any, raw string) (Step, error, bool) {
+	thought := strings.TrimSpace(objectThought(obj))
 	c, hasCall := objectCall(obj)
 	if hasCall {
 		name, inline, _ := p.splitActionLine(firstLine(c.name))

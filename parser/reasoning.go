@@ -16,6 +16,9 @@ var reasoningTags = []struct{ open, close string }{
 // is dropped and what follows it is kept. The parser never reads reasoning
 // as protocol.
 func SplitReasoning(text string) (reasoning, rest string) {
+	if strings.IndexByte(text, '<') < 0 {
+		return "", text
+	}
 	var thought, out strings.Builder
 	for _, tag := range reasoningTags {
 		if !strings.Contains(text, tag.close) && !strings.Contains(text, tag.open) {
@@ -52,4 +55,14 @@ func SplitReasoning(text string) (reasoning, rest string) {
 		reasoning += thought.String()
 	}
 	return reasoning, text
+}
+
+// ProtocolFree reports whether text can stand as a thought or a final
+// answer in a rendered step and be parsed back unchanged: no line of it
+// starts with a protocol label and it holds no reasoning tags.
+func ProtocolFree(text string) bool {
+	if reasoning, rest := SplitReasoning(text); reasoning != "" || rest != text {
+		return false
+	}
+	return len(scanLabels(text)) == 0
 }

@@ -1,0 +1,189 @@
+package fuzz
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/tools"
+)
+
+// seedFiles hold replies to seed the fuzzers with, one JSON object with a
+// "text" field a line. The shared examples are used when present.
+var seedFiles = []string{"../testdata/parser/replies.jsonl", "../../shared/parser/examples.jsonl"}
+
+// addSeeds adds every reply in the seed files to f.
+func addSeeds(f *testing.F) {
+	f.Helper()
+	n := 0
+	for _, path := range seedFiles {
+		file, err := os.Open(path)
+		if errors.Is(err, os.ErrNotExist) && path != seedFiles[0] {
+			continue
+		}
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(file)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var seed struct{ Text string }
+			if err := json.Unmarshal(sc.Bytes(), &seed); err != nil {
+				f.Fatalf("%s: %v", path, err)
+			}
+			f.Add(seed.Text)
+			n++
+		}
+		file.Close()
+	}
+	if n == 0 {
+		f.Fatal("no seeds")
+	}
+}
+
+// maxParseTime is how long any input under 64 KB may take to parse.
+const maxParseTime = 50 * time.Millisecond
+
+// FuzzParse checks that no input panics the parser, that every result is
+// well formed, and that the input repeated up to 64 KB (the shape that
+// exposes super-linear parsing) still parses in well under 50 ms.
+func FuzzParse(f *testing.F) {
+	addSeeds(f)
+	p := parser.New(tools.Catalog())
+	f.Fuzz(func(t *testing.T, text string) {
+		checkStep(t, text)(p.Parse(text))
+		if text == "" {
+			return
+		}
+		big := strings.Repeat(text, (64<<10-1)/len(text))
+		if len(big) == 0 {
+			big = text[:64<<10-1]
+		}
+		// The fastest of three runs, so that a pause of the machine is not
+		// taken for slow parsing.
+		best := time.Hour
+		for range 3 {
+			start := time.Now()
+			p.Parse(big)
+			best = min(best, time.Since(start))
+			if best < maxParseTime {
+				return
+			}
+		}
+		t.Errorf("parsing %d bytes (%q repeated) took %v, want under %v", len(big), clip(text), best, maxParseTime)
+	})
+}
+
+// checkStep returns a check of what Parse gave for text.
+func checkStep(t *testing.T, text string) func(parser.Step, error) {
+	return func(st parser.Step, err error) {
+		t.Helper()
+		if err != nil {
+			var perr *parser.Error
+			if !errors.As(err, &perr) || perr.Message == "" || perr.Err == nil {
+				t.Fatalf("Parse(%q): error %#v is not a *parser.Error with a message and a cause", clip(text), err)
+			}
+			return
+		}
+		switch st.Kind {
+		case parser.KindAction:
+			if st.Action == "" || st.Args == nil || st.FinalAnswer != "" {
+				t.Fatalf("Parse(%q): malformed action %#v", clip(text), st)
+			}
+		case parser.KindFinal:
+			if st.FinalAnswer == "" || st.Action != "" || st.Args != nil {
+				t.Fatalf("Parse(%q): malformed final answer %#v", clip(text), st)
+			}
+		default:
+			t.Fatalf("Parse(%q): unknown kind in %#v", clip(text), st)
+		}
+	}
+}
+
+// FuzzRoundTrip checks that a parsed step, rendered in the canonical
+// protocol by the renderer the prompt uses, parses back to the same step.
+func FuzzRoundTrip(f *testing.F) {
+	addSeeds(f)
+	p := parser.New(tools.Catalog())
+	f.Fuzz(func(t *testing.T, text string) {
+		st, err := p.Parse(text)
+		if err != nil || !renderable(st) {
+			return
+		}
+		roundTrip(t, p, st)
+	})
+}
+
+// FuzzRenderParse checks the round trip for steps built from parts: a
+// thought, a tool call with one argument, or a final answer.
+func FuzzRenderParse(f *testing.F) {
+	f.Add("I need to add.", "calculator", "expression", "2+2", "", false)
+	f.Add("", "web_search", "query", "go 1.26\nrelease", "", false)
+	f.Add("multi\nline", "my_tool", "city", "Oslo", "", false)
+	f.Add("Known.", "", "", "", "It is 4.\n\nDone.", true)
+	f.Add("思考", "", "", "", "二加二等于四", true)
+	p := parser.New(tools.Catalog())
+	f.Fuzz(func(t *testing.T, thought, tool, key, value, answer string, final bool) {
+		st := parser.Step{Kind: parser.KindFinal, Thought: thought, FinalAnswer: answer}
+		if !final {
+			st = parser.Step{Kind: parser.KindAction, Thought: thought, Action: tool, Args: map[string]any{key: value}}
+		}
+		if !renderable(st) || !canonical(p, st) {
+			return
+		}
+		roundTrip(t, p, st)
+	})
+}
+
+func roundTrip(t *testing.T, p *parser.Parser, st parser.Step) {
+	t.Helper()
+	text := prompt.FormatStep(st)
+	back, err := p.Parse(text)
+	if err != nil {
+		t.Fatalf("step %#v rendered as %q does not parse: %v", st, text, err)
+	}
+	if !reflect.DeepEqual(back, st) {
+		t.Fatalf("step %#v\nrendered as %q\nparses as %#v", st, text, back)
+	}
+}
+
+// renderable reports whether the free text of st can stand in the
+// protocol unchanged: trimmed, valid UTF-8 (the parser replaces invalid
+// bytes), and with no line of it read as protocol.
+func renderable(st parser.Step) bool {
+	for _, s := range []string{st.Thought, st.FinalAnswer} {
+		if s != strings.TrimSpace(s) || !utf8.ValidString(s) || !parser.ProtocolFree(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonical reports whether st is in the form the parser gives: a known
+// kind, a non-empty answer, and a tool name and arguments that the
+// parser's own inference leaves as they are.
+func canonical(p *parser.Parser, st parser.Step) bool {
+	if st.Kind == parser.KindFinal {
+		return st.FinalAnswer != ""
+	}
+	if named, err := p.Parse("Action: " + st.Action + "\nAction Input: {}"); err != nil || named.Action != st.Action {
+		return false
+	}
+	name, args := p.Args(st.Action, prompt.FormatArgs(st.Args))
+	return name == st.Action && reflect.DeepEqual(args, st.Args)
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
