@@ -48,6 +48,14 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 		}
 		return prefix, s[i+1 : len(s)-1], true
 	}
+	// "get_weather {"city": "Oslo"}": a name, then a JSON object.
+	if strings.HasSuffix(s, "}") {
+		if i := strings.IndexByte(head, '{'); i > 0 {
+			if prefix := cleanName(s[:i]); p.isName(prefix) {
+				return prefix, s[i:], true
+			}
+		}
+	}
 	// "calculator 2+2": a registered tool's name, then its input.
 	if i := strings.IndexAny(head, " \t"); i > 0 && p.tools.lookup(cleanName(s)) == nil {
 		if first := cleanName(s[:i]); p.tools.lookup(first) != nil {

@@ -66,7 +66,8 @@ type value struct {
 // text, or raw text.
 func decodeInput(raw string) value {
 	s := strings.TrimSpace(raw)
-	if strings.HasPrefix(s, "```") {
+	fenced := strings.HasPrefix(s, "```")
+	if fenced {
 		s = unfence(s)
 	} else {
 		s = cleanText(s)
@@ -92,6 +93,13 @@ func decodeInput(raw string) value {
 				}
 			}
 			return value{text: inner}
+		}
+	}
+	if !fenced {
+		// Raw input ends at a blank line: what follows is commentary
+		// ("I'll wait for the result."). Fence input to keep blank lines.
+		if i := strings.Index(s, "\n\n"); i >= 0 {
+			s = strings.TrimSpace(s[:i])
 		}
 	}
 	return value{text: s, raw: true}

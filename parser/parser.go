@@ -114,6 +114,9 @@ func (r *reply) step() (Step, error) {
 		if content = cleanText(content); content == "" {
 			return Step{}, r.p.errEmpty()
 		}
+		if st, err, ok := r.p.bareCall(content); ok {
+			return st, err
+		}
 		return Step{Kind: KindFinal, FinalAnswer: content}, nil
 	}
 	emptyAction := false
@@ -218,6 +221,22 @@ func (r *reply) action(i int) (Step, error, bool) {
 		}
 	}
 	st, err := p.call(thought, name, input, fromInline)
+	return st, err, true
+}
+
+// bareCall reads a reply that is nothing but one inline call of a
+// registered tool, such as "web_search(query=\"go\")" (perhaps in a code
+// fence), as that call.
+func (p *Parser) bareCall(content string) (Step, error, bool) {
+	line := strings.TrimSpace(unfence(content))
+	if strings.IndexByte(line, '\n') >= 0 || !(strings.HasSuffix(line, ")") || strings.HasSuffix(line, "]")) {
+		return Step{}, nil, false
+	}
+	name, input, ok := p.splitActionLine(line)
+	if !ok || p.tools.lookup(name) == nil || strings.TrimSpace(input) == "" {
+		return Step{}, nil, false
+	}
+	st, err := p.call("", name, input, true)
 	return st, err, true
 }
 

@@ -287,3 +287,22 @@ func TestNilTools(t *testing.T) {
 		t.Errorf("got %+v, %v; want calculator with {input: 1+1}", st, err)
 	}
 }
+
+func TestMoreShapes(t *testing.T) {
+	runCases(t, []parseCase{
+		{"tool_call tags around a JSON call", "<tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"go\"}}\n</tool_call>", action("", "web_search", obj{"query": "go"})},
+		{"tool_call tag on the object's line", "Let me check.\n<tool_call>{\"name\": \"calculator\", \"arguments\": {\"expression\": \"2*3\"}}</tool_call>", action("Let me check.", "calculator", obj{"expression": "2*3"})},
+		{"a reply that is one call of a registered tool", "web_search(query=\"go release\")", action("", "web_search", obj{"query": "go release"})},
+		{"a fenced call", "```python\ncalculator(\"3**2\")\n```", action("", "calculator", obj{"expression": "3**2"})},
+		{"a call of an unknown name is prose", "print(x)", final("", "print(x)")},
+		{"name then JSON object", "Action: get_weather {\"city\": \"Oslo\"}", action("", "get_weather", obj{"city": "Oslo"})},
+		{"registered name then JSON object", "Action: web_search {\"query\": \"go\"}", action("", "web_search", obj{"query": "go"})},
+		{"commentary after raw input", "Action: web_search\nAction Input: golang generics\n\nI will wait for the results.", action("", "web_search", obj{"query": "golang generics"})},
+		{"YAML-like input", "Action: web_search\nAction Input:\n  query: golang\n  max_results: 3", action("", "web_search", obj{"query": "golang", "max_results": 3.0})},
+		{"comma after the name", "Action: calculator, Action Input: 2+2", action("", "calculator", obj{"expression": "2+2"})},
+		{"colon form with key: value", "Action: web_search: query: golang", action("", "web_search", obj{"query": "golang"})},
+		{"raw input that looks like a key but is not one", "Action: web_search\nAction Input: site:go.dev generics", action("", "web_search", obj{"query": "site:go.dev generics"})},
+		{"quoted tool name", "Action: \"calculator\"\nAction Input: 1", action("", "calculator", obj{"expression": "1"})},
+		{"reasoning tag with protocol after", "<think>\nThe user wants 2+2. Final Answer: maybe 5?\n</think>\n\nThought: compute\nAction: calculator\nAction Input: 2+2", action("compute", "calculator", obj{"expression": "2+2"})},
+	})
+}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -135,13 +136,8 @@ func (r *reply) blob(from int) (Step, error, bool) {
 			break
 		}
 		at := i + j
-		// Only a brace that starts its line counts, after white space or
-		// an opening fence.
-		lineStart := at
-		for lineStart > 0 && strings.IndexByte(" \t`json", s[lineStart-1]) >= 0 {
-			lineStart--
-		}
-		if lineStart > 0 && s[lineStart-1] != '\n' {
+		lineStart, ok := blobLineStart(s, at)
+		if !ok {
 			i = at + 1
 			continue
 		}
@@ -152,11 +148,38 @@ func (r *reply) blob(from int) (Step, error, bool) {
 			continue
 		}
 		if st, err, ok := r.p.objectStep(obj, s[at:at+n]); ok {
+			// A fence or tag opening on the lines above belongs to the
+			// object, not to the thought.
+			for lineStart > r.start {
+				prev := strings.LastIndexByte(s[:lineStart-1], '\n') + 1
+				if !blobPrefix.MatchString(s[prev : lineStart-1]) {
+					break
+				}
+				lineStart = prev
+			}
 			return r.withThought(st, lineStart), err, true
 		}
 		i = at + n
 	}
 	return Step{}, nil, false
+}
+
+// blobPrefix is what may stand before a JSON protocol object on its line:
+// white space, an opening fence, a tag such as <tool_call>.
+var blobPrefix = regexp.MustCompile("^[ \t]*(?:```[A-Za-z]*[ \t]*)?(?:<[A-Za-z_:-]{1,32}>[ \t]*)?$")
+
+// blobLineStart reports whether the brace at s[at] starts its line, after
+// at most blobPrefix, and returns where the line starts. It looks back a
+// bounded distance, so that a line full of braces is still read in linear
+// time.
+func blobLineStart(s string, at int) (int, bool) {
+	from := max(0, at-64)
+	nl := strings.LastIndexByte(s[from:at], '\n')
+	if nl < 0 && from > 0 {
+		return 0, false
+	}
+	start := from + nl + 1
+	return start, blobPrefix.MatchString(s[start:at])
 }
 
 // blobAt parses the JSON protocol object at the start of s (after an

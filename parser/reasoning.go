@@ -40,7 +40,10 @@ func SplitReasoning(text string) (reasoning, rest string) {
 			text = text[o+len(tag.open):]
 			c := strings.Index(text, tag.close)
 			if c < 0 {
-				continue // unclosed: drop the tag, keep the text
+				// Unclosed, and so are any tags after it: drop them, keep
+				// the text.
+				out.WriteString(strings.ReplaceAll(text, tag.open, ""))
+				break
 			}
 			if thought.Len() > 0 {
 				thought.WriteByte('\n')
