@@ -16,6 +16,9 @@ const (
 	labelInput
 	labelFinal
 	labelObservation
+	// labelQuestion is the question a model echoes back; it is left out of
+	// the thought.
+	labelQuestion
 )
 
 // labelWords maps a label's words, lower-cased with spaces, underscores and
@@ -52,6 +55,8 @@ var labelWords = map[string]label{
 	"observations":    labelObservation,
 	"观察":              labelObservation,
 	"观察结果":            labelObservation,
+	"question":        labelQuestion,
+	"问题":              labelQuestion,
 }
 
 // maxLabelRunes bounds how many letters a label's words may have; a line

@@ -107,7 +107,7 @@ func (r *reply) step() (Step, error) {
 	if content == "" {
 		return Step{}, r.p.errEchoedObservation()
 	}
-	if len(r.marks) == 0 {
+	if !r.hasProtocol() {
 		if st, err, ok := r.blob(r.start); ok {
 			return st, err
 		}
@@ -143,6 +143,17 @@ func (r *reply) step() (Step, error) {
 		return Step{}, r.p.errNoToolName()
 	}
 	return Step{}, r.p.errNoAction()
+}
+
+// hasProtocol reports whether the reply has a protocol label, beyond an
+// echoed question.
+func (r *reply) hasProtocol() bool {
+	for _, m := range r.marks {
+		if m.kind != labelQuestion {
+			return true
+		}
+	}
+	return false
 }
 
 // thought gathers the reasoning written before offset limit: text before

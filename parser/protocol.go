@@ -126,40 +126,45 @@ func (p *Parser) leadingObject(body string) (Step, error, bool) {
 const maxBlobTries = 4
 
 // blob looks for a JSON protocol object on a line of its own (or in a
-// fence) in the reply from offset from on, for replies that carry one
-// inside prose or after a Thought label.
+// fence, or after a tag such as <tool_call>) in the reply from offset from
+// on, for replies that carry one inside prose or after a Thought label.
 func (r *reply) blob(from int) (Step, error, bool) {
 	s := r.body[:r.end]
-	for tries, i := 0, from; i < len(s) && tries < maxBlobTries; {
-		j := strings.IndexByte(s[i:], '{')
-		if j < 0 {
-			break
+	for tries, line := 0, from; line < len(s) && tries < maxBlobTries; {
+		next := len(s)
+		if nl := strings.IndexByte(s[line:], '\n'); nl >= 0 {
+			next = line + nl + 1
 		}
-		at := i + j
-		lineStart, ok := blobLineStart(s, at)
-		if !ok {
-			i = at + 1
+		head := s[line:min(next, line+64)]
+		brace := strings.IndexByte(head, '{')
+		if brace < 0 || !blobPrefix.MatchString(head[:brace]) {
+			line = next
 			continue
 		}
 		tries++
+		at := line + brace
 		obj, n, ok := decodeObject(s[at:])
 		if !ok {
-			i = at + 1
+			line = next
 			continue
 		}
 		if st, err, ok := r.p.objectStep(obj, s[at:at+n]); ok {
 			// A fence or tag opening on the lines above belongs to the
 			// object, not to the thought.
-			for lineStart > r.start {
-				prev := strings.LastIndexByte(s[:lineStart-1], '\n') + 1
-				if !blobPrefix.MatchString(s[prev : lineStart-1]) {
+			for line > r.start {
+				prev := strings.LastIndexByte(s[:line-1], '\n') + 1
+				if !blobPrefix.MatchString(s[prev : line-1]) {
 					break
 				}
-				lineStart = prev
+				line = prev
 			}
-			return r.withThought(st, lineStart), err, true
+			return r.withThought(st, line), err, true
 		}
-		i = at + n
+		// Go on after the object's last line.
+		line = len(s)
+		if nl := strings.IndexByte(s[at+n:], '\n'); nl >= 0 {
+			line = at + n + nl + 1
+		}
 	}
 	return Step{}, nil, false
 }
@@ -167,20 +172,6 @@ func (r *reply) blob(from int) (Step, error, bool) {
 // blobPrefix is what may stand before a JSON protocol object on its line:
 // white space, an opening fence, a tag such as <tool_call>.
 var blobPrefix = regexp.MustCompile("^[ \t]*(?:```[A-Za-z]*[ \t]*)?(?:<[A-Za-z_:-]{1,32}>[ \t]*)?$")
-
-// blobLineStart reports whether the brace at s[at] starts its line, after
-// at most blobPrefix, and returns where the line starts. It looks back a
-// bounded distance, so that a line full of braces is still read in linear
-// time.
-func blobLineStart(s string, at int) (int, bool) {
-	from := max(0, at-64)
-	nl := strings.LastIndexByte(s[from:at], '\n')
-	if nl < 0 && from > 0 {
-		return 0, false
-	}
-	start := from + nl + 1
-	return start, blobPrefix.MatchString(s[start:at])
-}
 
 // blobAt parses the JSON protocol object at the start of s (after an
 // optional code fence).
