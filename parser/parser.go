@@ -77,7 +77,7 @@ func (r *reply) cutObservation() {
 		if strings.TrimSpace(r.body[r.start:m.line]) != "" {
 			r.end = m.line
 			r.marks = r.marks[:i]
-			return
+			break
 		}
 		r.start = r.segmentEnd(i)
 	}

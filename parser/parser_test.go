@@ -202,6 +202,7 @@ func TestObservationAndOrder(t *testing.T) {
 		{"action first wins", "Thought: a\nAction: calculator\nAction Input: 1\nFinal Answer: 1", action("a", "calculator", obj{"expression": "1"})},
 		{"final answer first wins", "Thought: a\nFinal Answer: 1\nAction: calculator\nAction Input: 1", final("a", "1")},
 		{"echoed observation before the reply is skipped", "Observation: 4\nThought: done\nFinal Answer: 4", final("done", "4")},
+		{"echoed observation, then a hallucinated one", "Observation: 4\nAnswer: 0\n\nObservation: 5\nAnswer: 1", final("", "0")},
 		{"first action of several", "Action: calculator\nAction Input: 1\nAction: calculator\nAction Input: 2", action("", "calculator", obj{"expression": "1"})},
 		{"Action: None then the answer", "Thought: no tool needed\nAction: None\nFinal Answer: 5", final("no tool needed", "5")},
 		{"multi-line final answer", "Final Answer: Steps:\n1. one\n2. two", final("", "Steps:\n1. one\n2. two")},
