@@ -1,0 +1,53 @@
+package parser_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/react-agent/react-agent/parser"
+)
+
+func ExampleParser_Parse() {
+	p := parser.New(builtins)
+	st, err := p.Parse("**Thought:** I need to multiply.\n**Action:** Calculator\n**Action Input:** {'expression': '6 * 7',}\nObservation: 42")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Kind, st.Action, st.Args, st.Thought)
+	// Output: action calculator map[expression:6 * 7] I need to multiply.
+}
+
+func ExampleParser_Parse_inlineCall() {
+	p := parser.New(builtins)
+	st, _ := p.Parse("Thought 2: I should look it up.\nAction 2: web_search[Colorado orogeny]")
+	fmt.Println(st.Action, st.Args)
+	// Output: web_search map[query:Colorado orogeny]
+}
+
+func ExampleParser_Parse_finalAnswer() {
+	p := parser.New(builtins)
+	st, _ := p.Parse("思考：不需要工具。\n最终答案：二加二等于四。")
+	fmt.Println(st.Kind, st.FinalAnswer)
+	// Output: final 二加二等于四。
+}
+
+func ExampleParser_Parse_error() {
+	p := parser.New(builtins)
+	_, err := p.Parse("Thought: I should search.\nAction: web_search")
+	fmt.Println(errors.Is(err, parser.ErrNoActionInput))
+	fmt.Println(err)
+	// Output:
+	// true
+	// Your reply has "Action: web_search" but no Action Input. Write the tool's arguments as a JSON object on the next line, for example:
+	//
+	// Action: web_search
+	// Action Input: {"query": "..."}
+}
+
+func ExampleParser_Args() {
+	p := parser.New(builtins)
+	name, args := p.Args("Web Search", "golang generics")
+	fmt.Println(name, args)
+	// Output: web_search map[query:golang generics]
+}
