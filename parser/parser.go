@@ -206,6 +206,10 @@ func (r *reply) action(i int) (Step, error, bool) {
 				return r.withThought(st, r.marks[i].line), err, true
 			}
 		}
+		if strings.HasPrefix(rest, "```") {
+			// The name in a code block of its own.
+			rest = unfence(rest)
+		}
 		line, rest, _ = strings.Cut(rest, "\n")
 		line = strings.TrimSpace(line)
 	}

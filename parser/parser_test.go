@@ -305,6 +305,7 @@ func TestMoreShapes(t *testing.T) {
 		{"raw input that looks like a key but is not one", "Action: web_search\nAction Input: site:go.dev generics", action("", "web_search", obj{"query": "site:go.dev generics"})},
 		{"an echoed question is not thought", "Question: What is 2+2?\nThought: simple\nFinal Answer: 4", final("simple", "4")},
 		{"a question label alone is no protocol", "Question: What is 2+2?\nIt is 4.", final("", "Question: What is 2+2?\nIt is 4.")},
+		{"name and input in code blocks of their own", "Thought: calc\n\n**Action:**\n```\ncalculator\n```\n**Action Input:**\n```\n5*5\n```", action("calc", "calculator", obj{"expression": "5*5"})},
 		{"quoted tool name", "Action: \"calculator\"\nAction Input: 1", action("", "calculator", obj{"expression": "1"})},
 		{"reasoning tag with protocol after", "<think>\nThe user wants 2+2. Final Answer: maybe 5?\n</think>\n\nThought: compute\nAction: calculator\nAction Input: 2+2", action("compute", "calculator", obj{"expression": "2+2"})},
 	})
