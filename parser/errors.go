@@ -44,5 +44,8 @@ func (p *Parser) errNoInput(name string, info *toolInfo) error {
 	} else if info == nil {
 		example = `{"input": "..."}`
 	}
+	if len(name) > 80 {
+		name = strings.ToValidUTF8(name[:80], "") + "…"
+	}
 	return &Error{Err: ErrNoActionInput, Message: fmt.Sprintf("Your reply has \"Action: %s\" but no Action Input. Write the tool's arguments as a JSON object on the next line, for example:\n\nAction: %s\nAction Input: %s", name, name, example)}
 }

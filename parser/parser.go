@@ -328,6 +328,9 @@ func answerText(input string) string {
 // isNoAction reports whether an Action label's value says there is no
 // action: empty, "None", "N/A" and the like.
 func isNoAction(name string) bool {
+	if len(name) > 32 {
+		return false
+	}
 	switch strings.ToLower(cleanName(name)) {
 	case "", "none", "n/a", "na", "null", "nil", "no action", "no_action", "no tool", "无":
 		return true
@@ -339,6 +342,9 @@ func isNoAction(name string) bool {
 // "this is the final answer": the ReAct paper's Finish, LangChain's
 // "Final Answer".
 func isFinish(name string) bool {
+	if len(name) > 32 {
+		return false
+	}
 	for _, k := range nameKeys(cleanName(name)) {
 		switch k {
 		case "finish", "final_answer", "finalanswer", "answer", "final", "最终答案":
