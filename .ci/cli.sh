@@ -61,5 +61,17 @@ expect "tool lists the tools for an unknown one" 1 'available tools: calculator'
 expect "tool refuses loopback addresses" 1 '127.0.0.1' -- "$bin" tool http_request 'http://127.0.0.1:1/'
 expect "tool needs a name and an input" 2 'tool takes a tool name and its input' -- "$bin" tool calculator
 
+demo=testdata/agent/demo.jsonl
+expect "ask answers offline from the demo cassette" 0 '17 * 23 + 4 = 395' -- "$bin" --provider replay --replay "$demo" -q "What is 17 * 23 + 4?"
+expect "ask traces the steps with real tools" 0 '[2] Observation: 395' -- "$bin" ask --provider replay --replay "$demo" "What is 17 * 23 + 4?"
+expect "ask --json gives the stop reason" 0 '"stop_reason": "final_answer"' -- "$bin" ask --provider replay --replay "$demo" -q --json "What is 17 * 23 + 4?"
+printf 'What is 17 * 23 + 4?\n' >"$tmp/question.txt"
+input=$tmp/question.txt expect "ask reads the question from stdin" 0 '= 395' -- "$bin" ask --provider replay --replay "$demo" -q
+input=$tmp/question.txt expect "chat answers a line" 0 '= 395' -- "$bin" chat --provider replay --replay "$demo" -q
+expect "ask explains an unreachable server" 1 'cannot reach Ollama at http://127.0.0.1:9' -- "$bin" ask -q --base-url http://127.0.0.1:9 "hi"
+expect "ask explains a missing key" 1 'set OPENAI_API_KEY or pass --api-key' -- env -u OPENAI_API_KEY "$bin" ask --provider openai "hi"
+expect "ask rejects an unknown provider" 1 'unknown provider "nope"' -- "$bin" --provider nope "hi"
+expect "ask needs a question" 2 'no question' -- "$bin" ask
+
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -21,6 +21,10 @@ func (p *Parser) errEmpty() error {
 	return &Error{Err: ErrEmpty, Message: "Your reply was empty. Reply in this format:\n\n" + formatReminder}
 }
 
+func (p *Parser) errOnlyReasoning() error {
+	return &Error{Err: ErrEmpty, Message: "Your reply held only reasoning (<think>…</think>) and nothing after it. Close your reasoning with </think>, then reply in this format:\n\n" + formatReminder}
+}
+
 func (p *Parser) errEchoedObservation() error {
 	return &Error{Err: ErrNoAction, Message: "Your reply only repeated an Observation. Observations come from the tools, not from you. Continue in this format:\n\n" + formatReminder}
 }

@@ -31,9 +31,12 @@ func (p *Parser) Parse(text string) (Step, error) {
 	if strings.IndexByte(text, '\r') >= 0 {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
-	_, body := SplitReasoning(text)
+	reasoning, body := SplitReasoning(text)
 	body = strings.TrimSpace(body)
 	if body == "" {
+		if reasoning != "" {
+			return Step{}, p.errOnlyReasoning()
+		}
 		return Step{}, p.errEmpty()
 	}
 	if st, err, ok := p.leadingObject(body); ok {

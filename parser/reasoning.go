@@ -3,61 +3,78 @@ package parser
 import "strings"
 
 // reasoningTags are the tags reasoning models wrap their thinking in.
-var reasoningTags = []struct{ open, close string }{
-	{"<think>", "</think>"},
-	{"<thinking>", "</thinking>"},
-	{"<reasoning>", "</reasoning>"},
-}
+var reasoningTags = [...]string{"think", "thinking", "reasoning"}
 
-// SplitReasoning separates the reasoning a model wrapped in <think>…</think>
-// (or <thinking>, <reasoning>) from the rest of its reply. A closing tag
-// with no opening one ends reasoning that began before the reply did, as
-// when the chat template opens the tag; an opening tag that is never closed
-// is dropped and what follows it is kept. The parser never reads reasoning
-// as protocol.
+// SplitReasoning separates the reasoning a model wrote inside
+// <think>…</think> (or <thinking>, <reasoning>, in any case) from the rest
+// of its reply. An opening tag that is never closed makes the rest of the
+// reply reasoning, as when generation stopped mid-thought; a closing tag
+// with no opening one before it (some chat templates put the opening tag
+// in the prompt) makes everything before it reasoning. Stray closing tags
+// are dropped. The parser never reads reasoning as protocol.
 func SplitReasoning(text string) (reasoning, rest string) {
 	if strings.IndexByte(text, '<') < 0 {
 		return "", text
 	}
-	var thought, out strings.Builder
-	for _, tag := range reasoningTags {
-		if !strings.Contains(text, tag.close) && !strings.Contains(text, tag.open) {
+	var thoughts []string
+	var out strings.Builder
+	pos := 0     // start of the text not yet written or taken as reasoning
+	inside := "" // the tag of the open block, if any
+	start := 0   // where the open block's text starts
+	seen := false
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		tag, closing, n := reasoningTag(text[i:])
+		switch {
+		case n == 0:
+			i++
 			continue
+		case inside == "" && !closing:
+			out.WriteString(text[pos:i])
+			inside, start = tag, i+n
+		case inside != "" && closing && tag == inside:
+			thoughts = append(thoughts, strings.TrimSpace(text[start:i]))
+			inside, pos = "", i+n
+		case inside == "" && closing && !seen:
+			// Reasoning opened before the reply began.
+			thoughts = append(thoughts, strings.TrimSpace(text[pos:i]))
+			pos = i + n
+		case inside == "" && closing:
+			out.WriteString(text[pos:i]) // a stray closing tag: drop it
+			pos = i + n
 		}
-		thought.Reset()
-		out.Reset()
-		if c := strings.LastIndex(text, tag.close); c >= 0 && !strings.Contains(text[:c], tag.open) {
-			thought.WriteString(strings.TrimSpace(text[:c]))
-			text = text[c+len(tag.close):]
-		}
-		for {
-			o := strings.Index(text, tag.open)
-			if o < 0 {
-				out.WriteString(text)
-				break
-			}
-			out.WriteString(text[:o])
-			text = text[o+len(tag.open):]
-			c := strings.Index(text, tag.close)
-			if c < 0 {
-				// Unclosed, and so are any tags after it: drop them, keep
-				// the text.
-				out.WriteString(strings.ReplaceAll(text, tag.open, ""))
-				break
-			}
-			if thought.Len() > 0 {
-				thought.WriteByte('\n')
-			}
-			thought.WriteString(strings.TrimSpace(text[:c]))
-			text = text[c+len(tag.close):]
-		}
-		text = strings.ReplaceAll(out.String(), tag.close, "")
-		if reasoning != "" && thought.Len() > 0 {
-			reasoning += "\n"
-		}
-		reasoning += thought.String()
+		seen = true
+		i += n
 	}
-	return reasoning, text
+	if inside != "" {
+		thoughts = append(thoughts, strings.TrimSpace(text[start:]))
+	} else {
+		out.WriteString(text[pos:])
+	}
+	if !seen {
+		return "", text
+	}
+	return strings.Join(thoughts, "\n"), out.String()
+}
+
+// reasoningTag reports whether s starts with one of the reasoning tags,
+// opening or closing, in any case, and returns it and its length.
+func reasoningTag(s string) (tag string, closing bool, n int) {
+	i := 1
+	if strings.HasPrefix(s, "</") {
+		closing, i = true, 2
+	}
+	for _, t := range reasoningTags {
+		end := i + len(t)
+		if end < len(s) && s[end] == '>' && strings.EqualFold(s[i:end], t) {
+			return t, closing, end + 1
+		}
+	}
+	return "", false, 0
 }
 
 // ProtocolFree reports whether text can stand as a thought or a final

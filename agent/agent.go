@@ -1,0 +1,365 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/tools"
+)
+
+// ErrRepeatedParseError is matched (with errors.Is) by the error of a run
+// that ended because the model wrote the same unparseable reply three times
+// in a row.
+var ErrRepeatedParseError = errors.New("the model kept replying in a form the agent cannot read")
+
+// ErrNoAnswer is matched by the error of a run that reached a limit and
+// could not get a final answer from the model.
+var ErrNoAnswer = errors.New("no final answer")
+
+// Agent answers questions with a model and tools. An Agent is safe for
+// concurrent use if its model, tools and hooks are.
+type Agent struct {
+	model  llms.Model
+	reg    *tools.Registry
+	parser *parser.Parser
+	opts   options
+}
+
+// New returns an agent that asks model and calls the tools in reg, which
+// may be nil for none.
+func New(model llms.Model, reg *tools.Registry, opts ...Option) *Agent {
+	if reg == nil {
+		reg, _ = tools.NewRegistry()
+	}
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.contextWindow == 0 {
+		if w, ok := model.(interface{ ContextWindow() int }); ok {
+			o.contextWindow = w.ContextWindow()
+		}
+	}
+	return &Agent{model: model, reg: reg, parser: parser.New(reg), opts: o}
+}
+
+// Run answers question. It always returns a Result, which holds the steps
+// taken even when the run fails. The error is nil when the result has an
+// answer, forced or not.
+func (a *Agent) Run(ctx context.Context, question string) (*Result, error) {
+	return a.run(ctx, nil, question)
+}
+
+// run holds the state of one run.
+type run struct {
+	a       *Agent
+	res     *Result
+	start   time.Time
+	msgs    []llms.MessageContent
+	pad     *prompt.Scratchpad
+	warned  bool
+	fixed   int // bytes of the messages before the scratchpad
+	lastErr error
+	repeats int
+}
+
+func (a *Agent) run(ctx context.Context, history []Turn, question string) (*Result, error) {
+	r := &run{a: a, res: &Result{Question: question}, start: time.Now()}
+	res, err := r.loop(ctx, history, question)
+	res.Duration = time.Since(r.start)
+	if err != nil {
+		r.emit(Event{Kind: EventError, Iteration: res.Iterations, Text: err.Error(), StopReason: res.StopReason})
+	}
+	a.opts.hooks.OnFinish(ctx, res)
+	return res, err
+}
+
+func (r *run) emit(e Event) {
+	e.Elapsed = time.Since(r.start)
+	for _, fn := range r.a.opts.events {
+		fn(e)
+	}
+}
+
+func (r *run) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
+	a, res := r.a, r.res
+	system, err := a.opts.template.System(a.promptData(question))
+	if err != nil {
+		res.StopReason = StopError
+		return res, err
+	}
+	r.msgs = make([]llms.MessageContent, 0, 2+2*len(history))
+	r.msgs = append(r.msgs, llms.TextParts(llms.ChatMessageTypeSystem, system))
+	r.fixed = len(system)
+	for _, t := range history {
+		q := a.opts.template.Begin(t.Question).String()
+		ans := prompt.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: t.Answer})
+		r.msgs = append(r.msgs, llms.TextParts(llms.ChatMessageTypeHuman, q), llms.TextParts(llms.ChatMessageTypeAI, ans))
+		r.fixed += len(q) + len(ans)
+	}
+	r.pad = a.opts.template.Begin(question)
+	r.msgs = append(r.msgs, llms.MessageContent{})
+
+	runCtx := ctx
+	if a.opts.timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, a.opts.timeout)
+		defer cancel()
+	}
+	for iter := 1; ; iter++ {
+		if stop, ok := r.stopped(ctx, runCtx); ok {
+			return r.force(ctx, runCtx, stop)
+		}
+		if iter > a.opts.maxIterations {
+			return r.force(ctx, runCtx, StopMaxIterations)
+		}
+		res.Iterations = iter
+		reply, err := r.ask(runCtx, iter, false)
+		if err != nil {
+			if stop, ok := r.stopped(ctx, runCtx); ok {
+				return r.force(ctx, runCtx, stop)
+			}
+			res.StopReason = StopError
+			return res, err
+		}
+		if err := a.opts.hooks.AfterParse(runCtx, reply); err != nil {
+			res.StopReason = StopError
+			return res, err
+		}
+		step := Step{Iteration: iter, Kind: reply.Step.Kind, Thought: reply.Step.Thought, Reasoning: reply.Reasoning,
+			Reply: reply.Text, ModelDuration: reply.Duration, Usage: reply.Usage}
+		if reply.Err != nil {
+			if err := r.parseFailed(iter, reply, step); err != nil {
+				return res, err
+			}
+			continue
+		}
+		r.lastErr, r.repeats = nil, 0
+		r.emit(Event{Kind: EventThought, Iteration: iter, Duration: reply.Duration,
+			Text: reply.Step.Thought, Reasoning: reply.Reasoning})
+		if reply.Step.Kind == parser.KindFinal {
+			step.Answer = reply.Step.FinalAnswer
+			res.Steps = append(res.Steps, step)
+			res.Answer, res.StopReason = reply.Step.FinalAnswer, StopFinalAnswer
+			r.emit(Event{Kind: EventFinal, Iteration: iter, Text: res.Answer, StopReason: StopFinalAnswer})
+			return res, nil
+		}
+		if err := r.act(runCtx, iter, reply.Step, step); err != nil {
+			res.StopReason = StopError
+			return res, err
+		}
+	}
+}
+
+// stopped reports whether the run must stop because the caller cancelled
+// it or its time ran out.
+func (r *run) stopped(ctx, runCtx context.Context) (StopReason, bool) {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return StopCancelled, true
+	case runCtx.Err() != nil:
+		return StopTimeout, true
+	}
+	return "", false
+}
+
+// ask makes one model call with the scratchpad so far and parses the reply.
+func (r *run) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
+	a := r.a
+	r.msgs[len(r.msgs)-1] = llms.TextParts(llms.ChatMessageTypeHuman, r.pad.String())
+	r.checkWindow(iter)
+	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: r.msgs, Forced: forced}); err != nil {
+		return nil, err
+	}
+	mr, err := a.generate(ctx, r.msgs, iter, r.emit)
+	r.res.Usage.add(mr.usage)
+	if err != nil {
+		return nil, err
+	}
+	reasoning, _ := parser.SplitReasoning(mr.text)
+	if mr.reasoning != "" {
+		reasoning = strings.TrimSpace(mr.reasoning + "\n" + reasoning)
+	}
+	reply := &Reply{Iteration: iter, Text: mr.text, Reasoning: reasoning, Duration: mr.duration, Usage: mr.usage}
+	reply.Step, reply.Err = a.parser.Parse(mr.text)
+	return reply, nil
+}
+
+// checkWindow warns once when the prompt nears the model's context window,
+// which some servers (Ollama) silently truncate.
+func (r *run) checkWindow(iter int) {
+	w := r.a.opts.contextWindow
+	if w <= 0 || r.warned {
+		return
+	}
+	// About four bytes a token for English; fewer for other scripts, so
+	// this errs on the side of warning late rather than often.
+	tokens := (r.fixed + r.pad.Len()) / 4
+	if r.res.Usage.PromptTokens > 0 && len(r.res.Steps) > 0 {
+		tokens = max(tokens, r.res.Steps[len(r.res.Steps)-1].Usage.PromptTokens)
+	}
+	if tokens*10 >= w*8 {
+		r.warned = true
+		r.emit(Event{Kind: EventWarning, Iteration: iter, Text: fmt.Sprintf(
+			"the prompt is about %d tokens, near the model's context window of %d; "+
+				"the server may drop its beginning: raise --num-ctx or lower --max-observation", tokens, w)})
+	}
+}
+
+// parseFailed shows the model the parser's message, and ends the run when
+// the model makes the same mistake too many times in a row.
+func (r *run) parseFailed(iter int, reply *Reply, step Step) error {
+	msg := reply.Err.Error()
+	step.Error, step.Observation = msg, msg
+	r.res.Steps = append(r.res.Steps, step)
+	r.emit(Event{Kind: EventError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
+	if sameParseError(r.lastErr, reply.Err) {
+		r.repeats++
+	} else {
+		r.lastErr, r.repeats = reply.Err, 1
+	}
+	if r.repeats >= r.a.opts.maxParseRepeats {
+		r.res.StopReason = StopRepeatedParseError
+		return fmt.Errorf("agent: %w: %d times in a row: %s", ErrRepeatedParseError, r.repeats, msg)
+	}
+	_, visible := parser.SplitReasoning(reply.Text)
+	r.pad.AddReply(visible, msg)
+	r.emit(Event{Kind: EventObservation, Iteration: iter, Text: msg, Failed: true})
+	return nil
+}
+
+func sameParseError(a, b error) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	var pa, pb *parser.Error
+	if errors.As(a, &pa) && errors.As(b, &pb) && pa.Err != nil {
+		return errors.Is(pa.Err, pb.Err)
+	}
+	return a.Error() == b.Error()
+}
+
+// act runs the tool a step asks for, through the hooks, and appends the
+// step and its observation to the scratchpad. Tool failures become
+// observations; only a hook's error ends the run.
+func (r *run) act(ctx context.Context, iter int, ps parser.Step, step Step) error {
+	a := r.a
+	call := &ToolCall{Iteration: iter, Tool: ps.Action, Args: ps.Args}
+	d, err := a.opts.hooks.BeforeTool(ctx, call)
+	if err != nil {
+		return err
+	}
+	if d.Args != nil {
+		call.Args = d.Args
+	}
+	ps.Args = call.Args
+	step.Action, step.Args = call.Tool, call.Args
+	r.emit(Event{Kind: EventAction, Iteration: iter, Tool: call.Tool, Args: call.Args})
+
+	var obs Observation
+	if d.Deny {
+		reason := d.Reason
+		if reason == "" {
+			reason = "the user did not allow it"
+		}
+		obs.Err = fmt.Errorf("the call was not run: %s", reason)
+		obs.Text = "Error: " + obs.Err.Error()
+	} else {
+		start := time.Now()
+		out, err := a.reg.Call(ctx, call.Tool, call.Args)
+		obs = Observation{Text: out, Err: err, Duration: time.Since(start)}
+		if err != nil {
+			obs.Text = "Error: " + err.Error()
+		}
+		if err := a.opts.hooks.AfterTool(ctx, call, &obs); err != nil {
+			return err
+		}
+	}
+	if obs.Err != nil {
+		step.Error = obs.Err.Error()
+	}
+	step.Observation, step.ToolDuration = obs.Text, obs.Duration
+	r.res.Steps = append(r.res.Steps, step)
+	r.pad.AddStep(ps, obs.Text)
+	r.emit(Event{Kind: EventObservation, Iteration: iter, Duration: obs.Duration, Text: obs.Text, Failed: obs.Err != nil})
+	return nil
+}
+
+// force ends a run that reached a limit: unless the caller cancelled it, it
+// asks the model once more, without tools, for its best final answer.
+func (r *run) force(ctx, runCtx context.Context, reason StopReason) (*Result, error) {
+	a, res := r.a, r.res
+	res.StopReason = reason
+	what := map[StopReason]string{
+		StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
+		StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
+		StopCancelled:     "cancelled",
+	}[reason]
+	if reason == StopCancelled {
+		return res, fmt.Errorf("agent: %s: %w", what, context.Cause(ctx))
+	}
+	fctx := runCtx
+	if reason == StopTimeout {
+		if a.opts.grace <= 0 {
+			return res, fmt.Errorf("agent: %s: %w", what, ErrNoAnswer)
+		}
+		var cancel context.CancelFunc
+		fctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), a.opts.grace)
+		defer cancel()
+	}
+	r.pad.AddFinalRequest()
+	iter := res.Iterations + 1
+	reply, err := r.ask(fctx, iter, true)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.Canceled) {
+			res.StopReason = StopCancelled
+			return res, fmt.Errorf("agent: cancelled: %w", context.Cause(ctx))
+		}
+		return res, fmt.Errorf("agent: %s, and asking for a final answer failed: %w", what, err)
+	}
+	if err := a.opts.hooks.AfterParse(fctx, reply); err != nil {
+		return res, err
+	}
+	answer := reply.Step.FinalAnswer
+	if reply.Err != nil || reply.Step.Kind != parser.KindFinal {
+		// A model that still will not write the protocol: its plain text
+		// is the best answer there is, unless it is another tool call.
+		_, visible := parser.SplitReasoning(reply.Text)
+		if reply.Err == nil || strings.Contains(strings.ToLower(visible), "action") {
+			return res, fmt.Errorf("agent: %s: the model did not give a final answer when asked: %w", what, ErrNoAnswer)
+		}
+		answer = strings.TrimSpace(visible)
+	}
+	res.Steps = append(res.Steps, Step{Iteration: iter, Kind: parser.KindFinal, Thought: reply.Step.Thought,
+		Reasoning: reply.Reasoning, Answer: answer, Reply: reply.Text, ModelDuration: reply.Duration, Usage: reply.Usage})
+	res.Answer, res.Forced = answer, true
+	r.emit(Event{Kind: EventFinal, Iteration: iter, Duration: reply.Duration, Text: answer, Reasoning: reply.Reasoning,
+		Forced: true, StopReason: reason})
+	return res, nil
+}
+
+// promptData describes the registry's tools for the prompt.
+func (a *Agent) promptData(question string) prompt.Data {
+	d := prompt.Data{Context: a.opts.system, Question: question}
+	for _, t := range a.reg.List() {
+		s := t.Schema()
+		pt := prompt.Tool{Name: t.Name(), Description: t.Description(), Primary: s.Primary}
+		for _, arg := range s.Args {
+			pt.Args = append(pt.Args, prompt.Arg{Name: arg.Name, Type: arg.Type, Description: arg.Description, Required: arg.Required})
+		}
+		d.Tools = append(d.Tools, pt)
+	}
+	names := make([]string, len(d.Tools))
+	for i, t := range d.Tools {
+		names[i] = t.Name
+	}
+	d.ToolNames = strings.Join(names, ", ")
+	return d
+}

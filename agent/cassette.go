@@ -1,0 +1,320 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// A cassette is a JSONL file: one Interaction a line, in the order of the
+// calls. Recorded interactions hold the request; replay checks that the run
+// sends the same messages. Scripted ones, written by hand, may leave the
+// request out and give Expect instead: strings the last message must hold.
+//
+//	{"expect":["Question: What is 17 * 23 + 4?"],"response":{"content":"Thought: ...\nAction: calculator\n..."}}
+
+// Interaction is one model call of a cassette.
+type Interaction struct {
+	// Request is the request as sent; replay checks the run sends the same
+	// messages.
+	Request *CassetteRequest `json:"request,omitempty"`
+	// Expect lists strings the last message of the request must contain,
+	// for scripted cassettes.
+	Expect []string `json:"expect,omitempty"`
+	// Response is the model's reply, when the call succeeded.
+	Response *CassetteResponse `json:"response,omitempty"`
+	// Error is the failure, when the call failed.
+	Error *CassetteError `json:"error,omitempty"`
+}
+
+// CassetteRequest is a recorded request.
+type CassetteRequest struct {
+	Messages    []CassetteMessage `json:"messages"`
+	Model       string            `json:"model,omitempty"`
+	Stop        []string          `json:"stop,omitempty"`
+	Temperature float64           `json:"temperature"`
+}
+
+// CassetteMessage is one message of a request.
+type CassetteMessage struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// CassetteResponse is a recorded reply.
+type CassetteResponse struct {
+	Content   string `json:"content"`
+	Reasoning string `json:"reasoning,omitempty"`
+	Usage     *Usage `json:"usage,omitempty"`
+}
+
+// CassetteError is a recorded failure.
+type CassetteError struct {
+	Message    string `json:"message"`
+	StatusCode int    `json:"status_code,omitempty"`
+	Temporary  bool   `json:"temporary,omitempty"`
+}
+
+// Recorder is a model that writes every call it passes on to a cassette.
+type Recorder struct {
+	model llms.Model
+	path  string
+	mu    sync.Mutex
+}
+
+// NewRecorder returns a model that passes calls to model and writes each
+// to the cassette at path, which it empties first.
+func NewRecorder(model llms.Model, path string) (*Recorder, error) {
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		return nil, fmt.Errorf("record: cannot write the cassette: %w", err)
+	}
+	return &Recorder{model: model, path: path}, nil
+}
+
+// GenerateContent passes the call on and records it.
+func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	resp, err := r.model.GenerateContent(ctx, msgs, opts...)
+	in := Interaction{Request: cassetteRequest(msgs, opts)}
+	switch {
+	case err != nil:
+		me := classify(ctx, err)
+		in.Error = &CassetteError{Message: err.Error(), StatusCode: me.StatusCode, Temporary: me.Temporary}
+	case len(resp.Choices) > 0:
+		c := resp.Choices[0]
+		u := usageOf(c.GenerationInfo)
+		in.Response = &CassetteResponse{Content: c.Content, Reasoning: c.ReasoningContent}
+		if u != (Usage{}) {
+			in.Response.Usage = &u
+		}
+	}
+	if werr := r.write(in); werr != nil && err == nil {
+		return nil, werr
+	}
+	return resp, err
+}
+
+// Call implements the deprecated part of llms.Model.
+func (r *Recorder) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, r, p, opts...)
+}
+
+// ContextWindow passes on the recorded model's context window.
+func (r *Recorder) ContextWindow() int {
+	if w, ok := r.model.(interface{ ContextWindow() int }); ok {
+		return w.ContextWindow()
+	}
+	return 0
+}
+
+func (r *Recorder) write(in Interaction) error {
+	line, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	return nil
+}
+
+func cassetteRequest(msgs []llms.MessageContent, opts []llms.CallOption) *CassetteRequest {
+	var o llms.CallOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	req := &CassetteRequest{Model: o.Model, Stop: o.StopWords, Temperature: o.Temperature}
+	for _, m := range msgs {
+		req.Messages = append(req.Messages, CassetteMessage{Role: string(m.Role), Text: messageText(m)})
+	}
+	return req
+}
+
+func messageText(m llms.MessageContent) string {
+	var b strings.Builder
+	for _, p := range m.Parts {
+		if t, ok := p.(llms.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// Replay is a model that answers from a cassette, in order, and fails
+// clearly when the run asks for something the cassette did not record.
+type Replay struct {
+	path  string
+	items []Interaction
+	mu    sync.Mutex
+	next  int
+}
+
+// NewReplay reads the cassette at path.
+func NewReplay(path string) (*Replay, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	r := &Replay{path: path}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		var in Interaction
+		if err := json.Unmarshal(line, &in); err != nil {
+			return nil, fmt.Errorf("replay: %s:%d: %w", path, n, err)
+		}
+		if in.Response == nil && in.Error == nil {
+			return nil, fmt.Errorf("replay: %s:%d: the line has neither a response nor an error", path, n)
+		}
+		r.items = append(r.items, in)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("replay: %s: %w", path, err)
+	}
+	if len(r.items) == 0 {
+		return nil, fmt.Errorf("replay: %s holds no interactions", path)
+	}
+	return r, nil
+}
+
+// GenerateContent answers with the cassette's next interaction, streaming
+// it when asked to.
+func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	r.mu.Lock()
+	i := r.next
+	if i < len(r.items) {
+		r.next++
+	}
+	r.mu.Unlock()
+	if i >= len(r.items) {
+		return nil, &ModelError{Provider: "replay", Err: fmt.Errorf(
+			"the run asked for call %d but the cassette %s holds only %d; the run has diverged from the recording: record it again with --record",
+			i+1, r.path, len(r.items))}
+	}
+	in := r.items[i]
+	if err := r.check(i, in, msgs); err != nil {
+		return nil, &ModelError{Provider: "replay", Err: err}
+	}
+	if in.Error != nil {
+		return nil, &ModelError{Provider: "replay", StatusCode: in.Error.StatusCode, Temporary: in.Error.Temporary,
+			Err: errors.New(in.Error.Message)}
+	}
+	var o llms.CallOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	content := in.Response.Content
+	if o.StreamingFunc != nil {
+		for _, chunk := range chunks(content) {
+			if err := o.StreamingFunc(ctx, []byte(chunk)); err != nil {
+				return nil, fmt.Errorf("replay: streaming: %w", err)
+			}
+		}
+	}
+	info := map[string]any{}
+	if u := in.Response.Usage; u != nil {
+		info["PromptTokens"], info["CompletionTokens"], info["TotalTokens"] = u.PromptTokens, u.CompletionTokens, u.TotalTokens
+	}
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{
+		Content: content, ReasoningContent: in.Response.Reasoning, GenerationInfo: info,
+	}}}, nil
+}
+
+// check compares a request with the cassette's.
+func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent) error {
+	diverged := func(format string, a ...any) error {
+		return fmt.Errorf("call %d diverges from the cassette %s: %s; record it again with --record",
+			i+1, r.path, fmt.Sprintf(format, a...))
+	}
+	if len(in.Expect) > 0 {
+		last := ""
+		if len(msgs) > 0 {
+			last = messageText(msgs[len(msgs)-1])
+		}
+		for _, want := range in.Expect {
+			if !strings.Contains(last, want) {
+				return diverged("the prompt does not contain %q; it ends %q", want, tail(last, 120))
+			}
+		}
+	}
+	if in.Request == nil {
+		return nil
+	}
+	want := in.Request.Messages
+	if len(want) != len(msgs) {
+		return diverged("the run sent %d messages, the recording %d", len(msgs), len(want))
+	}
+	for j, m := range msgs {
+		got := messageText(m)
+		if string(m.Role) != want[j].Role || got != want[j].Text {
+			k := 0
+			for k < len(got) && k < len(want[j].Text) && got[k] == want[j].Text[k] {
+				k++
+			}
+			return diverged("message %d (%s) differs at byte %d: the run sent %q, the recording has %q",
+				j+1, m.Role, k, snippet(got, k), snippet(want[j].Text, k))
+		}
+	}
+	return nil
+}
+
+// Call implements the deprecated part of llms.Model.
+func (r *Replay) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, r, p, opts...)
+}
+
+// chunks splits text into pieces the size of a few tokens, as a server
+// streams them.
+func chunks(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		n := min(len(text), 6)
+		for n < len(text) && !utf8.RuneStart(text[n]) {
+			n++
+		}
+		out = append(out, text[:n])
+		text = text[n:]
+	}
+	return out
+}
+
+func snippet(s string, at int) string {
+	from := max(0, at-20)
+	to := min(len(s), at+40)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	return s[from:to]
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return snippet(s, len(s)-n+20)
+}

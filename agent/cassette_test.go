@@ -1,0 +1,147 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/react-agent/react-agent/tools"
+)
+
+// TestDemoCassette runs the README's offline demo: the scripted cassette
+// drives the whole loop with the real calculator.
+func TestDemoCassette(t *testing.T) {
+	m, err := NewModel(context.Background(), ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := tools.Builtins(tools.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace bytes.Buffer
+	res, err := New(m, reg, WithEvents(NewTracePrinter(&trace))).Run(context.Background(), "What is 17*23+4?")
+	if err != nil {
+		t.Fatalf("%v\ntrace:\n%s", err, trace.String())
+	}
+	if res.Answer != "17 * 23 + 4 = 395" || res.Iterations != 3 || res.Usage.TotalTokens != 1820 {
+		t.Errorf("answer %q after %d iterations, usage %+v", res.Answer, res.Iterations, res.Usage)
+	}
+	for _, want := range []string{"thinking:", "[1] Action: calculator {\"expression\":\"17 * 23\"}", "[2] Observation: 395", "[3] Final Answer: 17 * 23 + 4 = 395"} {
+		if !strings.Contains(trace.String(), want) {
+			t.Errorf("the trace lacks %q:\n%s", want, trace.String())
+		}
+	}
+}
+
+func TestRecordThenReplay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	inner := scripted(action("add", `{"a": 1, "b": 2}`), final("3"))
+	rec, err := NewRecorder(inner, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := New(rec, registry(t)).Run(context.Background(), "1+2?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if n := bytes.Count(data, []byte("\n")); n != 2 {
+		t.Fatalf("the cassette has %d lines, want 2:\n%s", n, data)
+	}
+
+	tests := []struct {
+		name     string
+		question string
+		wantErr  string
+	}{
+		{"the same run replays offline", "1+2?", ""},
+		{"a different run is reported as diverging", "1+3?", "call 1 diverges from the cassette"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rp, err := NewReplay(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := New(rp, registry(t)).Run(context.Background(), tt.question)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), "--record") {
+					t.Fatalf("error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || res.Answer != first.Answer || len(res.Steps) != len(first.Steps) {
+				t.Fatalf("replay gave %v, %+v", err, res)
+			}
+		})
+	}
+}
+
+func TestReplayRunsOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "short.jsonl")
+	os.WriteFile(path, []byte(`{"response":{"content":"Thought: a\nAction: echo\nAction Input: {\"text\": \"x\"}"}}`+"\n"), 0o644)
+	rp, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(rp, registry(t)).Run(context.Background(), "q")
+	if err == nil || !strings.Contains(err.Error(), "holds only 1") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestReplayRecordedErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "errs.jsonl")
+	os.WriteFile(path, []byte(
+		`{"error":{"message":"HTTP 503: busy","status_code":503,"temporary":true}}`+"\n"+
+			`{"response":{"content":"Final Answer: ok"}}`+"\n"), 0o644)
+	rp, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(rp, registry(t), fastRetries()).Run(context.Background(), "q")
+	if err != nil || res.Answer != "ok" {
+		t.Fatalf("got %v, %+v", err, res)
+	}
+}
+
+func TestNewReplayErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ name, content, want string }{
+		{"a broken line names its number", "{}\n{nope\n", ":1: the line has neither"},
+		{"an empty cassette", "\n", "holds no interactions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "c.jsonl")
+			os.WriteFile(path, []byte(tt.content), 0o644)
+			_, err := NewReplay(path)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := NewReplay(filepath.Join(dir, "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("error = %v, want a missing file", err)
+	}
+}
+
+func TestReplayStreams(t *testing.T) {
+	m, err := NewModel(context.Background(), ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := tools.Builtins(tools.DefaultOptions())
+	var b strings.Builder
+	if _, err := New(m, reg, WithStreaming(func(s string) { b.WriteString(s) })).Run(context.Background(), "q"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<think>") || !strings.Contains(b.String(), "Final Answer: 17 * 23 + 4 = 395") {
+		t.Errorf("streamed %q", b.String())
+	}
+}

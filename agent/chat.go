@@ -1,0 +1,58 @@
+package agent
+
+import (
+	"context"
+	"sync"
+)
+
+// Turn is one question of a conversation and its answer.
+type Turn struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// Chat is a conversation with an agent: each question is asked with the
+// earlier questions and answers before it, so that it can refer to them
+// ("and divided by 3?"). A Chat is safe for concurrent use; questions are
+// answered one at a time.
+type Chat struct {
+	a        *Agent
+	maxTurns int
+	mu       sync.Mutex
+	turns    []Turn
+}
+
+// NewChat starts a conversation with a that remembers up to maxTurns
+// earlier turns (all of them when maxTurns <= 0).
+func NewChat(a *Agent, maxTurns int) *Chat {
+	return &Chat{a: a, maxTurns: maxTurns}
+}
+
+// Ask answers question in the light of the conversation so far and, when
+// the run gives an answer, remembers both.
+func (c *Chat) Ask(ctx context.Context, question string) (*Result, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	res, err := c.a.run(ctx, c.turns, question)
+	if res.Answer != "" {
+		c.turns = append(c.turns, Turn{Question: question, Answer: res.Answer})
+		if c.maxTurns > 0 && len(c.turns) > c.maxTurns {
+			c.turns = append(c.turns[:0:0], c.turns[len(c.turns)-c.maxTurns:]...)
+		}
+	}
+	return res, err
+}
+
+// History returns the remembered turns, oldest first.
+func (c *Chat) History() []Turn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Turn(nil), c.turns...)
+}
+
+// Reset forgets the conversation.
+func (c *Chat) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.turns = nil
+}

@@ -1,0 +1,40 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestChatRemembers(t *testing.T) {
+	m := scripted(final("Paris"), final("About 2.1 million"), final("x"))
+	c := NewChat(New(m, registry(t)), 1)
+	ctx := context.Background()
+	if _, err := c.Ask(ctx, "What is the capital of France?"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Ask(ctx, "And its population?"); err != nil {
+		t.Fatal(err)
+	}
+	second := m.calls[1]
+	if len(second) != 4 {
+		t.Fatalf("the second question was sent with %d messages, want system, question, answer, question", len(second))
+	}
+	if q, a := messageText(second[1]), messageText(second[2]); !strings.Contains(q, "capital of France") || a != "Final Answer: Paris" {
+		t.Errorf("history = %q, %q", q, a)
+	}
+	// The first question's prompt is a prefix of the conversation, for the cache.
+	if !strings.HasPrefix(messageText(second[0])+messageText(second[1]), messageText(m.calls[0][0])+strings.TrimSpace(m.last(0))) {
+		t.Error("the conversation does not extend the first prompt")
+	}
+	if _, err := c.Ask(ctx, "third"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.History(); len(h) != 1 || h[0].Answer != "x" {
+		t.Errorf("history kept %+v, want the last turn only", h)
+	}
+	c.Reset()
+	if len(c.History()) != 0 {
+		t.Error("Reset kept the history")
+	}
+}

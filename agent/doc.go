@@ -1,0 +1,20 @@
+// Package agent runs the ReAct loop: it asks a model for the next step,
+// parses the reply, runs the tool the model chose, shows it the
+// observation, and repeats until the model gives a final answer or a limit
+// is reached.
+//
+// The model is any langchaingo model (github.com/tmc/langchaingo/llms);
+// [NewModel] builds one for Ollama, OpenAI-compatible servers, llamafile,
+// Anthropic or Google AI, and can record a run to a cassette that the
+// "replay" provider plays back offline.
+//
+//	model, err := agent.NewModel(ctx, agent.ModelConfig{Provider: "ollama"})
+//	...
+//	a := agent.New(model, registry, agent.WithMaxIterations(10))
+//	res, err := a.Run(ctx, "What is 17 * 23 + 4?")
+//
+// Callers see and steer a run through [Hooks] (confirming shell commands is
+// one), follow it as a stream of [Event]s (the CLI's trace is one reader),
+// receive tokens as they arrive with [WithStreaming], and hold a
+// conversation over several questions with [Chat].
+package agent

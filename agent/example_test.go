@@ -1,0 +1,77 @@
+package agent_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/tools"
+)
+
+// The offline demo: a scripted cassette plays the model, and the real
+// calculator does the arithmetic.
+func ExampleAgent_Run() {
+	ctx := context.Background()
+	model, err := agent.NewModel(ctx, agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	reg, err := tools.Builtins(tools.DefaultOptions())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a := agent.New(model, reg, agent.WithMaxIterations(10))
+	res, err := a.Run(ctx, "What is 17*23+4?")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Answer)
+	fmt.Println(res.StopReason, res.Iterations)
+	for _, s := range res.Steps[:2] {
+		fmt.Println(s.Action, s.Args["expression"], "=", s.Observation)
+	}
+	// Output:
+	// 17 * 23 + 4 = 395
+	// final_answer 3
+	// calculator 17 * 23 = 391
+	// calculator 391 + 4 = 395
+}
+
+// A trace for the terminal, as the CLI prints it to stderr.
+func ExampleNewTracePrinter() {
+	model, _ := agent.NewModel(context.Background(), agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	reg, _ := tools.Builtins(tools.DefaultOptions())
+	a := agent.New(model, reg, agent.WithEvents(func(e agent.Event) {
+		e.Duration = 0 // keep the output stable
+		agent.NewTracePrinter(os.Stdout)(e)
+	}))
+	a.Run(context.Background(), "What is 17*23+4?")
+	// Output:
+	// [1] thinking:
+	//     The user wants 17 * 23 + 4. I should multiply first, then add.
+	// [1] Thought: I will compute 17 * 23 first.
+	// [1] Action: calculator {"expression":"17 * 23"}
+	// [1] Observation: 391
+	// [2] Thought: 17 * 23 is 391. Now I add 4.
+	// [2] Action: calculator {"expression":"391 + 4"}
+	// [2] Observation: 395
+	// [3] Thought: I now know the final answer.
+	// [3] Final Answer: 17 * 23 + 4 = 395
+}
+
+func ExampleChat() {
+	model, _ := agent.NewModel(context.Background(), agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	reg, _ := tools.Builtins(tools.DefaultOptions())
+	chat := agent.NewChat(agent.New(model, reg), 20)
+	res, err := chat.Ask(context.Background(), "What is 17*23+4?")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Answer, len(chat.History()))
+	// Output: 17 * 23 + 4 = 395 1
+}

@@ -1,0 +1,130 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// modelReply is one model reply as the loop uses it.
+type modelReply struct {
+	text      string
+	reasoning string
+	usage     Usage
+	duration  time.Duration
+}
+
+// generate asks the model for the next reply, with the stop sequences,
+// retrying transient failures. When the stop sequences cut the reply short
+// inside a reasoning block, where they must not apply, it asks again
+// without them and cuts the reply itself, outside reasoning only.
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(Event)) (modelReply, error) {
+	start := time.Now()
+	r, err := a.generateWith(ctx, msgs, a.opts.stops, iter, emit)
+	if err == nil && len(a.opts.stops) > 0 && inReasoning(r.text) {
+		r, err = a.generateWith(ctx, msgs, nil, iter, emit)
+	}
+	r.duration = time.Since(start)
+	return r, err
+}
+
+func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, stops []string, iter int, emit func(Event)) (modelReply, error) {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval = a.opts.backoffInitial
+	b.MaxInterval = a.opts.backoffMax
+	attempt := func() (modelReply, error) {
+		r, err := a.callOnce(ctx, msgs, stops)
+		if err == nil {
+			return r, nil
+		}
+		if ctx.Err() != nil {
+			return r, backoff.Permanent(ctx.Err())
+		}
+		me := classify(ctx, err)
+		if !me.Temporary {
+			return r, backoff.Permanent(me)
+		}
+		return r, me
+	}
+	return backoff.Retry(ctx, attempt,
+		backoff.WithBackOff(b),
+		backoff.WithMaxTries(uint(a.opts.retries)+1),
+		backoff.WithMaxElapsedTime(0),
+		backoff.WithNotify(func(err error, wait time.Duration) {
+			emit(Event{Kind: EventWarning, Iteration: iter,
+				Text: "model call failed, retrying in " + wait.Round(time.Millisecond).String() + ": " + err.Error()})
+		}))
+}
+
+// callOnce makes one attempt of a model call.
+func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string) (modelReply, error) {
+	if a.opts.callTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, errCallTimeout)
+		defer cancel()
+	}
+	opts := make([]llms.CallOption, 0, 2)
+	if len(stops) > 0 {
+		opts = append(opts, llms.WithStopWords(stops))
+	}
+	var cutter *streamCutter
+	if a.opts.onToken != nil || len(stops) == 0 {
+		cutter = newStreamCutter(a.opts.onToken)
+		opts = append(opts, llms.WithStreamingFunc(cutter.write))
+	}
+	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
+	if err != nil {
+		if cutter != nil && errors.Is(err, errStreamCut) {
+			return modelReply{text: cutter.text()}, nil
+		}
+		if cause := context.Cause(ctx); errors.Is(cause, errCallTimeout) {
+			return modelReply{}, &ModelError{Err: errCallTimeout, Temporary: true}
+		}
+		return modelReply{}, err
+	}
+	if len(resp.Choices) == 0 {
+		return modelReply{}, &ModelError{Err: errors.New("the model returned no reply"), Temporary: true}
+	}
+	c := resp.Choices[0]
+	r := modelReply{text: c.Content, reasoning: c.ReasoningContent, usage: usageOf(c.GenerationInfo)}
+	if cutter != nil && cutter.cut < 0 {
+		// Servers that ignore stop sequences, or a reply generated without
+		// them, may still hold a made-up observation.
+		if i := observationAfterAction(r.text); i >= 0 {
+			r.text = r.text[:i]
+		}
+	}
+	return r, nil
+}
+
+// usageOf reads the token counts langchaingo's providers put into a
+// choice's GenerationInfo.
+func usageOf(info map[string]any) Usage {
+	n := func(keys ...string) int {
+		for _, k := range keys {
+			switch v := info[k].(type) {
+			case int:
+				return v
+			case int32:
+				return int(v)
+			case int64:
+				return int(v)
+			case float64:
+				return int(v)
+			}
+		}
+		return 0
+	}
+	u := Usage{
+		PromptTokens:     n("PromptTokens", "InputTokens", "input_tokens"),
+		CompletionTokens: n("CompletionTokens", "OutputTokens", "output_tokens"),
+		TotalTokens:      n("TotalTokens", "total_tokens"),
+	}
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	return u
+}

@@ -1,0 +1,160 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/react-agent/react-agent/prompt"
+)
+
+// Option configures an Agent.
+type Option func(*options)
+
+type options struct {
+	maxIterations   int
+	timeout         time.Duration
+	grace           time.Duration
+	callTimeout     time.Duration
+	retries         int
+	backoffInitial  time.Duration
+	backoffMax      time.Duration
+	template        *prompt.Template
+	system          string
+	hooks           hookList
+	events          []func(Event)
+	onToken         func(string)
+	stops           []string
+	contextWindow   int
+	maxParseRepeats int
+}
+
+func defaultOptions() options {
+	return options{
+		maxIterations:   10,
+		grace:           30 * time.Second,
+		retries:         3,
+		backoffInitial:  500 * time.Millisecond,
+		backoffMax:      10 * time.Second,
+		template:        prompt.English(),
+		stops:           DefaultStopSequences(),
+		maxParseRepeats: 3,
+	}
+}
+
+// DefaultStopSequences returns the stop sequences sent on every model call:
+// the start of an "Observation:" line the model must not write itself, in
+// the spellings models use. OpenAI-compatible servers accept at most four.
+func DefaultStopSequences() []string {
+	return []string{"\nObservation", "\nobservation", "\n**Observation", "\n观察"}
+}
+
+// WithMaxIterations bounds the number of model calls (--max-iterations,
+// default 10). When the limit is reached, one more call asks the model for
+// its best final answer, and the result is marked forced.
+func WithMaxIterations(n int) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.maxIterations = n
+		}
+	}
+}
+
+// WithTimeout bounds the whole run (--timeout; default none). When the time
+// is up, one more call, bounded by the grace period (see WithGracePeriod),
+// asks the model for its best final answer.
+func WithTimeout(d time.Duration) Option {
+	return func(o *options) { o.timeout = d }
+}
+
+// WithGracePeriod bounds the call that asks for a final answer after the
+// run's timeout (default 30s). Zero skips that call.
+func WithGracePeriod(d time.Duration) Option {
+	return func(o *options) { o.grace = d }
+}
+
+// WithCallTimeout bounds each attempt of a model call (default none). An
+// attempt that times out is retried like any transient failure.
+func WithCallTimeout(d time.Duration) Option {
+	return func(o *options) { o.callTimeout = d }
+}
+
+// WithRetries sets how many times a model call that failed transiently
+// (connection refused, timeout, HTTP 429 or 5xx) is retried (default 3),
+// and the first and the longest wait between attempts (default 500ms and
+// 10s); the waits grow exponentially with jitter.
+func WithRetries(n int, initial, max time.Duration) Option {
+	return func(o *options) {
+		o.retries = max0(n)
+		if initial > 0 {
+			o.backoffInitial = initial
+		}
+		if max > 0 {
+			o.backoffMax = max
+		}
+	}
+}
+
+// WithTemplate sets the prompt template (--lang, --prompt-file; default
+// prompt.English()).
+func WithTemplate(t *prompt.Template) Option {
+	return func(o *options) {
+		if t != nil {
+			o.template = t
+		}
+	}
+}
+
+// WithSystem appends extra context to the system part of the prompt
+// (--system), as a product's business context would be.
+func WithSystem(text string) Option {
+	return func(o *options) { o.system = text }
+}
+
+// WithHooks adds hooks, called in the order given.
+func WithHooks(hs ...Hooks) Option {
+	return func(o *options) {
+		for _, h := range hs {
+			if h != nil {
+				o.hooks = append(o.hooks, h)
+			}
+		}
+	}
+}
+
+// WithEvents adds a function that receives every Event of a run, in order,
+// on the goroutine that runs the loop. NewTracePrinter returns one for the
+// terminal.
+func WithEvents(fn func(Event)) Option {
+	return func(o *options) {
+		if fn != nil {
+			o.events = append(o.events, fn)
+		}
+	}
+}
+
+// WithStreaming asks the model to stream and passes each piece of text to
+// fn as it arrives (--stream). When the text already holds a complete
+// action followed by an "Observation:" the model made up, the agent cancels
+// the generation there.
+func WithStreaming(fn func(chunk string)) Option {
+	return func(o *options) { o.onToken = fn }
+}
+
+// WithStopSequences replaces the stop sequences sent on every model call
+// (default DefaultStopSequences).
+func WithStopSequences(stops ...string) Option {
+	return func(o *options) { o.stops = stops }
+}
+
+// WithContextWindow sets the model's context window in tokens, to warn when
+// a prompt nears it. Models from NewModel report theirs (--num-ctx for
+// Ollama), so this is rarely needed.
+func WithContextWindow(tokens int) Option {
+	return func(o *options) { o.contextWindow = tokens }
+}
+
+func max0(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return n
+}

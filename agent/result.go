@@ -1,0 +1,99 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/react-agent/react-agent/parser"
+)
+
+// StopReason says, in a machine-readable way, why a run ended.
+type StopReason string
+
+// The reasons a run ends.
+const (
+	// StopFinalAnswer means the model gave a final answer.
+	StopFinalAnswer StopReason = "final_answer"
+	// StopMaxIterations means the run used all its iterations.
+	StopMaxIterations StopReason = "max_iterations"
+	// StopTimeout means the run's time ran out.
+	StopTimeout StopReason = "timeout"
+	// StopRepeatedParseError means the model wrote the same unparseable
+	// reply three times in a row.
+	StopRepeatedParseError StopReason = "repeated_parse_error"
+	// StopCancelled means the caller's context was cancelled.
+	StopCancelled StopReason = "cancelled"
+	// StopError means a model call failed for good, or a hook or the
+	// prompt template returned an error.
+	StopError StopReason = "error"
+)
+
+// Result is what a run produced.
+type Result struct {
+	// Question is the question the run answered.
+	Question string `json:"question"`
+	// Answer is the final answer, empty when the run ended without one.
+	Answer string `json:"answer"`
+	// Steps are the steps of the run in order, the final answer included.
+	Steps []Step `json:"steps"`
+	// Iterations is the number of model calls the loop made, not counting
+	// the call that asks for a forced answer.
+	Iterations int `json:"iterations"`
+	// StopReason says why the run ended.
+	StopReason StopReason `json:"stop_reason"`
+	// Forced is true when the answer was asked for after a limit was
+	// reached, rather than given by the model on its own.
+	Forced bool `json:"forced"`
+	// Usage adds up the tokens of every model call, where the provider
+	// reports them.
+	Usage Usage `json:"usage"`
+	// Duration is the wall time of the run.
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Step is one model reply and what came of it.
+type Step struct {
+	// Iteration numbers the step from 1.
+	Iteration int `json:"iteration"`
+	// Kind is parser.KindAction or parser.KindFinal, and empty for a reply
+	// that could not be parsed.
+	Kind parser.Kind `json:"kind,omitempty"`
+	// Thought is the model's reasoning before its action or answer.
+	Thought string `json:"thought,omitempty"`
+	// Reasoning is the text a reasoning model wrote inside <think>…</think>
+	// or reported apart; it is never parsed as protocol.
+	Reasoning string `json:"reasoning,omitempty"`
+	// Action is the tool called.
+	Action string `json:"action,omitempty"`
+	// Args are the arguments the tool was called with, after any hook
+	// changed them.
+	Args map[string]any `json:"args,omitempty"`
+	// Observation is what the model was shown after the step: the tool's
+	// output, or an error written for the model.
+	Observation string `json:"observation,omitempty"`
+	// Error is set when the step failed: a parse error, an unknown tool,
+	// bad arguments, a tool error or a denied call.
+	Error string `json:"error,omitempty"`
+	// Answer is the final answer of a final step.
+	Answer string `json:"answer,omitempty"`
+	// Reply is the model's text as received.
+	Reply string `json:"reply"`
+	// ModelDuration is the time the model call took, retries included.
+	ModelDuration time.Duration `json:"model_duration_ns"`
+	// ToolDuration is the time the tool call took.
+	ToolDuration time.Duration `json:"tool_duration_ns,omitempty"`
+	// Usage counts the tokens of this step's model call.
+	Usage Usage `json:"usage"`
+}
+
+// Usage counts tokens, where the provider reports them.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+func (u *Usage) add(v Usage) {
+	u.PromptTokens += v.PromptTokens
+	u.CompletionTokens += v.CompletionTokens
+	u.TotalTokens += v.TotalTokens
+}

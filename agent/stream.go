@@ -1,0 +1,88 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+)
+
+// errStreamCut is what the streaming callback returns to make the client
+// stop generating, once the reply holds a complete action followed by an
+// observation the model made up.
+var errStreamCut = errors.New("agent: generation cut at a made-up observation")
+
+// madeUpObservation matches the start of an "Observation:" line a model
+// wrote itself, in the spellings models use.
+var madeUpObservation = regexp.MustCompile(`(?im)^[ \t>*#_]*(?:observation|观察)[ \t*_]*[:：]`)
+
+// actionInput matches the Action Input label of a complete action.
+var actionInput = regexp.MustCompile(`(?i)action[ \t*_]*input[ \t*_]*[:：]`)
+
+// streamCutter collects a streamed reply, passes each chunk on, and stops
+// the generation at an observation the model made up after an action.
+// Text inside a reasoning block never stops it.
+type streamCutter struct {
+	b       strings.Builder
+	onToken func(string)
+	cut     int // length of the reply to keep once cut, or -1
+}
+
+func newStreamCutter(onToken func(string)) *streamCutter {
+	return &streamCutter{onToken: onToken, cut: -1}
+}
+
+// write is the langchaingo streaming function.
+func (s *streamCutter) write(_ context.Context, chunk []byte) error {
+	if len(chunk) == 0 || s.cut >= 0 {
+		return nil
+	}
+	from := max(0, s.b.Len()-16) // a label may straddle two chunks
+	s.b.Write(chunk)
+	if s.onToken != nil {
+		s.onToken(string(chunk))
+	}
+	text := s.b.String()
+	if tail := strings.ToLower(text[from:]); !strings.Contains(tail, "bservation") && !strings.Contains(tail, "观察") {
+		return nil
+	}
+	if i := observationAfterAction(text); i >= 0 {
+		s.cut = i
+		return errStreamCut
+	}
+	return nil
+}
+
+// text returns the reply, cut before a made-up observation.
+func (s *streamCutter) text() string {
+	t := s.b.String()
+	if s.cut >= 0 {
+		return t[:s.cut]
+	}
+	return t
+}
+
+// observationAfterAction returns the index of an observation label that
+// follows a complete action outside any reasoning block, or -1.
+func observationAfterAction(text string) int {
+	if inReasoning(text) {
+		return -1
+	}
+	visible := 0
+	lower := strings.ToLower(text)
+	for _, t := range reasoningTags {
+		if i := strings.LastIndex(lower, "</"+t+">"); i >= 0 && i+len(t)+3 > visible {
+			visible = i + len(t) + 3
+		}
+	}
+	rest := text[visible:]
+	loc := actionInput.FindStringIndex(rest)
+	if loc == nil {
+		return -1
+	}
+	obs := madeUpObservation.FindStringIndex(rest[loc[1]:])
+	if obs == nil {
+		return -1
+	}
+	return visible + loc[1] + obs[0]
+}

@@ -1,0 +1,51 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+func TestObservationAfterAction(t *testing.T) {
+	act := "Thought: t\nAction: add\nAction Input: {}"
+	tests := []struct {
+		name string
+		in   string
+		want int
+	}{
+		{"a complete action and a made-up observation", act + "\nObservation: 3", len(act) + 1},
+		{"markdown and full-width colons", act + "\n**Observation**： 3", len(act) + 1},
+		{"no action yet", "Thought: the Observation: is later", -1},
+		{"an observation inside reasoning", "<think>" + act + "\nObservation: 3", -1},
+		{"an observation after closed reasoning", "<think>Observation: x</think>" + act + "\nObservation: 3", len("<think>Observation: x</think>") + len(act) + 1},
+		{"a final answer", "Final Answer: Observation: none", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := observationAfterAction(tt.in); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStreamCutter(t *testing.T) {
+	var passed string
+	c := newStreamCutter(func(s string) { passed += s })
+	text := "Thought: t\nAction: add\nAction Input: {}\nObserv"
+	var err error
+	for _, ch := range chunks(text + "ation: 3\nThought: more") {
+		if err = c.write(context.Background(), []byte(ch)); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, errStreamCut) {
+		t.Fatalf("the cutter did not stop the stream: %v", err)
+	}
+	if got, want := c.text(), "Thought: t\nAction: add\nAction Input: {}\n"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if len(passed) < len(c.text()) {
+		t.Errorf("passed on %q", passed)
+	}
+}

@@ -1,0 +1,50 @@
+package parser_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/react-agent/react-agent/parser"
+)
+
+func TestSplitReasoning(t *testing.T) {
+	tests := []struct {
+		name, in, reasoning, rest string
+	}{
+		{"no reasoning", "Thought: a\nFinal Answer: b", "", "Thought: a\nFinal Answer: b"},
+		{"a think block", "<think>\nhmm\n</think>\nFinal Answer: b", "hmm", "\nFinal Answer: b"},
+		{"any case and other tags", "<Thinking>x</Thinking>A<reasoning>y</reasoning>B", "x\ny", "AB"},
+		{"an unclosed block runs to the end", "Thought: a\n<think>still going", "still going", "Thought: a\n"},
+		{"a closing tag alone ends reasoning begun in the prompt", "pondering\n</think>\nFinal Answer: b", "pondering", "\nFinal Answer: b"},
+		{"a stray closing tag after a block is dropped", "<think>a</think>b</think>c", "a", "bc"},
+		{"other tags stay", "<b>bold</b> and <thinker>", "", "<b>bold</b> and <thinker>"},
+		{"a block inside a block of another tag", "<think>a<reasoning>b</think>c", "a<reasoning>b", "c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, rest := parser.SplitReasoning(tt.in)
+			if r != tt.reasoning || rest != tt.rest {
+				t.Errorf("got %q, %q; want %q, %q", r, rest, tt.reasoning, tt.rest)
+			}
+		})
+	}
+}
+
+func TestReasoningIsNeverProtocol(t *testing.T) {
+	p := parser.New(builtins)
+	cases := []struct{ name, text string }{
+		{"unclosed block with an action inside", "<think>\nAction: shell\nAction Input: rm -rf /"},
+		{"only reasoning", "<think>Final Answer: 4</think>"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := p.Parse(c.text)
+			if err == nil {
+				t.Fatalf("Parse(%q) = %+v, want an error: reasoning is not protocol", c.text, st)
+			}
+			if !strings.Contains(err.Error(), "</think>") && !strings.Contains(err.Error(), "reasoning") {
+				t.Errorf("the message %q should say the reply held only reasoning", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,177 @@
+package prompt
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"strings"
+	"text/template"
+)
+
+//go:embed templates/*.tmpl
+var builtin embed.FS
+
+// Data is what a template is executed with. The fields are the documented
+// interface of a user's template file (--prompt-file):
+//
+//	{{.Tools}}      the tools, each with .Name, .Description, .Args
+//	                (each with .Name, .Type, .Description, .Required),
+//	                .Primary and .Example (a sample Action Input)
+//	{{.ToolNames}}  the tool names joined with ", "
+//	{{.Context}}    extra text for the system part (--system), possibly empty
+//	{{.Question}}   the question of this run
+//
+// A template renders the system part only. The question and the steps follow
+// in the scratchpad, in the canonical protocol (see [FormatStep]). Putting
+// {{.Question}} in the system part works, but then a conversation no longer
+// shares its prompt prefix from one question to the next.
+type Data struct {
+	// Tools lists the tools the model may call, sorted by name.
+	Tools []Tool
+	// ToolNames is the tool names joined with ", ".
+	ToolNames string
+	// Context is extra text for the system part, as a product's business
+	// context would be.
+	Context string
+	// Question is the question being answered.
+	Question string
+}
+
+// Tool is what the prompt tells the model about one tool.
+type Tool struct {
+	// Name is the name the model writes after "Action:".
+	Name string
+	// Description says what the tool does.
+	Description string
+	// Args describes the arguments, primary first by convention.
+	Args []Arg
+	// Primary names the argument that takes an input which is not an object.
+	Primary string
+}
+
+// Arg describes one argument of a tool.
+type Arg struct {
+	// Name is the key in the Action Input object.
+	Name string
+	// Type is a JSON type name such as "string" or "number".
+	Type string
+	// Description says what the argument is for.
+	Description string
+	// Required is true when a call without it is an error.
+	Required bool
+}
+
+// Example returns a sample Action Input for the tool, such as
+// {"expression": "..."}, naming its primary or first argument.
+func (t Tool) Example() string {
+	name := t.Primary
+	if name == "" && len(t.Args) > 0 {
+		name = t.Args[0].Name
+	}
+	if name == "" {
+		return "{}"
+	}
+	return FormatArgs(map[string]any{name: "..."})
+}
+
+// Template renders the system part of the prompt and knows the few fixed
+// phrases of the scratchpad in its language. A Template is safe for
+// concurrent use.
+type Template struct {
+	name   string
+	system *template.Template
+	words  words
+}
+
+// words are the phrases the scratchpad writes around the protocol, whose
+// labels stay in English whatever the language.
+type words struct {
+	question    string // the label before the question
+	finalPrompt string // the request for a final answer when a limit is reached
+}
+
+var english = words{
+	question: "Question: ",
+	finalPrompt: "You cannot use any more tools. From what you have found so far, " +
+		"write your best answer now, in exactly this form:\n" +
+		"Thought: ...\nFinal Answer: ...\n",
+}
+
+var chinese = words{
+	question: "问题：",
+	finalPrompt: "你不能再使用任何工具了。请根据目前得到的信息，现在就给出你最好的答案，" +
+		"严格使用以下格式：\nThought: ...\nFinal Answer: ...\n",
+}
+
+// English returns the built-in English template.
+func English() *Template { return mustBuiltin("en", english) }
+
+// Chinese returns the built-in Chinese template. Its instructions are in
+// Chinese and ask for an answer in Chinese; the protocol labels stay in
+// English, as the scratchpad writes them.
+func Chinese() *Template { return mustBuiltin("zh", chinese) }
+
+// ForLang returns the built-in template for lang, "en" or "zh" (--lang).
+// An empty lang means English.
+func ForLang(lang string) (*Template, error) {
+	switch strings.ToLower(lang) {
+	case "", "en":
+		return English(), nil
+	case "zh":
+		return Chinese(), nil
+	}
+	return nil, fmt.Errorf("prompt: unknown language %q; use en or zh", lang)
+}
+
+func mustBuiltin(lang string, w words) *Template {
+	text, err := builtin.ReadFile("templates/" + lang + ".tmpl")
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	t, err := Parse(lang, string(text))
+	if err != nil {
+		panic(err) // the built-in templates are tested
+	}
+	t.words = w
+	return t
+}
+
+// Parse reads a user's template from text: a Go text/template for the
+// system part, executed with a [Data]. The scratchpad around it is written
+// in English.
+func Parse(name, text string) (*Template, error) {
+	t, err := template.New(name).Option("missingkey=error").Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("prompt: template %s: %w", name, err)
+	}
+	return &Template{name: name, system: t, words: english}, nil
+}
+
+// ParseFile reads a user's template from the file at path (--prompt-file).
+// See [Parse] and [Data].
+func ParseFile(path string) (*Template, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("prompt: read template: %w", err)
+	}
+	return Parse(path, string(text))
+}
+
+// Name returns the template's name: "en", "zh" or the name given to Parse.
+func (t *Template) Name() string { return t.name }
+
+// System renders the system part of the prompt.
+func (t *Template) System(d Data) (string, error) {
+	if d.ToolNames == "" && len(d.Tools) > 0 {
+		names := make([]string, len(d.Tools))
+		for i, tool := range d.Tools {
+			names[i] = tool.Name
+		}
+		d.ToolNames = strings.Join(names, ", ")
+	}
+	var b strings.Builder
+	if err := t.system.Execute(&b, d); err != nil {
+		return "", fmt.Errorf("prompt: template %s: %w", t.name, err)
+	}
+	return strings.TrimSpace(b.String()) + "\n", nil
+}

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Answers with the JSON arguments it read on stdin.
+printf 'input: '
+cat

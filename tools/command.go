@@ -1,0 +1,55 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"time"
+)
+
+// waitDelay is how long the output pipes of a finished or killed command
+// may stay open (held by a background child) before they are closed.
+const waitDelay = 500 * time.Millisecond
+
+// commandOutput is what a command printed, each stream capped, and how it
+// ended.
+type commandOutput struct {
+	stdout, stderr cappedBuffer
+	// status is "" for success, else "exit status N" or "signal: killed".
+	status string
+}
+
+// runCommand runs argv in a process group of its own, feeding it stdin and
+// keeping at most max bytes of each output stream. When ctx ends, the whole
+// group is killed; when the command ends, whatever it left running in its
+// group is killed too, so no child outlives the call. A non-zero exit is
+// not an error: it is reported in status. The error is for a command that
+// could not start or was stopped by ctx.
+func runCommand(ctx context.Context, argv []string, stdin io.Reader, max int64) (*commandOutput, error) {
+	out := &commandOutput{stdout: cappedBuffer{max: max}, stderr: cappedBuffer{max: max}}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = stdin
+	cmd.Stdout = &out.stdout
+	cmd.Stderr = &out.stderr
+	cmd.WaitDelay = waitDelay
+	inOwnGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	err := cmd.Wait()
+	_ = killGroup(cmd) // Background children the command left behind.
+	if ctx.Err() != nil {
+		return out, fmt.Errorf("stopped, and its process group killed: %w", context.Cause(ctx))
+	}
+	var exit *exec.ExitError
+	switch {
+	case err == nil, errors.Is(err, exec.ErrWaitDelay):
+	case errors.As(err, &exit):
+		out.status = exit.Error()
+	default:
+		return out, err
+	}
+	return out, nil
+}

@@ -1,0 +1,137 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"golang.org/x/term"
+)
+
+// ErrNotConfirmed is matched (with errors.Is) by the error [Confirm]
+// returns when a tool call was not allowed to run.
+var ErrNotConfirmed = errors.New("not confirmed")
+
+// Confirmable is implemented by tools that must be confirmed by the user
+// before each call, such as shell and plugin tools.
+type Confirmable interface {
+	// Confirmation returns the question to ask before running the tool
+	// with args, showing exactly what will run, and whether to ask at all.
+	Confirmation(args map[string]any) (prompt string, needed bool)
+}
+
+// Confirmer asks the user whether a tool call may run.
+type Confirmer interface {
+	// Confirm shows prompt and reports whether the user allowed the call.
+	Confirm(ctx context.Context, prompt string) (bool, error)
+}
+
+// Confirm asks c about calling t with args when t is [Confirmable] and
+// needs it. It returns nil when the call may go ahead, or an error,
+// matching [ErrNotConfirmed], that tells the model the call did not run.
+func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) error {
+	ct, ok := t.(Confirmable)
+	if !ok {
+		return nil
+	}
+	prompt, needed := ct.Confirmation(args)
+	if !needed {
+		return nil
+	}
+	if c == nil {
+		return fmt.Errorf("%s: %w: the call needs confirmation and nobody can give it; pass --yes to allow it", t.Name(), ErrNotConfirmed)
+	}
+	ok, err := c.Confirm(ctx, prompt)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.Name(), err)
+	}
+	if !ok {
+		return fmt.Errorf("%s: %w: the user declined to run it; do not retry the same call, try another way or answer with what you have", t.Name(), ErrNotConfirmed)
+	}
+	return nil
+}
+
+// TerminalConfirmer asks y/N questions on a terminal.
+type TerminalConfirmer struct {
+	in  *os.File
+	out io.Writer
+	yes bool
+	// isTerminal reports whether a file descriptor is a terminal.
+	isTerminal func(fd int) bool
+	mu         sync.Mutex
+}
+
+// NewTerminalConfirmer returns a Confirmer that writes its questions to out
+// and reads the answer from in. With yes (--yes) it allows every call
+// without asking. Without yes, when in is not a terminal, it refuses every
+// call with an error that says to pass --yes.
+func NewTerminalConfirmer(in *os.File, out io.Writer, yes bool) *TerminalConfirmer {
+	return &TerminalConfirmer{in: in, out: out, yes: yes, isTerminal: term.IsTerminal}
+}
+
+// Confirm writes prompt and a y/N hint, then waits for a line: "y" or "yes"
+// (any case) allows the call, anything else (an empty line, end of input)
+// refuses it. It returns early with ctx's error when ctx ends first.
+func (c *TerminalConfirmer) Confirm(ctx context.Context, prompt string) (bool, error) {
+	if c.yes {
+		return true, nil
+	}
+	if c.in == nil || !c.isTerminal(int(c.in.Fd())) {
+		return false, fmt.Errorf("%w: this needs confirmation but stdin is not a terminal; pass --yes to allow tool commands without asking", ErrNotConfirmed)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := fmt.Fprintf(c.out, "%s [y/N] ", prompt); err != nil {
+		return false, fmt.Errorf("asking for confirmation: %w", err)
+	}
+	answer := make(chan string, 1)
+	failed := make(chan error, 1)
+	go func() {
+		line, err := readLine(c.in)
+		if err != nil && line == "" {
+			failed <- err
+			return
+		}
+		answer <- line
+	}()
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(c.out)
+		return false, ctx.Err()
+	case err := <-failed:
+		fmt.Fprintln(c.out)
+		if errors.Is(err, io.EOF) {
+			return false, nil // End of input refuses, like N.
+		}
+		return false, fmt.Errorf("reading the confirmation: %w", err)
+	case line := <-answer:
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return true, nil
+		}
+		return false, nil
+	}
+}
+
+// readLine reads one line a byte at a time, so that nothing after the
+// newline is consumed from the terminal.
+func readLine(r io.Reader) (string, error) {
+	var line []byte
+	var b [1]byte
+	for {
+		n, err := r.Read(b[:])
+		if n == 1 {
+			if b[0] == '\n' {
+				return string(line), nil
+			}
+			line = append(line, b[0])
+		}
+		if err != nil {
+			return string(line), err
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// answer is a Confirmer that gives a fixed answer and records the prompt.
+type answer struct {
+	allow  bool
+	err    error
+	prompt string
+}
+
+func (a *answer) Confirm(_ context.Context, prompt string) (bool, error) {
+	a.prompt = prompt
+	return a.allow, a.err
+}
+
+func TestConfirm(t *testing.T) {
+	shell := newShell(Options{AllowShell: true})
+	args := map[string]any{"command": "rm -rf /tmp/x"}
+	tests := []struct {
+		name      string
+		confirmer Confirmer
+		tool      Tool
+		wantErr   string
+		refused   bool
+	}{
+		{name: "a tool that needs no confirmation runs", confirmer: &answer{allow: false}, tool: newCalculator()},
+		{name: "an allowed command runs", confirmer: &answer{allow: true}, tool: shell},
+		{name: "a refused command does not run", confirmer: &answer{allow: false}, tool: shell, wantErr: "shell: not confirmed: the user declined to run it", refused: true},
+		{name: "no confirmer refuses and names --yes", confirmer: nil, tool: shell, wantErr: "pass --yes", refused: true},
+		{name: "a confirmer failure is an error", confirmer: &answer{err: errors.New("tty gone")}, tool: shell, wantErr: "shell: tty gone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Confirm(context.Background(), tt.confirmer, tt.tool, args)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Confirm = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("Confirm = %v, want %q", err, tt.wantErr)
+			}
+			if errors.Is(err, ErrNotConfirmed) != tt.refused {
+				t.Errorf("errors.Is(%v, ErrNotConfirmed) = %v, want %v", err, !tt.refused, tt.refused)
+			}
+		})
+	}
+	a := &answer{allow: true}
+	if err := Confirm(context.Background(), a, shell, args); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.prompt, "rm -rf /tmp/x") {
+		t.Errorf("the prompt does not show the command: %q", a.prompt)
+	}
+}
+
+// fakeTerminal returns a confirmer reading from a pipe it pretends is a
+// terminal, and the pipe's write end.
+func fakeTerminal(t *testing.T, out io.Writer) (*TerminalConfirmer, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	c := NewTerminalConfirmer(r, out, false)
+	c.isTerminal = func(int) bool { return true }
+	return c, w
+}
+
+func TestTerminalConfirmer(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  bool
+	}{
+		{"y allows", "y\n", true},
+		{"yes in capitals allows", " YES \n", true},
+		{"n refuses", "n\n", false},
+		{"an empty line refuses", "\n", false},
+		{"anything else refuses", "sure\n", false},
+		{"end of input refuses", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			c, w := fakeTerminal(t, &out)
+			io.WriteString(w, tt.input)
+			if tt.input == "" {
+				w.Close()
+			}
+			got, err := c.Confirm(context.Background(), "Run it?")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("Confirm = %v, want %v", got, tt.want)
+			}
+			if !strings.HasPrefix(out.String(), "Run it? [y/N] ") {
+				t.Errorf("the question written was %q", out.String())
+			}
+		})
+	}
+}
+
+func TestTerminalConfirmerReadsOneLineAtATime(t *testing.T) {
+	c, w := fakeTerminal(t, io.Discard)
+	io.WriteString(w, "y\nn\n")
+	first, err1 := c.Confirm(context.Background(), "first?")
+	second, err2 := c.Confirm(context.Background(), "second?")
+	if err1 != nil || err2 != nil || !first || second {
+		t.Errorf("answers = %v, %v (%v, %v); want true, false", first, second, err1, err2)
+	}
+}
+
+func TestTerminalConfirmerWithoutATerminal(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	io.WriteString(w, "y\n") // Not read: a pipe is not a terminal.
+
+	_, err = NewTerminalConfirmer(r, io.Discard, false).Confirm(context.Background(), "Run it?")
+	if !errors.Is(err, ErrNotConfirmed) || !strings.Contains(err.Error(), "pass --yes") {
+		t.Errorf("error = %v, want a refusal naming --yes", err)
+	}
+	_, err = NewTerminalConfirmer(nil, io.Discard, false).Confirm(context.Background(), "Run it?")
+	if !errors.Is(err, ErrNotConfirmed) {
+		t.Errorf("nil input: error = %v, want a refusal", err)
+	}
+	ok, err := NewTerminalConfirmer(r, io.Discard, true).Confirm(context.Background(), "Run it?")
+	if !ok || err != nil {
+		t.Errorf("with --yes: %v, %v; want true", ok, err)
+	}
+}
+
+func TestTerminalConfirmerHonoursContext(t *testing.T) {
+	c, _ := fakeTerminal(t, io.Discard)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	ok, err := c.Confirm(ctx, "Run it?")
+	if ok || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Confirm = %v, %v; want false, deadline exceeded", ok, err)
+	}
+}

@@ -1,0 +1,232 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html/charset"
+)
+
+const httpRequestName = "http_request"
+
+// ErrBlockedAddress is matched (with errors.Is) by the error http_request
+// returns when it refuses to dial a non-public address.
+var ErrBlockedAddress = errors.New("refused to connect to a non-public address")
+
+// httpMethods are the methods http_request sends.
+var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+// httpRequest fetches a URL. HTML comes back as Markdown, JSON and text as
+// they are, and binary content is only described.
+type httpRequest struct {
+	client      *http.Client
+	maxResponse int64
+	html        *htmlConverter
+}
+
+func newHTTPRequest(o Options) *httpRequest {
+	o = o.withDefaults()
+	var control dialControl
+	if !o.AllowPrivateNetwork {
+		control = publicOnly()
+	}
+	return &httpRequest{
+		client:      newHTTPClient(control),
+		maxResponse: o.MaxResponse,
+		html:        newHTMLConverter(),
+	}
+}
+
+func (h *httpRequest) Name() string { return httpRequestName }
+
+func (h *httpRequest) Description() string {
+	return "Fetch a web page or call an HTTP API. Returns the status, the content type and the body: " +
+		"HTML pages as readable Markdown (title, headings, paragraphs, lists, links), JSON and text as they are, " +
+		"binary content only described. Only public http and https addresses. " +
+		`Example: {"url": "https://example.com/"} or {"url": "https://api.example.com/items", "method": "POST", "headers": {"Authorization": "Bearer ..."}, "body": {"name": "x"}}.`
+}
+
+func (h *httpRequest) Schema() Schema {
+	return Schema{
+		Args: []Arg{
+			{Name: "url", Type: "string", Required: true, Description: "The http or https URL to fetch."},
+			{Name: "method", Type: "string", Description: "The HTTP method; GET when omitted."},
+			{Name: "headers", Type: "object", Description: "Request headers, as an object of names to values."},
+			{Name: "body", Type: "any", Description: "The request body: a string sent as is, or a JSON value sent as JSON."},
+		},
+		Primary: "url",
+	}
+}
+
+func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, error) {
+	args, err := CheckArgs(h.Name(), h.Schema(), args)
+	if err != nil {
+		return "", err
+	}
+	req, err := h.newRequest(ctx, args)
+	if err != nil {
+		return "", fmt.Errorf("http_request: %w", err)
+	}
+	resp, err := h.client.Do(req)
+	if err != nil {
+		if isBlockedAddress(err) {
+			return "", fmt.Errorf("http_request: %s %s: %w (%v); loopback, private and other non-public addresses are refused unless --allow-private-network is given",
+				req.Method, req.URL.Redacted(), ErrBlockedAddress, unwrapURLError(err))
+		}
+		return "", fmt.Errorf("http_request: %s %s: %w", req.Method, req.URL.Redacted(), unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	data, cut, err := readCapped(resp.Body, h.maxResponse)
+	if err != nil {
+		return "", fmt.Errorf("http_request: reading the response of %s: %w", req.URL.Redacted(), err)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "Status: %s\n", resp.Status)
+	if final := resp.Request.URL.String(); final != req.URL.String() {
+		fmt.Fprintf(&b, "URL: %s\n", resp.Request.URL.Redacted())
+	}
+	ctype := resp.Header.Get("Content-Type")
+	if ctype == "" && len(data) > 0 {
+		ctype = http.DetectContentType(data)
+	}
+	if ctype != "" {
+		fmt.Fprintf(&b, "Content-Type: %s\n", ctype)
+	}
+	body, err := h.render(data, ctype, resp.Request.URL.String())
+	if err != nil {
+		return "", fmt.Errorf("http_request: %s: %w", req.URL.Redacted(), err)
+	}
+	if body != "" {
+		b.WriteString("\n")
+		b.WriteString(body)
+		b.WriteString("\n")
+	}
+	if cut {
+		fmt.Fprintf(&b, "[response body cut at %d bytes (--max-response)]\n", h.maxResponse)
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// newRequest builds the request args describe.
+func (h *httpRequest) newRequest(ctx context.Context, args map[string]any) (*http.Request, error) {
+	raw := strings.TrimSpace(args["url"].(string))
+	if !strings.Contains(raw, "://") {
+		raw = "https://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("bad url %q: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("only http and https URLs are supported, not %q", u.Scheme+":")
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("url %q has no host", raw)
+	}
+	method := "GET"
+	if m, ok := args["method"].(string); ok && strings.TrimSpace(m) != "" {
+		method = strings.ToUpper(strings.TrimSpace(m))
+	}
+	if !slices.Contains(httpMethods, method) {
+		return nil, fmt.Errorf("method %q is not supported; use one of %s", method, strings.Join(httpMethods, ", "))
+	}
+	var body io.Reader
+	isJSON := false
+	switch v := args["body"].(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(v)
+	default:
+		data, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("encoding the body as JSON: %w", err)
+		}
+		body, isJSON = bytes.NewReader(data), true
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", userAgent)
+	req.Header.Set("Accept", "text/html, application/json;q=0.9, text/plain;q=0.8, */*;q=0.5")
+	if isJSON {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if headers, ok := args["headers"].(map[string]any); ok {
+		for k, v := range headers {
+			s, err := convertArg("string", v)
+			if err != nil {
+				return nil, fmt.Errorf("header %q %v", k, err)
+			}
+			req.Header.Set(k, s.(string))
+		}
+	}
+	return req, nil
+}
+
+// render turns a response body into text for the model according to its
+// content type.
+func (h *httpRequest) render(data []byte, ctype, pageURL string) (string, error) {
+	if len(data) == 0 {
+		return "", nil
+	}
+	media, _, err := mime.ParseMediaType(ctype)
+	if err != nil {
+		media = http.DetectContentType(data)
+		media, _, _ = strings.Cut(media, ";")
+	}
+	switch {
+	case media == "text/html" || media == "application/xhtml+xml":
+		r, err := charset.NewReader(bytes.NewReader(data), ctype)
+		if err != nil {
+			return "", fmt.Errorf("decoding the page: %w", err)
+		}
+		return h.html.Markdown(r, pageURL)
+	case isTextual(media):
+		r, err := charset.NewReader(bytes.NewReader(data), ctype)
+		if err != nil {
+			return string(data), nil
+		}
+		text, err := io.ReadAll(r)
+		if err != nil {
+			return string(data), nil
+		}
+		return string(text), nil
+	}
+	return fmt.Sprintf("[binary content: %s, %d bytes, not shown]", media, len(data)), nil
+}
+
+// isTextual reports whether a media type is text a model can read as is.
+func isTextual(media string) bool {
+	if strings.HasPrefix(media, "text/") ||
+		strings.HasSuffix(media, "+json") || strings.HasSuffix(media, "+xml") {
+		return true
+	}
+	switch media {
+	case "application/json", "application/xml", "application/javascript", "application/ecmascript",
+		"application/x-www-form-urlencoded", "application/yaml", "application/x-yaml",
+		"application/toml", "application/x-ndjson", "application/graphql":
+		return true
+	}
+	return false
+}
+
+// unwrapURLError drops the *url.Error layer, whose message repeats the
+// method and URL the caller already names.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,47 @@
+package tools
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// FormatList writes the tools of r for `react-agent tools`: each tool's
+// name and description, then its arguments with their types, whether they
+// are required and which one is primary.
+func FormatList(w io.Writer, r *Registry) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, t := range r.List() {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s\n    %s\n", t.Name(), t.Description())
+		s := t.Schema()
+		if len(s.Args) == 0 {
+			fmt.Fprintln(tw, "    (no arguments)")
+			continue
+		}
+		fmt.Fprintln(tw, "    arguments:")
+		for _, a := range s.Args {
+			var flags []string
+			if a.Required {
+				flags = append(flags, "required")
+			} else {
+				flags = append(flags, "optional")
+			}
+			if a.Name == s.Primary {
+				flags = append(flags, "primary")
+			}
+			typ := a.Type
+			if typ == "" {
+				typ = "any"
+			}
+			fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\n", a.Name, typ, strings.Join(flags, ", "), a.Description)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("listing tools: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFormatList(t *testing.T) {
+	r, err := Builtins(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := FormatList(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		"calculator\n    Evaluate an arithmetic expression",
+		"      expression  string  required, primary  The arithmetic expression",
+		"http_request\n",
+		"      url      string  required, primary",
+		"      headers  object  optional",
+		"web_search\n",
+		"      max_results  integer  optional",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("listing lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "shell") {
+		t.Errorf("listing shows shell without --allow-shell:\n%s", got)
+	}
+	if strings.Index(got, "calculator") > strings.Index(got, "web_search") {
+		t.Error("tools are not sorted by name")
+	}
+}

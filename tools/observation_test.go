@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestTruncate(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want string
+	}{
+		{"a short text is unchanged", "hello", 10, "hello"},
+		{"a text of exactly max bytes is unchanged", "hello", 5, "hello"},
+		{"no limit keeps everything", "hello", 0, "hello"},
+		{"a long text is cut with a marker", "hello world", 5, "hello\n[truncated: 6 bytes omitted]"},
+		{"a cut never splits a character", "aé", 2, "a\n[truncated: 2 bytes omitted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Truncate(tt.in, tt.max); got != tt.want {
+				t.Errorf("Truncate(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTruncateKeepsAtMostMaxBytesOfContent(t *testing.T) {
+	in := strings.Repeat("x", 100_000)
+	got := Truncate(in, 8<<10)
+	content, marker, ok := strings.Cut(got, "\n[truncated: ")
+	if !ok {
+		t.Fatalf("no marker in %q…", got[:40])
+	}
+	if len(content) != 8<<10 {
+		t.Errorf("kept %d bytes, want %d", len(content), 8<<10)
+	}
+	if marker != "91808 bytes omitted]" {
+		t.Errorf("marker ends %q", marker)
+	}
+}

@@ -1,0 +1,17 @@
+//go:build !unix
+
+package tools
+
+import "os/exec"
+
+// inOwnGroup leaves cmd as it is: without Unix process groups, cancelling
+// the context kills the process itself (exec's default), not its children.
+func inOwnGroup(cmd *exec.Cmd) {}
+
+// killGroup kills the process, the closest this platform gets to a group.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return cmd.Process.Kill()
+}

@@ -1,0 +1,28 @@
+//go:build unix
+
+package tools
+
+import (
+	"errors"
+	"os/exec"
+	"syscall"
+)
+
+// inOwnGroup makes cmd start a process group of its own, and makes the
+// cancellation of its context kill that whole group, children included.
+func inOwnGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+}
+
+// killGroup kills every process left in cmd's process group.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}

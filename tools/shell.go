@@ -1,0 +1,138 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+const shellName = "shell"
+
+// ErrShellDisabled is matched (with errors.Is) by the error a call to the
+// shell tool returns when --allow-shell was not given.
+var ErrShellDisabled = errors.New("the shell tool is disabled")
+
+// errShellDisabled is what calling the disabled shell tool answers.
+var errShellDisabled = fmt.Errorf("shell: %w; pass --allow-shell to let the agent run shell commands", ErrShellDisabled)
+
+// shellTool runs a command with sh -c in its own process group. It asks for
+// confirmation (it is [Confirmable]) and refuses to run unless enabled.
+type shellTool struct {
+	enabled   bool
+	maxOutput int64
+}
+
+func newShell(o Options) *shellTool {
+	o = o.withDefaults()
+	return &shellTool{enabled: o.AllowShell, maxOutput: o.MaxResponse}
+}
+
+func (s *shellTool) Name() string { return shellName }
+
+func (s *shellTool) Description() string {
+	return "Run a shell command with sh -c and return its stdout, its stderr and its exit status when not zero. " +
+		"The user may be asked to confirm each command. " +
+		`Example: {"command": "ls -la /tmp | head"}.`
+}
+
+func (s *shellTool) Schema() Schema {
+	return Schema{
+		Args: []Arg{{
+			Name:        "command",
+			Type:        "string",
+			Required:    true,
+			Description: "The command line to run with sh -c.",
+		}},
+		Primary: "command",
+	}
+}
+
+// Confirmation shows the exact command and the programs it runs. It asks
+// nothing when the tool is disabled or the arguments are bad, since Call
+// then refuses anyway.
+func (s *shellTool) Confirmation(args map[string]any) (string, bool) {
+	if !s.enabled {
+		return "", false
+	}
+	args, err := CheckArgs(s.Name(), s.Schema(), args)
+	if err != nil {
+		return "", false
+	}
+	command := args["command"].(string)
+	var b strings.Builder
+	fmt.Fprintf(&b, "The agent wants to run this shell command:\n\n%s\n\n", indent(command))
+	if programs, err := commandPrograms(command); err != nil {
+		fmt.Fprintf(&b, "(It does not parse as a shell command: %v.)\n", err)
+	} else if len(programs) > 0 {
+		fmt.Fprintf(&b, "It runs: %s.\n", strings.Join(programs, ", "))
+	}
+	b.WriteString("Run it?")
+	return b.String(), true
+}
+
+func (s *shellTool) Call(ctx context.Context, args map[string]any) (string, error) {
+	if !s.enabled {
+		return "", errShellDisabled
+	}
+	args, err := CheckArgs(s.Name(), s.Schema(), args)
+	if err != nil {
+		return "", err
+	}
+	out, err := runCommand(ctx, []string{"sh", "-c", args["command"].(string)}, nil, s.maxOutput)
+	if err != nil {
+		return "", fmt.Errorf("shell: %w", err)
+	}
+	return formatOutput(out), nil
+}
+
+// formatOutput labels a command's streams and adds its exit status.
+func formatOutput(out *commandOutput) string {
+	var b strings.Builder
+	section := func(label string, c *cappedBuffer) {
+		if len(c.buf) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s:\n%s\n", label, strings.TrimRight(string(c.buf), "\n"))
+		if c.omitted > 0 {
+			fmt.Fprintf(&b, "[%s cut: %d bytes omitted]\n", label, c.omitted)
+		}
+	}
+	section("stdout", &out.stdout)
+	section("stderr", &out.stderr)
+	if out.status != "" {
+		b.WriteString(out.status + "\n")
+	}
+	if b.Len() == 0 {
+		return "(no output)"
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// commandPrograms lists, in order of first appearance, the programs a
+// command line names as the first word of its simple commands (those that
+// are plain words; "$CMD arg" is not listed).
+func commandPrograms(command string) ([]string, error) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		return nil, err
+	}
+	var programs []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			if name := call.Args[0].Lit(); name != "" && !slices.Contains(programs, name) {
+				programs = append(programs, name)
+			}
+		}
+		return true
+	})
+	return programs, nil
+}
+
+// indent prefixes each line of s with four spaces.
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}

@@ -1,0 +1,211 @@
+//go:build unix
+
+package tools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestShellIsOffWithoutAllowShell(t *testing.T) {
+	_, err := newShell(Options{}).Call(context.Background(), map[string]any{"command": "echo hi"})
+	if !errors.Is(err, ErrShellDisabled) || !strings.Contains(err.Error(), "--allow-shell") {
+		t.Errorf("disabled shell: error = %v, want ErrShellDisabled naming --allow-shell", err)
+	}
+	reg, err := Builtins(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := reg.Get("shell"); ok {
+		t.Error("the registry offers shell without --allow-shell")
+	}
+	if _, err := reg.Lookup("shell"); !errors.Is(err, ErrShellDisabled) {
+		t.Errorf("Lookup(shell) error = %v, want ErrShellDisabled", err)
+	}
+	_, err = reg.Call(context.Background(), "shell", map[string]any{"command": "echo hi"})
+	if !errors.Is(err, ErrShellDisabled) || !strings.Contains(err.Error(), "pass --allow-shell") {
+		t.Errorf("registry call: error = %v, want one naming --allow-shell", err)
+	}
+}
+
+func TestShellOutput(t *testing.T) {
+	tests := []struct {
+		name    string
+		command string
+		max     int64
+		want    string
+	}{
+		{name: "stdout and stderr are labelled", command: "echo out; echo err >&2", want: "stdout:\nout\nstderr:\nerr"},
+		{name: "a non-zero exit is reported with the output", command: "echo partial; echo oops >&2; exit 3", want: "stdout:\npartial\nstderr:\noops\nexit status 3"},
+		{name: "silence says so", command: "true", want: "(no output)"},
+		{name: "a silent failure gives its status", command: "exit 1", want: "exit status 1"},
+		{name: "pipes and quotes reach sh", command: `printf '%s\n' "a b" | tr a-z A-Z`, want: "stdout:\nA B"},
+		{name: "a flood of output is capped", command: "yes | head -c 100000", max: 1000, want: "[stdout cut: 99000 bytes omitted]"},
+		{name: "stdin is empty, not the terminal", command: "cat; echo done", want: "stdout:\ndone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newShell(Options{AllowShell: true, MaxResponse: tt.max})
+			got, err := s.Call(context.Background(), map[string]any{"command": tt.command})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("output = %q, want it to contain %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// alive reports whether process pid runs (a zombie does not count).
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err == nil {
+		_, rest, _ := strings.Cut(string(stat), ") ")
+		return !strings.HasPrefix(rest, "Z")
+	}
+	if !os.IsNotExist(err) {
+		return syscall.Kill(pid, 0) == nil
+	}
+	return false
+}
+
+// waitGone waits up to two seconds for pid to end.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("child %d is still running", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// readPID reads the pid a command wrote to path.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the command wrote no pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+func TestShellTimeoutKillsTheProcessGroup(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	reg, err := Builtins(Options{AllowShell: true, ToolTimeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = reg.Call(context.Background(), "shell", map[string]any{
+		"command": "sleep 30 & echo $! > " + pidFile + "; sleep 30",
+	})
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("error = %v, want ErrTimeout", err)
+	}
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("took %s with a 500ms timeout", elapsed)
+	}
+	waitGone(t, readPID(t, pidFile))
+}
+
+func TestShellCancellationKillsTheProcessGroup(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			if _, err := os.Stat(pidFile); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	_, err := newShell(Options{AllowShell: true}).Call(ctx, map[string]any{
+		"command": "sh -c 'sleep 30' & echo $! > " + pidFile + "; wait",
+	})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "process group killed") {
+		t.Fatalf("error = %v, want a cancellation that killed the group", err)
+	}
+	waitGone(t, readPID(t, pidFile))
+}
+
+func TestShellKillsWhatTheCommandLeavesBehind(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	start := time.Now()
+	got, err := newShell(Options{AllowShell: true}).Call(context.Background(), map[string]any{
+		"command": "sleep 30 & echo $! > " + pidFile + "; echo started",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "started") {
+		t.Errorf("output = %q", got)
+	}
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("took %s: the background child held the call", elapsed)
+	}
+	waitGone(t, readPID(t, pidFile))
+}
+
+func TestShellConfirmation(t *testing.T) {
+	tests := []struct {
+		name       string
+		shell      *shellTool
+		args       map[string]any
+		wantNeeded bool
+		want       []string
+	}{
+		{
+			name:       "the prompt shows the exact command and its programs",
+			shell:      newShell(Options{AllowShell: true}),
+			args:       map[string]any{"command": "rm -rf build && make | tee log"},
+			wantNeeded: true,
+			want:       []string{"\n    rm -rf build && make | tee log\n", "It runs: rm, make, tee.", "Run it?"},
+		},
+		{
+			name:       "a command that does not parse is still shown",
+			shell:      newShell(Options{AllowShell: true}),
+			args:       map[string]any{"command": "echo 'unclosed"},
+			wantNeeded: true,
+			want:       []string{"    echo 'unclosed", "does not parse"},
+		},
+		{
+			name:  "a disabled shell asks nothing",
+			shell: newShell(Options{}),
+			args:  map[string]any{"command": "ls"},
+		},
+		{
+			name:  "bad arguments ask nothing",
+			shell: newShell(Options{AllowShell: true}),
+			args:  map[string]any{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prompt, needed := tt.shell.Confirmation(tt.args)
+			if needed != tt.wantNeeded {
+				t.Fatalf("needed = %v, want %v", needed, tt.wantNeeded)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(prompt, w) {
+					t.Errorf("prompt lacks %q:\n%s", w, prompt)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,75 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Arg describes one argument of a tool.
+type Arg struct {
+	// Name is the key in the argument object.
+	Name string `json:"name"`
+	// Type is a JSON type name: "string", "number", "integer", "boolean",
+	// "object" or "array", or "any" (also when empty) for a free value.
+	Type string `json:"type"`
+	// Description says what the argument is for, for the prompt.
+	Description string `json:"description,omitempty"`
+	// Required is true when a call without it is an error.
+	Required bool `json:"required,omitempty"`
+}
+
+// Schema describes the arguments of a tool.
+type Schema struct {
+	// Args lists the arguments, primary first by convention.
+	Args []Arg `json:"args"`
+	// Primary names the argument that takes an input which is not an
+	// object (raw text, a quoted string, a number).
+	Primary string `json:"primary"`
+}
+
+// Tool is something the agent can do. Implementations must be safe for
+// concurrent use and must honour ctx cancellation.
+type Tool interface {
+	// Name is the tool's canonical name, as the model writes it after "Action:".
+	Name() string
+	// Description is one paragraph telling the model what the tool does.
+	Description() string
+	// Schema describes the arguments.
+	Schema() Schema
+	// Call runs the tool and returns the observation for the model.
+	Call(ctx context.Context, args map[string]any) (string, error)
+}
+
+// String renders the schema the way error messages and tool listings show
+// it, in argument order, for example
+// {"query": string, "max_results": integer (optional)}.
+func (s Schema) String() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, a := range s.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		typ := a.Type
+		if typ == "" {
+			typ = "any"
+		}
+		fmt.Fprintf(&b, "%q: %s", a.Name, typ)
+		if !a.Required {
+			b.WriteString(" (optional)")
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// arg returns the declared argument called name.
+func (s Schema) arg(name string) (Arg, bool) {
+	for _, a := range s.Args {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}
