@@ -29,7 +29,7 @@ func (p *Parser) Parse(text string) (Step, error) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
 	if strings.IndexByte(text, '\r') >= 0 {
-		text = strings.ReplaceAll(text, "\r\n", "\n")
+		text = dropCR(text)
 	}
 	reasoning, body := SplitReasoning(text)
 	body = strings.TrimSpace(body)
@@ -45,6 +45,33 @@ func (p *Parser) Parse(text string) (Step, error) {
 	r := reply{p: p, body: body, marks: scanLabels(body), end: len(body)}
 	r.cutObservation()
 	return r.step()
+}
+
+// dropCR removes the carriage returns before line feeds ("\r\n" and
+// "\r\r\n" alike), in one pass.
+func dropCR(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && text[j] == '\r' {
+			j++
+		}
+		if j > i {
+			if j == len(text) || text[j] != '\n' {
+				b.WriteString(text[i:j])
+			}
+			i = j
+			continue
+		}
+		k := strings.IndexByte(text[i:], '\r')
+		if k < 0 {
+			k = len(text) - i
+		}
+		b.WriteString(text[i : i+k])
+		i += k
+	}
+	return b.String()
 }
 
 // Args infers the argument object for a call of the named tool from input
