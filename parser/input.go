@@ -137,8 +137,12 @@ func kwargs(s string, key func(string) string, literalsOnly bool) (map[string]an
 		}
 		return obj, len(obj) > 0
 	}
+	if strings.IndexByte(s, ',') < 0 {
+		return obj, addKwarg(obj, s, key, literalsOnly) && len(obj) > 0
+	}
 	for _, part := range splitTopLevel(s, ',') {
 		if !addKwarg(obj, part, key, literalsOnly) {
+			// One pair whose value holds commas: "query: Paris, France".
 			clear(obj)
 			return obj, addKwarg(obj, s, key, literalsOnly) && len(obj) > 0
 		}

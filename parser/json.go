@@ -198,20 +198,12 @@ func (r *jsonReader) str() (string, error) {
 	quote := r.s[r.i]
 	r.i++
 	start := r.i
-	// Fast path: no escapes.
-	for r.i < len(r.s) {
-		c := r.s[r.i]
-		if c == quote {
-			r.i++
-			return r.s[start : r.i-1], nil
-		}
-		if c == '\\' {
-			break
-		}
-		r.i++
+	// Fast path: no escape before the closing quote.
+	if k := strings.IndexByte(r.s[start:], quote); k >= 0 && strings.IndexByte(r.s[start:start+k], '\\') < 0 {
+		r.i = start + k + 1
+		return r.s[start : start+k], nil
 	}
 	var b strings.Builder
-	b.WriteString(r.s[start:r.i])
 	for r.i < len(r.s) {
 		c := r.s[r.i]
 		switch {
@@ -303,6 +295,9 @@ var (
 // JSON, Python or JavaScript literal, or text.
 func (r *jsonReader) bare(stop *byteSet) (any, error) {
 	j := r.i
+	if stop == &noStops {
+		j = len(r.s)
+	}
 	for j < len(r.s) && !stop[r.s[j]] {
 		j++
 	}
