@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -64,20 +65,30 @@ func stopsOf(v any) []string {
 	return out
 }
 
+// receive reads a chat request sent to path and returns it with its call
+// number and scripted reply. ok is false when the request was answered
+// already: a wrong path, a bad body, or a hanging server whose client gave up.
+func (s *fakeServer) receive(w http.ResponseWriter, r *http.Request, path string) (req map[string]any, n int, reply string, ok bool) {
+	if r.URL.Path != path {
+		http.NotFound(w, r)
+		return nil, 0, "", false
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return nil, 0, "", false
+	}
+	n, reply = s.next(req)
+	if s.hang {
+		<-r.Context().Done()
+		return nil, 0, "", false
+	}
+	return req, n, reply, true
+}
+
 func (s *fakeServer) ollama() *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/chat" {
-			http.NotFound(w, r)
-			return
-		}
-		var req map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		n, reply := s.next(req)
-		if s.hang {
-			<-r.Context().Done()
+		req, n, reply, ok := s.receive(w, r, "/api/chat")
+		if !ok {
 			return
 		}
 		if code := s.status[n]; code != 0 {
@@ -110,18 +121,8 @@ func (s *fakeServer) ollama() *httptest.Server {
 
 func (s *fakeServer) openai() *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/chat/completions" {
-			http.NotFound(w, r)
-			return
-		}
-		var req map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		n, reply := s.next(req)
-		if s.hang {
-			<-r.Context().Done()
+		req, n, reply, ok := s.receive(w, r, "/v1/chat/completions")
+		if !ok {
 			return
 		}
 		if r.Header.Get("Authorization") != "Bearer sk-test" {
@@ -167,17 +168,24 @@ func (s *fakeServer) openai() *httptest.Server {
 
 // The script of a two-step run; the first reply goes on past its action,
 // as models do, and the server's stop sequences must cut it.
-func twoSteps() []string {
-	return []string{
-		action("add", `{"a": 17, "b": 25}`) + "\nObservation: 99\nThought: I know\nFinal Answer: 99",
-		final("17 + 25 = 42"),
+// twoSteps loads the scripted replies of a two-step run from testdata.
+func twoSteps(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/agent/server/two_steps.json")
+	if err != nil {
+		t.Fatal(err)
 	}
+	var script struct{ Replies []string }
+	if err := json.Unmarshal(data, &script); err != nil || len(script.Replies) == 0 {
+		t.Fatalf("two_steps.json: %v (%d replies)", err, len(script.Replies))
+	}
+	return script.Replies
 }
 
 func TestOllamaServer(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
-			s := &fakeServer{t: t, model: "qwen2.5:7b", replies: twoSteps()}
+			s := &fakeServer{t: t, model: "qwen2.5:7b", replies: twoSteps(t)}
 			srv := s.ollama()
 			defer srv.Close()
 			m, err := NewModel(context.Background(), ModelConfig{Provider: "ollama", BaseURL: srv.URL, Temperature: 0.2})
@@ -213,7 +221,7 @@ func TestOllamaServer(t *testing.T) {
 func TestOpenAIServer(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
-			s := &fakeServer{t: t, model: "local-model", replies: twoSteps()}
+			s := &fakeServer{t: t, model: "local-model", replies: twoSteps(t)}
 			srv := s.openai()
 			defer srv.Close()
 			m, err := NewModel(context.Background(), ModelConfig{Provider: "openai", BaseURL: srv.URL, APIKey: "sk-test", Model: "local-model"})

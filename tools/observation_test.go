@@ -41,3 +41,29 @@ func TestTruncateKeepsAtMostMaxBytesOfContent(t *testing.T) {
 		t.Errorf("marker ends %q", marker)
 	}
 }
+
+// checkObservation checks what a tool call gave: an error starting with
+// wantErr when that is set, or else an observation holding every string
+// of want and none of notWant.
+func checkObservation(t *testing.T, got string, err error, wantErr string, want, notWant []string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.HasPrefix(err.Error(), wantErr) {
+			t.Fatalf("error = %v, want prefix %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("observation lacks %q:\n%s", w, got)
+		}
+	}
+	for _, w := range notWant {
+		if strings.Contains(got, w) {
+			t.Errorf("observation has %q:\n%s", w, got)
+		}
+	}
+}

@@ -111,25 +111,7 @@ func TestWebSearchDuckDuckGo(t *testing.T) {
 			srv := searchServer(t, map[string]string{"q": "golang context"}, tt.status, "text/html; charset=UTF-8", fixture(t, tt.page))
 			s := newWebSearch(Options{SearchURL: srv.URL + "/html/"})
 			got, err := s.Call(context.Background(), tt.args)
-			if tt.wantErr != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want prefix %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("observation lacks %q:\n%s", w, got)
-				}
-			}
-			for _, w := range tt.notWant {
-				if strings.Contains(got, w) {
-					t.Errorf("observation has %q:\n%s", w, got)
-				}
-			}
+			checkObservation(t, got, err, tt.wantErr, tt.want, tt.notWant)
 		})
 	}
 }
@@ -184,20 +166,7 @@ func TestWebSearchSearXNG(t *testing.T) {
 			if path != "/search" {
 				t.Errorf("requested path %q, want /search", path)
 			}
-			if tt.wantErr != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want prefix %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("observation lacks %q:\n%s", w, got)
-				}
-			}
+			checkObservation(t, got, err, tt.wantErr, tt.want, nil)
 		})
 	}
 }
