@@ -19,6 +19,10 @@ const (
 	// labelQuestion is the question a model echoes back; it is left out of
 	// the thought.
 	labelQuestion
+	// labelArgs is a generic word ("Input:", "Arguments:") that is an
+	// Action Input label only right after an Action label; anywhere else
+	// it is text.
+	labelArgs
 )
 
 // labelWords maps a label's words, lower-cased with spaces, underscores and
@@ -57,6 +61,18 @@ var labelWords = map[string]label{
 	"观察结果":            labelObservation,
 	"question":        labelQuestion,
 	"问题":              labelQuestion,
+	"actionoutput":    labelObservation,
+	"actionresult":    labelObservation,
+	"tooloutput":      labelObservation,
+	"toolresult":      labelObservation,
+	"input":           labelArgs,
+	"inputs":          labelArgs,
+	"args":            labelArgs,
+	"arguments":       labelArgs,
+	"parameters":      labelArgs,
+	"params":          labelArgs,
+	"输入":              labelArgs,
+	"参数":              labelArgs,
 }
 
 // maxLabelRunes bounds how many letters a label's words may have; a line
@@ -84,6 +100,13 @@ func scanLabels(text string) []mark {
 			end += start
 		}
 		if m, ok := lineLabel(text, start, end); ok {
+			if m.kind == labelArgs {
+				if len(marks) == 0 || marks[len(marks)-1].kind != labelAction {
+					start = end + 1
+					continue
+				}
+				m.kind = labelInput
+			}
 			marks = append(marks, m)
 		}
 		start = end + 1
@@ -120,6 +143,13 @@ func lineLabel(text string, start, end int) (mark, bool) {
 				continue
 			}
 			return mark{}, false
+		case c >= utf8.RuneSelf:
+			// An emoji before the label ("💭 Thought:").
+			r, size := utf8.DecodeRuneInString(text[i:end])
+			if !unicode.Is(unicode.So, r) && r != '\uFE0F' && r != '\u200D' {
+				goto words
+			}
+			i += size
 		default:
 			goto words
 		}

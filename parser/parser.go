@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,6 +32,7 @@ func (p *Parser) Parse(text string) (Step, error) {
 	if strings.IndexByte(text, '\r') >= 0 {
 		text = dropCR(text)
 	}
+	text = dropSpecialTokens(text)
 	reasoning, body := SplitReasoning(text)
 	body = strings.TrimSpace(body)
 	if body == "" {
@@ -45,6 +47,18 @@ func (p *Parser) Parse(text string) (Step, error) {
 	r := reply{p: p, body: body, marks: scanLabels(body), end: len(body)}
 	r.cutObservation()
 	return r.step()
+}
+
+// specialToken matches the end-of-turn and role tokens of chat templates
+// that leak into a reply: <|im_end|>, <|eot_id|>, <|endoftext|>, </s>.
+var specialToken = regexp.MustCompile(`<\|[A-Za-z0-9_]{1,32}\|>|</s>`)
+
+// dropSpecialTokens removes chat-template tokens from text.
+func dropSpecialTokens(text string) string {
+	if !strings.Contains(text, "<|") && !strings.Contains(text, "</s>") {
+		return text
+	}
+	return specialToken.ReplaceAllString(text, "")
 }
 
 // dropCR removes the carriage returns before line feeds ("\r\n" and
@@ -261,8 +275,15 @@ func (r *reply) action(i int) (Step, error, bool) {
 		input, fromInline = inline, true
 	}
 	if input == "" {
-		if below := cleanText(rest); below != "" && strings.ContainsRune("{`\"'", rune(below[0])) {
+		// Unlabelled input below the action: a JSON object, a fence or a
+		// quoted string, or the tool's own "key: value" lines.
+		below := cleanText(rest)
+		if below != "" && strings.ContainsRune("{`\"'", rune(below[0])) {
 			input = below
+		} else if info := p.tools.lookup(name); info != nil && below != "" {
+			if _, ok := kwargs(below, info.ownKey, false); ok {
+				input = below
+			}
 		}
 	}
 	st, err := p.call(thought, name, input, fromInline)

@@ -79,8 +79,12 @@ func reasoningTag(s string) (tag string, closing bool, n int) {
 
 // ProtocolFree reports whether text can stand as a thought or a final
 // answer in a rendered step and be parsed back unchanged: no line of it
-// starts with a protocol label and it holds no reasoning tags.
+// starts with a protocol label and it holds no reasoning tags or
+// chat-template tokens.
 func ProtocolFree(text string) bool {
+	if dropSpecialTokens(text) != text {
+		return false
+	}
 	if reasoning, rest := SplitReasoning(text); reasoning != "" || rest != text {
 		return false
 	}
