@@ -13,7 +13,9 @@ import (
 // whether an inline input was found; the name is returned as written, for
 // lookup.
 func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool) {
-	s := strings.TrimSpace(line)
+	// Markup and punctuation before the name go first, so that the name
+	// returned reads back the same ("::web_search" is "web_search").
+	s := strings.TrimLeftFunc(line, isNameJunk)
 	if i, j := inlineInputLabel(s); i > 0 {
 		name, _, _ = p.splitActionLine(s[:i])
 		return name, s[j:], true

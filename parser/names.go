@@ -73,9 +73,13 @@ func (idx toolIndex) lookup(name string) *toolInfo {
 // name: white space, backticks, quotes, asterisks, brackets, and trailing
 // full stops, colons, commas and the like.
 func cleanName(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("`'\"*_<>[](){}.,:;!?：。，", r)
-	})
+	return strings.TrimFunc(s, isNameJunk)
+}
+
+// isNameJunk reports whether r is white space, markup or punctuation that
+// never starts or ends a tool name.
+func isNameJunk(r rune) bool {
+	return unicode.IsSpace(r) || strings.ContainsRune("`'\"*_<>[](){}.,:;!?：。，", r)
 }
 
 // adaptArgs fits an argument object to the tool it is for. An object
