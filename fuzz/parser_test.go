@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
@@ -156,11 +155,11 @@ func roundTrip(t *testing.T, p *parser.Parser, st parser.Step) {
 }
 
 // renderable reports whether the free text of st can stand in the
-// protocol unchanged: trimmed, valid UTF-8 (the parser replaces invalid
-// bytes), and with no line of it read as protocol.
+// protocol unchanged: trimmed, and free of protocol in the parser's own
+// sense.
 func renderable(st parser.Step) bool {
 	for _, s := range []string{st.Thought, st.FinalAnswer} {
-		if s != strings.TrimSpace(s) || !utf8.ValidString(s) || !parser.ProtocolFree(s) {
+		if s != strings.TrimSpace(s) || !parser.ProtocolFree(s) {
 			return false
 		}
 	}

@@ -26,14 +26,7 @@ func New(t Tools) *Parser {
 // appear, the one written first wins. A response with no protocol labels
 // at all is taken as the final answer.
 func (p *Parser) Parse(text string) (Step, error) {
-	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, "\uFFFD")
-	}
-	if strings.IndexByte(text, '\r') >= 0 {
-		text = dropCR(text)
-	}
-	text = dropSpecialTokens(text)
-	reasoning, body := SplitReasoning(text)
+	reasoning, body := SplitReasoning(normalize(text))
 	body = strings.TrimSpace(body)
 	if body == "" {
 		if reasoning != "" {
@@ -47,6 +40,18 @@ func (p *Parser) Parse(text string) (Step, error) {
 	r := reply{p: p, body: body, marks: scanLabels(body), end: len(body)}
 	r.cutObservation()
 	return r.step()
+}
+
+// normalize makes text valid UTF-8 with "\n" line ends and no
+// chat-template tokens.
+func normalize(text string) string {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	if strings.IndexByte(text, '\r') >= 0 {
+		text = dropCR(text)
+	}
+	return dropSpecialTokens(text)
 }
 
 // specialToken matches the end-of-turn and role tokens of chat templates

@@ -79,10 +79,11 @@ func reasoningTag(s string) (tag string, closing bool, n int) {
 
 // ProtocolFree reports whether text can stand as a thought or a final
 // answer in a rendered step and be parsed back unchanged: no line of it
-// starts with a protocol label and it holds no reasoning tags or
-// chat-template tokens, and no stray code fence at either end.
+// starts with a protocol label, it holds no reasoning tags, chat-template
+// tokens, carriage returns before line ends or invalid UTF-8, and no stray
+// code fence stands at either end.
 func ProtocolFree(text string) bool {
-	if dropSpecialTokens(text) != text || cleanText(text) != text {
+	if normalize(text) != text || cleanText(text) != text {
 		return false
 	}
 	if reasoning, rest := SplitReasoning(text); reasoning != "" || rest != text {
