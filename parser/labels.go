@@ -82,10 +82,9 @@ const maxLabelRunes = 24
 // mark is one label found in a text: the kind, where its line starts and
 // where its value starts.
 type mark struct {
-	kind       label
-	line       int // offset of the start of the line
-	value      int // offset of the first byte of the value
-	markedOpen bool
+	kind  label
+	line  int // offset of the start of the line
+	value int // offset of the first byte of the value
 }
 
 // scanLabels returns the labels at the starts of the lines of text, in
@@ -213,7 +212,7 @@ afterWords:
 		i += len("：")
 	case i == end && (kind == labelFinal || kind == labelObservation):
 		// "Final Answer" or "Observation" alone on its line, value below.
-		return mark{kind: kind, line: start, value: end, markedOpen: opened}, true
+		return mark{kind: kind, line: start, value: end}, true
 	default:
 		return mark{}, false
 	}
@@ -226,7 +225,7 @@ afterWords:
 	for i < end && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
-	return mark{kind: kind, line: start, value: i, markedOpen: opened}, true
+	return mark{kind: kind, line: start, value: i}, true
 }
 
 // isLetter is unicode.IsLetter with a fast path for ASCII.
