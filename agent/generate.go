@@ -72,7 +72,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	}
 	var cutter *streamCutter
 	if a.opts.onToken != nil || len(stops) == 0 {
-		cutter = newStreamCutter(a.opts.onToken)
+		cutter = newStreamCutter(a.parser, a.opts.onToken)
 		opts = append(opts, llms.WithStreamingFunc(cutter.write))
 	}
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
@@ -93,7 +93,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	if cutter != nil && cutter.cut < 0 {
 		// Servers that ignore stop sequences, or a reply generated without
 		// them, may still hold a made-up observation.
-		if i := observationAfterAction(r.text); i >= 0 {
+		if i := observationAfterAction(a.parser, r.text); i >= 0 {
 			r.text = r.text[:i]
 		}
 	}

@@ -3,8 +3,9 @@ package agent
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
+
+	"github.com/react-agent/react-agent/parser"
 )
 
 // errStreamCut is what the streaming callback returns to make the client
@@ -12,24 +13,18 @@ import (
 // observation the model made up.
 var errStreamCut = errors.New("agent: generation cut at a made-up observation")
 
-// madeUpObservation matches the start of an "Observation:" line a model
-// wrote itself, in the spellings models use.
-var madeUpObservation = regexp.MustCompile(`(?im)^[ \t>*#_]*(?:observation|观察)[ \t*_]*[:：]`)
-
-// actionInput matches the Action Input label of a complete action.
-var actionInput = regexp.MustCompile(`(?i)action[ \t*_]*input[ \t*_]*[:：]`)
-
 // streamCutter collects a streamed reply, passes each chunk on, and stops
 // the generation at an observation the model made up after an action.
 // Text inside a reasoning block never stops it.
 type streamCutter struct {
 	b       strings.Builder
+	parser  *parser.Parser
 	onToken func(string)
 	cut     int // length of the reply to keep once cut, or -1
 }
 
-func newStreamCutter(onToken func(string)) *streamCutter {
-	return &streamCutter{onToken: onToken, cut: -1}
+func newStreamCutter(p *parser.Parser, onToken func(string)) *streamCutter {
+	return &streamCutter{parser: p, onToken: onToken, cut: -1}
 }
 
 // write is the langchaingo streaming function.
@@ -46,7 +41,7 @@ func (s *streamCutter) write(_ context.Context, chunk []byte) error {
 	if tail := strings.ToLower(text[from:]); !strings.Contains(tail, "bservation") && !strings.Contains(tail, "观察") {
 		return nil
 	}
-	if i := observationAfterAction(text); i >= 0 {
+	if i := observationAfterAction(s.parser, text); i >= 0 {
 		s.cut = i
 		return errStreamCut
 	}
@@ -63,8 +58,9 @@ func (s *streamCutter) text() string {
 }
 
 // observationAfterAction returns the index of an observation label that
-// follows a complete action outside any reasoning block, or -1.
-func observationAfterAction(text string) int {
+// the parser would cut the reply at, outside any reasoning block, when
+// what comes before it parses as an action; otherwise -1.
+func observationAfterAction(p *parser.Parser, text string) int {
 	if inReasoning(text) {
 		return -1
 	}
@@ -76,13 +72,12 @@ func observationAfterAction(text string) int {
 		}
 	}
 	rest := text[visible:]
-	loc := actionInput.FindStringIndex(rest)
-	if loc == nil {
+	obs := parser.ObservationAt(rest)
+	if obs < 0 {
 		return -1
 	}
-	obs := madeUpObservation.FindStringIndex(rest[loc[1]:])
-	if obs == nil {
+	if st, err := p.Parse(rest[:obs]); err != nil || st.Kind != parser.KindAction {
 		return -1
 	}
-	return visible + loc[1] + obs[0]
+	return visible + obs
 }

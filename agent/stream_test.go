@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/react-agent/react-agent/parser"
 )
 
 func TestObservationAfterAction(t *testing.T) {
@@ -19,10 +21,14 @@ func TestObservationAfterAction(t *testing.T) {
 		{"an observation inside reasoning", "<think>" + act + "\nObservation: 3", -1},
 		{"an observation after closed reasoning", "<think>Observation: x</think>" + act + "\nObservation: 3", len("<think>Observation: x</think>") + len(act) + 1},
 		{"a final answer", "Final Answer: Observation: none", -1},
+		{"an inline call and a numbered observation", "Action 1: add[1, 2]\nObservation 1: 3", len("Action 1: add[1, 2]\n")},
+		{"a JSON-protocol action", `{"action": "add", "action_input": {}}` + "\nObservation: 3", len(`{"action": "add", "action_input": {}}`) + 1},
+		{"a final answer then an observation", "Final Answer: 3\nObservation: 3", -1},
 	}
+	p := parser.New(nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := observationAfterAction(tt.in); got != tt.want {
+			if got := observationAfterAction(p, tt.in); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
@@ -31,7 +37,7 @@ func TestObservationAfterAction(t *testing.T) {
 
 func TestStreamCutter(t *testing.T) {
 	var passed string
-	c := newStreamCutter(func(s string) { passed += s })
+	c := newStreamCutter(parser.New(nil), func(s string) { passed += s })
 	text := "Thought: t\nAction: add\nAction Input: {}\nObserv"
 	var err error
 	for _, ch := range chunks(text + "ation: 3\nThought: more") {

@@ -105,6 +105,20 @@ func (p *Parser) Args(name, input string) (string, map[string]any) {
 	return name, p.inputArgs(info, input, false)
 }
 
+// ObservationAt returns the offset of the "Observation:" label (in any of
+// the spellings Parse knows) at which Parse ends a step because the model
+// wrote the observation itself, or -1 when text has none. An observation
+// echoed before anything else does not end the step. Text is read as it
+// is: pass the part outside reasoning tags.
+func ObservationAt(text string) int {
+	r := reply{body: text, marks: scanLabels(text), end: len(text)}
+	r.cutObservation()
+	if r.end == len(text) {
+		return -1
+	}
+	return r.end
+}
+
 // reply is one response being parsed: its text, the labels in it, and the
 // part of it that counts (from start to end: a leading echoed observation
 // and everything from a hallucinated one on are left out).

@@ -318,3 +318,23 @@ func TestMoreShapes(t *testing.T) {
 		{"reasoning tag with protocol after", "<think>\nThe user wants 2+2. Final Answer: maybe 5?\n</think>\n\nThought: compute\nAction: calculator\nAction Input: 2+2", action("compute", "calculator", obj{"expression": "2+2"})},
 	})
 }
+
+func TestObservationAt(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       int
+	}{
+		{"no observation", "Action: calculator\nAction Input: 1", -1},
+		{"a made-up observation", "Action: calculator\nAction Input: 1\nObservation: 1", len("Action: calculator\nAction Input: 1\n")},
+		{"a numbered bold one", "Thought: x\n**Observation 2:** y", len("Thought: x\n")},
+		{"an echoed one first does not count", "Observation: 4\nFinal Answer: 4", -1},
+		{"the word in prose does not count", "Thought: the observation: later", -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := parser.ObservationAt(c.text); got != c.want {
+				t.Errorf("ObservationAt(%q) = %d, want %d", c.text, got, c.want)
+			}
+		})
+	}
+}
