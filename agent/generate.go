@@ -7,6 +7,8 @@ import (
 
 	"github.com/cenkalti/backoff/v5"
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/parser"
 )
 
 // modelReply is one model reply as the loop uses it.
@@ -24,7 +26,7 @@ type modelReply struct {
 func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(Event)) (modelReply, error) {
 	start := time.Now()
 	r, err := a.generateWith(ctx, msgs, a.opts.stops, iter, emit)
-	if err == nil && len(a.opts.stops) > 0 && inReasoning(r.text) {
+	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
 		r, err = a.generateWith(ctx, msgs, nil, iter, emit)
 	}
 	r.duration = time.Since(start)

@@ -61,15 +61,9 @@ func (s *streamCutter) text() string {
 // the parser would cut the reply at, outside any reasoning block, when
 // what comes before it parses as an action; otherwise -1.
 func observationAfterAction(p *parser.Parser, text string) int {
-	if inReasoning(text) {
+	visible, open := parser.ReasoningEnd(text)
+	if open {
 		return -1
-	}
-	visible := 0
-	lower := strings.ToLower(text)
-	for _, t := range reasoningTags {
-		if i := strings.LastIndex(lower, "</"+t+">"); i >= 0 && i+len(t)+3 > visible {
-			visible = i + len(t) + 3
-		}
 	}
 	rest := text[visible:]
 	obs := parser.ObservationAt(rest)

@@ -61,6 +61,33 @@ func SplitReasoning(text string) (reasoning, rest string) {
 	return strings.Join(thoughts, "\n"), out.String()
 }
 
+// ReasoningEnd reports where the reasoning blocks of text end: the offset
+// just past the last reasoning tag that closes a block (0 when none does),
+// and whether text ends inside a block that is still open, as a reply cut
+// off mid-thought does. It reads tags as SplitReasoning does.
+func ReasoningEnd(text string) (end int, open bool) {
+	inside := ""
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		tag, closing, n := reasoningTag(text[i:])
+		switch {
+		case n == 0:
+			i++
+			continue
+		case inside == "" && !closing:
+			inside = tag
+		case closing && (inside == "" || tag == inside):
+			inside, end = "", i+n
+		}
+		i += n
+	}
+	return end, inside != ""
+}
+
 // reasoningTag reports whether s starts with one of the reasoning tags,
 // opening or closing, in any case, and returns it and its length.
 func reasoningTag(s string) (tag string, closing bool, n int) {

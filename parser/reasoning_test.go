@@ -48,3 +48,24 @@ func TestReasoningIsNeverProtocol(t *testing.T) {
 		})
 	}
 }
+
+func TestReasoningEnd(t *testing.T) {
+	tests := []struct {
+		in   string
+		end  int
+		open bool
+	}{
+		{"plain", 0, false},
+		{"<think>abc", 0, true},
+		{"<think>abc</think>done", len("<think>abc</think>"), false},
+		{"<think>a</think><THINK>b", len("<think>a</think>"), true},
+		{"pondering</think>rest", len("pondering</think>"), false},
+		{"<thinking>a</think>b", 0, true},
+	}
+	for _, tt := range tests {
+		end, open := parser.ReasoningEnd(tt.in)
+		if end != tt.end || open != tt.open {
+			t.Errorf("ReasoningEnd(%q) = %d, %v; want %d, %v", tt.in, end, open, tt.end, tt.open)
+		}
+	}
+}
