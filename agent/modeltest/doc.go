@@ -1,0 +1,28 @@
+// Package modeltest runs fake model servers that speak the Ollama and
+// OpenAI-compatible chat protocols, so that agents and the real langchaingo
+// clients can be tested offline, on loopback.
+//
+// A server answers chat calls with scripted replies, in order. Like a real
+// server it cuts each reply at the first of the request's stop sequences,
+// so a script may run on past an action into a made-up observation, as
+// models do, and test that the client asked to stop there:
+//
+//	replies, err := modeltest.LoadReplies("testdata/agent/server/two_steps.json")
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	srv := modeltest.NewOllama(replies, modeltest.Model("qwen2.5:7b"))
+//	defer srv.Close()
+//	// Point the client at srv.URL.
+//
+// [NewOllama] serves /api/chat, streaming NDJSON unless the request says
+// "stream": false; [NewOpenAI] serves /v1/chat/completions as plain JSON or
+// as server-sent events. Options script what goes wrong: [Fail] fails a
+// call with an HTTP status, [Model] and [APIKey] reject unknown models and
+// wrong keys, and [Hang] keeps every call waiting until the client gives
+// up. Every error carries the body the real server would send.
+// [Server.Calls] and [Server.Request] tell a test what the client sent.
+//
+// Like net/http/httptest, the package is meant for tests. It imports only
+// the standard library.
+package modeltest

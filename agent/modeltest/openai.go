@@ -1,0 +1,100 @@
+package modeltest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// NewOpenAI starts a fake OpenAI-compatible server that answers POST
+// /v1/chat/completions with the replies in order: as one JSON response,
+// or as server-sent events when the request says "stream": true, a few
+// bytes a chunk, then a chunk that counts the tokens and "data: [DONE]".
+// It cuts replies at the request's stop sequences. It also answers GET
+// /v1/models with the models it knows.
+// The caller must Close the server.
+func NewOpenAI(replies []string, opts ...Option) *Server {
+	return newServer(openai{}, replies, opts, func(s *Server, mux *http.ServeMux) {
+		mux.HandleFunc("POST /v1/chat/completions", s.chat)
+		mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+			if !s.authorized(r) {
+				openai{}.error(w, http.StatusUnauthorized, incorrectKey)
+				return
+			}
+			data := []any{}
+			for _, m := range s.models() {
+				data = append(data, map[string]any{"id": m, "object": "model", "created": 0, "owned_by": "modeltest"})
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+		})
+	})
+}
+
+// incorrectKey is OpenAI's message for a missing or wrong API key.
+const incorrectKey = "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys."
+
+// openai is the wire protocol of OpenAI's /v1/chat/completions.
+type openai struct{}
+
+func (openai) stops(req map[string]any) []string { return stopsOf(req["stop"]) }
+
+func (openai) answer(w http.ResponseWriter, req map[string]any, model, reply string) {
+	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+	created := time.Now().Unix()
+	if stream, _ := req["stream"].(bool); !stream {
+		writeJSON(w, http.StatusOK, map[string]any{"id": "c1", "object": "chat.completion", "created": created, "model": model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": reply}}},
+			"usage": usage})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		w.(http.Flusher).Flush()
+	}
+	chunk := func(choices []any) map[string]any {
+		return map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": created, "model": model, "choices": choices}
+	}
+	for _, c := range chunks(reply) {
+		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"content": c}}}))
+	}
+	send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}))
+	last := chunk([]any{})
+	last["usage"] = usage
+	send(last)
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+func (openai) error(w http.ResponseWriter, status int, message string) {
+	typ, code := "invalid_request_error", any(nil)
+	switch {
+	case status == http.StatusUnauthorized:
+		code = "invalid_api_key"
+	case status == http.StatusNotFound:
+		code = "model_not_found"
+	case status == http.StatusTooManyRequests:
+		typ, code = "requests", "rate_limit_exceeded"
+	case status >= 500:
+		typ = "server_error"
+	}
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": message, "type": typ, "param": nil, "code": code}})
+}
+
+func (openai) failure(status int) string {
+	switch status {
+	case http.StatusTooManyRequests:
+		return "Rate limit reached for requests. Please try again later."
+	case http.StatusInternalServerError:
+		return "The server had an error while processing your request. Sorry about that!"
+	case http.StatusServiceUnavailable:
+		return "The server is overloaded or not ready yet."
+	}
+	return http.StatusText(status) + "."
+}
+
+func (openai) unknownModel(model string) string {
+	return fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model)
+}

@@ -1,0 +1,60 @@
+package modeltest
+
+import "fmt"
+
+// An Option changes how a Server answers.
+type Option func(*config)
+
+type config struct {
+	model  string      // the only model served; empty means any
+	apiKey string      // the key an OpenAI client must send; empty means any or none
+	fail   map[int]int // HTTP status by call number, from 1
+	hang   bool
+	repeat bool
+}
+
+// Model makes name the only model the server knows. Calls for any other
+// model get the real server's 404 response. Without Model, the server
+// accepts any model and answers in its name.
+func Model(name string) Option {
+	return func(c *config) { c.model = name }
+}
+
+// APIKey makes an OpenAI server require the header "Authorization: Bearer
+// key"; calls without it get the real server's 401 response. Without
+// APIKey, any key or none is accepted. Ollama servers, which have no keys,
+// ignore it.
+func APIKey(key string) Option {
+	return func(c *config) { c.apiKey = key }
+}
+
+// Fail makes chat call number call, counted from 1, fail with the HTTP
+// status and the real server's error body for it. The failed call uses up
+// no reply: the next call gets the reply the failed one would have had.
+// Fail panics if call is below 1 or status is not an error status (400 to
+// 599).
+func Fail(call, status int) Option {
+	if call < 1 || status < 400 || status > 599 {
+		panic(fmt.Sprintf("modeltest: Fail(%d, %d): calls count from 1 and the status must be from 400 to 599", call, status))
+	}
+	return func(c *config) {
+		if c.fail == nil {
+			c.fail = make(map[int]int)
+		}
+		c.fail[call] = status
+	}
+}
+
+// Hang makes every chat call wait, unanswered, until the client gives up
+// (the request's context ends) or the server is closed, which drops the
+// connection. The calls are counted and recorded all the same.
+func Hang() Option {
+	return func(c *config) { c.hang = true }
+}
+
+// Repeat makes the server start again from the first reply after the
+// last, so that one server can serve several runs of the same script.
+// Without Repeat, calls past the end of the script get [OutOfScript].
+func Repeat() Option {
+	return func(c *config) { c.repeat = true }
+}

@@ -1,0 +1,157 @@
+package modeltest
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+)
+
+// A Server is a fake model server listening on loopback. Its URL, from the
+// embedded httptest.Server, is the base URL to give a client: an Ollama
+// client takes it as it is, and an OpenAI client takes it with "/v1"
+// appended.
+type Server struct {
+	*httptest.Server
+
+	cfg     config
+	replies []string
+	dialect dialect
+
+	closed  chan struct{} // closed by Close, to release hanging calls
+	closing sync.Once
+
+	mu       sync.Mutex
+	requests []map[string]any // the body of every chat call, in order
+	served   int              // the replies used up
+}
+
+// A dialect is the wire protocol of one kind of server.
+type dialect interface {
+	// stops returns the stop sequences of a chat request.
+	stops(req map[string]any) []string
+	// answer writes a successful reply to a chat request.
+	answer(w http.ResponseWriter, req map[string]any, model, reply string)
+	// error writes an error response with the real server's body.
+	error(w http.ResponseWriter, status int, message string)
+	// failure is the real server's message for a call failing with status.
+	failure(status int) string
+	// unknownModel is the real server's message for a model it lacks.
+	unknownModel(model string) string
+}
+
+func newServer(d dialect, replies []string, opts []Option, routes func(*Server, *http.ServeMux)) *Server {
+	s := &Server{replies: slices.Clone(replies), dialect: d, closed: make(chan struct{})}
+	for _, opt := range opts {
+		opt(&s.cfg)
+	}
+	mux := http.NewServeMux()
+	routes(s, mux)
+	s.Server = httptest.NewServer(mux)
+	return s
+}
+
+// Close shuts the server down and blocks until all its requests have been
+// answered. Calls that [Hang] keeps waiting are cut off first, their
+// connections dropped without a response.
+func (s *Server) Close() {
+	s.closing.Do(func() { close(s.closed) })
+	s.Server.Close()
+}
+
+// Calls returns the number of chat calls the server has received so far,
+// the failed and rejected ones included.
+func (s *Server) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+// Request returns the decoded JSON body of chat call n, counted from 0, so
+// that a test can check what the client sent: the model, the stop
+// sequences, the sampling options. It returns nil if there was no call n.
+func (s *Server) Request(n int) map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n < 0 || n >= len(s.requests) {
+		return nil
+	}
+	return s.requests[n]
+}
+
+// record keeps a chat request and returns its call number, from 1.
+func (s *Server) record(req map[string]any) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, req)
+	return len(s.requests)
+}
+
+// take uses up the next reply of the script and returns it.
+func (s *Server) take() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.served
+	s.served++
+	switch {
+	case n < len(s.replies):
+		return s.replies[n]
+	case s.cfg.repeat && len(s.replies) > 0:
+		return s.replies[n%len(s.replies)]
+	}
+	return OutOfScript
+}
+
+// authorized reports whether r carries the API key the server requires.
+func (s *Server) authorized(r *http.Request) bool {
+	return s.cfg.apiKey == "" || r.Header.Get("Authorization") == "Bearer "+s.cfg.apiKey
+}
+
+// chat answers a chat call: it records the request, then hangs, rejects,
+// fails or answers it as the options say.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	var req map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		s.dialect.error(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	n := s.record(req)
+	if s.cfg.hang {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			panic(http.ErrAbortHandler) // drop the connection, as a server going away does
+		}
+	}
+	if !s.authorized(r) {
+		s.dialect.error(w, http.StatusUnauthorized, incorrectKey)
+		return
+	}
+	if status := s.cfg.fail[n]; status != 0 {
+		s.dialect.error(w, status, s.dialect.failure(status))
+		return
+	}
+	model, _ := req["model"].(string)
+	if s.cfg.model != "" && model != s.cfg.model {
+		s.dialect.error(w, http.StatusNotFound, s.dialect.unknownModel(model))
+		return
+	}
+	s.dialect.answer(w, req, model, stopAt(s.take(), s.dialect.stops(req)))
+}
+
+// models lists the models the server knows: the one given with [Model],
+// or none when it accepts any.
+func (s *Server) models() []string {
+	if s.cfg.model == "" {
+		return []string{}
+	}
+	return []string{s.cfg.model}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
