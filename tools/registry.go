@@ -151,12 +151,16 @@ func (r *Registry) ToolArgs(name string) (args []string, primary string) {
 	return args, s.Primary
 }
 
+// stopWait is how long Call waits for a tool to return once its context
+// has ended.
+const stopWait = 500 * time.Millisecond
+
 // Call runs the tool registered under name and returns its observation.
 // It checks args against the tool's schema (see [CheckArgs]), bounds the
 // call by the registry's timeout and ctx, and caps the observation with
 // [Truncate]. A tool that panics or ignores its context does not take the
-// caller down: the panic becomes an error, and Call returns at the deadline
-// even if the tool has not. Call does not ask for confirmation; callers do
+// caller down: the panic becomes an error, and Call returns at most
+// stopWait after the deadline even if the tool has not. Call does not ask for confirmation; callers do
 // that first with [Confirm].
 func (r *Registry) Call(ctx context.Context, name string, args map[string]any) (string, error) {
 	t, err := r.Lookup(name)
@@ -190,6 +194,13 @@ func (r *Registry) Call(ctx context.Context, name string, args map[string]any) (
 	select {
 	case res = <-done:
 	case <-ctx.Done():
+		// A tool that heeds its context is stopping now (a command's
+		// process group is being killed): wait a moment for it, so that
+		// nothing it started outlives a caller that exits next.
+		select {
+		case <-done:
+		case <-time.After(stopWait):
+		}
 		res.err = fmt.Errorf("%s: stopped: %w", name, ctx.Err())
 	}
 	if res.err != nil {
