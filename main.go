@@ -5,15 +5,21 @@
 //
 // Usage:
 //
-//	react-agent [flags] QUESTION         same as ask
-//	react-agent ask [flags] QUESTION     answer one question
-//	react-agent chat [flags]             answer questions read from stdin, one per line, with memory
-//	react-agent parse [--jsonl] [--timing] [--repeat N]
-//	                                     parse model output from stdin and print the step as JSON
+//	react-agent [ask] [flags] QUESTION   answer one question (QUESTION "-" or none: read it from stdin)
+//	react-agent chat [flags]             a conversation with memory; /tools, /reset, /exit
+//	react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
 //	react-agent tools [flags]            list the enabled tools
 //	react-agent tool [flags] NAME INPUT  call one tool directly
+//	react-agent --version
 //
-// Run "react-agent COMMAND --help" for a command's flags.
+// The answer goes to stdout and the trace to stderr. Exit status: 0 with
+// an answer, 1 on a runtime failure, 2 on a usage error, 3 when the run
+// ended without a real final answer, 130 when interrupted.
+//
+// Settings come from flags, then REACT_AGENT_* environment variables and
+// the provider's own (OLLAMA_HOST, OPENAI_API_KEY, …), then a YAML config
+// file (--config, default react-agent/config.yaml under the user's config
+// directory). Run "react-agent COMMAND --help" for a command's flags.
 package main
 
 import (
@@ -24,8 +30,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -33,6 +42,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
+	"gopkg.in/yaml.v3"
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/parser"
@@ -40,21 +50,40 @@ import (
 	"github.com/react-agent/react-agent/tools"
 )
 
-const usage = `react-agent answers questions with a ReAct agent.
+const usage = `react-agent answers questions with a ReAct agent on the models you run.
 
 Usage:
-  react-agent [flags] QUESTION         same as ask
-  react-agent ask [flags] QUESTION     answer one question
-  react-agent chat [flags]             a conversation: one question a line on stdin
+  react-agent [ask] [flags] QUESTION   answer one question (QUESTION "-" or none: read it from stdin)
+  react-agent chat [flags]             a conversation with memory; /tools, /reset, /exit
   react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
   react-agent tools [flags]            list the enabled tools
-  react-agent tool [flags] NAME INPUT  call one tool directly (INPUT: JSON object or raw text)
+  react-agent tool [flags] NAME INPUT  call one tool directly
+  react-agent --version                print the version
 
+Examples:
+  react-agent ask --provider replay --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
+  react-agent "What is the population of Tokyo divided by 1000?"
+  react-agent --provider openai --base-url http://127.0.0.1:8080 "Who wrote Dune?"
+  react-agent tool calculator "2**10 / 4"
+
+The answer goes to stdout, the trace to stderr. Exit status: 0 answered,
+1 failed, 2 usage error, 3 no real final answer, 130 interrupted.
 Run "react-agent COMMAND --help" for the flags of a command.
 `
 
+// Exit statuses.
+const (
+	exitFailure     = 1
+	exitUsage       = 2
+	exitNoAnswer    = 3
+	exitInterrupted = 130
+)
+
 // errUsage marks an error in the command line: exit status 2.
 var errUsage = errors.New("usage")
+
+// errInterrupted is the error of a command stopped by Ctrl-C or SIGTERM.
+var errInterrupted = errors.New("interrupted")
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -63,8 +92,11 @@ func main() {
 // run executes one command line and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+		if isTerminal(stdin) {
+			fmt.Fprint(stderr, usage)
+			return exitUsage
+		}
+		args = []string{"ask"} // The question comes from stdin.
 	}
 	cmd, rest := args[0], args[1:]
 	var err error
@@ -72,12 +104,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "version", "--version":
+		fmt.Fprintln(stdout, version())
+		return 0
 	case "parse":
 		err = cmdParse(rest, stdin, stdout, stderr)
 	case "tools":
 		err = cmdTools(rest, stdout, stderr)
 	case "tool":
-		err = cmdTool(rest, stdout, stderr)
+		err = cmdTool(rest, stdin, stdout, stderr)
 	case "ask":
 		err = cmdAsk(rest, stdin, stdout, stderr)
 	case "chat":
@@ -94,12 +129,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "react-agent %s: %v\n", cmd, err)
-		return 2
+		return exitUsage
 	case errors.As(err, &exit):
 		return int(exit)
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, "react-agent: interrupted")
+		return exitInterrupted
 	default:
 		fmt.Fprintf(stderr, "react-agent: %v\n", err)
-		return 1
+		return exitFailure
 	}
 }
 
@@ -108,13 +146,42 @@ type exitError int
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
+// version describes the build: the module version and, when the binary
+// was built from a checkout, its commit.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "react-agent (unknown version)"
+	}
+	v := "react-agent " + info.Main.Version
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " " + rev + modified
+	}
+	return v + " " + info.GoVersion
+}
+
 // newFlags returns a flag set for a command that reports errors as usage
-// errors and prints its help on --help.
-func newFlags(name, synopsis string, stderr io.Writer) *pflag.FlagSet {
+// errors and prints help, with examples, on --help.
+func newFlags(name, synopsis, examples string, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.SortFlags = false
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: react-agent %s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
+		fmt.Fprintf(stderr, "Usage: react-agent %s\n\nExamples:\n%s\nFlags:\n%s", synopsis, examples, fs.FlagUsages())
 	}
 	return fs
 }
@@ -157,7 +224,9 @@ func newParseOutput(st parser.Step, err error) parseOutput {
 
 // cmdParse implements `react-agent parse`.
 func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("parse", "parse [--jsonl] [--timing] [--repeat N] < reply.txt", stderr)
+	fs := newFlags("parse", "parse [--jsonl] [--timing] [--repeat N] < reply.txt", `  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | react-agent parse
+  printf '%s\n' '{"id":1,"text":"Final Answer: 4"}' | react-agent parse --jsonl --timing
+`, stderr)
 	jsonl := fs.Bool("jsonl", false, `read many replies, one JSON object {"id":..,"text":..} a line; print one result a line`)
 	timing := fs.Bool("timing", false, `add "parse_ns": the median time of --repeat parses of each input (the parse call alone)`)
 	repeat := fs.Int("repeat", 11, "with --timing, how many times to parse each input")
@@ -194,7 +263,7 @@ func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		if out.Kind == "error" {
 			w.Flush()
-			return exitError(1)
+			return exitError(exitFailure)
 		}
 		return nil
 	}
@@ -242,8 +311,140 @@ func medianParse(p *parser.Parser, text string, n int) int64 {
 	return times[n/2]
 }
 
-// toolFlags adds the tool flags shared by tool, tools, ask and chat to fs
-// and returns a function that reads them once fs is parsed.
+// settingNames are the flags that a REACT_AGENT_* variable or the config
+// file may set, in the order they are applied: provider comes first,
+// because the provider's own variables decide whether the file's base-url
+// and api-key apply.
+func settingNames() []string {
+	return []string{
+		"provider", "model", "base-url", "api-key", "num-ctx", "temperature",
+		"max-iterations", "timeout", "lang", "prompt-file", "system", "stream",
+		"allow-shell", "allow-private-network", "search-engine", "search-url",
+		"tool-timeout", "max-observation", "max-response", "tools-config",
+	}
+}
+
+// envName is the environment variable that sets a flag.
+func envName(flag string) string {
+	return "REACT_AGENT_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}
+
+// defaultConfigPath is where the config file is read from when --config
+// and REACT_AGENT_CONFIG are not given.
+func defaultConfigPath() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "react-agent", "config.yaml")
+}
+
+// configFile is a parsed config file: flag names and their values as
+// flag text.
+type configFile struct {
+	path   string
+	values map[string]string
+}
+
+// loadConfig reads the config file at path, or at the default path when
+// path is empty; a missing default file is an empty config.
+func loadConfig(path string) (configFile, error) {
+	explicit := path != ""
+	if !explicit {
+		path = defaultConfigPath()
+	}
+	cf := configFile{path: path, values: map[string]string{}}
+	if path == "" {
+		return cf, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return cf, nil
+	}
+	if err != nil {
+		return cf, fmt.Errorf("config file: %w", err)
+	}
+	var raw map[string]any
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`): %w", path, err)
+	}
+	for key, v := range raw {
+		if key == "yes" {
+			return cf, fmt.Errorf("config file %s: \"yes\" cannot be set in a config file, so that a command never runs unasked by surprise; pass --yes on the command line", path)
+		}
+		if !slices.Contains(settingNames(), key) {
+			return cf, fmt.Errorf("config file %s: unknown setting %q; the settings are %s", path, key, strings.Join(settingNames(), ", "))
+		}
+		var text string
+		switch v := v.(type) {
+		case nil:
+			continue
+		case string, bool, int, float64:
+			text = fmt.Sprint(v)
+		default:
+			return cf, fmt.Errorf("config file %s: %s must be a single value, got %v", path, key, v)
+		}
+		if (key == "prompt-file" || key == "tools-config") && text != "" && !filepath.IsAbs(text) {
+			text = filepath.Join(filepath.Dir(path), text) // Relative to the file.
+		}
+		cf.values[key] = text
+	}
+	return cf, nil
+}
+
+// applySettings fills each flag of fs not given on the command line from
+// its REACT_AGENT_* variable, or else from the config file at configPath
+// (the default file when empty). A config file's base-url and api-key
+// yield to the provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …).
+func applySettings(fs *pflag.FlagSet, configPath string) error {
+	cf, err := loadConfig(configPath)
+	if err != nil {
+		return err
+	}
+	for _, name := range settingNames() {
+		fl := fs.Lookup(name)
+		if fl == nil || fl.Changed {
+			continue
+		}
+		if v := os.Getenv(envName(name)); v != "" {
+			if err := fs.Set(name, v); err != nil {
+				return fmt.Errorf("%w: %s=%q: %v", errUsage, envName(name), v, err)
+			}
+			continue
+		}
+		v, ok := cf.values[name]
+		if !ok {
+			continue
+		}
+		if p := fs.Lookup("provider"); p != nil && (name == "base-url" || name == "api-key") {
+			urlEnv, keyEnv := agent.ProviderEnv(p.Value.String())
+			if env := map[string]string{"base-url": urlEnv, "api-key": keyEnv}[name]; env != "" && os.Getenv(env) != "" {
+				continue
+			}
+		}
+		if err := fs.Set(name, v); err != nil {
+			return fmt.Errorf("config file %s: %s: %w", cf.path, name, err)
+		}
+	}
+	return nil
+}
+
+// settings are the flags shared by every command that reads settings.
+type settings struct {
+	config string
+	tools  func() tools.Options
+}
+
+// addSettings adds --config and the tool flags to fs.
+func addSettings(fs *pflag.FlagSet) *settings {
+	s := &settings{}
+	fs.StringVar(&s.config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file: flag names and values (default: react-agent/config.yaml in the user's config directory)")
+	s.tools = toolFlags(fs)
+	return s
+}
+
+// toolFlags adds the tool flags to fs and returns a function that reads
+// them once fs is parsed.
 func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	d := tools.DefaultOptions()
 	o := &tools.Options{}
@@ -259,22 +460,45 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	return func() tools.Options { return *o }
 }
 
-// signalContext returns a context cancelled by Ctrl-C or SIGTERM.
-func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// interruptible returns a context cancelled by the first Ctrl-C or
+// SIGTERM. After that the signals' default action is back, so a second
+// Ctrl-C ends the program at once.
+func interruptible() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	return ctx, stop
+}
+
+// confirmTerminal returns where shell and plugin confirmations are asked:
+// stdin and stderr when stdin is a terminal, else the controlling terminal
+// (/dev/tty) when there is one. Without either, the confirmer refuses
+// every call unless --yes.
+func confirmTerminal(stdin io.Reader, stderr io.Writer) (in *os.File, out io.Writer, closeFn func()) {
+	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
+		return f, stderr, func() {}
+	}
+	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		return tty, tty, func() { tty.Close() }
+	}
+	return nil, stderr, func() {}
 }
 
 // cmdTools implements `react-agent tools`.
 func cmdTools(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tools", "tools [flags]", stderr)
-	opts := toolFlags(fs)
+	fs := newFlags("tools", "tools [flags]", `  react-agent tools
+  react-agent tools --allow-shell --tools-config plugins.yaml
+`, stderr)
+	s := addSettings(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: tools takes no arguments, got %q", errUsage, fs.Args())
 	}
-	reg, err := tools.Builtins(opts())
+	if err := applySettings(fs, s.config); err != nil {
+		return err
+	}
+	reg, err := tools.Builtins(s.tools())
 	if err != nil {
 		return err
 	}
@@ -283,16 +507,22 @@ func cmdTools(args []string, stdout, stderr io.Writer) error {
 
 // cmdTool implements `react-agent tool NAME INPUT`: one call of one tool,
 // with INPUT read as the parser reads an Action Input.
-func cmdTool(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tool", "tool [flags] NAME INPUT   (INPUT: a JSON object, or raw text for the tool's primary argument)", stderr)
-	opts := toolFlags(fs)
+func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("tool", "tool [flags] NAME INPUT   (INPUT: a JSON object, or raw text for the tool's primary argument)", `  react-agent tool calculator "2**10 / 4"
+  react-agent tool Calculator '{"expression": "3+4"}'
+  react-agent tool --allow-shell shell "ls -la"
+`, stderr)
+	s := addSettings(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 2 {
 		return fmt.Errorf("%w: tool takes a tool name and its input, as in: react-agent tool calculator '2+2' (got %d arguments)", errUsage, fs.NArg())
 	}
-	o := opts()
+	if err := applySettings(fs, s.config); err != nil {
+		return err
+	}
+	o := s.tools()
 	reg, err := tools.Builtins(o)
 	if err != nil {
 		return err
@@ -304,24 +534,35 @@ func cmdTool(args []string, stdout, stderr io.Writer) error {
 		// the parser would, and let the registry say how to turn it on.
 		canonical, callArgs = parser.New(tools.Catalog()).Args(name, input)
 	}
-	ctx, stop := signalContext()
+	ctx, stop := interruptible()
 	defer stop()
 	if t, ok := reg.Get(canonical); ok {
-		confirmer := tools.NewTerminalConfirmer(os.Stdin, stderr, o.Yes)
-		if err := tools.Confirm(ctx, confirmer, t, callArgs); err != nil {
-			return err
+		in, out, closeTTY := confirmTerminal(stdin, stderr)
+		defer closeTTY()
+		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, o.Yes), t, callArgs); err != nil {
+			return interrupted(ctx, err)
 		}
 	}
 	obs, err := reg.Call(ctx, canonical, callArgs)
 	if err != nil {
-		return err
+		return interrupted(ctx, err)
 	}
 	fmt.Fprintln(stdout, obs)
 	return nil
 }
 
+// interrupted returns errInterrupted when ctx was cancelled by a signal,
+// and err otherwise.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	return err
+}
+
 // agentFlags are the flags of ask and chat.
 type agentFlags struct {
+	*settings
 	model         agent.ModelConfig
 	maxIterations int
 	timeout       time.Duration
@@ -330,8 +571,8 @@ type agentFlags struct {
 	system        string
 	stream        bool
 	quiet         bool
+	verbose       bool
 	json          bool
-	tools         func() tools.Options
 }
 
 func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
@@ -343,22 +584,42 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY; a local server needs none)")
 	fs.IntVar(&m.NumCtx, "num-ctx", agent.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
 	fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
-	fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
-	fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run (0: none)")
 	fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
 	fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
 	fs.StringVar(&f.system, "system", "", "extra context appended to the system prompt")
-	fs.BoolVar(&f.stream, "stream", false, "print the model's tokens to stderr as they arrive")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only the answer: no trace on stderr")
-	fs.BoolVar(&f.json, "json", false, "print the whole result (steps, stop reason, tokens) as JSON")
-	f.tools = toolFlags(fs)
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "trace the full prompts and observations")
+	fs.BoolVar(&f.stream, "stream", false, "show the model's text as it arrives (default: on when stderr is a terminal)")
+	fs.BoolVar(&f.json, "json", false, "print the run as JSON Lines events on stdout instead of the answer")
+	fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
+	fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
+	f.settings = addSettings(fs)
 	return f
 }
 
-// newAgent builds the agent the flags describe.
-func (f *agentFlags) newAgent(ctx context.Context, stderr io.Writer) (*agent.Agent, error) {
+// session is what ask and chat run with: the agent, its tools and the
+// trace on stderr.
+type session struct {
+	flags   *agentFlags
+	agent   *agent.Agent
+	reg     *tools.Registry
+	trace   *agent.Trace // nil with -q
+	stdout  io.Writer
+	stderr  io.Writer
+	closeFn func()
+}
+
+// newSession reads the settings into the flags and builds the agent they
+// describe.
+func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.Reader, stdout, stderr io.Writer) (*session, error) {
+	if err := applySettings(fs, f.config); err != nil {
+		return nil, err
+	}
+	if f.quiet && f.verbose {
+		return nil, fmt.Errorf("%w: --quiet and --verbose contradict each other; pass one", errUsage)
+	}
 	if f.maxIterations < 1 {
 		return nil, fmt.Errorf("%w: --max-iterations must be at least 1, got %d", errUsage, f.maxIterations)
 	}
@@ -378,55 +639,92 @@ func (f *agentFlags) newAgent(ctx context.Context, stderr io.Writer) (*agent.Age
 	if err != nil {
 		return nil, err
 	}
+	in, out, closeTTY := confirmTerminal(stdin, stderr)
+	s := &session{flags: f, reg: reg, stdout: stdout, stderr: stderr, closeFn: closeTTY}
 	opts := []agent.Option{
 		agent.WithMaxIterations(f.maxIterations),
 		agent.WithTemplate(tmpl),
 		agent.WithSystem(f.system),
-		agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(os.Stdin, stderr, topts.Yes))),
+		agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(in, out, topts.Yes))),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))
 	}
+	if f.json {
+		opts = append(opts, agent.WithEvents(agent.JSONLines(stdout)))
+	}
 	if !f.quiet {
-		opts = append(opts, agent.WithEvents(agent.NewTracePrinter(stderr)))
+		tty := isTerminal(stderr)
+		s.trace = agent.NewTrace(stderr,
+			agent.TraceColor(tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),
+			agent.TraceSpinner(tty),
+			agent.TraceVerbose(f.verbose))
+		opts = append(opts, agent.WithEvents(s.trace.Event))
+		if f.stream || (tty && !fs.Changed("stream")) {
+			opts = append(opts, agent.WithStreaming(s.trace.Token))
+		}
 	}
-	if f.stream {
-		opts = append(opts, agent.WithStreaming(func(s string) { fmt.Fprint(stderr, s) }))
-	}
-	return agent.New(model, reg, opts...), nil
+	s.agent = agent.New(model, reg, opts...)
+	return s, nil
 }
 
-// report prints a run's answer (or the whole result with --json) and
-// turns a run without an answer into an error.
-func (f *agentFlags) report(res *agent.Result, err error, stdout, stderr io.Writer) error {
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if jerr := enc.Encode(res); jerr != nil {
-			return jerr
+// close stops the trace's spinner and closes the terminal opened for
+// confirmations.
+func (s *session) close() {
+	if s.trace != nil {
+		s.trace.Close()
+	}
+	s.closeFn()
+}
+
+// report prints a run's answer (unless --json, whose events carry it) and
+// returns the command's error: nil for a real final answer. A run's own
+// error is printed here only when there is no trace, which shows it.
+func (s *session) report(res *agent.Result, err error) error {
+	if !s.flags.json && res != nil && res.Answer != "" {
+		fmt.Fprintln(s.stdout, res.Answer)
+	}
+	switch {
+	case err == nil && !res.Forced:
+		return nil
+	case err == nil:
+		if s.trace != nil {
+			fmt.Fprintf(s.stderr, "react-agent: no final answer of the model's own: the run stopped at %s, and the answer above was asked for then\n", res.StopReason)
 		}
-	} else if res != nil && res.Answer != "" {
-		fmt.Fprintln(stdout, res.Answer)
+		return exitError(exitNoAnswer)
+	case res != nil && res.StopReason == agent.StopCancelled:
+		if s.trace == nil {
+			fmt.Fprintln(s.stderr, "react-agent: interrupted")
+		}
+		return exitError(exitInterrupted)
 	}
-	if err != nil {
-		return err
+	if s.trace == nil {
+		fmt.Fprintf(s.stderr, "react-agent: %v\n", err)
 	}
-	if res.Forced && !f.quiet {
-		fmt.Fprintf(stderr, "(the answer was forced: the run stopped at %s)\n", res.StopReason)
+	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
+		return exitError(exitNoAnswer)
 	}
-	return nil
+	return exitError(exitFailure)
 }
 
 // cmdAsk implements `react-agent ask QUESTION` and the bare form.
 func cmdAsk(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("ask", "[ask] [flags] QUESTION   (no QUESTION: read it from stdin)", stderr)
+	fs := newFlags("ask", "[ask] [flags] QUESTION   (QUESTION \"-\" or none: read it from stdin)", `  react-agent ask --provider replay --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
+  react-agent "What is the population of Tokyo divided by 1000?"
+  react-agent --provider openai --base-url http://127.0.0.1:8080 "Who wrote Dune?"
+  echo "Who wrote Dune?" | react-agent ask -q
+  react-agent --json "What is 2**10?" > events.jsonl
+
+Exit status: 0 answered, 1 failed (model unreachable, …), 2 usage error,
+3 no real final answer (a limit was reached; a forced answer is still
+printed), 130 interrupted.
+`, stderr)
 	f := addAgentFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	if question == "" && !isTerminal(stdin) {
+	if question == "-" || (question == "" && !isTerminal(stdin)) {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			return fmt.Errorf("ask: reading the question from stdin: %w", err)
@@ -434,22 +732,34 @@ func cmdAsk(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		question = strings.TrimSpace(string(b))
 	}
 	if question == "" {
-		return fmt.Errorf("%w: no question; write it after the flags, as in: react-agent \"What is 17 * 23?\"", errUsage)
+		return fmt.Errorf("%w: no question; write it after the flags, as in: react-agent \"What is 17 * 23?\", or pipe it to stdin", errUsage)
 	}
-	ctx, stop := signalContext()
+	ctx, stop := interruptible()
 	defer stop()
-	a, err := f.newAgent(ctx, stderr)
+	s, err := newSession(ctx, fs, f, stdin, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	res, err := a.Run(ctx, question)
-	return f.report(res, err, stdout, stderr)
+	defer s.close()
+	return s.report(s.agent.Run(ctx, question))
 }
+
+const chatHelp = `/tools  list the tools
+/reset  forget the conversation
+/exit   end the session (or Ctrl-D)
+/help   this list
+`
 
 // cmdChat implements `react-agent chat`: questions from stdin, one a line,
 // answered with the conversation so far in memory.
 func cmdChat(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("chat", "chat [flags]   (one question a line on stdin; an empty line or EOF ends it)", stderr)
+	fs := newFlags("chat", "chat [flags]   (one question a line; /tools, /reset, /exit)", `  react-agent chat
+  react-agent chat --provider openai --base-url http://127.0.0.1:8080
+  printf 'What is 2+2?\nAnd times 10?\n' | react-agent chat -q
+
+In a session: `+strings.ReplaceAll(strings.TrimSpace(chatHelp), "\n", "; ")+`.
+Ctrl-C stops the answer being written; at the prompt it ends the session.
+`, stderr)
 	f := addAgentFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -457,48 +767,101 @@ func cmdChat(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: chat reads its questions from stdin and takes no arguments; use ask for one question", errUsage)
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	a, err := f.newAgent(ctx, stderr)
+	s, err := newSession(context.Background(), fs, f, stdin, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	chat := agent.NewChat(a, 20)
+	defer s.close()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	chat := agent.NewChat(s.agent, 20)
 	interactive := isTerminal(stdin)
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(nil, 1<<20)
+	if interactive {
+		fmt.Fprintln(stderr, "Ask a question. /help lists the commands; /exit or Ctrl-D ends the session.")
+	}
+	lines := bufio.NewScanner(stdin)
+	lines.Buffer(nil, 1<<20)
 	var failed error
 	for {
 		if interactive {
 			fmt.Fprint(stderr, "> ")
 		}
-		if !sc.Scan() {
-			break
+		line, err := nextLine(lines, sigs)
+		if errors.Is(err, errInterrupted) {
+			fmt.Fprintln(stderr)
+			return exitError(exitInterrupted)
 		}
-		question := strings.TrimSpace(sc.Text())
-		if question == "" {
+		if err != nil {
+			return fmt.Errorf("chat: reading stdin: %w", err)
+		}
+		if line == nil {
 			if interactive {
-				break
+				fmt.Fprintln(stderr)
 			}
-			continue
+			return failed
 		}
-		res, err := chat.Ask(ctx, question)
-		if err := f.report(res, err, stdout, stderr); err != nil {
-			fmt.Fprintf(stderr, "react-agent: %v\n", err)
-			failed = exitError(1)
-			if ctx.Err() != nil {
-				return failed
+		switch q := strings.TrimSpace(*line); {
+		case q == "":
+		case q == "/exit" || q == "/quit":
+			return failed
+		case q == "/reset":
+			chat.Reset()
+			fmt.Fprintln(stderr, "(the conversation is forgotten)")
+		case q == "/tools":
+			if err := tools.FormatList(stdout, s.reg); err != nil {
+				return err
+			}
+		case q == "/help":
+			fmt.Fprint(stderr, chatHelp)
+		case strings.HasPrefix(q, "/") && !strings.Contains(q, " "):
+			fmt.Fprintf(stderr, "unknown command %s; the commands are:\n%s", q, chatHelp)
+		default:
+			if err := s.askInChat(chat, q, sigs); err != nil {
+				failed = err
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("chat: reading stdin: %w", err)
-	}
-	return failed
 }
 
-// isTerminal reports whether r is a terminal.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+// nextLine reads one line, or returns errInterrupted when a signal comes
+// first. It returns a nil line at the end of input. Nothing is read ahead
+// of the prompt, so a shell confirmation can read the terminal meanwhile.
+func nextLine(sc *bufio.Scanner, sigs <-chan os.Signal) (*string, error) {
+	done := make(chan bool, 1)
+	go func() { done <- sc.Scan() }()
+	select {
+	case <-sigs:
+		return nil, errInterrupted
+	case ok := <-done:
+		if !ok {
+			return nil, sc.Err()
+		}
+		line := sc.Text()
+		return &line, nil
+	}
+}
+
+// askInChat answers one question of a chat; Ctrl-C cancels it and the
+// session goes on.
+func (s *session) askInChat(chat *agent.Chat, question string, sigs <-chan os.Signal) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+		}
+	}()
+	return s.report(chat.Ask(ctx, question))
+}
+
+// isTerminal reports whether f, a reader or a writer, is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
 }

@@ -75,6 +75,14 @@ func (a *Agent) run(ctx context.Context, history []Turn, question string) (*Resu
 	res, err := r.loop(ctx, history, question)
 	res.Duration = time.Since(r.start)
 	if err != nil {
+		switch {
+		case (res.StopReason == "" || res.StopReason == StopError) && errors.Is(ctx.Err(), context.Canceled):
+			// A hook that gave up because the caller cancelled the run
+			// (a confirmation prompt, say) returns an error like any other.
+			res.StopReason = StopCancelled
+		case res.StopReason == "":
+			res.StopReason = StopError
+		}
 		r.emit(Event{Kind: EventError, Iteration: res.Iterations, Text: err.Error(), StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
@@ -148,7 +156,8 @@ func (r *run) loop(ctx context.Context, history []Turn, question string) (*Resul
 			step.Answer = reply.Step.FinalAnswer
 			res.Steps = append(res.Steps, step)
 			res.Answer, res.StopReason = reply.Step.FinalAnswer, StopFinalAnswer
-			r.emit(Event{Kind: EventFinal, Iteration: iter, Text: res.Answer, StopReason: StopFinalAnswer})
+			r.emit(Event{Kind: EventFinal, Iteration: iter, Duration: reply.Duration, Text: res.Answer,
+				Iterations: res.Iterations, StopReason: StopFinalAnswer})
 			return res, nil
 		}
 		if err := r.act(runCtx, iter, reply.Step, step); err != nil {
@@ -177,6 +186,9 @@ func (r *run) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
 	r.checkWindow(iter)
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: r.msgs, Forced: forced}); err != nil {
 		return nil, err
+	}
+	if len(a.opts.events) > 0 {
+		r.emit(Event{Kind: EventModel, Iteration: iter, Forced: forced, Text: promptText(r.msgs)})
 	}
 	mr, err := a.generate(ctx, r.msgs, iter, r.emit)
 	r.res.Usage.add(mr.usage)
@@ -219,7 +231,7 @@ func (r *run) parseFailed(iter int, reply *Reply, step Step) error {
 	msg := reply.Err.Error()
 	step.Error, step.Observation = msg, msg
 	r.res.Steps = append(r.res.Steps, step)
-	r.emit(Event{Kind: EventError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
+	r.emit(Event{Kind: EventParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
 	if sameParseError(r.lastErr, reply.Err) {
 		r.repeats++
 	} else {
@@ -288,7 +300,8 @@ func (r *run) act(ctx context.Context, iter int, ps parser.Step, step Step) erro
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)
 	r.pad.AddStep(ps, obs.Text)
-	r.emit(Event{Kind: EventObservation, Iteration: iter, Duration: obs.Duration, Text: obs.Text, Failed: obs.Err != nil})
+	r.emit(Event{Kind: EventObservation, Iteration: iter, Duration: obs.Duration, Tool: call.Tool, Text: obs.Text,
+		Failed: obs.Err != nil})
 	return nil
 }
 
@@ -325,6 +338,7 @@ func (r *run) force(ctx, runCtx context.Context, reason StopReason) (*Result, er
 		return res, fmt.Errorf("agent: %s, and asking for a final answer failed: %w", what, err)
 	}
 	if err := a.opts.hooks.AfterParse(fctx, reply); err != nil {
+		res.StopReason = StopError
 		return res, err
 	}
 	answer := reply.Step.FinalAnswer
@@ -341,7 +355,7 @@ func (r *run) force(ctx, runCtx context.Context, reason StopReason) (*Result, er
 		Reasoning: reply.Reasoning, Answer: answer, Reply: reply.Text, ModelDuration: reply.Duration, Usage: reply.Usage})
 	res.Answer, res.Forced = answer, true
 	r.emit(Event{Kind: EventFinal, Iteration: iter, Duration: reply.Duration, Text: answer, Reasoning: reply.Reasoning,
-		Forced: true, StopReason: reason})
+		Iterations: res.Iterations, Forced: true, StopReason: reason})
 	return res, nil
 }
 

@@ -24,7 +24,9 @@ func TestDemoCassette(t *testing.T) {
 		t.Fatal(err)
 	}
 	var trace bytes.Buffer
-	res, err := New(m, reg, WithEvents(NewTracePrinter(&trace))).Run(context.Background(), "What is 17*23+4?")
+	tr := NewTrace(&trace)
+	res, err := New(m, reg, WithEvents(tr.Event)).Run(context.Background(), "What is 17*23+4?")
+	tr.Close()
 	if err != nil {
 		t.Fatalf("%v\ntrace:\n%s", err, trace.String())
 	}

@@ -1,23 +1,41 @@
 package agent
 
-import "time"
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+)
 
 // EventKind names what an Event reports.
 type EventKind string
 
 // The kinds of Event.
 const (
+	// EventModel reports a model call about to be made, with the whole
+	// prompt as sent.
+	EventModel EventKind = "model"
 	// EventThought reports a parsed model reply: its thought and any
 	// reasoning text.
 	EventThought EventKind = "thought"
 	// EventAction reports a tool call about to run.
 	EventAction EventKind = "action"
-	// EventObservation reports what the model is shown after a step.
+	// EventObservation reports what the model is shown after a step: the
+	// tool's output, or the parser's message after a reply it could not
+	// read.
 	EventObservation EventKind = "observation"
 	// EventFinal reports the final answer.
 	EventFinal EventKind = "final"
-	// EventError reports a failure: a reply that could not be parsed, a
-	// failed model call, or the error that ends the run.
+	// EventParseError reports a model reply the parser could not read. The
+	// run goes on: the observation that follows shows the model the
+	// message, unless the same mistake repeated too often ends the run.
+	EventParseError EventKind = "parse_error"
+	// EventError reports the error that ends a run. It is the last event
+	// of the run, and its StopReason says why the run ended.
 	EventError EventKind = "error"
 	// EventWarning reports something the user should know that does not
 	// stop the run: a retried model call, a prompt near the context window.
@@ -26,27 +44,195 @@ const (
 
 // Event is one entry of the structured stream a run emits (see
 // [WithEvents]). Fields that do not apply to its kind are zero.
+//
+// Its JSON form, which the CLI's --json prints one a line (see
+// [JSONLines]), is an object per event whose fields depend on its type;
+// the fields shown are always present, except reasoning, which is left out
+// when empty:
+//
+//	{"type":"model","iteration":1,"forced":false}
+//	{"type":"thought","iteration":1,"text":"...","reasoning":"...","duration_ms":1200}
+//	{"type":"action","iteration":1,"tool":"calculator","args":{"expression":"17*23+4"}}
+//	{"type":"observation","iteration":1,"tool":"calculator","content":"395","error":false,"duration_ms":3}
+//	{"type":"final","iteration":2,"answer":"...","iterations":2,"forced":false,"stop_reason":"final_answer","duration_ms":800}
+//	{"type":"parse_error","iteration":1,"message":"..."}
+//	{"type":"error","iteration":2,"message":"...","stop_reason":"error"}
+//	{"type":"warning","iteration":1,"message":"..."}
+//
+// The prompt of a model event is left out of its JSON form: it is large.
 type Event struct {
 	// Kind says what the event reports.
-	Kind EventKind `json:"kind"`
+	Kind EventKind
 	// Iteration is the loop iteration, from 1.
-	Iteration int `json:"iteration"`
+	Iteration int
 	// Elapsed is the time since the run started.
-	Elapsed time.Duration `json:"elapsed_ns"`
-	// Duration is the time of the model call (thought, final) or the tool
-	// call (observation) the event follows.
-	Duration time.Duration `json:"duration_ns,omitempty"`
-	// Text is the thought, the observation, the answer or the message.
-	Text string `json:"text,omitempty"`
-	// Reasoning is the reasoning text of a thought.
-	Reasoning string `json:"reasoning,omitempty"`
-	// Tool and Args describe an action.
-	Tool string         `json:"tool,omitempty"`
-	Args map[string]any `json:"args,omitempty"`
+	Elapsed time.Duration
+	// Duration is the time of the model call (thought, final, parse error)
+	// or the tool call (observation) the event follows.
+	Duration time.Duration
+	// Text is the prompt, the thought, the observation, the answer or the
+	// message.
+	Text string
+	// Reasoning is the reasoning text of a thought, a forced answer or a
+	// reply that could not be parsed.
+	Reasoning string
+	// Tool is the tool of an action or an observation; it is empty for
+	// the observation that follows a parse error.
+	Tool string
+	// Args are the arguments of an action.
+	Args map[string]any
 	// Failed marks an observation that reports an error.
-	Failed bool `json:"failed,omitempty"`
-	// Forced marks a final answer asked for after a limit.
-	Forced bool `json:"forced,omitempty"`
+	Failed bool
+	// Forced marks a final answer asked for after a limit, and the model
+	// call that asks for it.
+	Forced bool
+	// Iterations is, on the final event, the number of model calls the
+	// loop made, not counting the call that asks for a forced answer.
+	Iterations int
 	// StopReason is set on the final event and on the error that ends a run.
-	StopReason StopReason `json:"stop_reason,omitempty"`
+	StopReason StopReason
+}
+
+// eventHead holds the fields every event's JSON form has.
+type eventHead struct {
+	Type      EventKind `json:"type"`
+	Iteration int       `json:"iteration"`
+}
+
+// MarshalJSON returns the event's wire form described on [Event].
+func (e Event) MarshalJSON() ([]byte, error) {
+	h := eventHead{Type: e.Kind, Iteration: e.Iteration}
+	ms := e.Duration.Milliseconds()
+	var v any
+	switch e.Kind {
+	case EventModel:
+		v = struct {
+			eventHead
+			Forced bool `json:"forced"`
+		}{h, e.Forced}
+	case EventThought:
+		v = struct {
+			eventHead
+			Text       string `json:"text"`
+			Reasoning  string `json:"reasoning,omitempty"`
+			DurationMS int64  `json:"duration_ms"`
+		}{h, e.Text, e.Reasoning, ms}
+	case EventAction:
+		args := e.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		v = struct {
+			eventHead
+			Tool string         `json:"tool"`
+			Args map[string]any `json:"args"`
+		}{h, e.Tool, args}
+	case EventObservation:
+		v = struct {
+			eventHead
+			Tool       string `json:"tool"`
+			Content    string `json:"content"`
+			Error      bool   `json:"error"`
+			DurationMS int64  `json:"duration_ms"`
+		}{h, e.Tool, e.Text, e.Failed, ms}
+	case EventFinal:
+		v = struct {
+			eventHead
+			Answer     string     `json:"answer"`
+			Iterations int        `json:"iterations"`
+			Forced     bool       `json:"forced"`
+			StopReason StopReason `json:"stop_reason"`
+			DurationMS int64      `json:"duration_ms"`
+		}{h, e.Text, e.Iterations, e.Forced, e.StopReason, ms}
+	case EventError:
+		v = struct {
+			eventHead
+			Message    string     `json:"message"`
+			StopReason StopReason `json:"stop_reason"`
+		}{h, e.Text, e.StopReason}
+	default: // parse_error, warning, and kinds added later
+		v = struct {
+			eventHead
+			Message string `json:"message"`
+		}{h, e.Text}
+	}
+	// Encoding here leaves HTML characters alone; json.Marshal escapes
+	// them again afterwards unless its caller asked it not to.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// JSONLines returns an events function (see [WithEvents]) that writes each
+// event to w as one line of JSON, in the form described on [Event], with
+// no HTML escaping. It is safe for concurrent use. After a write fails,
+// as it does when w is a closed pipe, it drops the events that follow; an
+// event whose arguments cannot be encoded is dropped alone.
+func JSONLines(w io.Writer) func(Event) {
+	var (
+		mu     sync.Mutex
+		failed bool
+		b      bytes.Buffer
+	)
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	return func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed {
+			return
+		}
+		b.Reset()
+		if err := enc.Encode(e); err != nil {
+			return
+		}
+		if _, err := w.Write(b.Bytes()); err != nil {
+			failed = true
+		}
+	}
+}
+
+// promptText renders messages as the text of an EventModel: each message
+// under a line naming its role, separated by blank lines.
+func promptText(msgs []llms.MessageContent) string {
+	n := 0
+	for _, m := range msgs {
+		n += 32
+		for _, p := range m.Parts {
+			if t, ok := p.(llms.TextContent); ok {
+				n += len(t.Text)
+			}
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("--- ")
+		b.WriteString(roleName(m.Role))
+		b.WriteString(" ---\n")
+		for _, p := range m.Parts {
+			if t, ok := p.(llms.TextContent); ok {
+				b.WriteString(t.Text)
+			}
+		}
+	}
+	return b.String()
+}
+
+// roleName names a message's role as chat APIs do.
+func roleName(r llms.ChatMessageType) string {
+	switch r {
+	case llms.ChatMessageTypeHuman:
+		return "user"
+	case llms.ChatMessageTypeAI:
+		return "assistant"
+	}
+	return string(r)
 }

@@ -42,12 +42,16 @@ func ExampleAgent_Run() {
 }
 
 // A trace for the terminal, as the CLI prints it to stderr.
-func ExampleNewTracePrinter() {
+func ExampleNewTrace() {
 	model, _ := agent.NewModel(context.Background(), agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
 	reg, _ := tools.Builtins(tools.DefaultOptions())
+	// On a terminal, add agent.TraceColor(true) and agent.TraceSpinner(true),
+	// and pass trace.Token to agent.WithStreaming to see the model write.
+	trace := agent.NewTrace(os.Stdout)
+	defer trace.Close()
 	a := agent.New(model, reg, agent.WithEvents(func(e agent.Event) {
 		e.Duration = 0 // keep the output stable
-		agent.NewTracePrinter(os.Stdout)(e)
+		trace.Event(e)
 	}))
 	a.Run(context.Background(), "What is 17*23+4?")
 	// Output:
@@ -61,6 +65,31 @@ func ExampleNewTracePrinter() {
 	// [2] Observation: 395
 	// [3] Thought: I now know the final answer.
 	// [3] Final Answer: 17 * 23 + 4 = 395
+}
+
+// The event stream as JSON, one object a line, as the CLI's --json prints
+// it.
+func ExampleJSONLines() {
+	model, _ := agent.NewModel(context.Background(), agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	reg, _ := tools.Builtins(tools.DefaultOptions())
+	write := agent.JSONLines(os.Stdout)
+	a := agent.New(model, reg, agent.WithEvents(func(e agent.Event) {
+		e.Duration = 0 // keep the output stable
+		write(e)
+	}))
+	a.Run(context.Background(), "What is 17*23+4?")
+	// Output:
+	// {"type":"model","iteration":1,"forced":false}
+	// {"type":"thought","iteration":1,"text":"I will compute 17 * 23 first.","reasoning":"The user wants 17 * 23 + 4. I should multiply first, then add.","duration_ms":0}
+	// {"type":"action","iteration":1,"tool":"calculator","args":{"expression":"17 * 23"}}
+	// {"type":"observation","iteration":1,"tool":"calculator","content":"391","error":false,"duration_ms":0}
+	// {"type":"model","iteration":2,"forced":false}
+	// {"type":"thought","iteration":2,"text":"17 * 23 is 391. Now I add 4.","duration_ms":0}
+	// {"type":"action","iteration":2,"tool":"calculator","args":{"expression":"391 + 4"}}
+	// {"type":"observation","iteration":2,"tool":"calculator","content":"395","error":false,"duration_ms":0}
+	// {"type":"model","iteration":3,"forced":false}
+	// {"type":"thought","iteration":3,"text":"I now know the final answer.","duration_ms":0}
+	// {"type":"final","iteration":3,"answer":"17 * 23 + 4 = 395","iterations":3,"forced":false,"stop_reason":"final_answer","duration_ms":0}
 }
 
 func ExampleChat() {

@@ -57,7 +57,7 @@ func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, st
 		backoff.WithMaxElapsedTime(0),
 		backoff.WithNotify(func(err error, wait time.Duration) {
 			emit(Event{Kind: EventWarning, Iteration: iter,
-				Text: "model call failed, retrying in " + wait.Round(time.Millisecond).String() + ": " + err.Error()})
+				Text: "model call failed, retrying in " + wait.Round(time.Millisecond).String() + ": " + briefly(err)})
 		}))
 }
 

@@ -122,25 +122,3 @@ func TestHooks(t *testing.T) {
 		})
 	}
 }
-
-func TestEvents(t *testing.T) {
-	m := scripted("Thought: hmm", action("echo", `{"text": "hi"}`), final("done"))
-	var kinds []string
-	var last Event
-	_, err := New(m, registry(t), WithEvents(func(e Event) {
-		kinds = append(kinds, string(e.Kind)+":"+itoa(e.Iteration))
-		last = e
-	})).Run(context.Background(), "q")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "error:1 observation:1 thought:2 action:2 observation:2 thought:3 final:3"
-	if got := strings.Join(kinds, " "); got != want {
-		t.Errorf("events %q, want %q", got, want)
-	}
-	if last.Text != "done" || last.StopReason != StopFinalAnswer || last.Elapsed <= 0 {
-		t.Errorf("final event = %+v", last)
-	}
-}
-
-func itoa(n int) string { return string(rune('0' + n)) }

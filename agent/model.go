@@ -37,6 +37,25 @@ func Providers() []string {
 	return []string{"ollama", "openai", "llamafile", "anthropic", "googleai", "replay"}
 }
 
+// ProviderEnv returns the environment variables NewModel reads for a
+// provider's server URL and API key when ModelConfig leaves them empty.
+// Either is empty when the provider reads none.
+func ProviderEnv(provider string) (baseURL, apiKey string) {
+	switch provider {
+	case "", "ollama":
+		return "OLLAMA_HOST", ""
+	case "openai":
+		return "OPENAI_BASE_URL", "OPENAI_API_KEY"
+	case "llamafile":
+		return "LLAMAFILE_HOST", "OPENAI_API_KEY"
+	case "anthropic":
+		return "", "ANTHROPIC_API_KEY"
+	case "googleai":
+		return "", "GOOGLE_API_KEY"
+	}
+	return "", ""
+}
+
 // ModelConfig says which model to talk to and how. The zero ModelConfig
 // means Ollama at OLLAMA_HOST or http://127.0.0.1:11434 with
 // DefaultOllamaModel.
@@ -89,12 +108,13 @@ func NewModel(ctx context.Context, cfg ModelConfig) (llms.Model, error) {
 		cfg.NumCtx = DefaultNumCtx
 	}
 	m := &providerModel{provider: cfg.Provider}
+	urlEnv, keyEnv := ProviderEnv(cfg.Provider)
 	hc := newHTTPClient(cfg.HTTPClient)
 	var err error
 	switch cfg.Provider {
 	case "ollama":
 		m.name = or(cfg.Model, DefaultOllamaModel)
-		m.url, err = baseURL(or(cfg.BaseURL, os.Getenv("OLLAMA_HOST")), "http://127.0.0.1:11434", "", "11434")
+		m.url, err = baseURL(or(cfg.BaseURL, os.Getenv(urlEnv)), "http://127.0.0.1:11434", "", "11434")
 		if err == nil {
 			m.numCtx = cfg.NumCtx
 			m.Model, err = ollama.New(ollama.WithServerURL(m.url), ollama.WithModel(m.name),
@@ -103,14 +123,14 @@ func NewModel(ctx context.Context, cfg ModelConfig) (llms.Model, error) {
 	case "openai", "llamafile":
 		// llamafile serves the OpenAI API; langchaingo's own llamafile
 		// client takes neither a server URL nor an HTTP client.
-		env, def, model := "OPENAI_BASE_URL", "https://api.openai.com/v1", DefaultOpenAIModel
+		def, model := "https://api.openai.com/v1", DefaultOpenAIModel
 		if cfg.Provider == "llamafile" {
-			env, def, model = "LLAMAFILE_HOST", "http://127.0.0.1:8080/v1", "LLaMA_CPP"
+			def, model = "http://127.0.0.1:8080/v1", "LLaMA_CPP"
 			m.numCtx = cfg.NumCtx
 		}
 		m.name = or(cfg.Model, model)
-		m.url, err = baseURL(or(cfg.BaseURL, os.Getenv(env)), def, "/v1", "")
-		key := or(cfg.APIKey, os.Getenv("OPENAI_API_KEY"))
+		m.url, err = baseURL(or(cfg.BaseURL, os.Getenv(urlEnv)), def, "/v1", "")
+		key := or(cfg.APIKey, os.Getenv(keyEnv))
 		if err == nil && key == "" {
 			if !isLocal(m.url) {
 				return nil, fmt.Errorf("openai: no API key: set OPENAI_API_KEY or pass --api-key; "+
@@ -124,7 +144,7 @@ func NewModel(ctx context.Context, cfg ModelConfig) (llms.Model, error) {
 		}
 	case "anthropic":
 		m.name = or(cfg.Model, DefaultAnthropicModel)
-		key := or(cfg.APIKey, os.Getenv("ANTHROPIC_API_KEY"))
+		key := or(cfg.APIKey, os.Getenv(keyEnv))
 		if key == "" {
 			return nil, errors.New("anthropic: no API key: set ANTHROPIC_API_KEY or pass --api-key")
 		}
@@ -136,7 +156,7 @@ func NewModel(ctx context.Context, cfg ModelConfig) (llms.Model, error) {
 		m.Model, err = anthropic.New(opts...)
 	case "googleai":
 		m.name = or(cfg.Model, DefaultGoogleAIModel)
-		key := or(cfg.APIKey, os.Getenv("GOOGLE_API_KEY"))
+		key := or(cfg.APIKey, os.Getenv(keyEnv))
 		if key == "" {
 			return nil, errors.New("googleai: no API key: set GOOGLE_API_KEY or pass --api-key")
 		}

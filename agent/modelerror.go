@@ -32,6 +32,18 @@ type ModelError struct {
 	Fix string
 }
 
+// briefly describes err without what to do about it: the warning of a
+// retried call, when the advice comes once, with the final error.
+func briefly(err error) string {
+	var me *ModelError
+	if !errors.As(err, &me) || me.Fix == "" {
+		return err.Error()
+	}
+	brief := *me
+	brief.Fix = ""
+	return brief.Error()
+}
+
 // Error returns the provider, what happened and what to do about it.
 func (e *ModelError) Error() string {
 	var b strings.Builder

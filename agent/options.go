@@ -121,8 +121,8 @@ func WithHooks(hs ...Hooks) Option {
 }
 
 // WithEvents adds a function that receives every Event of a run, in order,
-// on the goroutine that runs the loop. NewTracePrinter returns one for the
-// terminal.
+// on the goroutine that runs the loop. A [Trace] from NewTrace shows the
+// run on a terminal (pass its Event method); JSONLines writes it as JSON.
 func WithEvents(fn func(Event)) Option {
 	return func(o *options) {
 		if fn != nil {
@@ -132,9 +132,9 @@ func WithEvents(fn func(Event)) Option {
 }
 
 // WithStreaming asks the model to stream and passes each piece of text to
-// fn as it arrives (--stream). When the text already holds a complete
-// action followed by an "Observation:" the model made up, the agent cancels
-// the generation there.
+// fn as it arrives (--stream); a [Trace]'s Token method shows it. When the
+// text already holds a complete action followed by an "Observation:" the
+// model made up, the agent cancels the generation there.
 func WithStreaming(fn func(chunk string)) Option {
 	return func(o *options) { o.onToken = fn }
 }

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/react-agent/react-agent/prompt"
 )
 
-// NewTracePrinter returns an event function (see WithEvents) that writes
-// the run to w, usually os.Stderr, for a person to follow:
+// Trace writes a run to a terminal (or any writer) for a person to follow:
 //
 //	[1] Thought: I should compute it. (1.2s)
 //	[1] Action: calculator {"expression":"17*23+4"}
@@ -19,64 +19,339 @@ import (
 //	[2] Final Answer: 395 (0.8s)
 //
 // Reasoning text is shown indented under "thinking:"; long observations are
-// shortened to their first lines.
-func NewTracePrinter(w io.Writer) func(Event) {
-	var mu sync.Mutex
-	return func(e Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		var b strings.Builder
-		tag := fmt.Sprintf("[%d] ", e.Iteration)
-		if e.Reasoning != "" {
-			b.WriteString(tag + "thinking:\n" + indent(shorten(e.Reasoning, 2000), "    ") + "\n")
-		}
-		switch e.Kind {
-		case EventThought:
-			if e.Text != "" {
-				fmt.Fprintf(&b, "%sThought: %s%s\n", tag, e.Text, took(e.Duration))
-			}
-		case EventAction:
-			fmt.Fprintf(&b, "%sAction: %s %s\n", tag, e.Tool, prompt.FormatArgs(e.Args))
-		case EventObservation:
-			label := "Observation"
-			if e.Failed {
-				label = "Observation (error)"
-			}
-			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, label, indent(shorten(e.Text, 800), "    ")[4:], took(e.Duration))
-		case EventFinal:
-			forced := ""
-			if e.Forced {
-				forced = fmt.Sprintf(" [forced: %s]", e.StopReason)
-			}
-			fmt.Fprintf(&b, "%sFinal Answer: %s%s%s\n", tag, e.Text, forced, took(e.Duration))
-		case EventError:
-			fmt.Fprintf(&b, "%serror: %s\n", tag, e.Text)
-		case EventWarning:
-			fmt.Fprintf(&b, "%swarning: %s\n", tag, e.Text)
-		}
-		io.WriteString(w, b.String())
+// shortened to their first lines. Pass its Event method to [WithEvents],
+// its Token method to [WithStreaming] when the run streams, and call Close
+// when the run is over. A Trace is safe for concurrent use.
+type Trace struct {
+	w    io.Writer
+	opts traceOptions
+
+	// wmu guards w: the spinner's goroutine writes to it too.
+	wmu sync.Mutex
+
+	// mu serialises Event, Token and Close, and guards what follows.
+	mu       sync.Mutex
+	spin     *spinner
+	closed   bool
+	tokens   bool   // text was streamed since the last event
+	midLine  bool   // the streamed text on screen does not end a line
+	streamed int    // the iteration whose reply was streamed
+	timed    int    // the iteration whose thought line showed the model's time
+	parseErr *Event // the parse error whose observation is not shown again
+}
+
+// TraceOption configures a Trace.
+type TraceOption func(*traceOptions)
+
+type traceOptions struct {
+	color   bool
+	spinner bool
+	verbose bool
+}
+
+// TraceColor turns ANSI colours on or off (default off). Without them the
+// trace writes no escape sequences, except to erase a spinner.
+func TraceColor(on bool) TraceOption {
+	return func(o *traceOptions) { o.color = on }
+}
+
+// TraceSpinner turns on or off an animated spinner shown while the model
+// thinks or a tool runs (default off). It redraws its line in place, so
+// it is for terminals only.
+func TraceSpinner(on bool) TraceOption {
+	return func(o *traceOptions) { o.spinner = on }
+}
+
+// TraceVerbose turns on or off printing every prompt sent to the model
+// and every observation whole (default off).
+func TraceVerbose(on bool) TraceOption {
+	return func(o *traceOptions) { o.verbose = on }
+}
+
+// NewTrace returns a Trace that writes to w, usually os.Stderr.
+func NewTrace(w io.Writer, opts ...TraceOption) *Trace {
+	t := &Trace{w: w}
+	for _, opt := range opts {
+		opt(&t.opts)
+	}
+	return t
+}
+
+// ANSI escape sequences.
+const (
+	ansiReset     = "\033[0m"
+	ansiDim       = "\033[2m"
+	ansiRed       = "\033[31m"
+	ansiGreen     = "\033[32m"
+	ansiYellow    = "\033[33m"
+	ansiCyan      = "\033[36m"
+	ansiBoldGreen = "\033[1;32m"
+	ansiEraseLine = "\r\033[K"
+)
+
+// Limits of a shortened observation and of shortened reasoning.
+const (
+	traceObservationLines = 5
+	traceObservationBytes = 400
+	traceReasoningBytes   = 2000
+)
+
+// Event writes e. Pass it to WithEvents.
+func (t *Trace) Event(e Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopSpinner()
+	if t.tokens {
+		t.tokens, t.streamed = false, e.Iteration
+	}
+	if s := t.format(e); s != "" {
+		t.writeLine(s)
+	}
+	switch e.Kind {
+	case EventModel:
+		t.startSpinner("thinking")
+	case EventAction:
+		t.startSpinner("running " + e.Tool)
 	}
 }
 
+// Token writes a piece of streamed model text as it arrives. Pass it to
+// WithStreaming. The trace then leaves out the thought, the reasoning and
+// the final answer of that reply, which are on screen already.
+func (t *Trace) Token(chunk string) {
+	if chunk == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopSpinner()
+	t.tokens = true
+	t.midLine = !strings.HasSuffix(chunk, "\n")
+	t.write(t.paint(ansiDim, chunk))
+}
+
+// Close stops and erases the spinner, and ends a streamed line. It is safe
+// to call more than once; the trace starts no spinner after it.
+func (t *Trace) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopSpinner()
+	t.closed = true
+	if t.midLine {
+		t.midLine = false
+		t.write("\n")
+	}
+}
+
+// format returns the lines that show e, or "" for none.
+func (t *Trace) format(e Event) string {
+	parseErr := t.parseErr
+	t.parseErr = nil
+	var b strings.Builder
+	tag := t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)) + " "
+	streamed := e.Iteration == t.streamed
+	if e.Reasoning != "" && !streamed && e.Kind != EventModel {
+		r := e.Reasoning
+		if !t.opts.verbose {
+			r = shortenBytes(strings.TrimSpace(r), traceReasoningBytes)
+		}
+		b.WriteString(tag + t.paint(ansiDim, "thinking:") + "\n" + t.paint(ansiDim, indent(r, "    ")) + "\n")
+	}
+	switch e.Kind {
+	case EventModel:
+		if t.opts.verbose {
+			label := "prompt:"
+			if e.Forced {
+				label = "prompt (asking for a final answer):"
+			}
+			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(strings.TrimRight(e.Text, " \n"), "    ") + "\n")
+		}
+	case EventThought:
+		if e.Text != "" && !streamed {
+			t.timed = e.Iteration
+			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
+		}
+	case EventAction:
+		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, prompt.FormatArgs(e.Args))
+	case EventObservation:
+		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
+			break
+		}
+		label, color := "Observation", ansiGreen
+		if e.Failed {
+			label, color = "Observation (error)", ansiRed
+		}
+		text := strings.TrimSpace(e.Text)
+		if !t.opts.verbose {
+			text = shortenObservation(text)
+		}
+		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(text, "    "), took(e.Duration))
+	case EventFinal:
+		if streamed {
+			break
+		}
+		forced, d := "", e.Duration
+		if e.Forced {
+			forced = fmt.Sprintf(" [forced: %s]", e.StopReason)
+		}
+		if t.timed == e.Iteration {
+			d = 0 // the thought line showed it
+		}
+		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), e.Text, forced, took(d))
+	case EventParseError:
+		t.parseErr = &e
+		b.WriteString(tag + t.paint(ansiRed, "parse error: "+e.Text) + "\n")
+	case EventError:
+		if e.StopReason == StopCancelled {
+			b.WriteString(tag + t.paint(ansiRed, "interrupted: the run was cancelled") + "\n")
+		} else {
+			b.WriteString(tag + t.paint(ansiRed, "error: "+e.Text) + "\n")
+		}
+	case EventWarning:
+		b.WriteString(tag + t.paint(ansiYellow, "warning: "+e.Text) + "\n")
+	}
+	return b.String()
+}
+
+// paint colours s when colours are on.
+func (t *Trace) paint(color, s string) string {
+	if !t.opts.color || s == "" {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+// writeLine writes s, on a line of its own after streamed text.
+func (t *Trace) writeLine(s string) {
+	if t.midLine {
+		t.midLine = false
+		s = "\n" + s
+	}
+	t.write(s)
+}
+
+func (t *Trace) write(s string) {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	io.WriteString(t.w, s)
+}
+
+// spinner is a running spinner: a goroutine that redraws a line in place.
+type spinner struct {
+	label string
+	start time.Time
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// startSpinner starts a spinner showing label, when spinners are on. The
+// caller holds t.mu.
+func (t *Trace) startSpinner(label string) {
+	if !t.opts.spinner || t.closed {
+		return
+	}
+	if t.midLine {
+		t.midLine = false
+		t.write("\n")
+	}
+	s := &spinner{label: label, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	t.spin = s
+	go t.animate(s)
+}
+
+// stopSpinner stops the spinner, if one runs, and waits until it has
+// erased its line. The caller holds t.mu.
+func (t *Trace) stopSpinner() {
+	if t.spin == nil {
+		return
+	}
+	close(t.spin.stop)
+	<-t.spin.done
+	t.spin = nil
+}
+
+// animate draws s every 100ms until it is stopped, then erases it.
+func (t *Trace) animate(s *spinner) {
+	defer close(s.done)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	drawn := false
+	for i := 0; ; i++ {
+		select {
+		case <-s.stop:
+			if drawn {
+				t.write(ansiEraseLine)
+			}
+			return
+		case <-tick.C:
+			elapsed := time.Since(s.start).Seconds()
+			t.write(fmt.Sprintf("\r%s %s %.1fs", spinnerFrames[i%len(spinnerFrames)], s.label, elapsed))
+			drawn = true
+		}
+	}
+}
+
+// took shows a duration in parentheses: 1.2s, 35ms. It shows none under
+// half a millisecond.
 func took(d time.Duration) string {
+	if d >= time.Second {
+		d = d.Round(100 * time.Millisecond)
+	} else {
+		d = d.Round(time.Millisecond)
+	}
 	if d <= 0 {
 		return ""
 	}
-	return " (" + d.Round(time.Millisecond).String() + ")"
+	return " (" + d.String() + ")"
 }
 
-func shorten(s string, n int) string {
-	s = strings.TrimSpace(s)
+// shortenObservation keeps the first lines of s, up to a number of lines
+// and of bytes, and says how much it left out.
+func shortenObservation(s string) string {
+	lines := strings.SplitAfterN(s, "\n", traceObservationLines+1)
+	if len(lines) > traceObservationLines {
+		kept := strings.TrimSuffix(strings.Join(lines[:traceObservationLines], ""), "\n")
+		if len(kept) <= traceObservationBytes {
+			more := strings.Count(lines[traceObservationLines], "\n") + 1
+			return fmt.Sprintf("%s … (%d more lines)", kept, more)
+		}
+	}
+	return shortenBytes(s, traceObservationBytes)
+}
+
+// shortenBytes cuts s to at most n bytes, on a character boundary, and
+// says how many it left out.
+func shortenBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return fmt.Sprintf("%s … (%d more bytes)", s[:cut], len(s)-cut)
 }
 
+// hang indents the lines of s after the first.
+func hang(s, pad string) string {
+	first, rest, ok := strings.Cut(s, "\n")
+	if !ok {
+		return s
+	}
+	return first + "\n" + indent(rest, pad)
+}
+
+// indent puts pad before each line of s that is not empty.
 func indent(s, pad string) string {
-	return pad + strings.ReplaceAll(s, "\n", "\n"+pad)
+	var b strings.Builder
+	b.Grow(len(s) + len(pad)*(strings.Count(s, "\n")+1))
+	for line := range strings.Lines(s) {
+		if line != "\n" {
+			b.WriteString(pad)
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }

@@ -3,35 +3,269 @@ package agent
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-func TestTracePrinter(t *testing.T) {
+// token is streamed text fed to a Trace in a test, among its events.
+type token string
+
+// feed passes events and tokens to tr, then closes it.
+func feed(tr *Trace, steps []any) {
+	for _, s := range steps {
+		switch s := s.(type) {
+		case Event:
+			tr.Event(s)
+		case token:
+			tr.Token(string(s))
+		}
+	}
+	tr.Close()
+}
+
+func TestTrace(t *testing.T) {
+	obs := func(iter int, text string) Event {
+		return Event{Kind: EventObservation, Iteration: iter, Tool: "echo", Text: text}
+	}
 	tests := []struct {
-		name string
-		e    Event
-		want string
+		name  string
+		steps []any
+		opts  []TraceOption
+		want  string
 	}{
-		{"a thought with its reasoning and time", Event{Kind: EventThought, Iteration: 1, Text: "add them", Reasoning: "hmm", Duration: 1200 * time.Millisecond},
-			"[1] thinking:\n    hmm\n[1] Thought: add them (1.2s)\n"},
-		{"an action", Event{Kind: EventAction, Iteration: 1, Tool: "add", Args: map[string]any{"a": 1}},
-			"[1] Action: add {\"a\":1}\n"},
-		{"a failed observation", Event{Kind: EventObservation, Iteration: 2, Text: "Error: x\nmore", Failed: true},
-			"[2] Observation (error): Error: x\n    more\n"},
-		{"a forced answer", Event{Kind: EventFinal, Iteration: 3, Text: "42", Forced: true, StopReason: StopMaxIterations},
-			"[3] Final Answer: 42 [forced: max_iterations]\n"},
-		{"a warning", Event{Kind: EventWarning, Iteration: 1, Text: "retrying"}, "[1] warning: retrying\n"},
-		{"a long observation is shortened", Event{Kind: EventObservation, Iteration: 1, Text: strings.Repeat("x", 900)},
-			"[1] Observation: " + strings.Repeat("x", 800) + " … (100 more bytes)\n"},
+		{"a thought shows its reasoning and time",
+			[]any{Event{Kind: EventThought, Iteration: 1, Text: "add them", Reasoning: "hmm", Duration: 1200 * time.Millisecond}},
+			nil, "[1] thinking:\n    hmm\n[1] Thought: add them (1.2s)\n"},
+		{"an action shows its arguments",
+			[]any{Event{Kind: EventAction, Iteration: 1, Tool: "add", Args: map[string]any{"a": 1}}},
+			nil, "[1] Action: add {\"a\":1}\n"},
+		{"an observation shows the tool's time",
+			[]any{Event{Kind: EventObservation, Iteration: 1, Tool: "add", Text: "395", Duration: time.Millisecond}},
+			nil, "[1] Observation: 395 (1ms)\n"},
+		{"a time under half a millisecond is not shown",
+			[]any{Event{Kind: EventObservation, Iteration: 1, Tool: "add", Text: "3", Duration: 200 * time.Microsecond}},
+			nil, "[1] Observation: 3\n"},
+		{"a time of seconds is shown to a tenth",
+			[]any{Event{Kind: EventThought, Iteration: 1, Text: "t", Duration: 2345 * time.Millisecond}},
+			nil, "[1] Thought: t (2.3s)\n"},
+		{"an empty observation",
+			[]any{obs(1, "")},
+			nil, "[1] Observation: \n"},
+		{"a failed observation is marked and indented",
+			[]any{Event{Kind: EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x\nmore", Failed: true}},
+			nil, "[2] Observation (error): Error: x\n    more\n"},
+		{"a forced answer says why and shows its time",
+			[]any{Event{Kind: EventFinal, Iteration: 3, Text: "42", Forced: true, StopReason: StopMaxIterations, Duration: 800 * time.Millisecond}},
+			nil, "[3] Final Answer: 42 [forced: max_iterations] (800ms)\n"},
+		{"an answer after its thought does not show the time twice",
+			[]any{
+				Event{Kind: EventThought, Iteration: 2, Text: "done", Duration: 1200 * time.Millisecond},
+				Event{Kind: EventFinal, Iteration: 2, Text: "42", Duration: 1200 * time.Millisecond},
+			},
+			nil, "[2] Thought: done (1.2s)\n[2] Final Answer: 42\n"},
+		{"a warning",
+			[]any{Event{Kind: EventWarning, Iteration: 1, Text: "retrying"}},
+			nil, "[1] warning: retrying\n"},
+		{"a model call shows nothing",
+			[]any{Event{Kind: EventModel, Iteration: 1, Text: "--- system ---\nhi"}},
+			nil, ""},
+		{"a long observation is cut at 400 bytes",
+			[]any{obs(1, strings.Repeat("x", 900))},
+			nil, "[1] Observation: " + strings.Repeat("x", 400) + " … (500 more bytes)\n"},
+		{"an observation of many lines keeps the first five",
+			[]any{obs(1, "1\n2\n3\n4\n5\n6\n7\n8\n")},
+			nil, "[1] Observation: 1\n    2\n    3\n    4\n    5 … (3 more lines)\n"},
+		{"an observation is cut between characters",
+			[]any{obs(1, "x"+strings.Repeat("é", 300))},
+			nil, "[1] Observation: x" + strings.Repeat("é", 199) + " … (202 more bytes)\n"},
+		{"a parse error is shown once, not again as its observation",
+			[]any{
+				Event{Kind: EventModel, Iteration: 1},
+				Event{Kind: EventParseError, Iteration: 1, Text: "no action"},
+				Event{Kind: EventObservation, Iteration: 1, Text: "no action", Failed: true},
+				Event{Kind: EventModel, Iteration: 2},
+			},
+			nil, "[1] parse error: no action\n"},
+		{"a cancelled run is reported as interrupted",
+			[]any{Event{Kind: EventError, Iteration: 2, Text: "agent: cancelled: context canceled", StopReason: StopCancelled}},
+			nil, "[2] interrupted: the run was cancelled\n"},
+		{"an error that ends the run shows its message",
+			[]any{Event{Kind: EventError, Iteration: 2, Text: "boom", StopReason: StopError}},
+			nil, "[2] error: boom\n"},
+		{"verbose shows the prompt indented",
+			[]any{Event{Kind: EventModel, Iteration: 1, Text: "--- system ---\nhi\n\n--- user ---\nq"}},
+			[]TraceOption{TraceVerbose(true)}, "[1] prompt:\n    --- system ---\n    hi\n\n    --- user ---\n    q\n"},
+		{"verbose shows a long observation whole",
+			[]any{obs(1, strings.Repeat("x", 900)+"\n1\n2\n3\n4\n5")},
+			[]TraceOption{TraceVerbose(true)}, "[1] Observation: " + strings.Repeat("x", 900) + "\n    1\n    2\n    3\n    4\n    5\n"},
+		{"a streamed reply is not repeated but its action and observation are shown",
+			[]any{
+				Event{Kind: EventModel, Iteration: 1},
+				token("<think>hmm</think>\nThought: add\n"), token("Action: add\nAction Input: {}"),
+				Event{Kind: EventThought, Iteration: 1, Text: "add", Reasoning: "hmm", Duration: time.Second},
+				Event{Kind: EventAction, Iteration: 1, Tool: "add", Args: map[string]any{}},
+				Event{Kind: EventObservation, Iteration: 1, Tool: "add", Text: "3"},
+				Event{Kind: EventModel, Iteration: 2},
+				token("Thought: done\nFinal Answer: 3"),
+				Event{Kind: EventThought, Iteration: 2, Text: "done"},
+				Event{Kind: EventFinal, Iteration: 2, Text: "3"},
+			},
+			nil, "<think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Action: add {}\n[1] Observation: 3\n" +
+				"Thought: done\nFinal Answer: 3\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			NewTracePrinter(&b)(tt.e)
+			feed(NewTrace(&b, tt.opts...), tt.steps)
 			if b.String() != tt.want {
-				t.Errorf("got %q, want %q", b.String(), tt.want)
+				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
 			}
 		})
 	}
+}
+
+func TestTraceColor(t *testing.T) {
+	steps := []any{
+		Event{Kind: EventModel, Iteration: 1},
+		Event{Kind: EventThought, Iteration: 2, Text: "t", Reasoning: "r"},
+		Event{Kind: EventAction, Iteration: 2, Tool: "add"},
+		Event{Kind: EventObservation, Iteration: 2, Tool: "add", Text: "3"},
+		Event{Kind: EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x", Failed: true},
+		Event{Kind: EventParseError, Iteration: 3, Text: "bad"},
+		Event{Kind: EventWarning, Iteration: 3, Text: "careful"},
+		Event{Kind: EventFinal, Iteration: 3, Text: "42"},
+		Event{Kind: EventError, Iteration: 3, Text: "boom", StopReason: StopError},
+		token("Thought: "),
+	}
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"the iteration tag is dim", ansiDim + "[2]" + ansiReset + " "},
+		{"reasoning is dim", ansiDim + "thinking:" + ansiReset + "\n" + ansiDim + "    r" + ansiReset + "\n"},
+		{"streamed tokens are dim", ansiDim + "Thought: " + ansiReset + "\n"},
+		{"a thought is cyan", ansiCyan + "Thought" + ansiReset + ": t\n"},
+		{"an action is yellow", ansiYellow + "Action" + ansiReset + ": add"},
+		{"an observation is green", ansiGreen + "Observation" + ansiReset + ": 3\n"},
+		{"a failed observation is red", ansiRed + "Observation (error)" + ansiReset},
+		{"a final answer is bold green", ansiBoldGreen + "Final Answer" + ansiReset + ": 42\n"},
+		{"a parse error is red", ansiRed + "parse error: bad" + ansiReset + "\n"},
+		{"an error is red", ansiRed + "error: boom" + ansiReset + "\n"},
+		{"a warning is yellow", ansiYellow + "warning: careful" + ansiReset + "\n"},
+	}
+	var colored bytes.Buffer
+	feed(NewTrace(&colored, TraceColor(true)), steps)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(colored.String(), tt.want) {
+				t.Errorf("the trace lacks %q:\n%q", tt.want, colored.String())
+			}
+		})
+	}
+	t.Run("without colour the trace has no escape sequences", func(t *testing.T) {
+		var plain bytes.Buffer
+		feed(NewTrace(&plain, TraceColor(false), TraceVerbose(true)), steps)
+		if i := strings.IndexByte(plain.String(), '\033'); i >= 0 {
+			t.Errorf("escape at %d:\n%q", i, plain.String())
+		}
+	})
+}
+
+// syncBuffer is a bytes.Buffer safe for the spinner's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitFor waits until the buffer holds want.
+func (s *syncBuffer) waitFor(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the trace never showed %q:\n%q", want, s.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestTraceSpinner(t *testing.T) {
+	var w syncBuffer
+	tr := NewTrace(&w, TraceSpinner(true))
+	stopped := func(s *spinner) {
+		t.Helper()
+		select {
+		case <-s.done:
+		default:
+			t.Error("the spinner's goroutine still runs")
+		}
+		if tr.spin != nil {
+			t.Error("the trace still holds its spinner")
+		}
+	}
+
+	tr.Event(Event{Kind: EventModel, Iteration: 1})
+	w.waitFor(t, " thinking ")
+	s := tr.spin
+	tr.Event(Event{Kind: EventThought, Iteration: 1, Text: "t"})
+	stopped(s)
+	out := w.String()
+	if !strings.HasSuffix(out, ansiEraseLine+"[1] Thought: t\n") {
+		t.Errorf("the spinner was not erased before the next line:\n%q", out)
+	}
+	if !strings.HasPrefix(out, "\r"+spinnerFrames[0]+" thinking ") || !strings.Contains(out, "s"+ansiEraseLine) {
+		t.Errorf("unexpected spinner frames:\n%q", out)
+	}
+
+	tr.Event(Event{Kind: EventAction, Iteration: 1, Tool: "add"})
+	w.waitFor(t, " running add ")
+	s = tr.spin
+	tr.Close()
+	stopped(s)
+	if out := w.String(); !strings.HasSuffix(out, ansiEraseLine) {
+		t.Errorf("Close did not erase the spinner:\n%q", out)
+	}
+	tr.Close()
+
+	tr.Event(Event{Kind: EventModel, Iteration: 2})
+	if tr.spin != nil {
+		t.Error("a closed trace started a spinner")
+	}
+}
+
+func TestTraceSpinnerStopsOnToken(t *testing.T) {
+	var w syncBuffer
+	tr := NewTrace(&w, TraceSpinner(true))
+	defer tr.Close()
+	tr.Event(Event{Kind: EventModel, Iteration: 1})
+	w.waitFor(t, " thinking ")
+	s := tr.spin
+	tr.Token("Thought: ")
+	<-s.done
+	if out := w.String(); !strings.HasSuffix(out, ansiEraseLine+"Thought: ") {
+		t.Errorf("the spinner was not erased before the token:\n%q", out)
+	}
+}
+
+func TestTraceWithoutSpinnerStartsNone(t *testing.T) {
+	tr := NewTrace(&bytes.Buffer{})
+	tr.Event(Event{Kind: EventModel, Iteration: 1})
+	tr.Event(Event{Kind: EventAction, Iteration: 1, Tool: "add"})
+	if tr.spin != nil {
+		t.Error("a trace without a spinner started one")
+	}
+	tr.Close()
 }
