@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// openPTY opens a pseudo-terminal pair (Linux): the test holds the
+// master, the program gets the slave as its terminal.
+func openPTY() (master, slave *os.File, err error) {
+	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var unlock int32
+	if err := ioctl(master, syscall.TIOCSPTLCK, unsafe.Pointer(&unlock)); err != nil {
+		master.Close()
+		return nil, nil, fmt.Errorf("unlocking the pty: %w", err)
+	}
+	var n uint32
+	if err := ioctl(master, syscall.TIOCGPTN, unsafe.Pointer(&n)); err != nil {
+		master.Close()
+		return nil, nil, fmt.Errorf("numbering the pty: %w", err)
+	}
+	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	return master, slave, nil
+}
+
+func ioctl(f *os.File, req uintptr, arg unsafe.Pointer) error {
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), req, uintptr(arg)); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// terminal is the binary running on a pseudo-terminal, with everything it
+// wrote there.
+type terminal struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	master *os.File
+	mu     sync.Mutex
+	screen bytes.Buffer
+	done   chan struct{}
+}
+
+// startTerminal runs the binary with stdin, stdout and stderr on a new
+// pseudo-terminal that is its controlling terminal.
+func startTerminal(t *testing.T, in invocation) *terminal {
+	t.Helper()
+	master, slave, err := openPTY()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	cmd := command(t, in)
+	cmd.Env = append(cmd.Env, "TERM=xterm")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	term := &terminal{t: t, cmd: cmd, master: master, done: make(chan struct{})}
+	go func() {
+		defer close(term.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			term.mu.Lock()
+			term.screen.Write(buf[:n])
+			term.mu.Unlock()
+			if err != nil {
+				return // EIO once the program has ended
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		master.Close()
+	})
+	return term
+}
+
+func (term *terminal) text() string {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	return term.screen.String()
+}
+
+// waitText waits until the terminal shows want.
+func (term *terminal) waitText(want string) {
+	term.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(term.text(), want) {
+			return
+		}
+	}
+	term.t.Fatalf("the terminal never showed %q; it shows:\n%q", want, term.text())
+}
+
+// typeLine types a line as a person would.
+func (term *terminal) typeLine(s string) {
+	if _, err := term.master.Write([]byte(s + "\n")); err != nil {
+		term.t.Fatal(err)
+	}
+}
+
+// wait waits for the program to end and returns its exit status.
+func (term *terminal) wait() int {
+	term.t.Helper()
+	exited := make(chan error, 1)
+	go func() { exited <- term.cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		term.t.Fatalf("the program did not end; the terminal shows:\n%q", term.text())
+	}
+	select {
+	case <-term.done:
+	case <-time.After(5 * time.Second):
+	}
+	return term.cmd.ProcessState.ExitCode()
+}
+
+func TestTerminalConfirmsShellCommand(t *testing.T) {
+	for _, answer := range []string{"y", "n"} {
+		t.Run("answering "+answer, func(t *testing.T) {
+			s := ollama(t, "shell_confirm.json")
+			term := startTerminal(t, invocation{args: []string{"ask", "--allow-shell", "--base-url", s.URL, "What does the shell say?"}})
+			term.waitText("echo confirmed-$((6*7))")
+			term.waitText("[y/N]")
+			term.typeLine(answer)
+			code := term.wait()
+			screen := term.text()
+			ran := strings.Contains(screen, "confirmed-42")
+			if code != 0 || ran != (answer == "y") {
+				t.Fatalf("answer %q: exit %d, command ran: %v; the terminal shows:\n%s", answer, code, ran, screen)
+			}
+			if answer == "n" && !strings.Contains(screen, "not") {
+				t.Errorf("a refused command should be reported; the terminal shows:\n%s", screen)
+			}
+		})
+	}
+}
+
+func TestTerminalColour(t *testing.T) {
+	demo := []string{"ask", "--provider", "replay", "--replay", "testdata/agent/demo.jsonl", "What is 17 * 23 + 4?"}
+	tests := []struct {
+		name   string
+		env    []string
+		colour bool
+	}{
+		{"a terminal gets colour", nil, true},
+		{"NO_COLOR turns it off", []string{"NO_COLOR=1"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			term := startTerminal(t, invocation{args: demo, env: tt.env})
+			if code := term.wait(); code != 0 {
+				t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+			}
+			screen := term.text()
+			if got := sgr.MatchString(screen); got != tt.colour {
+				t.Errorf("colour: %v, want %v; the terminal shows:\n%q", got, tt.colour, screen)
+			}
+			if !strings.Contains(screen, "17 * 23 + 4 = 395") {
+				t.Errorf("no answer on the terminal:\n%q", screen)
+			}
+		})
+	}
+}
+
+func TestTerminalChat(t *testing.T) {
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	term := startTerminal(t, invocation{args: []string{"chat", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+	term.waitText("> ")
+	term.typeLine("What is 17 * 23 + 4?")
+	term.waitText("17 * 23 + 4 = 395")
+	term.typeLine("/tools")
+	term.waitText("expression")
+	term.typeLine("/exit")
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+}
