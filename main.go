@@ -818,7 +818,9 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 		case strings.HasPrefix(q, "/") && !strings.Contains(q, " "):
 			fmt.Fprintf(stderr, "unknown command %s; the commands are:\n%s", q, chatHelp)
 		default:
-			if err := s.askInChat(chat, q, sigs); err != nil {
+			// A script's chat fails when a question does; a person at
+			// the terminal has seen each failure already.
+			if err := s.askInChat(chat, q, sigs); err != nil && !interactive {
 				failed = err
 			}
 		}

@@ -181,6 +181,8 @@ func TestCommandLine(t *testing.T) {
 		{"a bare question is asked", invocation{args: append(append([]string{}, demo...), "-q", question)}, 0, "=17 * 23 + 4 = 395\n", ""},
 		{"ask prints only the answer on stdout and the trace on stderr", invocation{args: append(append([]string{"ask"}, demo...), question)},
 			0, "=17 * 23 + 4 = 395\n", "[2] Observation: 395"},
+		{"-v shows the prompts and whole observations", invocation{args: append(append([]string{"ask", "-v"}, demo...), question)},
+			0, "=17 * 23 + 4 = 395\n", "--- system ---"},
 		{"-q leaves stderr empty", invocation{args: append(append([]string{"ask", "-q"}, demo...), question)}, 0, "=17 * 23 + 4 = 395\n", ""},
 		{"ask reads the question from stdin", invocation{args: append([]string{"ask", "-q"}, demo...), stdin: question + "\n"}, 0, " = 395", ""},
 		{"ask reads the question from stdin when it is -", invocation{args: append(append([]string{"ask", "-q"}, demo...), "-"), stdin: question}, 0, " = 395", ""},

@@ -59,8 +59,9 @@ type terminal struct {
 }
 
 // startTerminal runs the binary with stdin, stdout and stderr on a new
-// pseudo-terminal that is its controlling terminal.
-func startTerminal(t *testing.T, in invocation) *terminal {
+// pseudo-terminal that is its controlling terminal; with pipedStdin,
+// stdin is a pipe instead, and the terminal is only reachable as /dev/tty.
+func startTerminal(t *testing.T, in invocation, pipedStdin ...bool) *terminal {
 	t.Helper()
 	master, slave, err := openPTY()
 	if err != nil {
@@ -70,6 +71,10 @@ func startTerminal(t *testing.T, in invocation) *terminal {
 	cmd.Env = append(cmd.Env, "TERM=xterm")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if len(pipedStdin) > 0 && pipedStdin[0] {
+		cmd.Stdin = strings.NewReader(in.stdin)
+		cmd.SysProcAttr.Ctty = 2
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +162,23 @@ func TestTerminalConfirmsShellCommand(t *testing.T) {
 	}
 }
 
+func TestTerminalConfirmsOnDevTTYWhenStdinIsAPipe(t *testing.T) {
+	s := ollama(t, "shell_confirm.json")
+	term := startTerminal(t, invocation{
+		args:  []string{"ask", "--allow-shell", "--base-url", s.URL},
+		stdin: "What does the shell say?",
+		env:   []string{"NO_COLOR=1"},
+	}, true)
+	term.waitText("[y/N]")
+	term.typeLine("y")
+	if code := term.wait(); code != 0 || !strings.Contains(term.text(), "confirmed-42") {
+		t.Fatalf("exit %d; the terminal shows:\n%s", code, term.text())
+	}
+	if body := fmt.Sprint(s.Request(0)); !strings.Contains(body, "What does the shell say?") {
+		t.Errorf("the question did not come from stdin: %s", body)
+	}
+}
+
 func TestTerminalColour(t *testing.T) {
 	demo := []string{"ask", "--provider", "replay", "--replay", "testdata/agent/demo.jsonl", "What is 17 * 23 + 4?"}
 	tests := []struct {
@@ -196,4 +218,30 @@ func TestTerminalChat(t *testing.T) {
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
 	}
+}
+
+func TestTerminalChatCtrlC(t *testing.T) {
+	s := ollama(t, "calculator.json", modeltest.Hang())
+	term := startTerminal(t, invocation{args: []string{"chat", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+	term.waitText("> ")
+	term.typeLine("What is 17 * 23 + 4?")
+	waitFor(t, "the model call", func() bool { return s.Calls() > 0 })
+	term.master.Write([]byte{3}) // Ctrl-C, as typed
+	term.waitText("interrupted")
+	if strings.Count(term.text(), "> ") < 2 {
+		term.waitText("\n> ")
+	}
+	term.typeLine("/exit")
+	if code := term.wait(); code != 0 {
+		t.Fatalf("after Ctrl-C stopped an answer, /exit should end the session with 0; exit %d; the terminal shows:\n%q", code, term.text())
+	}
+
+	t.Run("Ctrl-C at the prompt ends the session with 130", func(t *testing.T) {
+		term := startTerminal(t, invocation{args: []string{"chat", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+		term.waitText("> ")
+		term.master.Write([]byte{3})
+		if code := term.wait(); code != 130 {
+			t.Fatalf("exit %d, want 130; the terminal shows:\n%q", code, term.text())
+		}
+	})
 }

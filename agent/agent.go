@@ -187,9 +187,7 @@ func (r *run) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: r.msgs, Forced: forced}); err != nil {
 		return nil, err
 	}
-	if len(a.opts.events) > 0 {
-		r.emit(Event{Kind: EventModel, Iteration: iter, Forced: forced, Text: promptText(r.msgs)})
-	}
+	r.emit(Event{Kind: EventModel, Iteration: iter, Forced: forced, Messages: r.msgs})
 	mr, err := a.generate(ctx, r.msgs, iter, r.emit)
 	r.res.Usage.add(mr.usage)
 	if err != nil {
@@ -311,7 +309,7 @@ func (r *run) force(ctx, runCtx context.Context, reason StopReason) (*Result, er
 	a, res := r.a, r.res
 	res.StopReason = reason
 	what := map[StopReason]string{
-		StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
+		StopMaxIterations: fmt.Sprintf("stopped after %d iterations (raise --max-iterations to allow more)", a.opts.maxIterations),
 		StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
 		StopCancelled:     "cancelled",
 	}[reason]

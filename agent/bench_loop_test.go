@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func (m *instantModel) Call(ctx context.Context, p string, opts ...llms.CallOpti
 
 // benchmarkRun measures runs of steps tool calls with 8 KiB observations
 // and reports the loop's own time per step: everything but the model.
-func benchmarkRun(b *testing.B, steps int) {
+func benchmarkRun(b *testing.B, steps int, opts ...Option) {
 	obs := strings.Repeat("observation text ", 8<<10/17)
 	big := funcTool{name: "big", schema: oneString("input"), fn: func(context.Context, map[string]any) (string, error) {
 		return obs, nil
@@ -45,7 +46,7 @@ func benchmarkRun(b *testing.B, steps int) {
 		replies = append(replies, action("big", `{"input": "some query"}`))
 	}
 	replies = append(replies, final("done"))
-	a := New(newInstantModel(replies...), registry(b, big), WithMaxIterations(steps+1))
+	a := New(newInstantModel(replies...), registry(b, big), append(opts, WithMaxIterations(steps+1))...)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -63,3 +64,9 @@ func BenchmarkLoop10Steps(b *testing.B) { benchmarkRun(b, 10) }
 // BenchmarkLoop40Steps shows that the time per step stays flat as runs
 // grow: the loop's work is linear in the number of steps.
 func BenchmarkLoop40Steps(b *testing.B) { benchmarkRun(b, 40) }
+
+// BenchmarkLoop40StepsWithEvents is BenchmarkLoop40Steps as the command
+// line runs it with --json: the trace and the JSON events are on.
+func BenchmarkLoop40StepsWithEvents(b *testing.B) {
+	benchmarkRun(b, 40, WithEvents(NewTrace(io.Discard).Event), WithEvents(JSONLines(io.Discard)))
+}

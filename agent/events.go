@@ -16,8 +16,8 @@ type EventKind string
 
 // The kinds of Event.
 const (
-	// EventModel reports a model call about to be made, with the whole
-	// prompt as sent.
+	// EventModel reports a model call about to be made, with the messages
+	// sent (see [Event.Prompt]).
 	EventModel EventKind = "model"
 	// EventThought reports a parsed model reply: its thought and any
 	// reasoning text.
@@ -59,7 +59,8 @@ const (
 //	{"type":"error","iteration":2,"message":"...","stop_reason":"error"}
 //	{"type":"warning","iteration":1,"message":"..."}
 //
-// The prompt of a model event is left out of its JSON form: it is large.
+// The messages of a model event are left out of its JSON form: they are
+// large.
 type Event struct {
 	// Kind says what the event reports.
 	Kind EventKind
@@ -70,9 +71,11 @@ type Event struct {
 	// Duration is the time of the model call (thought, final, parse error)
 	// or the tool call (observation) the event follows.
 	Duration time.Duration
-	// Text is the prompt, the thought, the observation, the answer or the
-	// message.
+	// Text is the thought, the observation, the answer or the message.
 	Text string
+	// Messages are the messages of a model call. They are valid only
+	// while the events function runs, which must not change them.
+	Messages []llms.MessageContent
 	// Reasoning is the reasoning text of a thought, a forced answer or a
 	// reply that could not be parsed.
 	Reasoning string
@@ -101,6 +104,19 @@ type eventHead struct {
 
 // MarshalJSON returns the event's wire form described on [Event].
 func (e Event) MarshalJSON() ([]byte, error) {
+	// Encoding here leaves HTML characters alone; json.Marshal escapes
+	// them again afterwards unless its caller asked it not to.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e.wire()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// wire returns the value whose JSON encoding is the event's wire form.
+func (e Event) wire() any {
 	h := eventHead{Type: e.Kind, Iteration: e.Iteration}
 	ms := e.Duration.Milliseconds()
 	var v any
@@ -156,15 +172,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 			Message string `json:"message"`
 		}{h, e.Text}
 	}
-	// Encoding here leaves HTML characters alone; json.Marshal escapes
-	// them again afterwards unless its caller asked it not to.
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return v
 }
 
 // JSONLines returns an events function (see [WithEvents]) that writes each
@@ -187,7 +195,7 @@ func JSONLines(w io.Writer) func(Event) {
 			return
 		}
 		b.Reset()
-		if err := enc.Encode(e); err != nil {
+		if err := enc.Encode(e.wire()); err != nil { // not e: that would encode twice
 			return
 		}
 		if _, err := w.Write(b.Bytes()); err != nil {
@@ -196,9 +204,11 @@ func JSONLines(w io.Writer) func(Event) {
 	}
 }
 
-// promptText renders messages as the text of an EventModel: each message
-// under a line naming its role, separated by blank lines.
-func promptText(msgs []llms.MessageContent) string {
+// Prompt renders the messages of a model event as text: each message under
+// a line naming its role, separated by blank lines. It is built only when
+// asked for, since it grows with every step of a run.
+func (e Event) Prompt() string {
+	msgs := e.Messages
 	n := 0
 	for _, m := range msgs {
 		n += 32

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func TestEventMarshalJSON(t *testing.T) {
 		want string
 	}{
 		{"a model call leaves out the prompt",
-			Event{Kind: EventModel, Iteration: 1, Text: "--- system ---\nlong", Elapsed: time.Second},
+			Event{Kind: EventModel, Iteration: 1, Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "long")}, Elapsed: time.Second},
 			`{"type":"model","iteration":1,"forced":false}`},
 		{"a model call asking for a forced answer",
 			Event{Kind: EventModel, Iteration: 3, Forced: true},
@@ -181,15 +182,15 @@ func TestRunEvents(t *testing.T) {
 				}
 				e := find(t, events, EventModel)
 				for _, want := range []string{"--- system ---\n", "\n\n--- user ---\n", "Question: q"} {
-					if !strings.Contains(e.Text, want) {
-						t.Errorf("the prompt lacks %q:\n%s", want, e.Text)
+					if !strings.Contains(e.Prompt(), want) {
+						t.Errorf("the prompt lacks %q:\n%s", want, e.Prompt())
 					}
 				}
-				if !strings.HasPrefix(e.Text, "--- system ---\n") || e.Forced {
+				if !strings.HasPrefix(e.Prompt(), "--- system ---\n") || e.Forced {
 					t.Errorf("model event %+v", e)
 				}
-				if e := events[4]; !strings.Contains(e.Text, "Observation: 3") {
-					t.Errorf("the second prompt lacks the observation:\n%s", e.Text)
+				if e := events[4]; !strings.Contains(e.Prompt(), "Observation: 3") {
+					t.Errorf("the second prompt lacks the observation:\n%s", e.Prompt())
 				}
 			},
 		},
@@ -260,7 +261,14 @@ func TestRunEvents(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var events []Event
-			opts := append([]Option{fastRetries(), WithEvents(func(e Event) { events = append(events, e) })}, tt.opts...)
+			opts := append([]Option{fastRetries(), WithEvents(func(e Event) {
+				if e.Kind == EventModel {
+					// The messages are valid during the call only: keep
+					// a copy of them for the checks.
+					e.Messages = slices.Clone(e.Messages)
+				}
+				events = append(events, e)
+			})}, tt.opts...)
 			res, _ := New(tt.model(cancel), registry(t), opts...).Run(ctx, "q")
 			if got := kinds(events); got != tt.want {
 				t.Fatalf("events %q, want %q", got, tt.want)

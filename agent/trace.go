@@ -164,7 +164,7 @@ func (t *Trace) format(e Event) string {
 			if e.Forced {
 				label = "prompt (asking for a final answer):"
 			}
-			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(strings.TrimRight(e.Text, " \n"), "    ") + "\n")
+			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(strings.TrimRight(e.Prompt(), " \n"), "    ") + "\n")
 		}
 	case EventThought:
 		if e.Text != "" && !streamed {

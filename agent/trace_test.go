@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tmc/langchaingo/llms"
 )
 
 // token is streamed text fed to a Trace in a test, among its events.
@@ -68,7 +70,7 @@ func TestTrace(t *testing.T) {
 			[]any{Event{Kind: EventWarning, Iteration: 1, Text: "retrying"}},
 			nil, "[1] warning: retrying\n"},
 		{"a model call shows nothing",
-			[]any{Event{Kind: EventModel, Iteration: 1, Text: "--- system ---\nhi"}},
+			[]any{Event{Kind: EventModel, Iteration: 1, Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "hi")}}},
 			nil, ""},
 		{"a long observation is cut at 400 bytes",
 			[]any{obs(1, strings.Repeat("x", 900))},
@@ -94,7 +96,8 @@ func TestTrace(t *testing.T) {
 			[]any{Event{Kind: EventError, Iteration: 2, Text: "boom", StopReason: StopError}},
 			nil, "[2] error: boom\n"},
 		{"verbose shows the prompt indented",
-			[]any{Event{Kind: EventModel, Iteration: 1, Text: "--- system ---\nhi\n\n--- user ---\nq"}},
+			[]any{Event{Kind: EventModel, Iteration: 1, Messages: []llms.MessageContent{
+				llms.TextParts(llms.ChatMessageTypeSystem, "hi"), llms.TextParts(llms.ChatMessageTypeHuman, "q")}}},
 			[]TraceOption{TraceVerbose(true)}, "[1] prompt:\n    --- system ---\n    hi\n\n    --- user ---\n    q\n"},
 		{"verbose shows a long observation whole",
 			[]any{obs(1, strings.Repeat("x", 900)+"\n1\n2\n3\n4\n5")},
