@@ -208,30 +208,13 @@ func JSONLines(w io.Writer) func(Event) {
 // a line naming its role, separated by blank lines. It is built only when
 // asked for, since it grows with every step of a run.
 func (e Event) Prompt() string {
-	msgs := e.Messages
-	n := 0
-	for _, m := range msgs {
-		n += 32
-		for _, p := range m.Parts {
-			if t, ok := p.(llms.TextContent); ok {
-				n += len(t.Text)
-			}
-		}
-	}
 	var b strings.Builder
-	b.Grow(n)
-	for i, m := range msgs {
+	for i, m := range e.Messages {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		b.WriteString("--- ")
-		b.WriteString(roleName(m.Role))
-		b.WriteString(" ---\n")
-		for _, p := range m.Parts {
-			if t, ok := p.(llms.TextContent); ok {
-				b.WriteString(t.Text)
-			}
-		}
+		b.WriteString("--- " + roleName(m.Role) + " ---\n")
+		b.WriteString(messageText(m))
 	}
 	return b.String()
 }
