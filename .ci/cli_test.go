@@ -103,23 +103,39 @@ func command(t *testing.T, in invocation) *exec.Cmd {
 	return cmd
 }
 
+// started is the binary running, with what it writes so far.
+type started struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+}
+
+// start starts the binary.
+func start(t *testing.T, in invocation) *started {
+	t.Helper()
+	s := &started{cmd: command(t, in)}
+	s.cmd.Stdout, s.cmd.Stderr = &s.stdout, &s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// outcome returns what the binary produced; call it once it has ended.
+func (s *started) outcome() outcome {
+	return outcome{stdout: s.stdout.String(), stderr: s.stderr.String(), code: s.cmd.ProcessState.ExitCode()}
+}
+
 // run runs the binary to its end, within a minute.
 func run(t *testing.T, in invocation) outcome {
 	t.Helper()
-	cmd := command(t, in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	timer := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	s := start(t, in)
+	timer := time.AfterFunc(time.Minute, func() { s.cmd.Process.Kill() })
 	defer timer.Stop()
-	err := cmd.Wait()
 	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
+	if err := s.cmd.Wait(); err != nil && !errors.As(err, &exit) {
 		t.Fatal(err)
 	}
-	return outcome{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
+	return s.outcome()
 }
 
 // replies loads a model server script from testdata/agent/server.
@@ -454,27 +470,22 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // the outcome, which must come within ten seconds.
 func interrupt(t *testing.T, in invocation, ready func() bool) outcome {
 	t.Helper()
-	cmd := command(t, in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	s := start(t, in)
+	defer s.cmd.Process.Kill()
 	waitFor(t, "the run to start", ready)
-	start := time.Now()
-	cmd.Process.Signal(os.Interrupt)
+	begin := time.Now()
+	s.cmd.Process.Signal(os.Interrupt)
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { done <- s.cmd.Wait() }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("still running 10s after Ctrl-C\n--- stderr:\n%s", stderr.String())
+		t.Fatalf("still running 10s after Ctrl-C\n--- stderr:\n%s", s.stderr.String())
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(begin); d > 5*time.Second {
 		t.Errorf("took %s to stop after Ctrl-C", d)
 	}
-	return outcome{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
+	return s.outcome()
 }
 
 func TestInterrupt(t *testing.T) {
