@@ -45,6 +45,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -136,7 +138,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "react-agent: interrupted")
 		return exitInterrupted
 	default:
-		fmt.Fprintf(stderr, "react-agent: %v\n", err)
+		fmt.Fprintf(stderr, "react-agent: %s\n", advise(err))
 		return exitFailure
 	}
 }
@@ -417,8 +419,8 @@ func applySettings(fs *pflag.FlagSet, configPath string) error {
 			continue
 		}
 		if p := fs.Lookup("provider"); p != nil && (name == "base-url" || name == "api-key") {
-			urlEnv, keyEnv := agent.ProviderEnv(p.Value.String())
-			if env := map[string]string{"base-url": urlEnv, "api-key": keyEnv}[name]; env != "" && os.Getenv(env) != "" {
+			prov, _ := model.Lookup(p.Value.String())
+			if env := map[string]string{"base-url": prov.URLEnv, "api-key": prov.KeyEnv}[name]; env != "" && os.Getenv(env) != "" {
 				continue
 			}
 		}
@@ -563,7 +565,7 @@ func interrupted(ctx context.Context, err error) error {
 // agentFlags are the flags of ask and chat.
 type agentFlags struct {
 	*settings
-	model         agent.ModelConfig
+	model         model.Config
 	maxIterations int
 	timeout       time.Duration
 	lang          string
@@ -578,11 +580,12 @@ type agentFlags struct {
 func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	f := &agentFlags{}
 	m := &f.model
-	fs.StringVar(&m.Provider, "provider", "ollama", "model provider: "+strings.Join(agent.Providers(), ", "))
-	fs.StringVar(&m.Model, "model", "", fmt.Sprintf("model name (default: %s on ollama, the provider's default elsewhere)", agent.DefaultOllamaModel))
+	ollama, _ := model.Lookup("ollama")
+	fs.StringVar(&m.Provider, "provider", ollama.Name, "model provider: "+strings.Join(model.Names(), ", "))
+	fs.StringVar(&m.Model, "model", "", fmt.Sprintf("model name (default: %s on ollama, the provider's default elsewhere)", ollama.DefaultModel))
 	fs.StringVar(&m.BaseURL, "base-url", "", "server URL (default: OLLAMA_HOST or http://127.0.0.1:11434 for ollama, OPENAI_BASE_URL for openai; any OpenAI-compatible server with --provider openai)")
 	fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY; a local server needs none)")
-	fs.IntVar(&m.NumCtx, "num-ctx", agent.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+	fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
 	fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run (0: none)")
@@ -605,7 +608,7 @@ type session struct {
 	flags   *agentFlags
 	agent   *agent.Agent
 	reg     *tools.Registry
-	trace   *agent.Trace // nil with -q
+	trace   *trace.Trace // nil with -q
 	stdout  io.Writer
 	stderr  io.Writer
 	closeFn func()
@@ -635,7 +638,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if err != nil {
 		return nil, err
 	}
-	model, err := agent.NewModel(ctx, f.model)
+	m, err := model.New(ctx, f.model)
 	if err != nil {
 		return nil, err
 	}
@@ -651,20 +654,20 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		opts = append(opts, agent.WithTimeout(f.timeout))
 	}
 	if f.json {
-		opts = append(opts, agent.WithEvents(agent.JSONLines(stdout)))
+		opts = append(opts, agent.WithEvents(advised(agent.JSONLines(stdout))))
 	}
 	if !f.quiet {
 		tty := isTerminal(stderr)
-		s.trace = agent.NewTrace(stderr,
-			agent.TraceColor(tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),
-			agent.TraceSpinner(tty),
-			agent.TraceVerbose(f.verbose))
-		opts = append(opts, agent.WithEvents(s.trace.Event))
+		s.trace = trace.New(stderr,
+			trace.Color(tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),
+			trace.Spinner(tty),
+			trace.Verbose(f.verbose))
+		opts = append(opts, agent.WithEvents(advised(s.trace.Event)))
 		if f.stream || (tty && !fs.Changed("stream")) {
 			opts = append(opts, agent.WithStreaming(s.trace.Token))
 		}
 	}
-	s.agent = agent.New(model, reg, opts...)
+	s.agent = agent.New(m, reg, opts...)
 	return s, nil
 }
 
@@ -699,7 +702,7 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		fmt.Fprintf(s.stderr, "react-agent: %v\n", err)
+		fmt.Fprintf(s.stderr, "react-agent: %s\n", advise(err))
 	}
 	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
 		return exitError(exitNoAnswer)
@@ -866,4 +869,79 @@ func (s *session) askInChat(chat *agent.Chat, question string, sigs <-chan os.Si
 func isTerminal(f any) bool {
 	file, ok := f.(*os.File)
 	return ok && term.IsTerminal(int(file.Fd()))
+}
+
+// advise returns err's message with what to change on the command line,
+// for people: the libraries' errors name no flags.
+func advise(err error) string { return adviseStop(err, "") }
+
+// adviseStop is advise for the error of a run that stopped for stop.
+func adviseStop(err error, stop agent.StopReason) string {
+	msg := err.Error()
+	var me *model.Error
+	var more string
+	switch {
+	case errors.As(err, &me):
+		msg, more = modelAdvice(me, msg)
+	case errors.Is(err, agent.ErrContextWindow):
+		more = "raise --num-ctx or lower --max-observation"
+	case stop == agent.StopMaxIterations:
+		more = "raise --max-iterations to allow more"
+	case stop == agent.StopTimeout:
+		more = "raise --timeout to allow more"
+	}
+	if more == "" {
+		return msg
+	}
+	return msg + "; " + more
+}
+
+// modelAdvice rewrites the message of a model error for people, and says
+// which flag changes what its Fix names.
+func modelAdvice(e *model.Error, msg string) (string, string) {
+	p, _ := model.Lookup(e.Provider)
+	switch e.Fix {
+	case "APIKey":
+		if errors.Is(e, model.ErrNoAPIKey) {
+			msg = fmt.Sprintf("%s: no API key: set %s or pass --api-key", e.Provider, p.KeyEnv)
+			if e.URL != "" {
+				return msg, fmt.Sprintf("for a local OpenAI-compatible server, pass its --base-url (%s is not local)", e.URL)
+			}
+			return msg, ""
+		}
+		return msg, "or pass --api-key"
+	case "BaseURL":
+		if p.URLEnv != "" && e.Provider == "ollama" {
+			return msg, fmt.Sprintf("or point --base-url (or %s) at your server", p.URLEnv)
+		}
+		return msg, "check --base-url"
+	case "Model":
+		switch {
+		case e.StatusCode == 404 && e.Provider == "ollama":
+			return msg, "or choose another with --model"
+		case e.StatusCode == 404:
+			return msg, "check --model, and that --base-url ends in /v1 for OpenAI-compatible servers"
+		}
+		return msg, "check --model and the sampling options"
+	case "Timeout":
+		return msg, "raise --timeout"
+	case "Replay":
+		return msg, "pass --replay FILE, a cassette written with --record"
+	case "Record":
+		return msg, "record it again with --record FILE"
+	}
+	return msg, ""
+}
+
+// advised passes each event on to fn with the message of an error or a
+// warning advised for people.
+func advised(fn func(agent.Event)) func(agent.Event) {
+	return func(e agent.Event) {
+		// A retried call's warning stays brief: the advice comes once,
+		// with the error that ends the run.
+		if e.Kind == agent.EventError && e.Err != nil || e.Kind == agent.EventWarning && errors.Is(e.Err, agent.ErrContextWindow) {
+			e.Text = adviseStop(e.Err, e.StopReason)
+		}
+		fn(e)
+	}
 }

@@ -14,14 +14,19 @@ import (
 	"github.com/react-agent/react-agent/tools"
 )
 
-// ErrRepeatedParseError is matched (with errors.Is) by the error of a run
-// that ended because the model wrote the same unparseable reply three times
-// in a row.
-var ErrRepeatedParseError = errors.New("the model kept replying in a form the agent cannot read")
-
-// ErrNoAnswer is matched by the error of a run that reached a limit and
-// could not get a final answer from the model.
-var ErrNoAnswer = errors.New("no final answer")
+// Sentinel errors of a run and of its warnings, for errors.Is.
+var (
+	// ErrRepeatedParseError is matched by the error of a run that ended
+	// because the model wrote the same unparseable reply three times in a
+	// row.
+	ErrRepeatedParseError = errors.New("the model kept replying in a form the agent cannot read")
+	// ErrNoAnswer is matched by the error of a run that reached a limit
+	// and could not get a final answer from the model.
+	ErrNoAnswer = errors.New("no final answer")
+	// ErrContextWindow is matched by the Err of the warning that the
+	// prompt nears the model's context window.
+	ErrContextWindow = errors.New("the prompt nears the model's context window")
+)
 
 // Agent answers questions with a model and tools. An Agent is safe for
 // concurrent use if its model, tools and hooks are.
@@ -83,7 +88,7 @@ func (a *Agent) run(ctx context.Context, history []Turn, question string) (*Resu
 		case res.StopReason == "":
 			res.StopReason = StopError
 		}
-		r.emit(Event{Kind: EventError, Iteration: res.Iterations, Text: err.Error(), StopReason: res.StopReason})
+		r.emit(Event{Kind: EventError, Iteration: res.Iterations, Text: err.Error(), Err: err, StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
 	return res, err
@@ -189,7 +194,7 @@ func (r *run) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
 	}
 	r.emit(Event{Kind: EventModel, Iteration: iter, Forced: forced, Messages: r.msgs})
 	mr, err := a.generate(ctx, r.msgs, iter, r.emit)
-	r.res.Usage.add(mr.usage)
+	r.res.Usage.Add(mr.usage)
 	if err != nil {
 		return nil, err
 	}
@@ -217,9 +222,9 @@ func (r *run) checkWindow(iter int) {
 	}
 	if tokens*10 >= w*8 {
 		r.warned = true
-		r.emit(Event{Kind: EventWarning, Iteration: iter, Text: fmt.Sprintf(
-			"the prompt is about %d tokens, near the model's context window of %d; "+
-				"the server may drop its beginning: raise --num-ctx or lower --max-observation", tokens, w)})
+		err := fmt.Errorf("%w: the prompt is about %d tokens, near the context window of %d; "+
+			"the server may drop its beginning", ErrContextWindow, tokens, w)
+		r.emit(Event{Kind: EventWarning, Iteration: iter, Text: err.Error(), Err: err})
 	}
 }
 
@@ -309,7 +314,7 @@ func (r *run) force(ctx, runCtx context.Context, reason StopReason) (*Result, er
 	a, res := r.a, r.res
 	res.StopReason = reason
 	what := map[StopReason]string{
-		StopMaxIterations: fmt.Sprintf("stopped after %d iterations (raise --max-iterations to allow more)", a.opts.maxIterations),
+		StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
 		StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
 		StopCancelled:     "cancelled",
 	}[reason]

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"context"
 	"errors"
 	"strings"
@@ -159,7 +161,7 @@ func TestPromptIsAppendOnly(t *testing.T) {
 	}
 	for i := 1; i < len(m.calls); i++ {
 		prev, cur := m.calls[i-1], m.calls[i]
-		if messageText(prev[0]) != messageText(cur[0]) {
+		if model.MessageText(prev[0]) != model.MessageText(cur[0]) {
 			t.Fatalf("call %d changed the system message", i+1)
 		}
 		if p, c := m.last(i-1), m.last(i); !strings.HasPrefix(c, p) {
@@ -189,7 +191,7 @@ func TestRunTimeoutInModelCall(t *testing.T) {
 			<-ctx.Done() // a server that hangs
 			return "", ctx.Err()
 		}
-		if !strings.Contains(messageText(msgs[len(msgs)-1]), "You cannot use any more tools") {
+		if !strings.Contains(model.MessageText(msgs[len(msgs)-1]), "You cannot use any more tools") {
 			t.Error("the forced call does not ask for a final answer")
 		}
 		return final("what I know"), nil
@@ -213,7 +215,7 @@ func TestRetries(t *testing.T) {
 		{"retries stop after three", []error{errors.New("connection refused"), errors.New("connection refused"),
 			errors.New("connection refused"), errors.New("connection refused")}, 4, true},
 		{"a permanent failure is not retried", []error{errors.New("API returned unexpected status code: 401: bad key")}, 1, true},
-		{"a 404 is not retried", []error{&httpStatusError{code: 404, msg: "model not found"}}, 1, true},
+		{"a 404 is not retried", []error{&model.Error{StatusCode: 404, Err: errors.New("model not found")}}, 1, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,9 +239,9 @@ func TestRetries(t *testing.T) {
 			if tt.wantErr && res.StopReason != StopError {
 				t.Errorf("stop reason %s, want error", res.StopReason)
 			}
-			var me *ModelError
+			var me *model.Error
 			if tt.wantErr && !errors.As(err, &me) {
-				t.Errorf("error %T is not a *ModelError", err)
+				t.Errorf("error %T is not a *model.Error", err)
 			}
 			if !tt.wantErr && warnings != tt.wantCalls-1 {
 				t.Errorf("got %d retry warnings, want %d", warnings, tt.wantCalls-1)
@@ -266,7 +268,7 @@ func TestCallTimeoutIsRetried(t *testing.T) {
 
 func TestUsageIsSummed(t *testing.T) {
 	m := modelFunc(func(_ context.Context, msgs []llms.MessageContent, _ llms.CallOptions) (string, error) {
-		if strings.Contains(messageText(msgs[len(msgs)-1]), "Observation") {
+		if strings.Contains(model.MessageText(msgs[len(msgs)-1]), "Observation") {
 			return final("2"), nil
 		}
 		return action("echo", `{"text": "x"}`), nil
@@ -275,24 +277,24 @@ func TestUsageIsSummed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Usage{PromptTokens: 20, CompletionTokens: 10, TotalTokens: 30}); res.Usage != want {
+	if want := (model.Usage{PromptTokens: 20, CompletionTokens: 10, TotalTokens: 30}); res.Usage != want {
 		t.Errorf("usage = %+v, want %+v", res.Usage, want)
 	}
 }
 
 func TestContextWindowWarning(t *testing.T) {
-	var warned []string
+	var warned []Event
 	m := scripted(action("echo", `{"text": "`+strings.Repeat("x", 4000)+`"}`), final("ok"))
 	_, err := New(m, registry(t), WithContextWindow(2000), WithEvents(func(e Event) {
 		if e.Kind == EventWarning {
-			warned = append(warned, e.Text)
+			warned = append(warned, e)
 		}
 	})).Run(context.Background(), "q")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warned) != 1 || !strings.Contains(warned[0], "--num-ctx") {
-		t.Errorf("warnings = %q, want one about --num-ctx", warned)
+	if len(warned) != 1 || !errors.Is(warned[0].Err, ErrContextWindow) || !strings.Contains(warned[0].Text, "context window of 2000") {
+		t.Errorf("warnings = %+v, want one about the context window", warned)
 	}
 }
 
@@ -310,7 +312,7 @@ func TestReasoningCutByStopIsAskedAgain(t *testing.T) {
 		}
 		text := stopAt(reply, o.StopWords)
 		if o.StreamingFunc != nil {
-			for _, c := range chunks(text) {
+			for _, c := range model.Chunks(text) {
 				if err := o.StreamingFunc(ctx, []byte(c)); err != nil {
 					return "", err
 				}
@@ -345,7 +347,7 @@ func TestStreaming(t *testing.T) {
 		if o.StreamingFunc == nil {
 			t.Fatal("the call does not stream")
 		}
-		for _, c := range chunks(reply) {
+		for _, c := range model.Chunks(reply) {
 			sent += len(c)
 			if err := o.StreamingFunc(ctx, []byte(c)); err != nil {
 				return "", err
@@ -375,7 +377,7 @@ func TestRunWithoutTools(t *testing.T) {
 	if err != nil || res.Answer != "hello" {
 		t.Fatalf("got %v, %q", err, res.Answer)
 	}
-	if sys := messageText(m.calls[0][0]); !strings.Contains(sys, "You have no tools") {
+	if sys := model.MessageText(m.calls[0][0]); !strings.Contains(sys, "You have no tools") {
 		t.Errorf("system part:\n%s", sys)
 	}
 }
@@ -385,7 +387,7 @@ func TestSystemContext(t *testing.T) {
 	if _, err := New(m, registry(t), WithSystem("Our store opens at 9.")).Run(context.Background(), "q"); err != nil {
 		t.Fatal(err)
 	}
-	if sys := messageText(m.calls[0][0]); !strings.HasSuffix(sys, "Our store opens at 9.\n") {
+	if sys := model.MessageText(m.calls[0][0]); !strings.HasSuffix(sys, "Our store opens at 9.\n") {
 		t.Errorf("system part does not end with the context:\n%s", sys)
 	}
 }

@@ -65,8 +65,8 @@ func BenchmarkLoop10Steps(b *testing.B) { benchmarkRun(b, 10) }
 // grow: the loop's work is linear in the number of steps.
 func BenchmarkLoop40Steps(b *testing.B) { benchmarkRun(b, 40) }
 
-// BenchmarkLoop40StepsWithEvents is BenchmarkLoop40Steps as the command
-// line runs it with --json: the trace and the JSON events are on.
+// BenchmarkLoop40StepsWithEvents is BenchmarkLoop40Steps with the JSON
+// events on, as the command line runs it with --json.
 func BenchmarkLoop40StepsWithEvents(b *testing.B) {
-	benchmarkRun(b, 40, WithEvents(NewTrace(io.Discard).Event), WithEvents(JSONLines(io.Discard)))
+	benchmarkRun(b, 40, WithEvents(JSONLines(io.Discard)))
 }

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"bytes"
 	"context"
 	"errors"
@@ -12,38 +14,10 @@ import (
 	"github.com/react-agent/react-agent/tools"
 )
 
-// TestDemoCassette runs the README's offline demo: the scripted cassette
-// drives the whole loop with the real calculator.
-func TestDemoCassette(t *testing.T) {
-	m, err := NewModel(context.Background(), ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := tools.Builtins(tools.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var trace bytes.Buffer
-	tr := NewTrace(&trace)
-	res, err := New(m, reg, WithEvents(tr.Event)).Run(context.Background(), "What is 17*23+4?")
-	tr.Close()
-	if err != nil {
-		t.Fatalf("%v\ntrace:\n%s", err, trace.String())
-	}
-	if res.Answer != "17 * 23 + 4 = 395" || res.Iterations != 3 || res.Usage.TotalTokens != 1820 {
-		t.Errorf("answer %q after %d iterations, usage %+v", res.Answer, res.Iterations, res.Usage)
-	}
-	for _, want := range []string{"thinking:", "[1] Action: calculator {\"expression\":\"17 * 23\"}", "[2] Observation: 395", "[3] Final Answer: 17 * 23 + 4 = 395"} {
-		if !strings.Contains(trace.String(), want) {
-			t.Errorf("the trace lacks %q:\n%s", want, trace.String())
-		}
-	}
-}
-
 func TestRecordThenReplay(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	inner := scripted(action("add", `{"a": 1, "b": 2}`), final("3"))
-	rec, err := NewRecorder(inner, path)
+	rec, err := model.NewRecorder(inner, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,13 +40,13 @@ func TestRecordThenReplay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rp, err := NewReplay(path)
+			rp, err := model.NewReplay(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			res, err := New(rp, registry(t)).Run(context.Background(), tt.question)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), "--record") {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, model.ErrDiverged) {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)
 				}
 				return
@@ -87,7 +61,7 @@ func TestRecordThenReplay(t *testing.T) {
 func TestReplayRunsOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "short.jsonl")
 	os.WriteFile(path, []byte(`{"response":{"content":"Thought: a\nAction: echo\nAction Input: {\"text\": \"x\"}"}}`+"\n"), 0o644)
-	rp, err := NewReplay(path)
+	rp, err := model.NewReplay(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +76,7 @@ func TestReplayRecordedErrors(t *testing.T) {
 	os.WriteFile(path, []byte(
 		`{"error":{"message":"HTTP 503: busy","status_code":503,"temporary":true}}`+"\n"+
 			`{"response":{"content":"Final Answer: ok"}}`+"\n"), 0o644)
-	rp, err := NewReplay(path)
+	rp, err := model.NewReplay(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,19 +96,19 @@ func TestNewReplayErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, "c.jsonl")
 			os.WriteFile(path, []byte(tt.content), 0o644)
-			_, err := NewReplay(path)
+			_, err := model.NewReplay(path)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error = %v, want %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := NewReplay(filepath.Join(dir, "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := model.NewReplay(filepath.Join(dir, "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("error = %v, want a missing file", err)
 	}
 }
 
 func TestReplayStreams(t *testing.T) {
-	m, err := NewModel(context.Background(), ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"context"
 	"strings"
 	"testing"
@@ -20,11 +22,11 @@ func TestChatRemembers(t *testing.T) {
 	if len(second) != 4 {
 		t.Fatalf("the second question was sent with %d messages, want system, question, answer, question", len(second))
 	}
-	if q, a := messageText(second[1]), messageText(second[2]); !strings.Contains(q, "capital of France") || a != "Final Answer: Paris" {
+	if q, a := model.MessageText(second[1]), model.MessageText(second[2]); !strings.Contains(q, "capital of France") || a != "Final Answer: Paris" {
 		t.Errorf("history = %q, %q", q, a)
 	}
 	// The first question's prompt is a prefix of the conversation, for the cache.
-	if !strings.HasPrefix(messageText(second[0])+messageText(second[1]), messageText(m.calls[0][0])+strings.TrimSpace(m.last(0))) {
+	if !strings.HasPrefix(model.MessageText(second[0])+model.MessageText(second[1]), model.MessageText(m.calls[0][0])+strings.TrimSpace(m.last(0))) {
 		t.Error("the conversation does not extend the first prompt")
 	}
 	if _, err := c.Ask(ctx, "third"); err != nil {

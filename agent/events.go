@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent/model"
 )
 
 // EventKind names what an Event reports.
@@ -73,6 +75,10 @@ type Event struct {
 	Duration time.Duration
 	// Text is the thought, the observation, the answer or the message.
 	Text string
+	// Err is the error of an error event, and of a warning that has one
+	// (a retried model call, ErrContextWindow), for errors.Is and
+	// errors.As; Text is its message.
+	Err error
 	// Messages are the messages of a model call. They are valid only
 	// while the events function runs, which must not change them.
 	Messages []llms.MessageContent
@@ -214,7 +220,7 @@ func (e Event) Prompt() string {
 			b.WriteString("\n\n")
 		}
 		b.WriteString("--- " + roleName(m.Role) + " ---\n")
-		b.WriteString(messageText(m))
+		b.WriteString(model.MessageText(m))
 	}
 	return b.String()
 }

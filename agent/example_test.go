@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/tools"
 )
 
@@ -13,7 +14,7 @@ import (
 // calculator does the arithmetic.
 func ExampleAgent_Run() {
 	ctx := context.Background()
-	model, err := agent.NewModel(ctx, agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, err := model.New(ctx, model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -23,7 +24,7 @@ func ExampleAgent_Run() {
 		fmt.Println(err)
 		return
 	}
-	a := agent.New(model, reg, agent.WithMaxIterations(10))
+	a := agent.New(m, reg, agent.WithMaxIterations(10))
 	res, err := a.Run(ctx, "What is 17*23+4?")
 	if err != nil {
 		fmt.Println(err)
@@ -41,39 +42,13 @@ func ExampleAgent_Run() {
 	// calculator 391 + 4 = 395
 }
 
-// A trace for the terminal, as the CLI prints it to stderr.
-func ExampleNewTrace() {
-	model, _ := agent.NewModel(context.Background(), agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
-	reg, _ := tools.Builtins(tools.DefaultOptions())
-	// On a terminal, add agent.TraceColor(true) and agent.TraceSpinner(true),
-	// and pass trace.Token to agent.WithStreaming to see the model write.
-	trace := agent.NewTrace(os.Stdout)
-	defer trace.Close()
-	a := agent.New(model, reg, agent.WithEvents(func(e agent.Event) {
-		e.Duration = 0 // keep the output stable
-		trace.Event(e)
-	}))
-	a.Run(context.Background(), "What is 17*23+4?")
-	// Output:
-	// [1] thinking:
-	//     The user wants 17 * 23 + 4. I should multiply first, then add.
-	// [1] Thought: I will compute 17 * 23 first.
-	// [1] Action: calculator {"expression":"17 * 23"}
-	// [1] Observation: 391
-	// [2] Thought: 17 * 23 is 391. Now I add 4.
-	// [2] Action: calculator {"expression":"391 + 4"}
-	// [2] Observation: 395
-	// [3] Thought: I now know the final answer.
-	// [3] Final Answer: 17 * 23 + 4 = 395
-}
-
 // The event stream as JSON, one object a line, as the CLI's --json prints
 // it.
 func ExampleJSONLines() {
-	model, _ := agent.NewModel(context.Background(), agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, _ := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
 	reg, _ := tools.Builtins(tools.DefaultOptions())
 	write := agent.JSONLines(os.Stdout)
-	a := agent.New(model, reg, agent.WithEvents(func(e agent.Event) {
+	a := agent.New(m, reg, agent.WithEvents(func(e agent.Event) {
 		e.Duration = 0 // keep the output stable
 		write(e)
 	}))
@@ -93,9 +68,9 @@ func ExampleJSONLines() {
 }
 
 func ExampleChat() {
-	model, _ := agent.NewModel(context.Background(), agent.ModelConfig{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, _ := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
 	reg, _ := tools.Builtins(tools.DefaultOptions())
-	chat := agent.NewChat(agent.New(model, reg), 20)
+	chat := agent.NewChat(agent.New(m, reg), 20)
 	res, err := chat.Ask(context.Background(), "What is 17*23+4?")
 	if err != nil {
 		fmt.Println(err)

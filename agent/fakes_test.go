@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"context"
 	"errors"
 	"fmt"
@@ -113,7 +115,7 @@ func (c *capture) last(i int) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m := c.calls[i]
-	return messageText(m[len(m)-1])
+	return model.MessageText(m[len(m)-1])
 }
 
 // modelFunc is a model given as a function.

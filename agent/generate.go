@@ -8,6 +8,7 @@ import (
 	"github.com/cenkalti/backoff/v5"
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
 )
 
@@ -15,7 +16,7 @@ import (
 type modelReply struct {
 	text      string
 	reasoning string
-	usage     Usage
+	usage     model.Usage
 	duration  time.Duration
 }
 
@@ -45,7 +46,7 @@ func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, st
 		if ctx.Err() != nil {
 			return r, backoff.Permanent(ctx.Err())
 		}
-		me := classify(ctx, err)
+		me := model.Classify(ctx, err)
 		if !me.Temporary {
 			return r, backoff.Permanent(me)
 		}
@@ -56,8 +57,8 @@ func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, st
 		backoff.WithMaxTries(uint(a.opts.retries)+1),
 		backoff.WithMaxElapsedTime(0),
 		backoff.WithNotify(func(err error, wait time.Duration) {
-			emit(Event{Kind: EventWarning, Iteration: iter,
-				Text: "model call failed, retrying in " + wait.Round(time.Millisecond).String() + ": " + briefly(err)})
+			emit(Event{Kind: EventWarning, Iteration: iter, Err: err,
+				Text: "model call failed, retrying in " + wait.Round(time.Millisecond).String() + ": " + model.Brief(err)})
 		}))
 }
 
@@ -65,7 +66,7 @@ func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, st
 func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string) (modelReply, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, errCallTimeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
 	opts := make([]llms.CallOption, 0, 2)
@@ -82,16 +83,16 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		if cutter != nil && errors.Is(err, errStreamCut) {
 			return modelReply{text: cutter.text()}, nil
 		}
-		if cause := context.Cause(ctx); errors.Is(cause, errCallTimeout) {
-			return modelReply{}, &ModelError{Err: errCallTimeout, Temporary: true}
+		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
+			return modelReply{}, &model.Error{Err: model.ErrTimeout, Temporary: true}
 		}
 		return modelReply{}, err
 	}
 	if len(resp.Choices) == 0 {
-		return modelReply{}, &ModelError{Err: errors.New("the model returned no reply"), Temporary: true}
+		return modelReply{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
 	}
 	c := resp.Choices[0]
-	r := modelReply{text: c.Content, reasoning: c.ReasoningContent, usage: usageOf(c.GenerationInfo)}
+	r := modelReply{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c)}
 	if cutter != nil && cutter.cut < 0 {
 		// Servers that ignore stop sequences, or a reply generated without
 		// them, may still hold a made-up observation.
@@ -100,33 +101,4 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		}
 	}
 	return r, nil
-}
-
-// usageOf reads the token counts langchaingo's providers put into a
-// choice's GenerationInfo.
-func usageOf(info map[string]any) Usage {
-	n := func(keys ...string) int {
-		for _, k := range keys {
-			switch v := info[k].(type) {
-			case int:
-				return v
-			case int32:
-				return int(v)
-			case int64:
-				return int(v)
-			case float64:
-				return int(v)
-			}
-		}
-		return 0
-	}
-	u := Usage{
-		PromptTokens:     n("PromptTokens", "InputTokens", "input_tokens"),
-		CompletionTokens: n("CompletionTokens", "OutputTokens", "output_tokens"),
-		TotalTokens:      n("TotalTokens", "total_tokens"),
-	}
-	if u.TotalTokens == 0 {
-		u.TotalTokens = u.PromptTokens + u.CompletionTokens
-	}
-	return u
 }

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"context"
 	"time"
 
@@ -54,7 +56,7 @@ type Reply struct {
 	// Duration is the time the model call took, retries included.
 	Duration time.Duration
 	// Usage counts the call's tokens where the provider reports them.
-	Usage Usage
+	Usage model.Usage
 }
 
 // ToolCall is a tool call the model asked for.

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"time"
 
 	"github.com/react-agent/react-agent/parser"
@@ -45,7 +47,7 @@ type Result struct {
 	Forced bool `json:"forced"`
 	// Usage adds up the tokens of every model call, where the provider
 	// reports them.
-	Usage Usage `json:"usage"`
+	Usage model.Usage `json:"usage"`
 	// Duration is the wall time of the run.
 	Duration time.Duration `json:"duration_ns"`
 }
@@ -82,18 +84,5 @@ type Step struct {
 	// ToolDuration is the time the tool call took.
 	ToolDuration time.Duration `json:"tool_duration_ns,omitempty"`
 	// Usage counts the tokens of this step's model call.
-	Usage Usage `json:"usage"`
-}
-
-// Usage counts tokens, where the provider reports them.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-}
-
-func (u *Usage) add(v Usage) {
-	u.PromptTokens += v.PromptTokens
-	u.CompletionTokens += v.CompletionTokens
-	u.TotalTokens += v.TotalTokens
+	Usage model.Usage `json:"usage"`
 }

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +44,7 @@ func TestOllamaServer(t *testing.T) {
 		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
 			srv := modeltest.NewOllama(twoSteps(t), modeltest.Model("qwen2.5:7b"))
 			defer srv.Close()
-			m, err := NewModel(context.Background(), ModelConfig{Provider: "ollama", BaseURL: srv.URL, Temperature: 0.2})
+			m, err := model.New(context.Background(), model.Config{Provider: "ollama", BaseURL: srv.URL, Temperature: 0.2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +79,7 @@ func TestOpenAIServer(t *testing.T) {
 		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
 			srv := modeltest.NewOpenAI(twoSteps(t), modeltest.Model("local-model"), modeltest.APIKey("sk-test"))
 			defer srv.Close()
-			m, err := NewModel(context.Background(), ModelConfig{Provider: "openai", BaseURL: srv.URL, APIKey: "sk-test", Model: "local-model"})
+			m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: srv.URL, APIKey: "sk-test", Model: "local-model"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +106,7 @@ func TestServerFailures(t *testing.T) {
 		name      string
 		provider  string
 		opts      []modeltest.Option
-		cfg       ModelConfig
+		cfg       model.Config
 		wantCalls int
 		wantErr   string
 	}{
@@ -112,16 +114,16 @@ func TestServerFailures(t *testing.T) {
 			opts:      []modeltest.Option{modeltest.Model("qwen2.5:7b"), modeltest.Fail(1, 503), modeltest.Fail(2, 503)},
 			wantCalls: 3},
 		{name: "ollama: an unknown model says to pull it", provider: "ollama",
-			opts: []modeltest.Option{modeltest.Model("qwen2.5:7b")}, cfg: ModelConfig{Model: "nope:1b"},
+			opts: []modeltest.Option{modeltest.Model("qwen2.5:7b")}, cfg: model.Config{Model: "nope:1b"},
 			wantCalls: 1, wantErr: "run `ollama pull nope:1b`"},
 		{name: "openai: a 503 is retried", provider: "openai",
 			opts: []modeltest.Option{modeltest.Model("m"), modeltest.APIKey("sk-test"), modeltest.Fail(1, 503)},
-			cfg:  ModelConfig{Model: "m", APIKey: "sk-test"}, wantCalls: 2},
+			cfg:  model.Config{Model: "m", APIKey: "sk-test"}, wantCalls: 2},
 		{name: "openai: an unknown model is not retried", provider: "openai",
-			opts: []modeltest.Option{modeltest.Model("m"), modeltest.APIKey("sk-test")}, cfg: ModelConfig{Model: "gpt-x", APIKey: "sk-test"},
+			opts: []modeltest.Option{modeltest.Model("m"), modeltest.APIKey("sk-test")}, cfg: model.Config{Model: "gpt-x", APIKey: "sk-test"},
 			wantCalls: 1, wantErr: "has no model \"gpt-x\""},
 		{name: "openai: a bad key says which variable to set", provider: "openai",
-			opts: []modeltest.Option{modeltest.Model("m"), modeltest.APIKey("sk-test")}, cfg: ModelConfig{Model: "m", APIKey: "wrong"},
+			opts: []modeltest.Option{modeltest.Model("m"), modeltest.APIKey("sk-test")}, cfg: model.Config{Model: "m", APIKey: "wrong"},
 			wantCalls: 1, wantErr: "OPENAI_API_KEY"},
 	}
 	for _, tt := range tests {
@@ -136,7 +138,7 @@ func TestServerFailures(t *testing.T) {
 			defer srv.Close()
 			cfg := tt.cfg
 			cfg.Provider, cfg.BaseURL = tt.provider, srv.URL
-			m, err := NewModel(context.Background(), cfg)
+			m, err := model.New(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,9 +152,9 @@ func TestServerFailures(t *testing.T) {
 				}
 				return
 			}
-			var me *ModelError
+			var me *model.Error
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &me) {
-				t.Fatalf("error = %v, want a *ModelError mentioning %q", err, tt.wantErr)
+				t.Fatalf("error = %v, want a *model.Error mentioning %q", err, tt.wantErr)
 			}
 		})
 	}
@@ -162,7 +164,7 @@ func TestUnreachableServer(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	m, err := NewModel(context.Background(), ModelConfig{BaseURL: url})
+	m, err := model.New(context.Background(), model.Config{BaseURL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +189,7 @@ func TestHangingServer(t *testing.T) {
 				srv = modeltest.NewOpenAI(nil, modeltest.Hang())
 			}
 			defer srv.Close()
-			m, err := NewModel(context.Background(), ModelConfig{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "sk-test"})
+			m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "sk-test"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -225,7 +227,7 @@ func TestCalculatorScript(t *testing.T) {
 				srv = modeltest.NewOpenAI(replies, modeltest.Repeat())
 			}
 			defer srv.Close()
-			m, err := NewModel(context.Background(), ModelConfig{Provider: provider, BaseURL: srv.URL, APIKey: "sk-test"})
+			m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: srv.URL, APIKey: "sk-test"})
 			if err != nil {
 				t.Fatal(err)
 			}

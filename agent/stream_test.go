@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"context"
 	"errors"
 	"testing"
@@ -40,7 +42,7 @@ func TestStreamCutter(t *testing.T) {
 	c := newStreamCutter(parser.New(nil), func(s string) { passed += s })
 	text := "Thought: t\nAction: add\nAction Input: {}\nObserv"
 	var err error
-	for _, ch := range chunks(text + "ation: 3\nThought: more") {
+	for _, ch := range model.Chunks(text + "ation: 3\nThought: more") {
 		if err = c.write(context.Background(), []byte(ch)); err != nil {
 			break
 		}

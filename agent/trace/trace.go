@@ -1,4 +1,4 @@
-package agent
+package trace
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/prompt"
 )
 
@@ -19,12 +19,12 @@ import (
 //	[2] Final Answer: 395 (0.8s)
 //
 // Reasoning text is shown indented under "thinking:"; long observations are
-// shortened to their first lines. Pass its Event method to [WithEvents],
-// its Token method to [WithStreaming] when the run streams, and call Close
+// shortened to their first lines. Pass its Event method to [agent.WithEvents],
+// its Token method to [agent.WithStreaming] when the run streams, and call Close
 // when the run is over. A Trace is safe for concurrent use.
 type Trace struct {
 	w    io.Writer
-	opts traceOptions
+	opts options
 
 	// wmu guards w: the spinner's goroutine writes to it too.
 	wmu sync.Mutex
@@ -33,43 +33,43 @@ type Trace struct {
 	mu       sync.Mutex
 	spin     *spinner
 	closed   bool
-	tokens   bool   // text was streamed since the last event
-	midLine  bool   // the streamed text on screen does not end a line
-	streamed int    // the iteration whose reply was streamed
-	timed    int    // the iteration whose thought line showed the model's time
-	parseErr *Event // the parse error whose observation is not shown again
+	tokens   bool         // text was streamed since the last event
+	midLine  bool         // the streamed text on screen does not end a line
+	streamed int          // the iteration whose reply was streamed
+	timed    int          // the iteration whose thought line showed the model's time
+	parseErr *agent.Event // the parse error whose observation is not shown again
 }
 
-// TraceOption configures a Trace.
-type TraceOption func(*traceOptions)
+// Option configures a Trace.
+type Option func(*options)
 
-type traceOptions struct {
+type options struct {
 	color   bool
 	spinner bool
 	verbose bool
 }
 
-// TraceColor turns ANSI colours on or off (default off). Without them the
+// Color turns ANSI colours on or off (default off). Without them the
 // trace writes no escape sequences, except to erase a spinner.
-func TraceColor(on bool) TraceOption {
-	return func(o *traceOptions) { o.color = on }
+func Color(on bool) Option {
+	return func(o *options) { o.color = on }
 }
 
-// TraceSpinner turns on or off an animated spinner shown while the model
+// Spinner turns on or off an animated spinner shown while the model
 // thinks or a tool runs (default off). It redraws its line in place, so
 // it is for terminals only.
-func TraceSpinner(on bool) TraceOption {
-	return func(o *traceOptions) { o.spinner = on }
+func Spinner(on bool) Option {
+	return func(o *options) { o.spinner = on }
 }
 
-// TraceVerbose turns on or off printing every prompt sent to the model
+// Verbose turns on or off printing every prompt sent to the model
 // and every observation whole (default off).
-func TraceVerbose(on bool) TraceOption {
-	return func(o *traceOptions) { o.verbose = on }
+func Verbose(on bool) Option {
+	return func(o *options) { o.verbose = on }
 }
 
-// NewTrace returns a Trace that writes to w, usually os.Stderr.
-func NewTrace(w io.Writer, opts ...TraceOption) *Trace {
+// New returns a Trace that writes to w, usually os.Stderr.
+func New(w io.Writer, opts ...Option) *Trace {
 	t := &Trace{w: w}
 	for _, opt := range opts {
 		opt(&t.opts)
@@ -96,8 +96,8 @@ const (
 	traceReasoningBytes   = 2000
 )
 
-// Event writes e. Pass it to WithEvents.
-func (t *Trace) Event(e Event) {
+// Event writes e. Pass it to agent.WithEvents.
+func (t *Trace) Event(e agent.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.stopSpinner()
@@ -108,15 +108,15 @@ func (t *Trace) Event(e Event) {
 		t.writeLine(s)
 	}
 	switch e.Kind {
-	case EventModel:
+	case agent.EventModel:
 		t.startSpinner("thinking")
-	case EventAction:
+	case agent.EventAction:
 		t.startSpinner("running " + e.Tool)
 	}
 }
 
 // Token writes a piece of streamed model text as it arrives. Pass it to
-// WithStreaming. The trace then leaves out the thought, the reasoning and
+// agent.WithStreaming. The trace then leaves out the thought, the reasoning and
 // the final answer of that reply, which are on screen already.
 func (t *Trace) Token(chunk string) {
 	if chunk == "" {
@@ -144,13 +144,13 @@ func (t *Trace) Close() {
 }
 
 // format returns the lines that show e, or "" for none.
-func (t *Trace) format(e Event) string {
+func (t *Trace) format(e agent.Event) string {
 	parseErr := t.parseErr
 	t.parseErr = nil
 	var b strings.Builder
 	tag := t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)) + " "
 	streamed := e.Iteration == t.streamed
-	if e.Reasoning != "" && !streamed && e.Kind != EventModel {
+	if e.Reasoning != "" && !streamed && e.Kind != agent.EventModel {
 		r := e.Reasoning
 		if !t.opts.verbose {
 			r = shortenBytes(strings.TrimSpace(r), traceReasoningBytes)
@@ -158,7 +158,7 @@ func (t *Trace) format(e Event) string {
 		b.WriteString(tag + t.paint(ansiDim, "thinking:") + "\n" + t.paint(ansiDim, indent(r, "    ")) + "\n")
 	}
 	switch e.Kind {
-	case EventModel:
+	case agent.EventModel:
 		if t.opts.verbose {
 			label := "prompt:"
 			if e.Forced {
@@ -166,14 +166,14 @@ func (t *Trace) format(e Event) string {
 			}
 			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(strings.TrimRight(e.Prompt(), " \n"), "    ") + "\n")
 		}
-	case EventThought:
+	case agent.EventThought:
 		if e.Text != "" && !streamed {
 			t.timed = e.Iteration
 			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
 		}
-	case EventAction:
+	case agent.EventAction:
 		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, prompt.FormatArgs(e.Args))
-	case EventObservation:
+	case agent.EventObservation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
 			break
 		}
@@ -186,7 +186,7 @@ func (t *Trace) format(e Event) string {
 			text = shortenObservation(text)
 		}
 		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(text, "    "), took(e.Duration))
-	case EventFinal:
+	case agent.EventFinal:
 		if streamed {
 			break
 		}
@@ -198,16 +198,16 @@ func (t *Trace) format(e Event) string {
 			d = 0 // the thought line showed it
 		}
 		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), e.Text, forced, took(d))
-	case EventParseError:
+	case agent.EventParseError:
 		t.parseErr = &e
 		b.WriteString(tag + t.paint(ansiRed, "parse error: "+e.Text) + "\n")
-	case EventError:
-		if e.StopReason == StopCancelled {
+	case agent.EventError:
+		if e.StopReason == agent.StopCancelled {
 			b.WriteString(tag + t.paint(ansiRed, "interrupted: the run was cancelled") + "\n")
 		} else {
 			b.WriteString(tag + t.paint(ansiRed, "error: "+e.Text) + "\n")
 		}
-	case EventWarning:
+	case agent.EventWarning:
 		b.WriteString(tag + t.paint(ansiYellow, "warning: "+e.Text) + "\n")
 	}
 	return b.String()
@@ -327,11 +327,8 @@ func shortenBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s … (%d more bytes)", s[:cut], len(s)-cut)
+	kept := strings.ToValidUTF8(s[:n], "")
+	return fmt.Sprintf("%s … (%d more bytes)", kept, len(s)-len(kept))
 }
 
 // hang indents the lines of s after the first.

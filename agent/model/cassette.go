@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"bufio"
@@ -74,7 +74,7 @@ type Recorder struct {
 // NewRecorder returns a model that passes calls to model and writes each
 // to the cassette at path, which it empties first.
 func NewRecorder(model llms.Model, path string) (*Recorder, error) {
-	if err := os.WriteFile(path, nil, 0o644); err != nil {
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		return nil, fmt.Errorf("record: cannot write the cassette: %w", err)
 	}
 	return &Recorder{model: model, path: path}, nil
@@ -86,11 +86,11 @@ func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	in := Interaction{Request: cassetteRequest(msgs, opts)}
 	switch {
 	case err != nil:
-		me := classify(ctx, err)
+		me := Classify(ctx, err)
 		in.Error = &CassetteError{Message: err.Error(), StatusCode: me.StatusCode, Temporary: me.Temporary}
 	case len(resp.Choices) > 0:
 		c := resp.Choices[0]
-		u := usageOf(c.GenerationInfo)
+		u := UsageOf(c)
 		in.Response = &CassetteResponse{Content: c.Content, Reasoning: c.ReasoningContent}
 		if u != (Usage{}) {
 			in.Response.Usage = &u
@@ -143,12 +143,13 @@ func cassetteRequest(msgs []llms.MessageContent, opts []llms.CallOption) *Casset
 	}
 	req := &CassetteRequest{Model: o.Model, Stop: o.StopWords, Temperature: o.Temperature}
 	for _, m := range msgs {
-		req.Messages = append(req.Messages, CassetteMessage{Role: string(m.Role), Text: messageText(m)})
+		req.Messages = append(req.Messages, CassetteMessage{Role: string(m.Role), Text: MessageText(m)})
 	}
 	return req
 }
 
-func messageText(m llms.MessageContent) string {
+// MessageText returns the text parts of m, joined.
+func MessageText(m llms.MessageContent) string {
 	var b strings.Builder
 	for _, p := range m.Parts {
 		if t, ok := p.(llms.TextContent); ok {
@@ -209,16 +210,15 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	r.mu.Unlock()
 	if i >= len(r.items) {
-		return nil, &ModelError{Provider: "replay", Err: fmt.Errorf(
-			"the run asked for call %d but the cassette %s holds only %d; the run has diverged from the recording: record it again with --record",
-			i+1, r.path, len(r.items))}
+		return nil, &Error{Provider: "replay", Fix: "Record", Hint: "record the run again", Err: fmt.Errorf(
+			"the run asked for call %d but the cassette %s holds only %d: %w", i+1, r.path, len(r.items), ErrDiverged)}
 	}
 	in := r.items[i]
 	if err := r.check(i, in, msgs); err != nil {
-		return nil, &ModelError{Provider: "replay", Err: err}
+		return nil, &Error{Provider: "replay", Fix: "Record", Hint: "record the run again", Err: err}
 	}
 	if in.Error != nil {
-		return nil, &ModelError{Provider: "replay", StatusCode: in.Error.StatusCode, Temporary: in.Error.Temporary,
+		return nil, &Error{Provider: "replay", StatusCode: in.Error.StatusCode, Temporary: in.Error.Temporary,
 			Err: errors.New(in.Error.Message)}
 	}
 	var o llms.CallOptions
@@ -227,7 +227,7 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	content := in.Response.Content
 	if o.StreamingFunc != nil {
-		for _, chunk := range chunks(content) {
+		for _, chunk := range Chunks(content) {
 			if err := o.StreamingFunc(ctx, []byte(chunk)); err != nil {
 				return nil, fmt.Errorf("replay: streaming: %w", err)
 			}
@@ -245,13 +245,13 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 // check compares a request with the cassette's.
 func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent) error {
 	diverged := func(format string, a ...any) error {
-		return fmt.Errorf("call %d diverges from the cassette %s: %s; record it again with --record",
-			i+1, r.path, fmt.Sprintf(format, a...))
+		return fmt.Errorf("call %d diverges from the cassette %s: %s: %w",
+			i+1, r.path, fmt.Sprintf(format, a...), ErrDiverged)
 	}
 	if len(in.Expect) > 0 {
 		last := ""
 		if len(msgs) > 0 {
-			last = messageText(msgs[len(msgs)-1])
+			last = MessageText(msgs[len(msgs)-1])
 		}
 		for _, want := range in.Expect {
 			if !strings.Contains(last, want) {
@@ -267,7 +267,7 @@ func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent) error 
 		return diverged("the run sent %d messages, the recording %d", len(msgs), len(want))
 	}
 	for j, m := range msgs {
-		got := messageText(m)
+		got := MessageText(m)
 		if string(m.Role) != want[j].Role || got != want[j].Text {
 			k := 0
 			for k < len(got) && k < len(want[j].Text) && got[k] == want[j].Text[k] {
@@ -285,9 +285,9 @@ func (r *Replay) Call(ctx context.Context, p string, opts ...llms.CallOption) (s
 	return llms.GenerateFromSinglePrompt(ctx, r, p, opts...)
 }
 
-// chunks splits text into pieces the size of a few tokens, as a server
-// streams them.
-func chunks(text string) []string {
+// Chunks splits text into pieces the size of a few tokens, on character
+// boundaries, as a server streams them.
+func Chunks(text string) []string {
 	var out []string
 	for len(text) > 0 {
 		n := min(len(text), 6)
@@ -300,16 +300,9 @@ func chunks(text string) []string {
 	return out
 }
 
+// snippet returns the bytes of s around at, for a message.
 func snippet(s string, at int) string {
-	from := max(0, at-20)
-	to := min(len(s), at+40)
-	for from > 0 && !utf8.RuneStart(s[from]) {
-		from--
-	}
-	for to < len(s) && !utf8.RuneStart(s[to]) {
-		to++
-	}
-	return s[from:to]
+	return strings.ToValidUTF8(s[max(0, at-20):min(len(s), at+40)], "")
 }
 
 func tail(s string, n int) string {

@@ -1,4 +1,4 @@
-package agent
+package trace
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent"
 )
 
 // token is streamed text fed to a Trace in a test, among its events.
@@ -17,7 +19,7 @@ type token string
 func feed(tr *Trace, steps []any) {
 	for _, s := range steps {
 		switch s := s.(type) {
-		case Event:
+		case agent.Event:
 			tr.Event(s)
 		case token:
 			tr.Token(string(s))
@@ -27,50 +29,50 @@ func feed(tr *Trace, steps []any) {
 }
 
 func TestTrace(t *testing.T) {
-	obs := func(iter int, text string) Event {
-		return Event{Kind: EventObservation, Iteration: iter, Tool: "echo", Text: text}
+	obs := func(iter int, text string) agent.Event {
+		return agent.Event{Kind: agent.EventObservation, Iteration: iter, Tool: "echo", Text: text}
 	}
 	tests := []struct {
 		name  string
 		steps []any
-		opts  []TraceOption
+		opts  []Option
 		want  string
 	}{
 		{"a thought shows its reasoning and time",
-			[]any{Event{Kind: EventThought, Iteration: 1, Text: "add them", Reasoning: "hmm", Duration: 1200 * time.Millisecond}},
+			[]any{agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "add them", Reasoning: "hmm", Duration: 1200 * time.Millisecond}},
 			nil, "[1] thinking:\n    hmm\n[1] Thought: add them (1.2s)\n"},
 		{"an action shows its arguments",
-			[]any{Event{Kind: EventAction, Iteration: 1, Tool: "add", Args: map[string]any{"a": 1}}},
+			[]any{agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add", Args: map[string]any{"a": 1}}},
 			nil, "[1] Action: add {\"a\":1}\n"},
 		{"an observation shows the tool's time",
-			[]any{Event{Kind: EventObservation, Iteration: 1, Tool: "add", Text: "395", Duration: time.Millisecond}},
+			[]any{agent.Event{Kind: agent.EventObservation, Iteration: 1, Tool: "add", Text: "395", Duration: time.Millisecond}},
 			nil, "[1] Observation: 395 (1ms)\n"},
 		{"a time under half a millisecond is not shown",
-			[]any{Event{Kind: EventObservation, Iteration: 1, Tool: "add", Text: "3", Duration: 200 * time.Microsecond}},
+			[]any{agent.Event{Kind: agent.EventObservation, Iteration: 1, Tool: "add", Text: "3", Duration: 200 * time.Microsecond}},
 			nil, "[1] Observation: 3\n"},
 		{"a time of seconds is shown to a tenth",
-			[]any{Event{Kind: EventThought, Iteration: 1, Text: "t", Duration: 2345 * time.Millisecond}},
+			[]any{agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "t", Duration: 2345 * time.Millisecond}},
 			nil, "[1] Thought: t (2.3s)\n"},
 		{"an empty observation",
 			[]any{obs(1, "")},
 			nil, "[1] Observation: \n"},
 		{"a failed observation is marked and indented",
-			[]any{Event{Kind: EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x\nmore", Failed: true}},
+			[]any{agent.Event{Kind: agent.EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x\nmore", Failed: true}},
 			nil, "[2] Observation (error): Error: x\n    more\n"},
 		{"a forced answer says why and shows its time",
-			[]any{Event{Kind: EventFinal, Iteration: 3, Text: "42", Forced: true, StopReason: StopMaxIterations, Duration: 800 * time.Millisecond}},
+			[]any{agent.Event{Kind: agent.EventFinal, Iteration: 3, Text: "42", Forced: true, StopReason: agent.StopMaxIterations, Duration: 800 * time.Millisecond}},
 			nil, "[3] Final Answer: 42 [forced: max_iterations] (800ms)\n"},
 		{"an answer after its thought does not show the time twice",
 			[]any{
-				Event{Kind: EventThought, Iteration: 2, Text: "done", Duration: 1200 * time.Millisecond},
-				Event{Kind: EventFinal, Iteration: 2, Text: "42", Duration: 1200 * time.Millisecond},
+				agent.Event{Kind: agent.EventThought, Iteration: 2, Text: "done", Duration: 1200 * time.Millisecond},
+				agent.Event{Kind: agent.EventFinal, Iteration: 2, Text: "42", Duration: 1200 * time.Millisecond},
 			},
 			nil, "[2] Thought: done (1.2s)\n[2] Final Answer: 42\n"},
 		{"a warning",
-			[]any{Event{Kind: EventWarning, Iteration: 1, Text: "retrying"}},
+			[]any{agent.Event{Kind: agent.EventWarning, Iteration: 1, Text: "retrying"}},
 			nil, "[1] warning: retrying\n"},
 		{"a model call shows nothing",
-			[]any{Event{Kind: EventModel, Iteration: 1, Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "hi")}}},
+			[]any{agent.Event{Kind: agent.EventModel, Iteration: 1, Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "hi")}}},
 			nil, ""},
 		{"a long observation is cut at 400 bytes",
 			[]any{obs(1, strings.Repeat("x", 900))},
@@ -83,36 +85,36 @@ func TestTrace(t *testing.T) {
 			nil, "[1] Observation: x" + strings.Repeat("é", 199) + " … (202 more bytes)\n"},
 		{"a parse error is shown once, not again as its observation",
 			[]any{
-				Event{Kind: EventModel, Iteration: 1},
-				Event{Kind: EventParseError, Iteration: 1, Text: "no action"},
-				Event{Kind: EventObservation, Iteration: 1, Text: "no action", Failed: true},
-				Event{Kind: EventModel, Iteration: 2},
+				agent.Event{Kind: agent.EventModel, Iteration: 1},
+				agent.Event{Kind: agent.EventParseError, Iteration: 1, Text: "no action"},
+				agent.Event{Kind: agent.EventObservation, Iteration: 1, Text: "no action", Failed: true},
+				agent.Event{Kind: agent.EventModel, Iteration: 2},
 			},
 			nil, "[1] parse error: no action\n"},
 		{"a cancelled run is reported as interrupted",
-			[]any{Event{Kind: EventError, Iteration: 2, Text: "agent: cancelled: context canceled", StopReason: StopCancelled}},
+			[]any{agent.Event{Kind: agent.EventError, Iteration: 2, Text: "agent: cancelled: context canceled", StopReason: agent.StopCancelled}},
 			nil, "[2] interrupted: the run was cancelled\n"},
 		{"an error that ends the run shows its message",
-			[]any{Event{Kind: EventError, Iteration: 2, Text: "boom", StopReason: StopError}},
+			[]any{agent.Event{Kind: agent.EventError, Iteration: 2, Text: "boom", StopReason: agent.StopError}},
 			nil, "[2] error: boom\n"},
 		{"verbose shows the prompt indented",
-			[]any{Event{Kind: EventModel, Iteration: 1, Messages: []llms.MessageContent{
+			[]any{agent.Event{Kind: agent.EventModel, Iteration: 1, Messages: []llms.MessageContent{
 				llms.TextParts(llms.ChatMessageTypeSystem, "hi"), llms.TextParts(llms.ChatMessageTypeHuman, "q")}}},
-			[]TraceOption{TraceVerbose(true)}, "[1] prompt:\n    --- system ---\n    hi\n\n    --- user ---\n    q\n"},
+			[]Option{Verbose(true)}, "[1] prompt:\n    --- system ---\n    hi\n\n    --- user ---\n    q\n"},
 		{"verbose shows a long observation whole",
 			[]any{obs(1, strings.Repeat("x", 900)+"\n1\n2\n3\n4\n5")},
-			[]TraceOption{TraceVerbose(true)}, "[1] Observation: " + strings.Repeat("x", 900) + "\n    1\n    2\n    3\n    4\n    5\n"},
+			[]Option{Verbose(true)}, "[1] Observation: " + strings.Repeat("x", 900) + "\n    1\n    2\n    3\n    4\n    5\n"},
 		{"a streamed reply is not repeated but its action and observation are shown",
 			[]any{
-				Event{Kind: EventModel, Iteration: 1},
+				agent.Event{Kind: agent.EventModel, Iteration: 1},
 				token("<think>hmm</think>\nThought: add\n"), token("Action: add\nAction Input: {}"),
-				Event{Kind: EventThought, Iteration: 1, Text: "add", Reasoning: "hmm", Duration: time.Second},
-				Event{Kind: EventAction, Iteration: 1, Tool: "add", Args: map[string]any{}},
-				Event{Kind: EventObservation, Iteration: 1, Tool: "add", Text: "3"},
-				Event{Kind: EventModel, Iteration: 2},
+				agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "add", Reasoning: "hmm", Duration: time.Second},
+				agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add", Args: map[string]any{}},
+				agent.Event{Kind: agent.EventObservation, Iteration: 1, Tool: "add", Text: "3"},
+				agent.Event{Kind: agent.EventModel, Iteration: 2},
 				token("Thought: done\nFinal Answer: 3"),
-				Event{Kind: EventThought, Iteration: 2, Text: "done"},
-				Event{Kind: EventFinal, Iteration: 2, Text: "3"},
+				agent.Event{Kind: agent.EventThought, Iteration: 2, Text: "done"},
+				agent.Event{Kind: agent.EventFinal, Iteration: 2, Text: "3"},
 			},
 			nil, "<think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Action: add {}\n[1] Observation: 3\n" +
 				"Thought: done\nFinal Answer: 3\n"},
@@ -120,7 +122,7 @@ func TestTrace(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			feed(NewTrace(&b, tt.opts...), tt.steps)
+			feed(New(&b, tt.opts...), tt.steps)
 			if b.String() != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
 			}
@@ -128,17 +130,17 @@ func TestTrace(t *testing.T) {
 	}
 }
 
-func TestTraceColor(t *testing.T) {
+func TestColor(t *testing.T) {
 	steps := []any{
-		Event{Kind: EventModel, Iteration: 1},
-		Event{Kind: EventThought, Iteration: 2, Text: "t", Reasoning: "r"},
-		Event{Kind: EventAction, Iteration: 2, Tool: "add"},
-		Event{Kind: EventObservation, Iteration: 2, Tool: "add", Text: "3"},
-		Event{Kind: EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x", Failed: true},
-		Event{Kind: EventParseError, Iteration: 3, Text: "bad"},
-		Event{Kind: EventWarning, Iteration: 3, Text: "careful"},
-		Event{Kind: EventFinal, Iteration: 3, Text: "42"},
-		Event{Kind: EventError, Iteration: 3, Text: "boom", StopReason: StopError},
+		agent.Event{Kind: agent.EventModel, Iteration: 1},
+		agent.Event{Kind: agent.EventThought, Iteration: 2, Text: "t", Reasoning: "r"},
+		agent.Event{Kind: agent.EventAction, Iteration: 2, Tool: "add"},
+		agent.Event{Kind: agent.EventObservation, Iteration: 2, Tool: "add", Text: "3"},
+		agent.Event{Kind: agent.EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x", Failed: true},
+		agent.Event{Kind: agent.EventParseError, Iteration: 3, Text: "bad"},
+		agent.Event{Kind: agent.EventWarning, Iteration: 3, Text: "careful"},
+		agent.Event{Kind: agent.EventFinal, Iteration: 3, Text: "42"},
+		agent.Event{Kind: agent.EventError, Iteration: 3, Text: "boom", StopReason: agent.StopError},
 		token("Thought: "),
 	}
 	tests := []struct {
@@ -158,7 +160,7 @@ func TestTraceColor(t *testing.T) {
 		{"a warning is yellow", ansiYellow + "warning: careful" + ansiReset + "\n"},
 	}
 	var colored bytes.Buffer
-	feed(NewTrace(&colored, TraceColor(true)), steps)
+	feed(New(&colored, Color(true)), steps)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if !strings.Contains(colored.String(), tt.want) {
@@ -168,7 +170,7 @@ func TestTraceColor(t *testing.T) {
 	}
 	t.Run("without colour the trace has no escape sequences", func(t *testing.T) {
 		var plain bytes.Buffer
-		feed(NewTrace(&plain, TraceColor(false), TraceVerbose(true)), steps)
+		feed(New(&plain, Color(false), Verbose(true)), steps)
 		if i := strings.IndexByte(plain.String(), '\033'); i >= 0 {
 			t.Errorf("escape at %d:\n%q", i, plain.String())
 		}
@@ -205,9 +207,9 @@ func (s *syncBuffer) waitFor(t *testing.T, want string) {
 	}
 }
 
-func TestTraceSpinner(t *testing.T) {
+func TestSpinner(t *testing.T) {
 	var w syncBuffer
-	tr := NewTrace(&w, TraceSpinner(true))
+	tr := New(&w, Spinner(true))
 	stopped := func(s *spinner) {
 		t.Helper()
 		select {
@@ -220,10 +222,10 @@ func TestTraceSpinner(t *testing.T) {
 		}
 	}
 
-	tr.Event(Event{Kind: EventModel, Iteration: 1})
+	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 1})
 	w.waitFor(t, " thinking ")
 	s := tr.spin
-	tr.Event(Event{Kind: EventThought, Iteration: 1, Text: "t"})
+	tr.Event(agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "t"})
 	stopped(s)
 	out := w.String()
 	if !strings.HasSuffix(out, ansiEraseLine+"[1] Thought: t\n") {
@@ -233,7 +235,7 @@ func TestTraceSpinner(t *testing.T) {
 		t.Errorf("unexpected spinner frames:\n%q", out)
 	}
 
-	tr.Event(Event{Kind: EventAction, Iteration: 1, Tool: "add"})
+	tr.Event(agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add"})
 	w.waitFor(t, " running add ")
 	s = tr.spin
 	tr.Close()
@@ -243,17 +245,17 @@ func TestTraceSpinner(t *testing.T) {
 	}
 	tr.Close()
 
-	tr.Event(Event{Kind: EventModel, Iteration: 2})
+	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 2})
 	if tr.spin != nil {
 		t.Error("a closed trace started a spinner")
 	}
 }
 
-func TestTraceSpinnerStopsOnToken(t *testing.T) {
+func TestSpinnerStopsOnToken(t *testing.T) {
 	var w syncBuffer
-	tr := NewTrace(&w, TraceSpinner(true))
+	tr := New(&w, Spinner(true))
 	defer tr.Close()
-	tr.Event(Event{Kind: EventModel, Iteration: 1})
+	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 1})
 	w.waitFor(t, " thinking ")
 	s := tr.spin
 	tr.Token("Thought: ")
@@ -264,9 +266,9 @@ func TestTraceSpinnerStopsOnToken(t *testing.T) {
 }
 
 func TestTraceWithoutSpinnerStartsNone(t *testing.T) {
-	tr := NewTrace(&bytes.Buffer{})
-	tr.Event(Event{Kind: EventModel, Iteration: 1})
-	tr.Event(Event{Kind: EventAction, Iteration: 1, Tool: "add"})
+	tr := New(&bytes.Buffer{})
+	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 1})
+	tr.Event(agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add"})
 	if tr.spin != nil {
 		t.Error("a trace without a spinner started one")
 	}

@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tmc/langchaingo/llms"
 )
 
 func TestClassify(t *testing.T) {
@@ -30,12 +32,12 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := classify(context.Background(), tt.err)
+			e := Classify(context.Background(), tt.err)
 			if e.Temporary != tt.wantTemporary || e.StatusCode != tt.wantStatus {
 				t.Errorf("got temporary %v, status %d; want %v, %d", e.Temporary, e.StatusCode, tt.wantTemporary, tt.wantStatus)
 			}
 			if !errors.Is(e, tt.err) {
-				t.Error("the *ModelError does not wrap the error")
+				t.Error("the *Error does not wrap the error")
 			}
 		})
 	}
@@ -58,23 +60,56 @@ func TestErrorMessage(t *testing.T) {
 func TestExplain(t *testing.T) {
 	tests := []struct {
 		name     string
-		e        *ModelError
+		e        *Error
 		provider string
 		want     string
+		wantFix  string
 	}{
-		{"ollama unreachable", &ModelError{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "ollama", "ollama serve"},
-		{"server unreachable", &ModelError{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "openai", "check that it is running"},
-		{"a 404 on ollama", &ModelError{Err: errors.New("x"), StatusCode: 404}, "ollama", "ollama pull m"},
-		{"a 401", &ModelError{Err: errors.New("x"), StatusCode: 401}, "anthropic", "ANTHROPIC_API_KEY"},
-		{"a 400", &ModelError{Err: errors.New("x"), StatusCode: 400}, "openai", "check --model"},
-		{"a timeout", &ModelError{Err: errCallTimeout, Temporary: true}, "ollama", "raise --timeout"},
+		{"ollama unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "ollama", "ollama serve", "BaseURL"},
+		{"server unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "openai", "check that it is running", "BaseURL"},
+		{"a 404 on ollama", &Error{Err: errors.New("x"), StatusCode: 404}, "ollama", "ollama pull m", "Model"},
+		{"a 401", &Error{Err: errors.New("x"), StatusCode: 401}, "anthropic", "ANTHROPIC_API_KEY", "APIKey"},
+		{"a 400", &Error{Err: errors.New("x"), StatusCode: 400}, "openai", "rejected the request", "Model"},
+		{"a timeout", &Error{Err: ErrTimeout, Temporary: true}, "ollama", "smaller or faster model", "Timeout"},
+		{"a 503 says to try later and names no setting", &Error{Err: errors.New("x"), StatusCode: 503, Temporary: true}, "openai", "try again later", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := explain(tt.e, tt.provider, "m", "http://h").Error()
+			e := explain(tt.e, tt.provider, "m", "http://h")
+			got := e.Error()
 			if !strings.Contains(got, tt.want) || !strings.HasPrefix(got, tt.provider+": ") {
 				t.Errorf("got %q, want it to contain %q", got, tt.want)
 			}
+			if e.Fix != tt.wantFix {
+				t.Errorf("Fix = %q, want %q", e.Fix, tt.wantFix)
+			}
+			if strings.Contains(got, "--") {
+				t.Errorf("%q names a command-line flag", got)
+			}
 		})
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://user:secret@host:8080/v1", "http://user:xxxxx@host:8080/v1"},
+		{"http://host:8080", "http://host:8080"},
+		{"not a url", "not a url"},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestNewNeverShowsAPassword(t *testing.T) {
+	m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: "http://me:hunter2@127.0.0.1:9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")})
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "127.0.0.1:9") {
+		t.Fatalf("error = %v, want the server named without its password", err)
 	}
 }

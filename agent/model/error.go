@@ -1,0 +1,179 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Sentinel causes of the errors of New and of model calls, for errors.Is.
+var (
+	// ErrUnknownProvider means Config.Provider names no provider.
+	ErrUnknownProvider = errors.New("unknown provider")
+	// ErrNoAPIKey means a hosted provider was chosen without a key.
+	ErrNoAPIKey = errors.New("no API key")
+	// ErrBadURL means Config.BaseURL is not a server address.
+	ErrBadURL = errors.New("bad server URL")
+	// ErrNoCassette means the replay provider was chosen without a cassette.
+	ErrNoCassette = errors.New("no cassette")
+	// ErrDiverged means a replayed run asked for something its cassette
+	// did not record.
+	ErrDiverged = errors.New("the run has diverged from the recording")
+	// ErrTimeout is the cause to give a call's context when the call takes
+	// too long (context.WithTimeoutCause); such a call is retried like any
+	// transient failure.
+	ErrTimeout = errors.New("the model did not answer in time")
+)
+
+// Error is a failed model call, or a configuration New cannot use,
+// classified so that callers know whether to retry it and people know
+// what to change.
+type Error struct {
+	// Provider is the provider's name, such as "ollama", when known.
+	Provider string
+	// Model is the model's name, when known.
+	Model string
+	// URL is the server's URL, with any password removed, when known.
+	URL string
+	// StatusCode is the HTTP status of the failed response, or 0.
+	StatusCode int
+	// Temporary is true for failures worth retrying: the server could not
+	// be reached, timed out, was rate limited (429) or failed (5xx).
+	Temporary bool
+	// Fix names the field of Config to change, such as "BaseURL",
+	// "APIKey", "Model", "Provider" or "Replay", or "Timeout" for the
+	// caller's time limit; empty when no setting would help.
+	Fix string
+	// Hint says what to do about it in words that name no setting, when
+	// there is something to say.
+	Hint string
+	// Err is the underlying error.
+	Err error
+}
+
+// Error returns the provider, what happened and what to do about it.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Provider != "" {
+		b.WriteString(e.Provider)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	if e.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Hint)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Brief describes err without what to do about it: the warning of a
+// retried call, when the advice comes once, with the final error.
+func Brief(err error) string {
+	var me *Error
+	if !errors.As(err, &me) || me.Hint == "" {
+		return err.Error()
+	}
+	brief := *me
+	brief.Hint = ""
+	return brief.Error()
+}
+
+// statusInText finds an HTTP status in an error that lost its type, as
+// langchaingo's OpenAI client writes it ("status code: 503").
+var statusInText = regexp.MustCompile(`(?i)(?:status code:?|status|http)\s*(\d{3})\b`)
+
+// Classify turns any error of a model call into an *Error, deciding
+// whether it is worth retrying. ctx is the context of the attempt; a cause
+// of ErrTimeout marks the attempt as timed out.
+func Classify(ctx context.Context, err error) *Error {
+	var me *Error
+	if errors.As(err, &me) {
+		return me
+	}
+	e := &Error{Err: err}
+	var se *httpStatusError
+	var ue *unreachableError
+	switch {
+	case errors.Is(context.Cause(ctx), ErrTimeout) || errors.Is(err, ErrTimeout):
+		if !errors.Is(err, ErrTimeout) {
+			e.Err = fmt.Errorf("%w (%v)", ErrTimeout, err)
+		}
+		e.Temporary = true
+	case errors.As(err, &se):
+		e.StatusCode = se.code
+	case errors.As(err, &ue), isNetError(err):
+		e.Temporary = true
+	default:
+		msg := strings.ToLower(err.Error())
+		if m := statusInText.FindStringSubmatch(msg); m != nil {
+			e.StatusCode, _ = strconv.Atoi(m[1])
+		}
+		for _, s := range []string{"connection refused", "connection reset", "no such host",
+			"timeout", "network error", "unexpected eof", "server closed", "broken pipe"} {
+			if strings.Contains(msg, s) {
+				e.Temporary = true
+			}
+		}
+	}
+	switch c := e.StatusCode; {
+	case c == http.StatusTooManyRequests, c == http.StatusRequestTimeout, c >= 500:
+		e.Temporary = true
+	case c >= 400:
+		e.Temporary = false
+	}
+	return e
+}
+
+func isNetError(err error) bool {
+	var ne net.Error
+	var oe *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &oe) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// explain fills in what to do about e, given the provider, the model and
+// the server's URL.
+func explain(e *Error, provider, model, url string) *Error {
+	e.Provider, e.Model, e.URL = provider, model, url
+	where := url
+	if where == "" {
+		where = "the provider's API"
+	}
+	var ue *unreachableError
+	unreachable := e.StatusCode == 0 && e.Temporary && !errors.Is(e.Err, ErrTimeout) &&
+		(errors.As(e.Err, &ue) || isNetError(e.Err) || strings.Contains(strings.ToLower(e.Err.Error()), "connection refused"))
+	switch {
+	case unreachable && provider == "ollama":
+		e.Fix, e.Hint = "BaseURL", fmt.Sprintf("cannot reach Ollama at %s: start it with `ollama serve`", where)
+	case unreachable:
+		e.Fix, e.Hint = "BaseURL", fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
+	case errors.Is(e.Err, ErrTimeout):
+		e.Fix, e.Hint = "Timeout", "use a smaller or faster model"
+	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
+		e.Fix, e.Hint = "APIKey", "the server refused the API key"
+		if p, ok := Lookup(provider); ok && p.KeyEnv != "" {
+			e.Hint += ": set a valid key in " + p.KeyEnv
+		}
+	case e.StatusCode == http.StatusNotFound && provider == "ollama":
+		e.Fix, e.Hint = "Model", fmt.Sprintf("the model %q is not installed: run `ollama pull %s`", model, model)
+	case e.StatusCode == http.StatusNotFound:
+		e.Fix, e.Hint = "Model", fmt.Sprintf("the server at %s has no model %q or no such endpoint", where, model)
+	case e.StatusCode == http.StatusBadRequest:
+		e.Fix, e.Hint = "Model", "the server rejected the request"
+	case e.StatusCode == http.StatusTooManyRequests:
+		e.Hint = "the provider is rate limiting requests: wait and try again"
+	case e.StatusCode >= 500:
+		e.Hint = "the server failed: try again later or look at its logs"
+	}
+	return e
+}

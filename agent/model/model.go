@@ -1,0 +1,207 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// DefaultNumCtx is the context window asked of Ollama and llamafile, whose
+// own default (2048) silently truncates agent prompts.
+const DefaultNumCtx = 8192
+
+// Config says which model to talk to and how. The zero Config means Ollama
+// at OLLAMA_HOST or http://127.0.0.1:11434 with its default model.
+type Config struct {
+	// Provider is the name of one of Providers; empty means "ollama".
+	Provider string
+	// Model is the model's name; empty means the provider's DefaultModel.
+	Model string
+	// BaseURL is the server's URL. Empty means the provider's URLEnv, or
+	// its usual address: http://127.0.0.1:11434 for ollama, OpenAI's API
+	// for openai, http://127.0.0.1:8080 for llamafile. With openai it
+	// points at any OpenAI-compatible server (llama.cpp server, vLLM, LM
+	// Studio); a URL without a path gets /v1.
+	BaseURL string
+	// APIKey is the provider's key; empty means the provider's KeyEnv. A
+	// local OpenAI-compatible server (a BaseURL on this machine) needs none.
+	APIKey string
+	// NumCtx is the context window asked of Ollama and llamafile, in
+	// tokens; zero means DefaultNumCtx.
+	NumCtx int
+	// Temperature is the sampling temperature, sent on every call; zero
+	// (the default) keeps the agent's steps as repeatable as the model allows.
+	Temperature float64
+	// TopP, TopK, Seed and MaxTokens are sent on every call when not zero.
+	TopP      float64
+	TopK      int
+	Seed      int
+	MaxTokens int
+	// Record, when set, is a file to write every request and response to,
+	// as a JSONL cassette.
+	Record string
+	// Replay is the cassette the "replay" provider answers from.
+	Replay string
+	// HTTPClient, when set, is the client the provider talks through; its
+	// Transport is kept.
+	HTTPClient *http.Client
+}
+
+// New returns the model cfg describes. Every call through it carries the
+// sampling options of cfg (langchaingo's Ollama client lets the options of
+// a call replace the constructor's), and its errors are *Error values that
+// say what to change. With cfg.Record set, every call is also written to
+// the cassette.
+func New(ctx context.Context, cfg Config) (llms.Model, error) {
+	p, ok := Lookup(cfg.Provider)
+	if !ok {
+		return nil, &Error{Provider: cfg.Provider, Fix: "Provider",
+			Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
+	}
+	if cfg.NumCtx <= 0 {
+		cfg.NumCtx = DefaultNumCtx
+	}
+	if cfg.Model == "" {
+		cfg.Model = p.DefaultModel
+	}
+	if cfg.BaseURL == "" && p.URLEnv != "" {
+		cfg.BaseURL = os.Getenv(p.URLEnv)
+	}
+	if cfg.APIKey == "" && p.KeyEnv != "" {
+		cfg.APIKey = os.Getenv(p.KeyEnv)
+	}
+	o, err := p.open(ctx, cfg, newHTTPClient(cfg.HTTPClient))
+	if err != nil {
+		var me *Error
+		if errors.As(err, &me) {
+			me.Provider = p.Name
+			return nil, me
+		}
+		return nil, fmt.Errorf("%s: %w", p.Name, err)
+	}
+	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
+		numCtx: o.numCtx, defaults: samplingOptions(cfg)}
+	if cfg.Record != "" {
+		rec, err := NewRecorder(m, cfg.Record)
+		if err != nil {
+			return nil, err
+		}
+		m = rec
+	}
+	return m, nil
+}
+
+// samplingOptions are the call options of cfg sent on every call.
+func samplingOptions(cfg Config) []llms.CallOption {
+	opts := []llms.CallOption{llms.WithTemperature(cfg.Temperature)}
+	if cfg.TopP != 0 {
+		opts = append(opts, llms.WithTopP(cfg.TopP))
+	}
+	if cfg.TopK != 0 {
+		opts = append(opts, llms.WithTopK(cfg.TopK))
+	}
+	if cfg.Seed != 0 {
+		opts = append(opts, llms.WithSeed(cfg.Seed))
+	}
+	if cfg.MaxTokens != 0 {
+		opts = append(opts, llms.WithMaxTokens(cfg.MaxTokens))
+	}
+	return opts
+}
+
+// served is a provider's model with the sampling options of its
+// configuration sent on every call and errors that say what to change.
+type served struct {
+	llms.Model
+	provider, name, url string
+	numCtx              int
+	defaults            []llms.CallOption
+}
+
+// GenerateContent calls the provider with the configured options first.
+func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
+	all = append(append(all, m.defaults...), opts...)
+	resp, err := m.Model.GenerateContent(ctx, msgs, all...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, explain(Classify(ctx, err), m.provider, m.name, m.url)
+	}
+	return resp, nil
+}
+
+// Call implements the deprecated part of llms.Model.
+func (m *served) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, p, opts...)
+}
+
+// ContextWindow returns the context window asked of the server, or 0 when
+// the provider does not take one.
+func (m *served) ContextWindow() int { return m.numCtx }
+
+// String names the provider, model and server, for logs.
+func (m *served) String() string {
+	if m.url == "" {
+		return m.provider + " " + m.name
+	}
+	return fmt.Sprintf("%s %s at %s", m.provider, m.name, m.url)
+}
+
+// serverURL normalises a server address: "host:port" and OLLAMA_HOST's
+// "0.0.0.0" forms get a scheme, a URL without a port gets port when that
+// is not empty, and a URL without a path gets path. The empty address is
+// def.
+func serverURL(raw, def, path, port string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return def, nil
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", &Error{Fix: "BaseURL", Err: fmt.Errorf("%w %q: write it as http://host:port", ErrBadURL, Redact(raw))}
+	}
+	if strings.HasPrefix(u.Host, "0.0.0.0") {
+		u.Host = "127.0.0.1" + strings.TrimPrefix(u.Host, "0.0.0.0")
+	}
+	if u.Port() == "" && port != "" {
+		u.Host += ":" + port
+	}
+	if strings.Trim(u.Path, "/") == "" {
+		u.Path = path
+	}
+	return strings.TrimSuffix(u.String(), "/"), nil
+}
+
+// isLocal reports whether the server at raw runs on this machine or a
+// private network, where OpenAI-compatible servers need no key.
+func isLocal(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || strings.HasPrefix(h, "192.168.") ||
+		strings.HasPrefix(h, "10.") || strings.HasSuffix(h, ".local") || h == "host.docker.internal"
+}
+
+// Redact returns raw with the password of a URL's user information
+// replaced by "xxxxx", for messages and files; text that is not such a URL
+// comes back unchanged.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,88 @@
+package model
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestNewErrors(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("GOOGLE_API_KEY", "")
+	tests := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"an unknown provider lists the known ones", Config{Provider: "bard"}, "use one of ollama, openai"},
+		{"openai without a key says how to give one", Config{Provider: "openai"}, "set OPENAI_API_KEY"},
+		{"anthropic without a key", Config{Provider: "anthropic"}, "ANTHROPIC_API_KEY"},
+		{"googleai without a key", Config{Provider: "googleai"}, "GOOGLE_API_KEY"},
+		{"replay without a cassette", Config{Provider: "replay"}, "no cassette"},
+		{"a bad base URL", Config{Provider: "ollama", BaseURL: "http://"}, "bad server URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(context.Background(), tt.cfg)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewModelDefaults(t *testing.T) {
+	t.Setenv("OLLAMA_HOST", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("LLAMAFILE_HOST", "")
+	tests := []struct {
+		name    string
+		env     map[string]string
+		cfg     Config
+		want    string
+		wantCtx int
+	}{
+		{"the zero config is Ollama on this machine", nil, Config{}, "ollama qwen2.5:7b at http://127.0.0.1:11434", 8192},
+		{"OLLAMA_HOST in Ollama's own form", map[string]string{"OLLAMA_HOST": "0.0.0.0"}, Config{}, "ollama qwen2.5:7b at http://127.0.0.1:11434", 8192},
+		{"a base URL wins over OLLAMA_HOST", map[string]string{"OLLAMA_HOST": "gpu:11434"}, Config{BaseURL: "http://box:9999", NumCtx: 32768}, "ollama qwen2.5:7b at http://box:9999", 32768},
+		{"a local OpenAI-compatible server needs no key and gets /v1", nil, Config{Provider: "openai", BaseURL: "localhost:8080", Model: "qwen"}, "openai qwen at http://localhost:8080/v1", 0},
+		{"OPENAI_BASE_URL is read", map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, Config{Provider: "openai"}, "openai gpt-4o-mini at http://127.0.0.1:8000/v1", 0},
+		{"llamafile speaks the OpenAI API on port 8080", nil, Config{Provider: "llamafile"}, "llamafile LLaMA_CPP at http://127.0.0.1:8080/v1", 8192},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			m, err := New(context.Background(), tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pm := m.(*served)
+			if got := pm.String(); got != tt.want {
+				t.Errorf("model = %s, want %s", got, tt.want)
+			}
+			if pm.ContextWindow() != tt.wantCtx {
+				t.Errorf("context window %d, want %d", pm.ContextWindow(), tt.wantCtx)
+			}
+		})
+	}
+}
+
+func TestNewModelRecords(t *testing.T) {
+	path := t.TempDir() + "/rec.jsonl"
+	m, err := New(context.Background(), Config{Record: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, ok := m.(*Recorder)
+	if !ok || rec.ContextWindow() != DefaultNumCtx {
+		t.Fatalf("got %T, want a *Recorder passing on the context window", m)
+	}
+	if _, err := New(context.Background(), Config{Record: t.TempDir() + "/no/such/dir/rec.jsonl"}); err == nil {
+		t.Error("recording to a missing directory succeeded")
+	}
+}

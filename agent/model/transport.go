@@ -1,0 +1,106 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// httpStatusError is an HTTP response with an error status, caught by
+// statusTransport before a client turns it into a bare string.
+type httpStatusError struct {
+	code int
+	msg  string
+}
+
+func (e *httpStatusError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code))
+	}
+	return fmt.Sprintf("HTTP %d: %s", e.code, e.msg)
+}
+
+// unreachableError is a request that never got a response. It is not a
+// net.Error, so that clients that hide network errors behind a generic
+// message keep it.
+type unreachableError struct{ err error }
+
+func (e *unreachableError) Error() string { return e.err.Error() }
+func (e *unreachableError) Unwrap() error { return e.err }
+
+// statusTransport turns error statuses into *httpStatusError, so that the
+// status survives clients that flatten errors into strings.
+type statusTransport struct{ base http.RoundTripper }
+
+func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < http.StatusBadRequest {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	return nil, &httpStatusError{code: resp.StatusCode, msg: errorMessage(body)}
+}
+
+// errorMessage extracts the message of an error body in the shapes
+// servers use: {"error": "..."}, {"error": {"message": "..."}}, or text.
+func errorMessage(body []byte) string {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(body, &v) == nil {
+		var s string
+		var obj struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case json.Unmarshal(v.Error, &s) == nil && s != "":
+			return s
+		case json.Unmarshal(v.Error, &obj) == nil && obj.Message != "":
+			return obj.Message
+		case v.Message != "":
+			return v.Message
+		}
+	}
+	return strings.TrimSpace(string(body))
+}
+
+// doer adapts an *http.Client to the Doer interface of the openai and
+// anthropic clients, keeping our typed errors visible through them.
+type doer struct{ c *http.Client }
+
+func (d doer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.c.Do(req)
+	if err == nil {
+		return resp, nil
+	}
+	var se *httpStatusError
+	if errors.As(err, &se) {
+		return nil, se
+	}
+	if req.Context().Err() != nil {
+		return nil, err
+	}
+	return nil, &unreachableError{err: err}
+}
+
+// newHTTPClient returns the client the providers talk through.
+func newHTTPClient(base *http.Client) *http.Client {
+	c := &http.Client{}
+	rt := http.DefaultTransport
+	if base != nil {
+		*c = *base
+		if base.Transport != nil {
+			rt = base.Transport
+		}
+	}
+	c.Transport = statusTransport{base: rt}
+	return c
+}
