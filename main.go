@@ -10,6 +10,7 @@
 //	react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
 //	react-agent tools [flags]            list the enabled tools
 //	react-agent tool [flags] NAME INPUT  call one tool directly
+//	react-agent settings [flags]         show each setting, its value and where it came from
 //	react-agent --version
 //
 // The answer goes to stdout and the trace to stderr. Exit status: 0 with
@@ -60,6 +61,7 @@ Usage:
   react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
   react-agent tools [flags]            list the enabled tools
   react-agent tool [flags] NAME INPUT  call one tool directly
+  react-agent settings [flags]         show each setting, its value and where it came from
   react-agent --version                print the version
 
 Examples:
@@ -119,6 +121,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdAsk(rest, stdin, stdout, stderr)
 	case "chat":
 		err = cmdChat(rest, stdin, stdout, stderr)
+	case "settings":
+		err = cmdSettings(rest, stdout, stderr)
 	default:
 		cmd = "ask"
 		err = cmdAsk(args, stdin, stdout, stderr)
@@ -313,17 +317,44 @@ func medianParse(p *parser.Parser, text string, n int) int64 {
 	return times[n/2]
 }
 
-// settingNames are the flags that a REACT_AGENT_* variable or the config
-// file may set, in the order they are applied: provider comes first,
-// because the provider's own variables decide whether the file's base-url
-// and api-key apply.
-func settingNames() []string {
-	return []string{
-		"provider", "model", "base-url", "api-key", "num-ctx", "temperature",
-		"max-iterations", "timeout", "lang", "prompt-file", "system", "stream",
-		"allow-shell", "allow-private-network", "search-engine", "search-url",
-		"tool-timeout", "max-observation", "max-response", "tools-config",
+// notSettings are the flags that neither a REACT_AGENT_* variable nor the
+// config file may set: each is a choice for one run (--yes never runs a
+// command unasked by surprise), or names where settings come from.
+var notSettings = []string{"yes", "json", "record", "replay", "config", "help"}
+
+// pathAnnotation marks a flag whose value is a file's path: a relative path
+// in the config file is taken from the file's folder.
+const pathAnnotation = "react-agent/path"
+
+// pathFlag marks the flag called name as a file's path.
+func pathFlag(fs *pflag.FlagSet, name string) {
+	if err := fs.SetAnnotation(name, pathAnnotation, []string{"true"}); err != nil {
+		panic(err) // a flag defined in this file is missing: a bug
 	}
+}
+
+// settingNames are the flags of fs that a REACT_AGENT_* variable or the
+// config file may set, in the order they are applied: provider comes
+// first, because the provider's own variables decide whether the file's
+// base-url and api-key apply. Every flag is one, except notSettings.
+func settingNames(fs *pflag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !slices.Contains(notSettings, f.Name) {
+			names = append(names, f.Name)
+		}
+	})
+	slices.SortStableFunc(names, func(a, b string) int {
+		return boolInt(b == "provider") - boolInt(a == "provider")
+	})
+	return names
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // envName is the environment variable that sets a flag.
@@ -341,15 +372,16 @@ func defaultConfigPath() string {
 	return filepath.Join(dir, "react-agent", "config.yaml")
 }
 
-// configFile is a parsed config file: flag names and their values as
-// flag text.
+// configFile is a parsed config file: setting names and their values as
+// written, in flag syntax.
 type configFile struct {
 	path   string
 	values map[string]string
 }
 
 // loadConfig reads the config file at path, or at the default path when
-// path is empty; a missing default file is an empty config.
+// path is empty; a missing default file is an empty config. Values are
+// kept as written: `api-key: 0123` is the text 0123, not the number 83.
 func loadConfig(path string) (configFile, error) {
 	explicit := path != ""
 	if !explicit {
@@ -364,34 +396,55 @@ func loadConfig(path string) (configFile, error) {
 		return cf, nil
 	}
 	if err != nil {
-		return cf, fmt.Errorf("config file: %w", err)
+		return cf, fmt.Errorf("%w: config file: %v", errUsage, err)
 	}
-	var raw map[string]any
-	if err := yaml.Unmarshal(data, &raw); err != nil {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`): %w", path, err)
 	}
-	for key, v := range raw {
-		if key == "yes" {
-			return cf, fmt.Errorf("config file %s: \"yes\" cannot be set in a config file, so that a command never runs unasked by surprise; pass --yes on the command line", path)
-		}
-		if !slices.Contains(settingNames(), key) {
-			return cf, fmt.Errorf("config file %s: unknown setting %q; the settings are %s", path, key, strings.Join(settingNames(), ", "))
-		}
-		var text string
-		switch v := v.(type) {
-		case nil:
+	if len(doc.Content) == 0 {
+		return cf, nil // an empty file
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`)", path)
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		key, v := top.Content[i].Value, top.Content[i+1]
+		switch {
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
 			continue
-		case string, bool, int, float64:
-			text = fmt.Sprint(v)
-		default:
-			return cf, fmt.Errorf("config file %s: %s must be a single value, got %v", path, key, v)
+		case v.Kind != yaml.ScalarNode:
+			return cf, fmt.Errorf("config file %s: %s must be a single value, as on the command line", path, key)
 		}
-		if (key == "prompt-file" || key == "tools-config") && text != "" && !filepath.IsAbs(text) {
-			text = filepath.Join(filepath.Dir(path), text) // Relative to the file.
-		}
-		cf.values[key] = text
+		cf.values[key] = v.Value
 	}
 	return cf, nil
+}
+
+// check reports a key of the file that is no setting of fs.
+func (cf configFile) check(fs *pflag.FlagSet) error {
+	names := settingNames(fs)
+	for key := range cf.values {
+		switch {
+		case key == "yes":
+			return fmt.Errorf("config file %s: \"yes\" cannot be set in a config file, so that a command never runs unasked by surprise; pass --yes on the command line", cf.path)
+		case slices.Contains(notSettings, key):
+			return fmt.Errorf("config file %s: %q is chosen for one run, not in a config file; pass --%s on the command line", cf.path, key, key)
+		case !slices.Contains(names, key) && !isSetting(key):
+			return fmt.Errorf("config file %s: unknown setting %q; the settings are %s", cf.path, key, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// isSetting reports whether name is a setting of any command, so that one
+// config file serves them all: ask's settings, say, in the file that
+// `tools` reads.
+func isSetting(name string) bool {
+	fs := pflag.NewFlagSet("all", pflag.ContinueOnError)
+	addAgentFlags(fs)
+	return slices.Contains(settingNames(fs), name)
 }
 
 // applySettings fills each flag of fs not given on the command line from
@@ -399,19 +452,28 @@ func loadConfig(path string) (configFile, error) {
 // (the default file when empty). A config file's base-url and api-key
 // yield to the provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …).
 func applySettings(fs *pflag.FlagSet, configPath string) error {
+	for _, name := range notSettings {
+		if v := os.Getenv(envName(name)); v != "" && name != "config" && fs.Lookup(name) != nil {
+			return fmt.Errorf("%w: %s is set, but --%s is chosen for one run and cannot be set from the environment; pass --%s on the command line", errUsage, envName(name), name, name)
+		}
+	}
 	cf, err := loadConfig(configPath)
 	if err != nil {
 		return err
 	}
-	for _, name := range settingNames() {
+	if err := cf.check(fs); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
-		if fl == nil || fl.Changed {
+		if fl.Changed {
 			continue
 		}
 		if v := os.Getenv(envName(name)); v != "" {
 			if err := fs.Set(name, v); err != nil {
 				return fmt.Errorf("%w: %s=%q: %v", errUsage, envName(name), v, err)
 			}
+			fs.SetAnnotation(name, sourceAnnotation, []string{envName(name)})
 			continue
 		}
 		v, ok := cf.values[name]
@@ -424,12 +486,20 @@ func applySettings(fs *pflag.FlagSet, configPath string) error {
 				continue
 			}
 		}
-		if err := fs.Set(name, v); err != nil {
-			return fmt.Errorf("config file %s: %s: %w", cf.path, name, err)
+		if _, ok := fl.Annotations[pathAnnotation]; ok && v != "" && !filepath.IsAbs(v) {
+			v = filepath.Join(filepath.Dir(cf.path), v) // Relative to the file.
 		}
+		if err := fs.Set(name, v); err != nil {
+			return fmt.Errorf("%w: config file %s: %s: %v", errUsage, cf.path, name, err)
+		}
+		fs.SetAnnotation(name, sourceAnnotation, []string{cf.path})
 	}
 	return nil
 }
+
+// sourceAnnotation records where a flag's value came from, when not from
+// the command line or its default.
+const sourceAnnotation = "react-agent/source"
 
 // settings are the flags shared by every command that reads settings.
 type settings struct {
@@ -459,6 +529,7 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	fs.IntVar(&o.MaxObservation, "max-observation", d.MaxObservation, "bytes of a tool's output the model sees; the rest is cut with a marker")
 	fs.Int64Var(&o.MaxResponse, "max-response", d.MaxResponse, "bytes read at most from an HTTP response or a command's output")
 	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands")
+	pathFlag(fs, "tools-config")
 	return func() tools.Options { return *o }
 }
 
@@ -591,6 +662,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run (0: none)")
 	fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
 	fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
+	pathFlag(fs, "prompt-file")
 	fs.StringVar(&f.system, "system", "", "extra context appended to the system prompt")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only the answer: no trace on stderr")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "trace the full prompts and observations")
@@ -600,6 +672,43 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
 	f.settings = addSettings(fs)
 	return f
+}
+
+// cmdSettings implements `react-agent settings`: the settings of ask and
+// chat after the flags, the environment and the config file, each with
+// where its value came from.
+func cmdSettings(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("settings", "settings [flags]", `  react-agent settings
+  REACT_AGENT_MODEL=llama3.2 react-agent settings --config ./config.yaml
+`, stderr)
+	f := addAgentFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: settings takes no arguments, got %q", errUsage, fs.Args())
+	}
+	if err := applySettings(fs, f.config); err != nil {
+		return err
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	for _, name := range settingNames(fs) {
+		fl := fs.Lookup(name)
+		source := "default"
+		switch from := fl.Annotations[sourceAnnotation]; {
+		case len(from) > 0:
+			source = from[0]
+		case fl.Changed:
+			source = "command line"
+		}
+		value := fl.Value.String()
+		if name == "api-key" && value != "" {
+			value = "(set)"
+		}
+		fmt.Fprintf(w, "%s=%s\t(%s)\n", name, value, source)
+	}
+	return nil
 }
 
 // session is what ask and chat run with: the agent, its tools and the

@@ -373,7 +373,7 @@ func TestSettings(t *testing.T) {
 		{"a flag beats the environment", append([]string{"--model", "from-config"}, ask...), []string{"REACT_AGENT_MODEL=from-env"}, 0, " = 395"},
 		{"the provider's own variable beats the file's base URL", ask, []string{"OLLAMA_HOST=http://127.0.0.1:9"}, 1, "cannot reach Ollama at http://127.0.0.1:9"},
 		{"a bad environment value is a usage error", ask, []string{"REACT_AGENT_MAX_ITERATIONS=many"}, 2, "REACT_AGENT_MAX_ITERATIONS"},
-		{"a missing config file named on the command line is an error", []string{"ask", "--config", filepath.Join(dir, "nope.yaml"), "hi"}, nil, 1, "nope.yaml"},
+		{"a missing config file named on the command line is an error", []string{"ask", "--config", filepath.Join(dir, "nope.yaml"), "hi"}, nil, 2, "nope.yaml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -59,11 +59,11 @@ func New(model llms.Model, reg *tools.Registry, opts ...Option) *Agent {
 // taken even when the run fails. The error is nil when the result has an
 // answer, forced or not.
 func (a *Agent) Run(ctx context.Context, question string) (*Result, error) {
-	return a.run(ctx, nil, question)
+	return a.answer(ctx, nil, question)
 }
 
-// run holds the state of one run.
-type run struct {
+// runState holds the state of one run.
+type runState struct {
 	a       *Agent
 	res     *Result
 	start   time.Time
@@ -75,8 +75,9 @@ type run struct {
 	repeats int
 }
 
-func (a *Agent) run(ctx context.Context, history []Turn, question string) (*Result, error) {
-	r := &run{a: a, res: &Result{Question: question}, start: time.Now()}
+// answer runs the loop for question after the turns of history.
+func (a *Agent) answer(ctx context.Context, history []Turn, question string) (*Result, error) {
+	r := &runState{a: a, res: &Result{Question: question}, start: time.Now()}
 	res, err := r.loop(ctx, history, question)
 	res.Duration = time.Since(r.start)
 	if err != nil {
@@ -94,14 +95,14 @@ func (a *Agent) run(ctx context.Context, history []Turn, question string) (*Resu
 	return res, err
 }
 
-func (r *run) emit(e Event) {
+func (r *runState) emit(e Event) {
 	e.Elapsed = time.Since(r.start)
 	for _, fn := range r.a.opts.events {
 		fn(e)
 	}
 }
 
-func (r *run) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
+func (r *runState) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
 	a, res := r.a, r.res
 	system, err := a.opts.template.System(a.promptData(question))
 	if err != nil {
@@ -174,7 +175,7 @@ func (r *run) loop(ctx context.Context, history []Turn, question string) (*Resul
 
 // stopped reports whether the run must stop because the caller cancelled
 // it or its time ran out.
-func (r *run) stopped(ctx, runCtx context.Context) (StopReason, bool) {
+func (r *runState) stopped(ctx, runCtx context.Context) (StopReason, bool) {
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		return StopCancelled, true
@@ -185,7 +186,7 @@ func (r *run) stopped(ctx, runCtx context.Context) (StopReason, bool) {
 }
 
 // ask makes one model call with the scratchpad so far and parses the reply.
-func (r *run) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
+func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
 	a := r.a
 	r.msgs[len(r.msgs)-1] = llms.TextParts(llms.ChatMessageTypeHuman, r.pad.String())
 	r.checkWindow(iter)
@@ -209,7 +210,7 @@ func (r *run) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
 
 // checkWindow warns once when the prompt nears the model's context window,
 // which some servers (Ollama) silently truncate.
-func (r *run) checkWindow(iter int) {
+func (r *runState) checkWindow(iter int) {
 	w := r.a.opts.contextWindow
 	if w <= 0 || r.warned {
 		return
@@ -230,7 +231,7 @@ func (r *run) checkWindow(iter int) {
 
 // parseFailed shows the model the parser's message, and ends the run when
 // the model makes the same mistake too many times in a row.
-func (r *run) parseFailed(iter int, reply *Reply, step Step) error {
+func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	msg := reply.Err.Error()
 	step.Error, step.Observation = msg, msg
 	r.res.Steps = append(r.res.Steps, step)
@@ -264,9 +265,9 @@ func sameParseError(a, b error) bool {
 // act runs the tool a step asks for, through the hooks, and appends the
 // step and its observation to the scratchpad. Tool failures become
 // observations; only a hook's error ends the run.
-func (r *run) act(ctx context.Context, iter int, ps parser.Step, step Step) error {
+func (r *runState) act(ctx context.Context, iter int, parsed parser.Step, step Step) error {
 	a := r.a
-	call := &ToolCall{Iteration: iter, Tool: ps.Action, Args: ps.Args}
+	call := &ToolCall{Iteration: iter, Tool: parsed.Action, Args: parsed.Args}
 	d, err := a.opts.hooks.BeforeTool(ctx, call)
 	if err != nil {
 		return err
@@ -274,7 +275,7 @@ func (r *run) act(ctx context.Context, iter int, ps parser.Step, step Step) erro
 	if d.Args != nil {
 		call.Args = d.Args
 	}
-	ps.Args = call.Args
+	parsed.Args = call.Args
 	step.Action, step.Args = call.Tool, call.Args
 	r.emit(Event{Kind: EventAction, Iteration: iter, Tool: call.Tool, Args: call.Args})
 
@@ -302,7 +303,7 @@ func (r *run) act(ctx context.Context, iter int, ps parser.Step, step Step) erro
 	}
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)
-	r.pad.AddStep(ps, obs.Text)
+	r.pad.AddStep(parsed, obs.Text)
 	r.emit(Event{Kind: EventObservation, Iteration: iter, Duration: obs.Duration, Tool: call.Tool, Text: obs.Text,
 		Failed: obs.Err != nil})
 	return nil
@@ -310,7 +311,7 @@ func (r *run) act(ctx context.Context, iter int, ps parser.Step, step Step) erro
 
 // force ends a run that reached a limit: unless the caller cancelled it, it
 // asks the model once more, without tools, for its best final answer.
-func (r *run) force(ctx, runCtx context.Context, reason StopReason) (*Result, error) {
+func (r *runState) force(ctx, runCtx context.Context, reason StopReason) (*Result, error) {
 	a, res := r.a, r.res
 	res.StopReason = reason
 	what := map[StopReason]string{

@@ -33,7 +33,7 @@ func NewChat(a *Agent, maxTurns int) *Chat {
 func (c *Chat) Ask(ctx context.Context, question string) (*Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	res, err := c.a.run(ctx, c.turns, question)
+	res, err := c.a.answer(ctx, c.turns, question)
 	if res.Answer != "" {
 		c.turns = append(c.turns, Turn{Question: question, Answer: res.Answer})
 		if c.maxTurns > 0 && len(c.turns) > c.maxTurns {

@@ -12,8 +12,8 @@ import (
 	"github.com/react-agent/react-agent/parser"
 )
 
-// modelReply is one model reply as the loop uses it.
-type modelReply struct {
+// generation is the text a model call produced, before it is parsed.
+type generation struct {
 	text      string
 	reasoning string
 	usage     model.Usage
@@ -24,7 +24,7 @@ type modelReply struct {
 // retrying transient failures. When the stop sequences cut the reply short
 // inside a reasoning block, where they must not apply, it asks again
 // without them and cuts the reply itself, outside reasoning only.
-func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(Event)) (modelReply, error) {
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(Event)) (generation, error) {
 	start := time.Now()
 	r, err := a.generateWith(ctx, msgs, a.opts.stops, iter, emit)
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
@@ -34,11 +34,11 @@ func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter i
 	return r, err
 }
 
-func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, stops []string, iter int, emit func(Event)) (modelReply, error) {
+func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, stops []string, iter int, emit func(Event)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
-	attempt := func() (modelReply, error) {
+	attempt := func() (generation, error) {
 		r, err := a.callOnce(ctx, msgs, stops)
 		if err == nil {
 			return r, nil
@@ -63,7 +63,7 @@ func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, st
 }
 
 // callOnce makes one attempt of a model call.
-func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string) (modelReply, error) {
+func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string) (generation, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
@@ -81,18 +81,18 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
 	if err != nil {
 		if cutter != nil && errors.Is(err, errStreamCut) {
-			return modelReply{text: cutter.text()}, nil
+			return generation{text: cutter.text()}, nil
 		}
 		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
-			return modelReply{}, &model.Error{Err: model.ErrTimeout, Temporary: true}
+			return generation{}, &model.Error{Err: model.ErrTimeout, Temporary: true}
 		}
-		return modelReply{}, err
+		return generation{}, err
 	}
 	if len(resp.Choices) == 0 {
-		return modelReply{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
+		return generation{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
 	}
 	c := resp.Choices[0]
-	r := modelReply{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c)}
+	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c)}
 	if cutter != nil && cutter.cut < 0 {
 		// Servers that ignore stop sequences, or a reply generated without
 		// them, may still hold a made-up observation.

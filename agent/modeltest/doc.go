@@ -23,6 +23,7 @@
 // up. Every error carries the body the real server would send.
 // [Server.Calls] and [Server.Request] tell a test what the client sent.
 //
-// Like net/http/httptest, the package is meant for tests. It imports only
-// the standard library.
+// Like net/http/httptest, the package is meant for tests. Replies are
+// streamed in the pieces model.Chunks cuts, as the replay provider streams
+// a cassette.
 package modeltest

@@ -1,6 +1,8 @@
 package modeltest
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -43,18 +45,18 @@ func (ollama) stops(req map[string]any) []string {
 	return stopsOf(opts["stop"])
 }
 
-func (ollama) answer(w http.ResponseWriter, req map[string]any, model, reply string) {
+func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply string) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	if stream, ok := req["stream"].(bool); !ok || stream { // Ollama streams unless told not to
-		for _, c := range chunks(reply) {
-			enc.Encode(map[string]any{"model": model, "created_at": time.Now(), "done": false,
+		for _, c := range model.Chunks(reply) {
+			enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": false,
 				"message": map[string]any{"role": "assistant", "content": c}})
 			w.(http.Flusher).Flush()
 		}
 		reply = ""
 	}
-	enc.Encode(map[string]any{"model": model, "created_at": time.Now(), "done": true, "done_reason": "stop",
+	enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": true, "done_reason": "stop",
 		"message": map[string]any{"role": "assistant", "content": reply}, "prompt_eval_count": 100, "eval_count": 20})
 }
 

@@ -1,6 +1,8 @@
 package modeltest
 
 import (
+	"github.com/react-agent/react-agent/agent/model"
+
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -39,11 +41,11 @@ type openai struct{}
 
 func (openai) stops(req map[string]any) []string { return stopsOf(req["stop"]) }
 
-func (openai) answer(w http.ResponseWriter, req map[string]any, model, reply string) {
+func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply string) {
 	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 	created := time.Now().Unix()
 	if stream, _ := req["stream"].(bool); !stream {
-		writeJSON(w, http.StatusOK, map[string]any{"id": "c1", "object": "chat.completion", "created": created, "model": model,
+		writeJSON(w, http.StatusOK, map[string]any{"id": "c1", "object": "chat.completion", "created": created, "model": name,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": reply}}},
 			"usage": usage})
@@ -56,9 +58,9 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, model, reply str
 		w.(http.Flusher).Flush()
 	}
 	chunk := func(choices []any) map[string]any {
-		return map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": created, "model": model, "choices": choices}
+		return map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": created, "model": name, "choices": choices}
 	}
-	for _, c := range chunks(reply) {
+	for _, c := range model.Chunks(reply) {
 		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"content": c}}}))
 	}
 	send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}))

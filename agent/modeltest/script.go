@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"unicode/utf8"
 )
 
 // OutOfScript is the reply to calls past the end of a script when the
@@ -60,21 +59,6 @@ func stopsOf(v any) []string {
 		if s, ok := s.(string); ok {
 			out = append(out, s)
 		}
-	}
-	return out
-}
-
-// chunks splits text into pieces the size of a few tokens, as a server
-// streams them.
-func chunks(text string) []string {
-	var out []string
-	for len(text) > 0 {
-		n := min(len(text), 6)
-		for n < len(text) && !utf8.RuneStart(text[n]) {
-			n++
-		}
-		out = append(out, text[:n])
-		text = text[n:]
 	}
 	return out
 }
