@@ -24,6 +24,8 @@
 package main
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -763,7 +765,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		opts = append(opts, agent.WithTimeout(f.timeout))
 	}
 	if f.json {
-		opts = append(opts, agent.WithEvents(advised(agent.JSONLines(stdout))))
+		opts = append(opts, agent.WithEvents(advised(event.JSONLines(stdout))))
 	}
 	if !f.quiet {
 		tty := isTerminal(stderr)
@@ -804,7 +806,7 @@ func (s *session) report(res *agent.Result, err error) error {
 			fmt.Fprintf(s.stderr, "react-agent: no final answer of the model's own: the run stopped at %s, and the answer above was asked for then\n", res.StopReason)
 		}
 		return exitError(exitNoAnswer)
-	case res != nil && res.StopReason == agent.StopCancelled:
+	case res != nil && res.StopReason == event.StopCancelled:
 		if s.trace == nil {
 			fmt.Fprintln(s.stderr, "react-agent: interrupted")
 		}
@@ -985,7 +987,7 @@ func isTerminal(f any) bool {
 func advise(err error) string { return adviseStop(err, "") }
 
 // adviseStop is advise for the error of a run that stopped for stop.
-func adviseStop(err error, stop agent.StopReason) string {
+func adviseStop(err error, stop event.StopReason) string {
 	msg := err.Error()
 	var me *model.Error
 	var more string
@@ -994,9 +996,9 @@ func adviseStop(err error, stop agent.StopReason) string {
 		msg, more = modelAdvice(me, msg)
 	case errors.Is(err, agent.ErrContextWindow):
 		more = "raise --num-ctx or lower --max-observation"
-	case stop == agent.StopMaxIterations:
+	case stop == event.StopMaxIterations:
 		more = "raise --max-iterations to allow more"
-	case stop == agent.StopTimeout:
+	case stop == event.StopTimeout:
 		more = "raise --timeout to allow more"
 	}
 	if more == "" {
@@ -1044,11 +1046,11 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 
 // advised passes each event on to fn with the message of an error or a
 // warning advised for people.
-func advised(fn func(agent.Event)) func(agent.Event) {
-	return func(e agent.Event) {
+func advised(fn func(event.Event)) func(event.Event) {
+	return func(e event.Event) {
 		// A retried call's warning stays brief: the advice comes once,
 		// with the error that ends the run.
-		if e.Kind == agent.EventError && e.Err != nil || e.Kind == agent.EventWarning && errors.Is(e.Err, agent.ErrContextWindow) {
+		if e.Kind == event.Error && e.Err != nil || e.Kind == event.Warning && errors.Is(e.Err, agent.ErrContextWindow) {
 			e.Text = adviseStop(e.Err, e.StopReason)
 		}
 		fn(e)

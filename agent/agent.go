@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"context"
 	"errors"
 	"fmt"
@@ -82,20 +84,20 @@ func (a *Agent) answer(ctx context.Context, history []Turn, question string) (*R
 	res.Duration = time.Since(r.start)
 	if err != nil {
 		switch {
-		case (res.StopReason == "" || res.StopReason == StopError) && errors.Is(ctx.Err(), context.Canceled):
+		case (res.StopReason == "" || res.StopReason == event.StopError) && errors.Is(ctx.Err(), context.Canceled):
 			// A hook that gave up because the caller cancelled the run
 			// (a confirmation prompt, say) returns an error like any other.
-			res.StopReason = StopCancelled
+			res.StopReason = event.StopCancelled
 		case res.StopReason == "":
-			res.StopReason = StopError
+			res.StopReason = event.StopError
 		}
-		r.emit(Event{Kind: EventError, Iteration: res.Iterations, Text: err.Error(), Err: err, StopReason: res.StopReason})
+		r.emit(event.Event{Kind: event.Error, Iteration: res.Iterations, Text: err.Error(), Err: err, StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
 	return res, err
 }
 
-func (r *runState) emit(e Event) {
+func (r *runState) emit(e event.Event) {
 	e.Elapsed = time.Since(r.start)
 	for _, fn := range r.a.opts.events {
 		fn(e)
@@ -106,7 +108,7 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 	a, res := r.a, r.res
 	system, err := a.opts.template.System(a.promptData(question))
 	if err != nil {
-		res.StopReason = StopError
+		res.StopReason = event.StopError
 		return res, err
 	}
 	r.msgs = make([]llms.MessageContent, 0, 2+2*len(history))
@@ -132,7 +134,7 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 			return r.force(ctx, runCtx, stop)
 		}
 		if iter > a.opts.maxIterations {
-			return r.force(ctx, runCtx, StopMaxIterations)
+			return r.force(ctx, runCtx, event.StopMaxIterations)
 		}
 		res.Iterations = iter
 		reply, err := r.ask(runCtx, iter, false)
@@ -140,11 +142,11 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 			if stop, ok := r.stopped(ctx, runCtx); ok {
 				return r.force(ctx, runCtx, stop)
 			}
-			res.StopReason = StopError
+			res.StopReason = event.StopError
 			return res, err
 		}
 		if err := a.opts.hooks.AfterParse(runCtx, reply); err != nil {
-			res.StopReason = StopError
+			res.StopReason = event.StopError
 			return res, err
 		}
 		step := Step{Iteration: iter, Kind: reply.Step.Kind, Thought: reply.Step.Thought, Reasoning: reply.Reasoning,
@@ -156,18 +158,18 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 			continue
 		}
 		r.lastErr, r.repeats = nil, 0
-		r.emit(Event{Kind: EventThought, Iteration: iter, Duration: reply.Duration,
+		r.emit(event.Event{Kind: event.Thought, Iteration: iter, Duration: reply.Duration,
 			Text: reply.Step.Thought, Reasoning: reply.Reasoning})
 		if reply.Step.Kind == parser.KindFinal {
 			step.Answer = reply.Step.FinalAnswer
 			res.Steps = append(res.Steps, step)
-			res.Answer, res.StopReason = reply.Step.FinalAnswer, StopFinalAnswer
-			r.emit(Event{Kind: EventFinal, Iteration: iter, Duration: reply.Duration, Text: res.Answer,
-				Iterations: res.Iterations, StopReason: StopFinalAnswer})
+			res.Answer, res.StopReason = reply.Step.FinalAnswer, event.StopFinalAnswer
+			r.emit(event.Event{Kind: event.Final, Iteration: iter, Duration: reply.Duration, Text: res.Answer,
+				Iterations: res.Iterations, StopReason: event.StopFinalAnswer})
 			return res, nil
 		}
 		if err := r.act(runCtx, iter, reply.Step, step); err != nil {
-			res.StopReason = StopError
+			res.StopReason = event.StopError
 			return res, err
 		}
 	}
@@ -175,12 +177,12 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 
 // stopped reports whether the run must stop because the caller cancelled
 // it or its time ran out.
-func (r *runState) stopped(ctx, runCtx context.Context) (StopReason, bool) {
+func (r *runState) stopped(ctx, runCtx context.Context) (event.StopReason, bool) {
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
-		return StopCancelled, true
+		return event.StopCancelled, true
 	case runCtx.Err() != nil:
-		return StopTimeout, true
+		return event.StopTimeout, true
 	}
 	return "", false
 }
@@ -193,7 +195,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: r.msgs, Forced: forced}); err != nil {
 		return nil, err
 	}
-	r.emit(Event{Kind: EventModel, Iteration: iter, Forced: forced, Messages: r.msgs})
+	r.emit(event.Event{Kind: event.Model, Iteration: iter, Forced: forced, Messages: r.msgs})
 	mr, err := a.generate(ctx, r.msgs, iter, r.emit)
 	r.res.Usage.Add(mr.usage)
 	if err != nil {
@@ -225,7 +227,7 @@ func (r *runState) checkWindow(iter int) {
 		r.warned = true
 		err := fmt.Errorf("%w: the prompt is about %d tokens, near the context window of %d; "+
 			"the server may drop its beginning", ErrContextWindow, tokens, w)
-		r.emit(Event{Kind: EventWarning, Iteration: iter, Text: err.Error(), Err: err})
+		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	}
 }
 
@@ -235,19 +237,19 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	msg := reply.Err.Error()
 	step.Error, step.Observation = msg, msg
 	r.res.Steps = append(r.res.Steps, step)
-	r.emit(Event{Kind: EventParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
+	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
 	if sameParseError(r.lastErr, reply.Err) {
 		r.repeats++
 	} else {
 		r.lastErr, r.repeats = reply.Err, 1
 	}
 	if r.repeats >= r.a.opts.maxParseRepeats {
-		r.res.StopReason = StopRepeatedParseError
+		r.res.StopReason = event.StopRepeatedParseError
 		return fmt.Errorf("agent: %w: %d times in a row: %s", ErrRepeatedParseError, r.repeats, msg)
 	}
 	_, visible := parser.SplitReasoning(reply.Text)
 	r.pad.AddReply(visible, msg)
-	r.emit(Event{Kind: EventObservation, Iteration: iter, Text: msg, Failed: true})
+	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Text: msg, Failed: true})
 	return nil
 }
 
@@ -277,7 +279,7 @@ func (r *runState) act(ctx context.Context, iter int, parsed parser.Step, step S
 	}
 	parsed.Args = call.Args
 	step.Action, step.Args = call.Tool, call.Args
-	r.emit(Event{Kind: EventAction, Iteration: iter, Tool: call.Tool, Args: call.Args})
+	r.emit(event.Event{Kind: event.Action, Iteration: iter, Tool: call.Tool, Args: call.Args})
 
 	var obs Observation
 	if d.Deny {
@@ -304,26 +306,26 @@ func (r *runState) act(ctx context.Context, iter int, parsed parser.Step, step S
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)
 	r.pad.AddStep(parsed, obs.Text)
-	r.emit(Event{Kind: EventObservation, Iteration: iter, Duration: obs.Duration, Tool: call.Tool, Text: obs.Text,
+	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Duration: obs.Duration, Tool: call.Tool, Text: obs.Text,
 		Failed: obs.Err != nil})
 	return nil
 }
 
 // force ends a run that reached a limit: unless the caller cancelled it, it
 // asks the model once more, without tools, for its best final answer.
-func (r *runState) force(ctx, runCtx context.Context, reason StopReason) (*Result, error) {
+func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (*Result, error) {
 	a, res := r.a, r.res
 	res.StopReason = reason
-	what := map[StopReason]string{
-		StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
-		StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
-		StopCancelled:     "cancelled",
+	what := map[event.StopReason]string{
+		event.StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
+		event.StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
+		event.StopCancelled:     "cancelled",
 	}[reason]
-	if reason == StopCancelled {
+	if reason == event.StopCancelled {
 		return res, fmt.Errorf("agent: %s: %w", what, context.Cause(ctx))
 	}
 	fctx := runCtx
-	if reason == StopTimeout {
+	if reason == event.StopTimeout {
 		if a.opts.grace <= 0 {
 			return res, fmt.Errorf("agent: %s: %w", what, ErrNoAnswer)
 		}
@@ -336,13 +338,13 @@ func (r *runState) force(ctx, runCtx context.Context, reason StopReason) (*Resul
 	reply, err := r.ask(fctx, iter, true)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
-			res.StopReason = StopCancelled
+			res.StopReason = event.StopCancelled
 			return res, fmt.Errorf("agent: cancelled: %w", context.Cause(ctx))
 		}
 		return res, fmt.Errorf("agent: %s, and asking for a final answer failed: %w", what, err)
 	}
 	if err := a.opts.hooks.AfterParse(fctx, reply); err != nil {
-		res.StopReason = StopError
+		res.StopReason = event.StopError
 		return res, err
 	}
 	answer := reply.Step.FinalAnswer
@@ -358,7 +360,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason StopReason) (*Resul
 	res.Steps = append(res.Steps, Step{Iteration: iter, Kind: parser.KindFinal, Thought: reply.Step.Thought,
 		Reasoning: reply.Reasoning, Answer: answer, Reply: reply.Text, ModelDuration: reply.Duration, Usage: reply.Usage})
 	res.Answer, res.Forced = answer, true
-	r.emit(Event{Kind: EventFinal, Iteration: iter, Duration: reply.Duration, Text: answer, Reasoning: reply.Reasoning,
+	r.emit(event.Event{Kind: event.Final, Iteration: iter, Duration: reply.Duration, Text: answer, Reasoning: reply.Reasoning,
 		Iterations: res.Iterations, Forced: true, StopReason: reason})
 	return res, nil
 }

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"github.com/react-agent/react-agent/agent/model"
 
 	"context"
@@ -20,7 +22,7 @@ func TestRun(t *testing.T) {
 		replies    []string
 		opts       []Option
 		wantAnswer string
-		wantStop   StopReason
+		wantStop   event.StopReason
 		wantForced bool
 		wantErr    error
 		wantIters  int
@@ -30,73 +32,73 @@ func TestRun(t *testing.T) {
 		{
 			name:       "a direct final answer ends the run at once",
 			replies:    []string{final("42")},
-			wantAnswer: "42", wantStop: StopFinalAnswer, wantIters: 1,
+			wantAnswer: "42", wantStop: event.StopFinalAnswer, wantIters: 1,
 		},
 		{
 			name:       "a tool call's observation reaches the next prompt",
 			replies:    []string{action("add", `{"a": 17, "b": 25}`), final("42")},
-			wantAnswer: "42", wantStop: StopFinalAnswer, wantIters: 2,
+			wantAnswer: "42", wantStop: event.StopFinalAnswer, wantIters: 2,
 			wantInPrompt: []string{"Action: add\nAction Input: {\"a\":17,\"b\":25}\nObservation: 42\n"},
 		},
 		{
 			name:       "a parse error becomes an observation and the loop goes on",
 			replies:    []string{"Thought: I need to think more", final("ok")},
-			wantAnswer: "ok", wantStop: StopFinalAnswer, wantIters: 2,
+			wantAnswer: "ok", wantStop: event.StopFinalAnswer, wantIters: 2,
 			wantInPrompt: []string{"Thought: I need to think more\nObservation: Your reply has a Thought but neither"},
 		},
 		{
 			name:       "an unknown tool lists the available ones",
 			replies:    []string{action("multiply", `{"a": 1}`), final("ok")},
-			wantAnswer: "ok", wantStop: StopFinalAnswer, wantIters: 2,
+			wantAnswer: "ok", wantStop: event.StopFinalAnswer, wantIters: 2,
 			wantInPrompt: []string{"Observation: Error: ", "multiply", "add, echo, fail, slow"},
 		},
 		{
 			name:       "bad arguments are explained to the model",
 			replies:    []string{action("add", `{"a": 1}`), final("ok")},
-			wantAnswer: "ok", wantStop: StopFinalAnswer,
+			wantAnswer: "ok", wantStop: event.StopFinalAnswer,
 			wantIters:    2,
 			wantInPrompt: []string{"Observation: Error: add: missing argument \"b\""},
 		},
 		{
 			name:       "a tool error becomes an observation",
 			replies:    []string{action("fail", `{"input": "x"}`), final("ok")},
-			wantAnswer: "ok", wantStop: StopFinalAnswer, wantIters: 2,
+			wantAnswer: "ok", wantStop: event.StopFinalAnswer, wantIters: 2,
 			wantInPrompt: []string{"Observation: Error: disk on fire"},
 		},
 		{
 			name:     "the same parse error three times in a row ends the run",
 			replies:  []string{"Thought: hmm", "Thought: hmm?", "Thought: hmmm"},
-			wantStop: StopRepeatedParseError, wantErr: ErrRepeatedParseError, wantIters: 3,
+			wantStop: event.StopRepeatedParseError, wantErr: ErrRepeatedParseError, wantIters: 3,
 		},
 		{
 			name:       "reaching the iteration limit asks for a forced answer",
 			replies:    []string{action("echo", `{"text": "a"}`), action("echo", `{"text": "b"}`), final("best guess")},
 			opts:       []Option{WithMaxIterations(2)},
-			wantAnswer: "best guess", wantStop: StopMaxIterations, wantForced: true, wantIters: 2,
+			wantAnswer: "best guess", wantStop: event.StopMaxIterations, wantForced: true, wantIters: 2,
 			wantInPrompt: []string{"Observation: b\n\nYou cannot use any more tools"},
 		},
 		{
 			name:       "a forced reply in plain text is taken as the answer",
 			replies:    []string{action("echo", `{"text": "a"}`), "It is probably 7."},
 			opts:       []Option{WithMaxIterations(1)},
-			wantAnswer: "It is probably 7.", wantStop: StopMaxIterations, wantForced: true, wantIters: 1,
+			wantAnswer: "It is probably 7.", wantStop: event.StopMaxIterations, wantForced: true, wantIters: 1,
 		},
 		{
 			name:     "a forced reply that is another action gives no answer",
 			replies:  []string{action("echo", `{"text": "a"}`)},
 			opts:     []Option{WithMaxIterations(1)},
-			wantStop: StopMaxIterations, wantErr: ErrNoAnswer, wantIters: 1,
+			wantStop: event.StopMaxIterations, wantErr: ErrNoAnswer, wantIters: 1,
 		},
 		{
 			name:       "a timeout during a tool call asks for a forced answer",
 			replies:    []string{action("slow", `{"input": "x"}`), final("partial")},
 			opts:       []Option{WithTimeout(50 * time.Millisecond), WithGracePeriod(time.Second)},
-			wantAnswer: "partial", wantStop: StopTimeout, wantForced: true, wantIters: 1,
+			wantAnswer: "partial", wantStop: event.StopTimeout, wantForced: true, wantIters: 1,
 		},
 		{
 			name:       "reasoning text is never parsed as protocol",
 			replies:    []string{"<think>Maybe\nAction: fail\nAction Input: {}\nObservation: no</think>\nThought: easy\nFinal Answer: 4"},
-			wantAnswer: "4", wantStop: StopFinalAnswer, wantIters: 1,
+			wantAnswer: "4", wantStop: event.StopFinalAnswer, wantIters: 1,
 		},
 	}
 	for _, tt := range tests {
@@ -178,7 +180,7 @@ func TestRunCancelled(t *testing.T) {
 		return "", ctx.Err()
 	})
 	res, err := New(m, registry(t)).Run(ctx, "q")
-	if !errors.Is(err, context.Canceled) || res.StopReason != StopCancelled {
+	if !errors.Is(err, context.Canceled) || res.StopReason != event.StopCancelled {
 		t.Fatalf("got %v, %s; want context.Canceled, cancelled", err, res.StopReason)
 	}
 }
@@ -197,7 +199,7 @@ func TestRunTimeoutInModelCall(t *testing.T) {
 		return final("what I know"), nil
 	})
 	res, err := New(m, registry(t), WithTimeout(30*time.Millisecond)).Run(context.Background(), "q")
-	if err != nil || res.StopReason != StopTimeout || !res.Forced || res.Answer != "what I know" {
+	if err != nil || res.StopReason != event.StopTimeout || !res.Forced || res.Answer != "what I know" {
 		t.Fatalf("got %v, %+v", err, res)
 	}
 }
@@ -228,15 +230,15 @@ func TestRetries(t *testing.T) {
 				return final("ok"), nil
 			})
 			var warnings int
-			res, err := New(m, registry(t), fastRetries(), WithEvents(func(e Event) {
-				if e.Kind == EventWarning {
+			res, err := New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
+				if e.Kind == event.Warning {
 					warnings++
 				}
 			})).Run(context.Background(), "q")
 			if (err != nil) != tt.wantErr || calls != tt.wantCalls {
 				t.Fatalf("got error %v after %d calls; want error %v after %d", err, calls, tt.wantErr, tt.wantCalls)
 			}
-			if tt.wantErr && res.StopReason != StopError {
+			if tt.wantErr && res.StopReason != event.StopError {
 				t.Errorf("stop reason %s, want error", res.StopReason)
 			}
 			var me *model.Error
@@ -283,10 +285,10 @@ func TestUsageIsSummed(t *testing.T) {
 }
 
 func TestContextWindowWarning(t *testing.T) {
-	var warned []Event
+	var warned []event.Event
 	m := scripted(action("echo", `{"text": "`+strings.Repeat("x", 4000)+`"}`), final("ok"))
-	_, err := New(m, registry(t), WithContextWindow(2000), WithEvents(func(e Event) {
-		if e.Kind == EventWarning {
+	_, err := New(m, registry(t), WithContextWindow(2000), WithEvents(func(e event.Event) {
+		if e.Kind == event.Warning {
 			warned = append(warned, e)
 		}
 	})).Run(context.Background(), "q")

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"context"
 	"io"
 	"strings"
@@ -68,5 +70,5 @@ func BenchmarkLoop40Steps(b *testing.B) { benchmarkRun(b, 40) }
 // BenchmarkLoop40StepsWithEvents is BenchmarkLoop40Steps with the JSON
 // events on, as the command line runs it with --json.
 func BenchmarkLoop40StepsWithEvents(b *testing.B) {
-	benchmarkRun(b, 40, WithEvents(JSONLines(io.Discard)))
+	benchmarkRun(b, 40, WithEvents(event.JSONLines(io.Discard)))
 }

@@ -4,17 +4,18 @@
 // is reached.
 //
 // The model is any langchaingo model (github.com/tmc/langchaingo/llms);
-// [NewModel] builds one for Ollama, OpenAI-compatible servers, llamafile,
-// Anthropic or Google AI, and can record a run to a cassette that the
-// "replay" provider plays back offline.
+// model.New (package agent/model) builds one for Ollama, OpenAI-compatible
+// servers, llamafile, Anthropic or Google AI, and can record a run to a
+// cassette that the "replay" provider plays back offline.
 //
-//	model, err := agent.NewModel(ctx, agent.ModelConfig{Provider: "ollama"})
+//	m, err := model.New(ctx, model.Config{Provider: "ollama"})
 //	...
-//	a := agent.New(model, registry, agent.WithMaxIterations(10))
+//	a := agent.New(m, registry, agent.WithMaxIterations(10))
 //	res, err := a.Run(ctx, "What is 17 * 23 + 4?")
 //
 // Callers see and steer a run through [Hooks] (confirming shell commands is
-// one), follow it as a stream of [Event]s (the CLI's trace is one reader),
+// one), follow it as a stream of [event.Event]s (the terminal trace of
+// package agent/trace is one reader),
 // receive tokens as they arrive with [WithStreaming], and hold a
 // conversation over several questions with [Chat].
 package agent

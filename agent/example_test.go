@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"context"
 	"fmt"
 	"os"
@@ -47,8 +49,8 @@ func ExampleAgent_Run() {
 func ExampleJSONLines() {
 	m, _ := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
 	reg, _ := tools.Builtins(tools.DefaultOptions())
-	write := agent.JSONLines(os.Stdout)
-	a := agent.New(m, reg, agent.WithEvents(func(e agent.Event) {
+	write := event.JSONLines(os.Stdout)
+	a := agent.New(m, reg, agent.WithEvents(func(e event.Event) {
 		e.Duration = 0 // keep the output stable
 		write(e)
 	}))

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"context"
 	"errors"
 	"time"
@@ -24,7 +26,7 @@ type generation struct {
 // retrying transient failures. When the stop sequences cut the reply short
 // inside a reasoning block, where they must not apply, it asks again
 // without them and cuts the reply itself, outside reasoning only.
-func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(Event)) (generation, error) {
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(event.Event)) (generation, error) {
 	start := time.Now()
 	r, err := a.generateWith(ctx, msgs, a.opts.stops, iter, emit)
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
@@ -34,7 +36,7 @@ func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter i
 	return r, err
 }
 
-func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, stops []string, iter int, emit func(Event)) (generation, error) {
+func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, stops []string, iter int, emit func(event.Event)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
@@ -57,7 +59,7 @@ func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, st
 		backoff.WithMaxTries(uint(a.opts.retries)+1),
 		backoff.WithMaxElapsedTime(0),
 		backoff.WithNotify(func(err error, wait time.Duration) {
-			emit(Event{Kind: EventWarning, Iteration: iter, Err: err,
+			emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err,
 				Text: "model call failed, retrying in " + wait.Round(time.Millisecond).String() + ": " + model.Brief(err)})
 		}))
 }

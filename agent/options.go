@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"time"
 
 	"github.com/react-agent/react-agent/prompt"
@@ -20,7 +22,7 @@ type options struct {
 	template        *prompt.Template
 	system          string
 	hooks           hookList
-	events          []func(Event)
+	events          []func(event.Event)
 	onToken         func(string)
 	stops           []string
 	contextWindow   int
@@ -120,10 +122,11 @@ func WithHooks(hs ...Hooks) Option {
 	}
 }
 
-// WithEvents adds a function that receives every Event of a run, in order,
-// on the goroutine that runs the loop. A [Trace] from NewTrace shows the
-// run on a terminal (pass its Event method); JSONLines writes it as JSON.
-func WithEvents(fn func(Event)) Option {
+// WithEvents adds a function that receives every [event.Event] of a run,
+// in order, on the goroutine that runs the loop. A trace.Trace (package
+// agent/trace) shows the run on a terminal (pass its Event method);
+// [event.JSONLines] writes it as JSON.
+func WithEvents(fn func(event.Event)) Option {
 	return func(o *options) {
 		if fn != nil {
 			o.events = append(o.events, fn)
@@ -132,7 +135,7 @@ func WithEvents(fn func(Event)) Option {
 }
 
 // WithStreaming asks the model to stream and passes each piece of text to
-// fn as it arrives (--stream); a [Trace]'s Token method shows it. When the
+// fn as it arrives; a trace.Trace's Token method shows it. When the
 // text already holds a complete action followed by an "Observation:" the
 // model made up, the agent cancels the generation there.
 func WithStreaming(fn func(chunk string)) Option {
@@ -146,8 +149,8 @@ func WithStopSequences(stops ...string) Option {
 }
 
 // WithContextWindow sets the model's context window in tokens, to warn when
-// a prompt nears it. Models from NewModel report theirs (--num-ctx for
-// Ollama), so this is rarely needed.
+// a prompt nears it. Models from model.New report theirs (Config.NumCtx
+// for Ollama), so this is rarely needed.
 func WithContextWindow(tokens int) Option {
 	return func(o *options) { o.contextWindow = tokens }
 }

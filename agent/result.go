@@ -1,32 +1,13 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"github.com/react-agent/react-agent/agent/model"
 
 	"time"
 
 	"github.com/react-agent/react-agent/parser"
-)
-
-// StopReason says, in a machine-readable way, why a run ended.
-type StopReason string
-
-// The reasons a run ends.
-const (
-	// StopFinalAnswer means the model gave a final answer.
-	StopFinalAnswer StopReason = "final_answer"
-	// StopMaxIterations means the run used all its iterations.
-	StopMaxIterations StopReason = "max_iterations"
-	// StopTimeout means the run's time ran out.
-	StopTimeout StopReason = "timeout"
-	// StopRepeatedParseError means the model wrote the same unparseable
-	// reply three times in a row.
-	StopRepeatedParseError StopReason = "repeated_parse_error"
-	// StopCancelled means the caller's context was cancelled.
-	StopCancelled StopReason = "cancelled"
-	// StopError means a model call failed for good, or a hook or the
-	// prompt template returned an error.
-	StopError StopReason = "error"
 )
 
 // Result is what a run produced.
@@ -41,7 +22,7 @@ type Result struct {
 	// the call that asks for a forced answer.
 	Iterations int `json:"iterations"`
 	// StopReason says why the run ended.
-	StopReason StopReason `json:"stop_reason"`
+	StopReason event.StopReason `json:"stop_reason"`
 	// Forced is true when the answer was asked for after a limit was
 	// reached, rather than given by the model on its own.
 	Forced bool `json:"forced"`

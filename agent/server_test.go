@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"github.com/react-agent/react-agent/agent/model"
 
 	"context"
@@ -169,8 +171,8 @@ func TestUnreachableServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var retries int
-	_, err = New(m, registry(t), fastRetries(), WithEvents(func(e Event) {
-		if e.Kind == EventWarning {
+	_, err = New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
+		if e.Kind == event.Warning {
 			retries++
 		}
 	})).Run(context.Background(), "q")
@@ -196,7 +198,7 @@ func TestHangingServer(t *testing.T) {
 			start := time.Now()
 			res, err := New(m, registry(t), fastRetries(), WithTimeout(100*time.Millisecond),
 				WithGracePeriod(100*time.Millisecond)).Run(context.Background(), "q")
-			if err == nil || res.StopReason != StopTimeout {
+			if err == nil || res.StopReason != event.StopTimeout {
 				t.Fatalf("got %v, %s; want a timeout", err, res.StopReason)
 			}
 			if d := time.Since(start); d > 2*time.Second {

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"context"
 	"io"
 	"strings"
@@ -54,7 +56,7 @@ func BenchmarkLoop40StepsWithTrace(b *testing.B) {
 		b.Fatal(err)
 	}
 	a := agent.New(&script, reg, agent.WithMaxIterations(steps+1),
-		agent.WithEvents(New(io.Discard).Event), agent.WithEvents(agent.JSONLines(io.Discard)))
+		agent.WithEvents(New(io.Discard).Event), agent.WithEvents(event.JSONLines(io.Discard)))
 	b.ReportAllocs()
 	for b.Loop() {
 		if res, err := a.Run(context.Background(), "What is in the observations?"); err != nil || len(res.Steps) != steps+1 {

@@ -1,6 +1,8 @@
 package trace_test
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"context"
 	"os"
 
@@ -18,7 +20,7 @@ func ExampleNew() {
 	// and pass tr.Token to agent.WithStreaming to see the model write.
 	tr := trace.New(os.Stdout)
 	defer tr.Close()
-	a := agent.New(m, reg, agent.WithEvents(func(e agent.Event) {
+	a := agent.New(m, reg, agent.WithEvents(func(e event.Event) {
 		e.Duration = 0 // keep the output stable
 		tr.Event(e)
 	}))

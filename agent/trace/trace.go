@@ -1,13 +1,14 @@
 package trace
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/prompt"
 )
 
@@ -19,7 +20,7 @@ import (
 //	[2] Final Answer: 395 (0.8s)
 //
 // Reasoning text is shown indented under "thinking:"; long observations are
-// shortened to their first lines. Pass its Event method to [agent.WithEvents],
+// shortened to their first lines. Pass its event.Event method to [agent.WithEvents],
 // its Token method to [agent.WithStreaming] when the run streams, and call Close
 // when the run is over. A Trace is safe for concurrent use.
 type Trace struct {
@@ -29,7 +30,7 @@ type Trace struct {
 	// wmu guards w: the spinner's goroutine writes to it too.
 	wmu sync.Mutex
 
-	// mu serialises Event, Token and Close, and guards what follows.
+	// mu serialises event.Event, Token and Close, and guards what follows.
 	mu       sync.Mutex
 	spin     *spinner
 	closed   bool
@@ -37,7 +38,7 @@ type Trace struct {
 	midLine  bool         // the streamed text on screen does not end a line
 	streamed int          // the iteration whose reply was streamed
 	timed    int          // the iteration whose thought line showed the model's time
-	parseErr *agent.Event // the parse error whose observation is not shown again
+	parseErr *event.Event // the parse error whose observation is not shown again
 }
 
 // Option configures a Trace.
@@ -97,7 +98,7 @@ const (
 )
 
 // Event writes e. Pass it to agent.WithEvents.
-func (t *Trace) Event(e agent.Event) {
+func (t *Trace) Event(e event.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.stopSpinner()
@@ -108,9 +109,9 @@ func (t *Trace) Event(e agent.Event) {
 		t.writeLine(s)
 	}
 	switch e.Kind {
-	case agent.EventModel:
+	case event.Model:
 		t.startSpinner("thinking")
-	case agent.EventAction:
+	case event.Action:
 		t.startSpinner("running " + e.Tool)
 	}
 }
@@ -144,13 +145,13 @@ func (t *Trace) Close() {
 }
 
 // format returns the lines that show e, or "" for none.
-func (t *Trace) format(e agent.Event) string {
+func (t *Trace) format(e event.Event) string {
 	parseErr := t.parseErr
 	t.parseErr = nil
 	var b strings.Builder
 	tag := t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)) + " "
 	streamed := e.Iteration == t.streamed
-	if e.Reasoning != "" && !streamed && e.Kind != agent.EventModel {
+	if e.Reasoning != "" && !streamed && e.Kind != event.Model {
 		r := e.Reasoning
 		if !t.opts.verbose {
 			r = shortenBytes(strings.TrimSpace(r), traceReasoningBytes)
@@ -158,7 +159,7 @@ func (t *Trace) format(e agent.Event) string {
 		b.WriteString(tag + t.paint(ansiDim, "thinking:") + "\n" + t.paint(ansiDim, indent(r, "    ")) + "\n")
 	}
 	switch e.Kind {
-	case agent.EventModel:
+	case event.Model:
 		if t.opts.verbose {
 			label := "prompt:"
 			if e.Forced {
@@ -166,14 +167,14 @@ func (t *Trace) format(e agent.Event) string {
 			}
 			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(strings.TrimRight(e.Prompt(), " \n"), "    ") + "\n")
 		}
-	case agent.EventThought:
+	case event.Thought:
 		if e.Text != "" && !streamed {
 			t.timed = e.Iteration
 			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
 		}
-	case agent.EventAction:
+	case event.Action:
 		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, prompt.FormatArgs(e.Args))
-	case agent.EventObservation:
+	case event.Observation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
 			break
 		}
@@ -186,7 +187,7 @@ func (t *Trace) format(e agent.Event) string {
 			text = shortenObservation(text)
 		}
 		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(text, "    "), took(e.Duration))
-	case agent.EventFinal:
+	case event.Final:
 		if streamed {
 			break
 		}
@@ -198,16 +199,16 @@ func (t *Trace) format(e agent.Event) string {
 			d = 0 // the thought line showed it
 		}
 		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), e.Text, forced, took(d))
-	case agent.EventParseError:
+	case event.ParseError:
 		t.parseErr = &e
 		b.WriteString(tag + t.paint(ansiRed, "parse error: "+e.Text) + "\n")
-	case agent.EventError:
-		if e.StopReason == agent.StopCancelled {
+	case event.Error:
+		if e.StopReason == event.StopCancelled {
 			b.WriteString(tag + t.paint(ansiRed, "interrupted: the run was cancelled") + "\n")
 		} else {
 			b.WriteString(tag + t.paint(ansiRed, "error: "+e.Text) + "\n")
 		}
-	case agent.EventWarning:
+	case event.Warning:
 		b.WriteString(tag + t.paint(ansiYellow, "warning: "+e.Text) + "\n")
 	}
 	return b.String()

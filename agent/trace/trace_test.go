@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
+
 	"bytes"
 	"strings"
 	"sync"
@@ -8,8 +10,6 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
-
-	"github.com/react-agent/react-agent/agent"
 )
 
 // token is streamed text fed to a Trace in a test, among its events.
@@ -19,7 +19,7 @@ type token string
 func feed(tr *Trace, steps []any) {
 	for _, s := range steps {
 		switch s := s.(type) {
-		case agent.Event:
+		case event.Event:
 			tr.Event(s)
 		case token:
 			tr.Token(string(s))
@@ -29,8 +29,8 @@ func feed(tr *Trace, steps []any) {
 }
 
 func TestTrace(t *testing.T) {
-	obs := func(iter int, text string) agent.Event {
-		return agent.Event{Kind: agent.EventObservation, Iteration: iter, Tool: "echo", Text: text}
+	obs := func(iter int, text string) event.Event {
+		return event.Event{Kind: event.Observation, Iteration: iter, Tool: "echo", Text: text}
 	}
 	tests := []struct {
 		name  string
@@ -39,40 +39,40 @@ func TestTrace(t *testing.T) {
 		want  string
 	}{
 		{"a thought shows its reasoning and time",
-			[]any{agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "add them", Reasoning: "hmm", Duration: 1200 * time.Millisecond}},
+			[]any{event.Event{Kind: event.Thought, Iteration: 1, Text: "add them", Reasoning: "hmm", Duration: 1200 * time.Millisecond}},
 			nil, "[1] thinking:\n    hmm\n[1] Thought: add them (1.2s)\n"},
 		{"an action shows its arguments",
-			[]any{agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add", Args: map[string]any{"a": 1}}},
+			[]any{event.Event{Kind: event.Action, Iteration: 1, Tool: "add", Args: map[string]any{"a": 1}}},
 			nil, "[1] Action: add {\"a\":1}\n"},
 		{"an observation shows the tool's time",
-			[]any{agent.Event{Kind: agent.EventObservation, Iteration: 1, Tool: "add", Text: "395", Duration: time.Millisecond}},
+			[]any{event.Event{Kind: event.Observation, Iteration: 1, Tool: "add", Text: "395", Duration: time.Millisecond}},
 			nil, "[1] Observation: 395 (1ms)\n"},
 		{"a time under half a millisecond is not shown",
-			[]any{agent.Event{Kind: agent.EventObservation, Iteration: 1, Tool: "add", Text: "3", Duration: 200 * time.Microsecond}},
+			[]any{event.Event{Kind: event.Observation, Iteration: 1, Tool: "add", Text: "3", Duration: 200 * time.Microsecond}},
 			nil, "[1] Observation: 3\n"},
 		{"a time of seconds is shown to a tenth",
-			[]any{agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "t", Duration: 2345 * time.Millisecond}},
+			[]any{event.Event{Kind: event.Thought, Iteration: 1, Text: "t", Duration: 2345 * time.Millisecond}},
 			nil, "[1] Thought: t (2.3s)\n"},
 		{"an empty observation",
 			[]any{obs(1, "")},
 			nil, "[1] Observation: \n"},
 		{"a failed observation is marked and indented",
-			[]any{agent.Event{Kind: agent.EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x\nmore", Failed: true}},
+			[]any{event.Event{Kind: event.Observation, Iteration: 2, Tool: "fail", Text: "Error: x\nmore", Failed: true}},
 			nil, "[2] Observation (error): Error: x\n    more\n"},
 		{"a forced answer says why and shows its time",
-			[]any{agent.Event{Kind: agent.EventFinal, Iteration: 3, Text: "42", Forced: true, StopReason: agent.StopMaxIterations, Duration: 800 * time.Millisecond}},
+			[]any{event.Event{Kind: event.Final, Iteration: 3, Text: "42", Forced: true, StopReason: event.StopMaxIterations, Duration: 800 * time.Millisecond}},
 			nil, "[3] Final Answer: 42 [forced: max_iterations] (800ms)\n"},
 		{"an answer after its thought does not show the time twice",
 			[]any{
-				agent.Event{Kind: agent.EventThought, Iteration: 2, Text: "done", Duration: 1200 * time.Millisecond},
-				agent.Event{Kind: agent.EventFinal, Iteration: 2, Text: "42", Duration: 1200 * time.Millisecond},
+				event.Event{Kind: event.Thought, Iteration: 2, Text: "done", Duration: 1200 * time.Millisecond},
+				event.Event{Kind: event.Final, Iteration: 2, Text: "42", Duration: 1200 * time.Millisecond},
 			},
 			nil, "[2] Thought: done (1.2s)\n[2] Final Answer: 42\n"},
 		{"a warning",
-			[]any{agent.Event{Kind: agent.EventWarning, Iteration: 1, Text: "retrying"}},
+			[]any{event.Event{Kind: event.Warning, Iteration: 1, Text: "retrying"}},
 			nil, "[1] warning: retrying\n"},
 		{"a model call shows nothing",
-			[]any{agent.Event{Kind: agent.EventModel, Iteration: 1, Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "hi")}}},
+			[]any{event.Event{Kind: event.Model, Iteration: 1, Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "hi")}}},
 			nil, ""},
 		{"a long observation is cut at 400 bytes",
 			[]any{obs(1, strings.Repeat("x", 900))},
@@ -85,20 +85,20 @@ func TestTrace(t *testing.T) {
 			nil, "[1] Observation: x" + strings.Repeat("é", 199) + " … (202 more bytes)\n"},
 		{"a parse error is shown once, not again as its observation",
 			[]any{
-				agent.Event{Kind: agent.EventModel, Iteration: 1},
-				agent.Event{Kind: agent.EventParseError, Iteration: 1, Text: "no action"},
-				agent.Event{Kind: agent.EventObservation, Iteration: 1, Text: "no action", Failed: true},
-				agent.Event{Kind: agent.EventModel, Iteration: 2},
+				event.Event{Kind: event.Model, Iteration: 1},
+				event.Event{Kind: event.ParseError, Iteration: 1, Text: "no action"},
+				event.Event{Kind: event.Observation, Iteration: 1, Text: "no action", Failed: true},
+				event.Event{Kind: event.Model, Iteration: 2},
 			},
 			nil, "[1] parse error: no action\n"},
 		{"a cancelled run is reported as interrupted",
-			[]any{agent.Event{Kind: agent.EventError, Iteration: 2, Text: "agent: cancelled: context canceled", StopReason: agent.StopCancelled}},
+			[]any{event.Event{Kind: event.Error, Iteration: 2, Text: "agent: cancelled: context canceled", StopReason: event.StopCancelled}},
 			nil, "[2] interrupted: the run was cancelled\n"},
 		{"an error that ends the run shows its message",
-			[]any{agent.Event{Kind: agent.EventError, Iteration: 2, Text: "boom", StopReason: agent.StopError}},
+			[]any{event.Event{Kind: event.Error, Iteration: 2, Text: "boom", StopReason: event.StopError}},
 			nil, "[2] error: boom\n"},
 		{"verbose shows the prompt indented",
-			[]any{agent.Event{Kind: agent.EventModel, Iteration: 1, Messages: []llms.MessageContent{
+			[]any{event.Event{Kind: event.Model, Iteration: 1, Messages: []llms.MessageContent{
 				llms.TextParts(llms.ChatMessageTypeSystem, "hi"), llms.TextParts(llms.ChatMessageTypeHuman, "q")}}},
 			[]Option{Verbose(true)}, "[1] prompt:\n    --- system ---\n    hi\n\n    --- user ---\n    q\n"},
 		{"verbose shows a long observation whole",
@@ -106,15 +106,15 @@ func TestTrace(t *testing.T) {
 			[]Option{Verbose(true)}, "[1] Observation: " + strings.Repeat("x", 900) + "\n    1\n    2\n    3\n    4\n    5\n"},
 		{"a streamed reply is not repeated but its action and observation are shown",
 			[]any{
-				agent.Event{Kind: agent.EventModel, Iteration: 1},
+				event.Event{Kind: event.Model, Iteration: 1},
 				token("<think>hmm</think>\nThought: add\n"), token("Action: add\nAction Input: {}"),
-				agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "add", Reasoning: "hmm", Duration: time.Second},
-				agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add", Args: map[string]any{}},
-				agent.Event{Kind: agent.EventObservation, Iteration: 1, Tool: "add", Text: "3"},
-				agent.Event{Kind: agent.EventModel, Iteration: 2},
+				event.Event{Kind: event.Thought, Iteration: 1, Text: "add", Reasoning: "hmm", Duration: time.Second},
+				event.Event{Kind: event.Action, Iteration: 1, Tool: "add", Args: map[string]any{}},
+				event.Event{Kind: event.Observation, Iteration: 1, Tool: "add", Text: "3"},
+				event.Event{Kind: event.Model, Iteration: 2},
 				token("Thought: done\nFinal Answer: 3"),
-				agent.Event{Kind: agent.EventThought, Iteration: 2, Text: "done"},
-				agent.Event{Kind: agent.EventFinal, Iteration: 2, Text: "3"},
+				event.Event{Kind: event.Thought, Iteration: 2, Text: "done"},
+				event.Event{Kind: event.Final, Iteration: 2, Text: "3"},
 			},
 			nil, "<think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Action: add {}\n[1] Observation: 3\n" +
 				"Thought: done\nFinal Answer: 3\n"},
@@ -132,15 +132,15 @@ func TestTrace(t *testing.T) {
 
 func TestColor(t *testing.T) {
 	steps := []any{
-		agent.Event{Kind: agent.EventModel, Iteration: 1},
-		agent.Event{Kind: agent.EventThought, Iteration: 2, Text: "t", Reasoning: "r"},
-		agent.Event{Kind: agent.EventAction, Iteration: 2, Tool: "add"},
-		agent.Event{Kind: agent.EventObservation, Iteration: 2, Tool: "add", Text: "3"},
-		agent.Event{Kind: agent.EventObservation, Iteration: 2, Tool: "fail", Text: "Error: x", Failed: true},
-		agent.Event{Kind: agent.EventParseError, Iteration: 3, Text: "bad"},
-		agent.Event{Kind: agent.EventWarning, Iteration: 3, Text: "careful"},
-		agent.Event{Kind: agent.EventFinal, Iteration: 3, Text: "42"},
-		agent.Event{Kind: agent.EventError, Iteration: 3, Text: "boom", StopReason: agent.StopError},
+		event.Event{Kind: event.Model, Iteration: 1},
+		event.Event{Kind: event.Thought, Iteration: 2, Text: "t", Reasoning: "r"},
+		event.Event{Kind: event.Action, Iteration: 2, Tool: "add"},
+		event.Event{Kind: event.Observation, Iteration: 2, Tool: "add", Text: "3"},
+		event.Event{Kind: event.Observation, Iteration: 2, Tool: "fail", Text: "Error: x", Failed: true},
+		event.Event{Kind: event.ParseError, Iteration: 3, Text: "bad"},
+		event.Event{Kind: event.Warning, Iteration: 3, Text: "careful"},
+		event.Event{Kind: event.Final, Iteration: 3, Text: "42"},
+		event.Event{Kind: event.Error, Iteration: 3, Text: "boom", StopReason: event.StopError},
 		token("Thought: "),
 	}
 	tests := []struct {
@@ -222,10 +222,10 @@ func TestSpinner(t *testing.T) {
 		}
 	}
 
-	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 1})
+	tr.Event(event.Event{Kind: event.Model, Iteration: 1})
 	w.waitFor(t, " thinking ")
 	s := tr.spin
-	tr.Event(agent.Event{Kind: agent.EventThought, Iteration: 1, Text: "t"})
+	tr.Event(event.Event{Kind: event.Thought, Iteration: 1, Text: "t"})
 	stopped(s)
 	out := w.String()
 	if !strings.HasSuffix(out, ansiEraseLine+"[1] Thought: t\n") {
@@ -235,7 +235,7 @@ func TestSpinner(t *testing.T) {
 		t.Errorf("unexpected spinner frames:\n%q", out)
 	}
 
-	tr.Event(agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add"})
+	tr.Event(event.Event{Kind: event.Action, Iteration: 1, Tool: "add"})
 	w.waitFor(t, " running add ")
 	s = tr.spin
 	tr.Close()
@@ -245,7 +245,7 @@ func TestSpinner(t *testing.T) {
 	}
 	tr.Close()
 
-	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 2})
+	tr.Event(event.Event{Kind: event.Model, Iteration: 2})
 	if tr.spin != nil {
 		t.Error("a closed trace started a spinner")
 	}
@@ -255,7 +255,7 @@ func TestSpinnerStopsOnToken(t *testing.T) {
 	var w syncBuffer
 	tr := New(&w, Spinner(true))
 	defer tr.Close()
-	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 1})
+	tr.Event(event.Event{Kind: event.Model, Iteration: 1})
 	w.waitFor(t, " thinking ")
 	s := tr.spin
 	tr.Token("Thought: ")
@@ -267,8 +267,8 @@ func TestSpinnerStopsOnToken(t *testing.T) {
 
 func TestTraceWithoutSpinnerStartsNone(t *testing.T) {
 	tr := New(&bytes.Buffer{})
-	tr.Event(agent.Event{Kind: agent.EventModel, Iteration: 1})
-	tr.Event(agent.Event{Kind: agent.EventAction, Iteration: 1, Tool: "add"})
+	tr.Event(event.Event{Kind: event.Model, Iteration: 1})
+	tr.Event(event.Event{Kind: event.Action, Iteration: 1, Tool: "add"})
 	if tr.spin != nil {
 		t.Error("a trace without a spinner started one")
 	}

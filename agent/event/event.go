@@ -1,4 +1,9 @@
-package agent
+// Package event describes what happens in a run of the agent, as a stream
+// of Events: each model call, thought, action, observation, parse error,
+// warning, and the final answer or the error that ends the run. The
+// terminal trace (package agent/trace) and the JSON Lines of the command
+// line (JSONLines) read it; so may any caller of agent.WithEvents.
+package event
 
 import (
 	"bytes"
@@ -13,39 +18,39 @@ import (
 	"github.com/react-agent/react-agent/agent/model"
 )
 
-// EventKind names what an Event reports.
-type EventKind string
+// Kind names what an Event reports.
+type Kind string
 
 // The kinds of Event.
 const (
-	// EventModel reports a model call about to be made, with the messages
+	// Model reports a model call about to be made, with the messages
 	// sent (see [Event.Prompt]).
-	EventModel EventKind = "model"
-	// EventThought reports a parsed model reply: its thought and any
+	Model Kind = "model"
+	// Thought reports a parsed model reply: its thought and any
 	// reasoning text.
-	EventThought EventKind = "thought"
-	// EventAction reports a tool call about to run.
-	EventAction EventKind = "action"
-	// EventObservation reports what the model is shown after a step: the
+	Thought Kind = "thought"
+	// Action reports a tool call about to run.
+	Action Kind = "action"
+	// Observation reports what the model is shown after a step: the
 	// tool's output, or the parser's message after a reply it could not
 	// read.
-	EventObservation EventKind = "observation"
-	// EventFinal reports the final answer.
-	EventFinal EventKind = "final"
-	// EventParseError reports a model reply the parser could not read. The
+	Observation Kind = "observation"
+	// Final reports the final answer.
+	Final Kind = "final"
+	// ParseError reports a model reply the parser could not read. The
 	// run goes on: the observation that follows shows the model the
 	// message, unless the same mistake repeated too often ends the run.
-	EventParseError EventKind = "parse_error"
-	// EventError reports the error that ends a run. It is the last event
+	ParseError Kind = "parse_error"
+	// Error reports the error that ends a run. It is the last event
 	// of the run, and its StopReason says why the run ended.
-	EventError EventKind = "error"
-	// EventWarning reports something the user should know that does not
+	Error Kind = "error"
+	// Warning reports something the user should know that does not
 	// stop the run: a retried model call, a prompt near the context window.
-	EventWarning EventKind = "warning"
+	Warning Kind = "warning"
 )
 
 // Event is one entry of the structured stream a run emits (see
-// [WithEvents]). Fields that do not apply to its kind are zero.
+// agent.WithEvents). Fields that do not apply to its kind are zero.
 //
 // Its JSON form, which the CLI's --json prints one a line (see
 // [JSONLines]), is an object per event whose fields depend on its type;
@@ -65,7 +70,7 @@ const (
 // large.
 type Event struct {
 	// Kind says what the event reports.
-	Kind EventKind
+	Kind Kind
 	// Iteration is the loop iteration, from 1.
 	Iteration int
 	// Elapsed is the time since the run started.
@@ -104,8 +109,8 @@ type Event struct {
 
 // eventHead holds the fields every event's JSON form has.
 type eventHead struct {
-	Type      EventKind `json:"type"`
-	Iteration int       `json:"iteration"`
+	Type      Kind `json:"type"`
+	Iteration int  `json:"iteration"`
 }
 
 // MarshalJSON returns the event's wire form described on [Event].
@@ -127,19 +132,19 @@ func (e Event) wire() any {
 	ms := e.Duration.Milliseconds()
 	var v any
 	switch e.Kind {
-	case EventModel:
+	case Model:
 		v = struct {
 			eventHead
 			Forced bool `json:"forced"`
 		}{h, e.Forced}
-	case EventThought:
+	case Thought:
 		v = struct {
 			eventHead
 			Text       string `json:"text"`
 			Reasoning  string `json:"reasoning,omitempty"`
 			DurationMS int64  `json:"duration_ms"`
 		}{h, e.Text, e.Reasoning, ms}
-	case EventAction:
+	case Action:
 		args := e.Args
 		if args == nil {
 			args = map[string]any{}
@@ -149,7 +154,7 @@ func (e Event) wire() any {
 			Tool string         `json:"tool"`
 			Args map[string]any `json:"args"`
 		}{h, e.Tool, args}
-	case EventObservation:
+	case Observation:
 		v = struct {
 			eventHead
 			Tool       string `json:"tool"`
@@ -157,7 +162,7 @@ func (e Event) wire() any {
 			Error      bool   `json:"error"`
 			DurationMS int64  `json:"duration_ms"`
 		}{h, e.Tool, e.Text, e.Failed, ms}
-	case EventFinal:
+	case Final:
 		v = struct {
 			eventHead
 			Answer     string     `json:"answer"`
@@ -166,7 +171,7 @@ func (e Event) wire() any {
 			StopReason StopReason `json:"stop_reason"`
 			DurationMS int64      `json:"duration_ms"`
 		}{h, e.Text, e.Iterations, e.Forced, e.StopReason, ms}
-	case EventError:
+	case Error:
 		v = struct {
 			eventHead
 			Message    string     `json:"message"`
@@ -181,7 +186,7 @@ func (e Event) wire() any {
 	return v
 }
 
-// JSONLines returns an events function (see [WithEvents]) that writes each
+// JSONLines returns an events function (see agent.WithEvents) that writes each
 // event to w as one line of JSON, in the form described on [Event], with
 // no HTML escaping. It is safe for concurrent use. After a write fails,
 // as it does when w is a closed pipe, it drops the events that follow; an
@@ -235,3 +240,24 @@ func roleName(r llms.ChatMessageType) string {
 	}
 	return string(r)
 }
+
+// StopReason says, in a machine-readable way, why a run ended.
+type StopReason string
+
+// The reasons a run ends.
+const (
+	// StopFinalAnswer means the model gave a final answer.
+	StopFinalAnswer StopReason = "final_answer"
+	// StopMaxIterations means the run used all its iterations.
+	StopMaxIterations StopReason = "max_iterations"
+	// StopTimeout means the run's time ran out.
+	StopTimeout StopReason = "timeout"
+	// StopRepeatedParseError means the model wrote the same unparseable
+	// reply three times in a row.
+	StopRepeatedParseError StopReason = "repeated_parse_error"
+	// StopCancelled means the caller's context was cancelled.
+	StopCancelled StopReason = "cancelled"
+	// StopError means a model call failed for good, or a hook or the
+	// prompt template returned an error.
+	StopError StopReason = "error"
+)
