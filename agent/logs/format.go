@@ -65,8 +65,8 @@ func writeRun(b *strings.Builder, r Run) {
 	if r.StopReason != "" {
 		tail = append(tail, r.StopReason)
 	}
-	if r.Duration > 0 {
-		tail = append(tail, r.Duration.Round(100*time.Millisecond).String())
+	if d := took(r.Duration); d != "" {
+		tail = append(tail, strings.Trim(d, " ()"))
 	}
 	if u := r.Usage; u.TotalTokens > 0 {
 		tail = append(tail, fmt.Sprintf("%d tokens (%d prompt, %d completion)", u.TotalTokens, u.PromptTokens, u.CompletionTokens))
