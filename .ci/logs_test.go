@@ -316,7 +316,9 @@ func TestAStoppedRunIsMarked(t *testing.T) {
 		var pid int
 		b, _ := os.ReadFile(pidFile)
 		fmt.Sscan(string(b), &pid)
-		syscall.Kill(pid, syscall.SIGKILL) // the orphaned sleep
+		if pgid, err := syscall.Getpgid(pid); err == nil && pid > 0 {
+			syscall.Kill(-pgid, syscall.SIGKILL) // the orphaned shell command and its sleep
+		}
 		r := showLog(t, env)[0]
 		if r.Status != "unfinished" || len(r.Events) != 2 || r.Events[1].Kind != "action" || r.Events[1].Tool != "shell" {
 			t.Fatalf("want an unfinished run with its thought and action: %+v", r)
