@@ -7,6 +7,7 @@
 //
 //	react-agent [ask] [flags] QUESTION   answer one question (QUESTION "-" or none: read it from stdin)
 //	react-agent chat [flags]             a conversation with memory; /tools, /reset, /exit
+//	react-agent logs [flags]             the conversations logged; logs show ID, logs delete ID, logs path
 //	react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
 //	react-agent tools [flags]            list the enabled tools
 //	react-agent tool [flags] NAME INPUT  call one tool directly
@@ -50,6 +51,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -60,6 +62,7 @@ const usage = `react-agent answers questions with a ReAct agent on the models yo
 Usage:
   react-agent [ask] [flags] QUESTION   answer one question (QUESTION "-" or none: read it from stdin)
   react-agent chat [flags]             a conversation with memory; /tools, /reset, /exit
+  react-agent logs [flags]             the conversations logged; logs show ID, logs delete ID, logs path
   react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
   react-agent tools [flags]            list the enabled tools
   react-agent tool [flags] NAME INPUT  call one tool directly
@@ -71,6 +74,8 @@ Examples:
   react-agent "What is the population of Tokyo divided by 1000?"
   react-agent --provider openai --base-url http://127.0.0.1:8080 "Who wrote Dune?"
   react-agent tool calculator "2**10 / 4"
+  react-agent -c "And divided by 5?"   (continue the latest conversation)
+  react-agent logs -q tokyo
 
 The answer goes to stdout, the trace to stderr. Exit status: 0 answered,
 1 failed, 2 usage error, 3 no real final answer, 130 interrupted.
@@ -125,6 +130,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdChat(rest, stdin, stdout, stderr)
 	case "settings":
 		err = cmdSettings(rest, stdout, stderr)
+	case "logs":
+		err = cmdLogs(rest, stdout, stderr)
 	default:
 		cmd = "ask"
 		err = cmdAsk(args, stdin, stdout, stderr)
@@ -322,7 +329,7 @@ func medianParse(p *parser.Parser, text string, n int) int64 {
 // notSettings are the flags that neither a REACT_AGENT_* variable nor the
 // config file may set: each is a choice for one run (--yes never runs a
 // command unasked by surprise), or names where settings come from.
-var notSettings = []string{"yes", "json", "record", "replay", "config", "help"}
+var notSettings = []string{"yes", "json", "record", "replay", "config", "continue", "cid", "help"}
 
 // pathAnnotation marks a flag whose value is a file's path: a relative path
 // in the config file is taken from the file's folder.
@@ -648,6 +655,7 @@ type agentFlags struct {
 	quiet         bool
 	verbose       bool
 	json          bool
+	log           *logFlags
 }
 
 func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
@@ -672,6 +680,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.BoolVar(&f.json, "json", false, "print the run as JSON Lines events on stdout instead of the answer")
 	fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
 	fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
+	f.log = addLogFlags(fs, true)
 	f.settings = addSettings(fs)
 	return f
 }
@@ -720,6 +729,7 @@ type session struct {
 	agent   *agent.Agent
 	reg     *tools.Registry
 	trace   *trace.Trace // nil with -q
+	log     *runLog      // nil with --no-log
 	stdout  io.Writer
 	stderr  io.Writer
 	closeFn func()
@@ -778,6 +788,13 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 			opts = append(opts, agent.WithStreaming(s.trace.Token))
 		}
 	}
+	if s.log, err = openRunLog(ctx, f, stderr); err != nil {
+		closeTTY()
+		return nil, err
+	}
+	if s.log != nil {
+		opts = append(opts, agent.WithEvents(s.log.event))
+	}
 	s.agent = agent.New(m, reg, opts...)
 	return s, nil
 }
@@ -788,6 +805,7 @@ func (s *session) close() {
 	if s.trace != nil {
 		s.trace.Close()
 	}
+	s.log.close(s.stderr)
 	s.closeFn()
 }
 
@@ -855,7 +873,8 @@ printed), 130 interrupted.
 		return err
 	}
 	defer s.close()
-	return s.report(s.agent.Run(ctx, question))
+	chat := s.log.newChat(s.agent)
+	return s.report(s.log.run(question, func() (*agent.Result, error) { return chat.Ask(ctx, question) }))
 }
 
 const chatHelp = `/tools  list the tools
@@ -890,7 +909,7 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 
-	chat := agent.NewChat(s.agent, 20)
+	chat := s.log.newChat(s.agent)
 	interactive := isTerminal(stdin)
 	if interactive {
 		fmt.Fprintln(stderr, "Ask a question. /help lists the commands; /exit or Ctrl-D ends the session.")
@@ -922,6 +941,7 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 			return failed
 		case q == "/reset":
 			chat.Reset()
+			s.log.restart()
 			fmt.Fprintln(stderr, "(the conversation is forgotten)")
 		case q == "/tools":
 			if err := tools.FormatList(stdout, s.reg); err != nil {
@@ -973,7 +993,7 @@ func (s *session) askInChat(chat *agent.Chat, question string, sigs <-chan os.Si
 		case <-done:
 		}
 	}()
-	return s.report(chat.Ask(ctx, question))
+	return s.report(s.log.run(question, func() (*agent.Result, error) { return chat.Ask(ctx, question) }))
 }
 
 // isTerminal reports whether f, a reader or a writer, is a terminal.
@@ -1055,4 +1075,251 @@ func advised(fn func(event.Event)) func(event.Event) {
 		}
 		fn(e)
 	}
+}
+
+// logFlags are the flags of the run log, shared by ask, chat and logs.
+type logFlags struct {
+	db     string
+	off    bool
+	resume bool
+	cid    string
+}
+
+// addLogFlags adds the log flags to fs; with runs, those of ask and chat.
+func addLogFlags(fs *pflag.FlagSet, runs bool) *logFlags {
+	l := &logFlags{}
+	fs.StringVar(&l.db, "log-db", "", "the log database (default: react-agent/logs.db in the user's data directory; see \"react-agent logs path\")")
+	if runs {
+		fs.BoolVar(&l.off, "no-log", false, "do not log this run")
+		fs.BoolVarP(&l.resume, "continue", "c", false, "continue the latest conversation in the log")
+		fs.StringVar(&l.cid, "cid", "", "continue the conversation with this ID (or the start of it; see \"react-agent logs\")")
+	}
+	return l
+}
+
+// path returns the log database's path.
+func (l *logFlags) path() (string, error) {
+	if l.db != "" {
+		return l.db, nil
+	}
+	return logs.DefaultPath()
+}
+
+// runLog records the runs of ask and chat in the log. A nil runLog, as
+// with --no-log, records nothing.
+type runLog struct {
+	store *logs.Store
+	conv  *logs.Conversation
+	turns []agent.Turn // the earlier turns of a continued conversation
+	start time.Time
+}
+
+// openRunLog opens the log unless it is off, and finds the conversation
+// that --continue or --cid names. A log that cannot be opened is reported
+// on stderr, and the run goes on unlogged, unless it was to continue.
+func openRunLog(ctx context.Context, f *agentFlags, stderr io.Writer) (*runLog, error) {
+	l := f.log
+	resume := l.resume || l.cid != ""
+	if l.off {
+		if resume {
+			return nil, fmt.Errorf("%w: --continue and --cid read the log, which --no-log (or no-log in the config file) turns off", errUsage)
+		}
+		return nil, nil
+	}
+	path, err := l.path()
+	var store *logs.Store
+	if err == nil {
+		prov, _ := model.Lookup(f.model.Provider)
+		store, err = logs.Open(ctx, path, logs.WithSecrets(f.model.APIKey, os.Getenv(prov.KeyEnv),
+			os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GOOGLE_API_KEY")))
+	}
+	if err != nil {
+		if resume {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "react-agent: not logging this run: %v\n", err)
+		return nil, nil
+	}
+	name := f.model.Model
+	if p, ok := model.Lookup(f.model.Provider); ok && name == "" {
+		name = p.DefaultModel
+	}
+	id := ""
+	switch {
+	case l.cid != "":
+		id, err = store.Resolve(ctx, l.cid)
+	case l.resume:
+		id, err = store.Latest(ctx)
+		if errors.Is(err, logs.ErrNotFound) {
+			fmt.Fprintln(stderr, "react-agent: no conversation in the log yet; starting one")
+			id, err = "", nil
+		}
+	}
+	var turns []logs.Turn
+	if err == nil && id != "" {
+		turns, err = store.Turns(ctx, id)
+	}
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	rl := &runLog{store: store, conv: store.Conversation(id, logs.Run{Provider: f.model.Provider, Model: name, Protocol: "text"})}
+	for _, t := range turns {
+		rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
+	}
+	return rl, nil
+}
+
+// event records an event of the current run. Pass it to agent.WithEvents.
+func (l *runLog) event(e event.Event) {
+	if e.Kind == event.Model {
+		return // its messages are the question and the events again
+	}
+	l.conv.Add(logs.Event{Kind: string(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
+		Tool: e.Tool, Args: e.Args, Failed: e.Failed, Forced: e.Forced, StopReason: string(e.StopReason),
+		Duration: e.Duration, Elapsed: e.Elapsed})
+}
+
+// run records the run that ask makes of question.
+func (l *runLog) run(question string, ask func() (*agent.Result, error)) (*agent.Result, error) {
+	if l == nil {
+		return ask()
+	}
+	l.conv.Begin(context.Background(), question, "")
+	res, err := ask()
+	o := logs.Outcome{}
+	if res != nil {
+		u := res.Usage
+		o = logs.Outcome{Answer: res.Answer, StopReason: string(res.StopReason), Duration: res.Duration,
+			Usage: logs.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}}
+	}
+	if err != nil {
+		o.Error = err.Error()
+	}
+	l.conv.End(context.Background(), o)
+	return res, err
+}
+
+// newChat returns a chat, with the earlier turns of a continued
+// conversation.
+func (l *runLog) newChat(a *agent.Agent) *agent.Chat {
+	chat := agent.NewChat(a, 20)
+	if l != nil {
+		chat.Resume(l.turns)
+	}
+	return chat
+}
+
+// restart makes the runs that follow a new conversation.
+func (l *runLog) restart() {
+	if l != nil {
+		l.conv.Restart()
+	}
+}
+
+// close reports the writes that failed and closes the log.
+func (l *runLog) close(stderr io.Writer) {
+	if l == nil {
+		return
+	}
+	if err := l.conv.Err(); err != nil {
+		fmt.Fprintf(stderr, "react-agent: the run log is incomplete: %v\n", err)
+	}
+	l.store.Close()
+}
+
+// cmdLogs implements `react-agent logs`.
+func cmdLogs(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("logs", "logs [flags]   (and: logs show [--json] [ID], logs delete ID, logs path)", `  react-agent logs
+  react-agent logs -q "population tokyo" --since 7d
+  react-agent logs --model qwen -n 50 --json
+  react-agent logs show 3f9a
+  react-agent logs delete 3f9a2c1b7d4e
+  react-agent logs path
+
+"logs" lists the latest conversations; "logs show" prints one whole, as
+the trace showed it (the latest when no ID is given; the start of an ID
+will do); "logs delete" deletes one; "logs path" prints where the log is.
+`, stderr)
+	var config string
+	fs.StringVar(&config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file, for its log-db")
+	l := addLogFlags(fs, false)
+	n := fs.IntP("limit", "n", 10, "how many conversations to list")
+	query := fs.StringP("query", "q", "", "list the conversations with these words in a question, answer, thought or observation")
+	model := fs.String("model", "", "list the conversations with a model whose name contains this")
+	since := fs.String("since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
+	asJSON := fs.Bool("json", false, "print JSON rather than text")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := applySettings(fs, config); err != nil {
+		return err
+	}
+	path, err := l.path()
+	if err != nil {
+		return err
+	}
+	sub, rest := fs.Arg(0), fs.Args()[min(1, fs.NArg()):]
+	want := map[string]int{"": 0, "path": 0, "show": 1, "delete": 1}
+	if most, ok := want[sub]; !ok || len(rest) > most || (sub == "delete" && len(rest) == 0) {
+		return fmt.Errorf("%w: logs takes no argument, or one of: show [ID], delete ID, path; got %q", errUsage, fs.Args())
+	}
+	if sub == "path" {
+		fmt.Fprintln(stdout, path)
+		return nil
+	}
+	q := logs.Query{Text: *query, Model: *model, Limit: *n}
+	if *since != "" {
+		if q.Since, err = logs.ParseSince(*since, time.Now()); err != nil {
+			return fmt.Errorf("%w: --since: %v", errUsage, err)
+		}
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && sub == "" {
+		fmt.Fprintf(stderr, "no runs logged yet in %s\n", path)
+		return nil
+	}
+	ctx := context.Background()
+	store, err := logs.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	switch sub {
+	case "":
+		list, err := store.List(ctx, q)
+		switch {
+		case err != nil:
+			return err
+		case *asJSON:
+			return enc.Encode(append([]logs.Summary{}, list...))
+		}
+		return logs.WriteList(stdout, list)
+	case "delete":
+		id, err := store.Resolve(ctx, rest[0])
+		if err == nil {
+			err = store.Delete(ctx, id)
+		}
+		if err == nil {
+			fmt.Fprintf(stderr, "deleted conversation %s\n", id)
+		}
+		return err
+	}
+	id, err := store.Latest(ctx)
+	if len(rest) == 1 {
+		id, err = store.Resolve(ctx, rest[0])
+	}
+	if err != nil {
+		return err
+	}
+	runs, err := store.Runs(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case *asJSON:
+		return enc.Encode(runs)
+	}
+	return logs.WriteText(stdout, runs)
 }

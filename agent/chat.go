@@ -50,6 +50,18 @@ func (c *Chat) History() []Turn {
 	return append([]Turn(nil), c.turns...)
 }
 
+// Resume makes turns, oldest first, the conversation so far, in place of
+// what the chat remembered: the way to go on with a conversation kept
+// from an earlier session. It keeps the last maxTurns of them.
+func (c *Chat) Resume(turns []Turn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.maxTurns > 0 && len(turns) > c.maxTurns {
+		turns = turns[len(turns)-c.maxTurns:]
+	}
+	c.turns = append([]Turn(nil), turns...)
+}
+
 // Reset forgets the conversation.
 func (c *Chat) Reset() {
 	c.mu.Lock()

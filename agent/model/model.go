@@ -150,7 +150,7 @@ func (m *served) ContextWindow() int { return m.numCtx }
 // String names the provider, model and server, for logs.
 func (m *served) String() string {
 	if m.url == "" {
-		return m.provider + " " + m.name
+		return strings.TrimSpace(m.provider + " " + m.name)
 	}
 	return fmt.Sprintf("%s %s at %s", m.provider, m.name, m.url)
 }

@@ -8,8 +8,7 @@ import (
 
 // replayProvider answers from a cassette written by a Recorder, offline.
 var replayProvider = Provider{
-	Name:         "replay",
-	DefaultModel: "replay",
+	Name: "replay",
 	open: func(_ context.Context, cfg Config, _ *http.Client) (opened, error) {
 		if cfg.Replay == "" {
 			return opened{}, &Error{Fix: "Replay", Err: fmt.Errorf("%w: name a cassette written by a recorded run", ErrNoCassette)}

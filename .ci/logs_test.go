@@ -1,0 +1,401 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// logRun is a run as `react-agent logs show --json` prints it.
+type logRun struct {
+	Conversation string `json:"conversation"`
+	Status       string `json:"status"`
+	Question     string `json:"question"`
+	Provider     string `json:"provider"`
+	Model        string `json:"model"`
+	Protocol     string `json:"protocol"`
+	Answer       string `json:"answer"`
+	StopReason   string `json:"stop_reason"`
+	Usage        struct {
+		TotalTokens int `json:"total_tokens"`
+	} `json:"usage"`
+	Events []struct {
+		Kind string         `json:"kind"`
+		Text string         `json:"text"`
+		Tool string         `json:"tool"`
+		Args map[string]any `json:"args"`
+	} `json:"events"`
+}
+
+// logSummary is a conversation as `react-agent logs --json` lists it.
+type logSummary struct {
+	ID       string `json:"id"`
+	Question string `json:"question"`
+	Runs     int    `json:"runs"`
+	Status   string `json:"status"`
+	Model    string `json:"model"`
+}
+
+// dataHome returns an empty data directory and the environment that
+// makes the binary keep its log there.
+func dataHome(t *testing.T) (string, []string) {
+	dir := t.TempDir()
+	return dir, []string{"XDG_DATA_HOME=" + dir}
+}
+
+// mustRun runs the binary and fails t unless it exits 0.
+func mustRun(t *testing.T, in invocation) outcome {
+	t.Helper()
+	got := run(t, in)
+	if got.code != 0 {
+		t.Fatalf("react-agent %s: exit %d\n%s", strings.Join(in.args, " "), got.code, got)
+	}
+	return got
+}
+
+// listLog returns the conversations `react-agent logs --json` lists with
+// the extra arguments.
+func listLog(t *testing.T, env []string, args ...string) []logSummary {
+	t.Helper()
+	got := mustRun(t, invocation{args: append([]string{"logs", "--json", "-n", "100"}, args...), env: env})
+	var list []logSummary
+	if err := json.Unmarshal([]byte(got.stdout), &list); err != nil {
+		t.Fatalf("logs --json is not a JSON list: %v\n%s", err, got)
+	}
+	return list
+}
+
+// showLog returns the runs of a conversation, the latest without id.
+func showLog(t *testing.T, env []string, id ...string) []logRun {
+	t.Helper()
+	got := mustRun(t, invocation{args: append([]string{"logs", "show", "--json"}, id...), env: env})
+	var runs []logRun
+	if err := json.Unmarshal([]byte(got.stdout), &runs); err != nil {
+		t.Fatalf("logs show --json is not a JSON list: %v\n%s", err, got)
+	}
+	return runs
+}
+
+var demo = []string{"--provider", "replay", "--replay", "testdata/agent/demo.jsonl"}
+
+func TestLogsKeepEveryRun(t *testing.T) {
+	dir, env := dataHome(t)
+	mustRun(t, invocation{args: append(append([]string{"ask", "-q"}, demo...), "What is 17 * 23 + 4?"), env: env})
+
+	got := mustRun(t, invocation{args: []string{"logs", "path"}, env: env})
+	if want := filepath.Join(dir, "react-agent", "logs.db") + "\n"; got.stdout != want {
+		t.Errorf("logs path = %q, want %q", got.stdout, want)
+	}
+	list := listLog(t, env)
+	if len(list) != 1 || list[0].Question != "What is 17 * 23 + 4?" || list[0].Status != "answered" || list[0].Runs != 1 {
+		t.Fatalf("logs lists %+v, want the one answered run", list)
+	}
+	runs := showLog(t, env, list[0].ID[:4])
+	r := runs[0]
+	if r.Answer != "17 * 23 + 4 = 395" || r.StopReason != "final_answer" || r.Provider != "replay" || r.Protocol != "text" || r.Usage.TotalTokens != 1820 {
+		t.Errorf("the run's record: %+v", r)
+	}
+	var kinds []string
+	for _, e := range r.Events {
+		kinds = append(kinds, e.Kind)
+	}
+	if want := "thought action observation thought action observation thought final"; strings.Join(kinds, " ") != want {
+		t.Errorf("events %q, want %q", strings.Join(kinds, " "), want)
+	}
+	if r.Events[1].Tool != "calculator" || r.Events[1].Args["expression"] != "17 * 23" || r.Events[2].Text != "391" {
+		t.Errorf("the first action and observation: %+v %+v", r.Events[1], r.Events[2])
+	}
+
+	t.Run("logs show prints the run as the trace did", func(t *testing.T) {
+		got := mustRun(t, invocation{args: []string{"logs", "show"}, env: env})
+		for _, want := range []string{"· replay · answered\n", "Question: What is 17 * 23 + 4?\n", "[1] Action: calculator {\"expression\":\"17 * 23\"}\n",
+			"[1] Observation: 391", "[3] Final Answer: 17 * 23 + 4 = 395", "1820 tokens"} {
+			if !strings.Contains(got.stdout, want) {
+				t.Errorf("logs show lacks %q\n%s", want, got)
+			}
+		}
+	})
+	t.Run("logs lists conversations as a table", func(t *testing.T) {
+		got := mustRun(t, invocation{args: []string{"logs"}, env: env})
+		if !strings.HasPrefix(got.stdout, "ID ") || !strings.Contains(got.stdout, list[0].ID) || !strings.Contains(got.stdout, "What is 17 * 23 + 4?") {
+			t.Errorf("logs:\n%s", got)
+		}
+	})
+	t.Run("filters select conversations", func(t *testing.T) {
+		mustRun(t, invocation{args: append(append([]string{"ask", "-q"}, demo...), "What is 17 * 23 + 4, again?"), env: env})
+		for _, tt := range []struct {
+			args []string
+			n    int
+		}{
+			{nil, 2},
+			{[]string{"-q", "again"}, 1},
+			{[]string{"-q", "391"}, 2}, // an observation
+			{[]string{"-q", "tokyo"}, 0},
+			{[]string{"--model", "qwen"}, 0},
+			{[]string{"--since", "24h"}, 2},
+			{[]string{"--since", time.Now().Add(48 * time.Hour).Format("2006-01-02")}, 0},
+			{[]string{"-n", "1"}, 1},
+		} {
+			if got := listLog(t, env, tt.args...); len(got) != tt.n {
+				t.Errorf("logs %q lists %d conversations, want %d", tt.args, len(got), tt.n)
+			}
+		}
+		got := run(t, invocation{args: []string{"logs", "--since", "yesterday"}, env: env})
+		if got.code != 2 || !strings.Contains(got.stderr, "24h") {
+			t.Errorf("a bad --since: want exit 2 and an example\n%s", got)
+		}
+	})
+	t.Run("logs delete removes a conversation", func(t *testing.T) {
+		before := listLog(t, env)
+		got := mustRun(t, invocation{args: []string{"logs", "delete", before[0].ID}, env: env})
+		if !strings.Contains(got.stderr, "deleted conversation "+before[0].ID) {
+			t.Errorf("delete says:\n%s", got)
+		}
+		if after := listLog(t, env); len(after) != len(before)-1 {
+			t.Errorf("%d conversations after deleting one of %d", len(after), len(before))
+		}
+		got = run(t, invocation{args: []string{"logs", "show", before[0].ID}, env: env})
+		if got.code != 1 || !strings.Contains(got.stderr, "not in the log") {
+			t.Errorf("showing the deleted conversation: want exit 1 and \"not in the log\"\n%s", got)
+		}
+	})
+}
+
+func TestLogsKeepNoSecrets(t *testing.T) {
+	dir, env := dataHome(t)
+	const key = "sk-test-secret-0123456789"
+	s := modeltest.NewOpenAI(replies(t, "calculator.json"), modeltest.APIKey(key))
+	defer s.Close()
+	mustRun(t, invocation{args: []string{"ask", "-q", "--provider", "openai", "--base-url", s.URL + "/v1", "--api-key", key,
+		"What is 17 * 23 + 4? My key is " + key + " and my proxy http://me:pa55word@proxy.example"}, env: env})
+	files, _ := filepath.Glob(filepath.Join(dir, "react-agent", "logs.db*"))
+	if len(files) == 0 {
+		t.Fatal("no log written")
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		for _, secret := range []string{key, "pa55word"} {
+			if strings.Contains(string(data), secret) {
+				t.Errorf("%s holds %q", f, secret)
+			}
+		}
+	}
+	if r := showLog(t, env)[0]; !strings.Contains(r.Question, "http://me:REDACTED@proxy.example") {
+		t.Errorf("question logged as %q", r.Question)
+	}
+}
+
+func TestContinue(t *testing.T) {
+	_, env := dataHome(t)
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	ask := []string{"ask", "-q", "--base-url", s.URL}
+	got := mustRun(t, invocation{args: append(ask, "What is 17 * 23 + 4?"), env: env})
+	if got.stdout != "17 * 23 + 4 = 395\n" {
+		t.Fatalf("first answer\n%s", got)
+	}
+	mustRun(t, invocation{args: append(ask, "-c", "And plus one?"), env: env})
+	body, _ := json.Marshal(s.Request(2)) // the second run's first call
+	for _, want := range []string{"What is 17 * 23 + 4?", "17 * 23 + 4 = 395", "And plus one?"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the continued run's request lacks %q:\n%s", want, body)
+		}
+	}
+	list := listLog(t, env)
+	if len(list) != 1 || list[0].Runs != 2 || list[0].Model != "qwen2.5:7b" {
+		t.Fatalf("want one conversation of two runs on qwen2.5:7b, got %+v", list)
+	}
+
+	t.Run("a new question starts a new conversation", func(t *testing.T) {
+		mustRun(t, invocation{args: append(ask, "Something new?"), env: env})
+		body, _ := json.Marshal(s.Request(s.Calls() - 2))
+		if strings.Contains(string(body), "And plus one?") {
+			t.Errorf("a run without -c was sent the earlier turns:\n%s", body)
+		}
+		if n := len(listLog(t, env)); n != 2 {
+			t.Errorf("%d conversations, want 2", n)
+		}
+	})
+	t.Run("--cid continues a given conversation in chat", func(t *testing.T) {
+		calls := s.Calls()
+		mustRun(t, invocation{args: []string{"chat", "-q", "--base-url", s.URL, "--cid", list[0].ID[:6]}, stdin: "And minus one?\n", env: env})
+		body, _ := json.Marshal(s.Request(calls))
+		if !strings.Contains(string(body), "And plus one?") || strings.Contains(string(body), "Something new?") {
+			t.Errorf("the chat's request does not carry the earlier turns of %s:\n%s", list[0].ID, body)
+		}
+		runs := showLog(t, env, list[0].ID)
+		if len(runs) != 3 || runs[2].Question != "And minus one?" {
+			t.Errorf("the conversation has %d runs, want 3 ending with the chat's question", len(runs))
+		}
+	})
+	t.Run("an unknown --cid is an error", func(t *testing.T) {
+		got := run(t, invocation{args: append(ask, "--cid", "nope", "hi"), env: env})
+		if got.code != 1 || !strings.Contains(got.stderr, `conversation "nope": not in the log`) {
+			t.Errorf("want exit 1 and the ID\n%s", got)
+		}
+	})
+	t.Run("-c with --no-log is a usage error", func(t *testing.T) {
+		got := run(t, invocation{args: append(ask, "-c", "--no-log", "hi"), env: env})
+		if got.code != 2 {
+			t.Errorf("want exit 2\n%s", got)
+		}
+	})
+	t.Run("-c with an empty log starts a conversation", func(t *testing.T) {
+		_, env := dataHome(t)
+		got := mustRun(t, invocation{args: append(ask, "-c", "What is 17 * 23 + 4?"), env: env})
+		if !strings.Contains(got.stderr, "starting one") || len(listLog(t, env)) != 1 {
+			t.Errorf("want a note and a new conversation\n%s", got)
+		}
+	})
+}
+
+func TestConcurrentRunsAreAllLogged(t *testing.T) {
+	_, env := dataHome(t)
+	const n = 4
+	var wg sync.WaitGroup
+	outcomes := make([]outcome, n)
+	for i := range n {
+		s := ollama(t, "calculator.json") // one each: a shared script would mix the runs' replies
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outcomes[i] = run(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, fmt.Sprintf("Run %d: what is 17 * 23 + 4?", i)}, env: env})
+		}()
+	}
+	wg.Wait()
+	for i, o := range outcomes {
+		if o.code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", i, o.code, o)
+		}
+	}
+	list := listLog(t, env)
+	if len(list) != n {
+		t.Fatalf("%d conversations logged, want %d", len(list), n)
+	}
+	for _, c := range list {
+		runs := showLog(t, env, c.ID)
+		if c.Status != "answered" || len(runs) != 1 || len(runs[0].Events) != 5 {
+			t.Errorf("conversation %s: %s, %d runs (the first with %d events), want answered with one run of 5 events", c.ID, c.Status, len(runs), len(runs[0].Events))
+		}
+	}
+}
+
+func TestAStoppedRunIsMarked(t *testing.T) {
+	t.Run("a run killed while the model hangs is unfinished", func(t *testing.T) {
+		_, env := dataHome(t)
+		s := ollama(t, "calculator.json", modeltest.Hang())
+		p := start(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "What is 17 * 23 + 4?"}, env: env})
+		waitFor(t, "the model call", func() bool { return s.Calls() > 0 })
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		p.cmd.Wait()
+		list := listLog(t, env)
+		if len(list) != 1 || list[0].Status != "unfinished" || list[0].Question != "What is 17 * 23 + 4?" {
+			t.Fatalf("want the killed run, unfinished: %+v", list)
+		}
+		got := mustRun(t, invocation{args: []string{"logs", "show"}, env: env})
+		if !strings.Contains(got.stdout, "· unfinished\n") || !strings.Contains(got.stdout, "no recorded end") {
+			t.Errorf("logs show does not mark the run\n%s", got)
+		}
+	})
+	t.Run("a run killed during a tool call keeps its steps", func(t *testing.T) {
+		_, env := dataHome(t)
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		s := ollama(t, "shell_sleep.json")
+		p := start(t, invocation{args: []string{"ask", "-q", "--allow-shell", "--yes", "--base-url", s.URL, "wait"},
+			env: append(env, "PIDFILE="+pidFile)})
+		waitFor(t, "the shell command", func() bool { b, _ := os.ReadFile(pidFile); return len(b) > 0 })
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		p.cmd.Wait()
+		var pid int
+		b, _ := os.ReadFile(pidFile)
+		fmt.Sscan(string(b), &pid)
+		if pgid, err := syscall.Getpgid(pid); err == nil && pid > 0 {
+			syscall.Kill(-pgid, syscall.SIGKILL) // the orphaned shell command and its sleep
+		}
+		r := showLog(t, env)[0]
+		if r.Status != "unfinished" || len(r.Events) != 2 || r.Events[1].Kind != "action" || r.Events[1].Tool != "shell" {
+			t.Fatalf("want an unfinished run with its thought and action: %+v", r)
+		}
+	})
+	t.Run("a run stopped with Ctrl-C is interrupted", func(t *testing.T) {
+		_, env := dataHome(t)
+		s := ollama(t, "calculator.json", modeltest.Hang())
+		got := interrupt(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "hi"}, env: env}, func() bool { return s.Calls() > 0 })
+		if got.code != 130 {
+			t.Fatalf("exit %d, want 130\n%s", got.code, got)
+		}
+		r := showLog(t, env)[0]
+		if r.Status != "interrupted" || r.StopReason != "cancelled" || len(r.Events) != 1 || r.Events[0].Kind != "error" {
+			t.Fatalf("want an interrupted run ending with its error event: %+v", r)
+		}
+	})
+}
+
+func TestNoLog(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		env    []string
+		config string
+	}{
+		{"--no-log", []string{"--no-log"}, nil, ""},
+		{"REACT_AGENT_NO_LOG", nil, []string{"REACT_AGENT_NO_LOG=true"}, ""},
+		{"no-log in the config file", nil, nil, "no-log: true\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" leaves no file behind", func(t *testing.T) {
+			dir, env := dataHome(t)
+			args := append(append([]string{"ask", "-q"}, demo...), tt.args...)
+			if tt.config != "" {
+				config := filepath.Join(t.TempDir(), "config.yaml")
+				os.WriteFile(config, []byte(tt.config), 0o644)
+				args = append(args, "--config", config)
+			}
+			mustRun(t, invocation{args: append(args, "What is 17 * 23 + 4?"), env: append(env, tt.env...)})
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Fatalf("the data directory holds %v", entries)
+			}
+		})
+	}
+	t.Run("--log-db chooses the file", func(t *testing.T) {
+		dir, env := dataHome(t)
+		db := filepath.Join(t.TempDir(), "elsewhere.db")
+		mustRun(t, invocation{args: append(append([]string{"ask", "-q", "--log-db", db}, demo...), "What is 17 * 23 + 4?"), env: env})
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("the data directory holds %v", entries)
+		}
+		if n := len(listLog(t, env, "--log-db", db)); n != 1 {
+			t.Errorf("%d conversations in %s, want 1", n, db)
+		}
+	})
+}
+
+// TestOtherTestsKeepTheirLogsInTheirTempHome checks that a run in the
+// environment every test starts from (cleanEnv: HOME in a temporary
+// folder, no XDG_DATA_HOME) logs there, not in the data directory of the
+// person running the tests.
+func TestOtherTestsKeepTheirLogsInTheirTempHome(t *testing.T) {
+	cmd := command(t, invocation{args: append(append([]string{"ask", "-q"}, demo...), "What is 17 * 23 + 4?")})
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var home string
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+		if strings.HasPrefix(kv, "XDG_DATA_HOME=") {
+			t.Fatalf("the common environment sets %s", kv)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, ".local", "share", "react-agent", "logs.db")); err != nil {
+		t.Fatalf("the run's log is not in the test's own HOME: %v", err)
+	}
+}

@@ -1,0 +1,210 @@
+package logs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// WriteList writes conversations as a table for people: ID, when, model,
+// runs, status and the first question, on one line each. Text from
+// outside (questions, model names) is written with control characters
+// escaped, so that it cannot move the cursor or change colours.
+func WriteList(w io.Writer, list []Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLAST\tMODEL\tRUNS\tSTATUS\tQUESTION")
+	for _, s := range list {
+		model := strings.Trim(s.Provider+" "+s.Model, " ")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Last.Local().Format("2006-01-02 15:04"),
+			oneLine(model, 30), s.Runs, s.Status, oneLine(s.Question, 60))
+	}
+	return tw.Flush()
+}
+
+// WriteText writes runs as the agent's trace showed them, each under a
+// header with its time, model and status, and the question:
+//
+//	── 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
+//	Question: What is 17 * 23 + 4?
+//	[1] Thought: I will use the calculator. (1.2s)
+//	[1] Action: calculator {"expression":"17 * 23 + 4"}
+//	[1] Observation: 395 (1ms)
+//	[2] Final Answer: 17 * 23 + 4 = 395 (0.8s)
+//	final_answer · 2.1s · 1810 tokens (1722 prompt, 88 completion)
+//
+// Text from outside is written with control characters escaped.
+func WriteText(w io.Writer, runs []Run) error {
+	var b strings.Builder
+	for i, r := range runs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		writeRun(&b, r)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeRun(b *strings.Builder, r Run) {
+	model := strings.Trim(r.Provider+" "+r.Model, " ")
+	fmt.Fprintf(b, "── %s · %s · %s\n", r.Started.Local().Format("2006-01-02 15:04:05"), clean(model), r.Status)
+	fmt.Fprintf(b, "Question: %s\n", hang(clean(r.Question)))
+	if r.Context != "" {
+		fmt.Fprintf(b, "Context: %s\n", hang(clean(r.Context)))
+	}
+	for _, e := range r.Events {
+		writeEvent(b, e)
+	}
+	var tail []string
+	if r.StopReason != "" {
+		tail = append(tail, r.StopReason)
+	}
+	if d := took(r.Duration); d != "" {
+		tail = append(tail, strings.Trim(d, " ()"))
+	}
+	if u := r.Usage; u.TotalTokens > 0 {
+		tail = append(tail, fmt.Sprintf("%d tokens (%d prompt, %d completion)", u.TotalTokens, u.PromptTokens, u.CompletionTokens))
+	}
+	if r.Status == StatusUnfinished {
+		tail = append(tail, "the run has no recorded end: it is still going, or its process was stopped")
+	}
+	if len(tail) > 0 {
+		b.WriteString(strings.Join(tail, " · ") + "\n")
+	}
+}
+
+func writeEvent(b *strings.Builder, e Event) {
+	tag := fmt.Sprintf("[%d] ", e.Iteration)
+	if e.Reasoning != "" {
+		b.WriteString(tag + "thinking:\n" + indent(clean(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
+	}
+	switch e.Kind {
+	case "thought":
+		if e.Text != "" {
+			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(clean(e.Text)), took(e.Duration))
+		}
+	case "action":
+		fmt.Fprintf(b, "%sAction: %s %s\n", tag, clean(e.Tool), clean(formatArgs(e.Args)))
+	case "observation":
+		label := "Observation"
+		if e.Failed {
+			label = "Observation (error)"
+		}
+		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(clean(strings.TrimSpace(e.Text))), took(e.Duration))
+	case "final":
+		forced := ""
+		if e.Forced {
+			forced = fmt.Sprintf(" [forced: %s]", clean(e.StopReason))
+		}
+		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(clean(e.Text)), forced, took(e.Duration))
+	case "parse_error":
+		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(clean(e.Text)))
+	case "error":
+		if e.StopReason == stopCancelled {
+			fmt.Fprintf(b, "%sinterrupted: the run was cancelled\n", tag)
+		} else {
+			fmt.Fprintf(b, "%serror: %s\n", tag, hang(clean(e.Text)))
+		}
+	case "warning":
+		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(clean(e.Text)))
+	default:
+		fmt.Fprintf(b, "%s%s: %s\n", tag, clean(e.Kind), hang(clean(e.Text)))
+	}
+}
+
+// formatArgs writes arguments as compact JSON, as the trace does.
+func formatArgs(args map[string]any) string {
+	if args == nil {
+		args = map[string]any{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(args); err != nil {
+		return "{}"
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// took shows a duration in parentheses, or nothing under half a
+// millisecond.
+func took(d time.Duration) string {
+	if d >= time.Second {
+		d = d.Round(100 * time.Millisecond)
+	} else {
+		d = d.Round(time.Millisecond)
+	}
+	if d <= 0 {
+		return ""
+	}
+	return " (" + d.String() + ")"
+}
+
+// clean escapes the control characters of s other than newlines and
+// tabs (\x1b for ESC), and invalid UTF-8, so that text from outside
+// cannot drive a terminal.
+func clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\t') || unicode.Is(unicode.Bidi_Control, r) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x80 && unicode.IsControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// oneLine escapes s, joins its lines and cuts it to n characters.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(clean(s)), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// hang indents the lines of s after the first.
+func hang(s string) string {
+	first, rest, ok := strings.Cut(s, "\n")
+	if !ok {
+		return s
+	}
+	return first + "\n" + indent(rest, "    ")
+}
+
+// indent puts pad before each line of s that is not empty.
+func indent(s, pad string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if line != "\n" {
+			b.WriteString(pad)
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}

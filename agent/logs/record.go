@@ -1,0 +1,219 @@
+package logs
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Status says whether a run ended, and how.
+type Status string
+
+// The statuses of a run.
+const (
+	// StatusUnfinished marks a run with no recorded end: it is still
+	// going, or its process crashed or was killed.
+	StatusUnfinished Status = "unfinished"
+	// StatusInterrupted marks a run cancelled by the user (Ctrl-C).
+	StatusInterrupted Status = "interrupted"
+	// StatusFailed marks a run that ended on an error without an answer.
+	StatusFailed Status = "failed"
+	// StatusAnswered marks a run that ended with an answer.
+	StatusAnswered Status = "answered"
+)
+
+// stopCancelled is the stop reason of a cancelled run.
+const stopCancelled = "cancelled"
+
+// Run is one question and what came of it.
+type Run struct {
+	// ID numbers the run in the database.
+	ID int64 `json:"id"`
+	// Conversation is the ID the runs of a conversation share.
+	Conversation string `json:"conversation"`
+	// Started is when the run started.
+	Started time.Time `json:"started"`
+	// Finished is when the run ended; it is zero for an unfinished run.
+	Finished time.Time `json:"finished,omitzero"`
+	// Status says whether and how the run ended.
+	Status Status `json:"status"`
+	// Question is the question asked.
+	Question string `json:"question"`
+	// Context is text attached to the question, such as piped input.
+	Context string `json:"context,omitempty"`
+	// Provider and Model name the model that answered.
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Protocol is how the model was asked to act, such as "text" for the
+	// Thought / Action / Observation text protocol.
+	Protocol string `json:"protocol"`
+	// Answer is the final answer, empty when there was none.
+	Answer string `json:"answer"`
+	// StopReason says why the run ended, such as "final_answer".
+	StopReason string `json:"stop_reason"`
+	// Error is the error that ended the run, if any.
+	Error string `json:"error,omitempty"`
+	// Usage counts the tokens of the run's model calls.
+	Usage Usage `json:"usage"`
+	// Duration is the wall time of the run.
+	Duration time.Duration `json:"duration_ns"`
+	// Events are the run's events in the order they came.
+	Events []Event `json:"events"`
+}
+
+// Usage counts tokens, where the provider reports them.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Event is one step of a run as the agent reported it: a thought, an
+// action, an observation, the final answer, a parse error, a warning or
+// the error that ended the run.
+type Event struct {
+	// Kind is what the event reports: "thought", "action", "observation",
+	// "final", "parse_error", "warning" or "error".
+	Kind string `json:"kind"`
+	// Iteration is the loop iteration, from 1.
+	Iteration int `json:"iteration"`
+	// Text is the thought, the observation, the answer or the message.
+	Text string `json:"text,omitempty"`
+	// Reasoning is the reasoning text of a thought or an answer.
+	Reasoning string `json:"reasoning,omitempty"`
+	// Tool is the tool of an action or an observation.
+	Tool string `json:"tool,omitempty"`
+	// Args are the arguments of an action.
+	Args map[string]any `json:"args,omitempty"`
+	// Failed marks an observation that reports an error.
+	Failed bool `json:"failed,omitempty"`
+	// Forced marks a final answer asked for after a limit.
+	Forced bool `json:"forced,omitempty"`
+	// StopReason is set on the final answer and on an error that ends
+	// the run.
+	StopReason string `json:"stop_reason,omitempty"`
+	// Duration is the time of the model or tool call the event follows.
+	Duration time.Duration `json:"duration_ns,omitempty"`
+	// Elapsed is the time since the run started.
+	Elapsed time.Duration `json:"elapsed_ns"`
+}
+
+// Outcome is how a run ended.
+type Outcome struct {
+	// Answer is the final answer, empty when there was none.
+	Answer string
+	// StopReason says why the run ended; "cancelled" marks the run
+	// interrupted.
+	StopReason string
+	// Error is the error that ended the run, if any.
+	Error string
+	// Usage counts the run's tokens.
+	Usage Usage
+	// Duration is the wall time of the run.
+	Duration time.Duration
+}
+
+// NewID returns a new conversation ID: 12 random hexadecimal digits.
+func NewID() string {
+	b := make([]byte, 6)
+	rand.Read(b) // It never fails: see crypto/rand.Read.
+	return hex.EncodeToString(b)
+}
+
+// Recorder writes one run to the log as it goes. It is safe for
+// concurrent use.
+type Recorder struct {
+	s  *Store
+	id int64
+}
+
+// Start writes the start of run r (its conversation, question, context,
+// provider, model and protocol; the time now if r.Started is zero) and
+// returns a Recorder for the rest of it. The run is unfinished until
+// [Recorder.Finish].
+func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
+	if r.Conversation == "" {
+		return nil, fmt.Errorf("logging a run: no conversation ID")
+	}
+	if r.Started.IsZero() {
+		r.Started = time.Now()
+	}
+	c := s.redact.clean
+	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
+		(conversation, started_at, question, context, provider, model, protocol)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, r.Protocol)
+	if err != nil {
+		return nil, fmt.Errorf("logging the start of a run: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return nil, fmt.Errorf("logging the start of a run: %w", err)
+	}
+	return &Recorder{s: s, id: id}, nil
+}
+
+// ID returns the run's ID in the database.
+func (r *Recorder) ID() int64 { return r.id }
+
+// Add writes e, stripped of secrets, at the end of the run.
+func (r *Recorder) Add(ctx context.Context, e Event) error {
+	c := r.s.redact.clean
+	var args string
+	if e.Args != nil {
+		b, err := json.Marshal(e.Args)
+		if err != nil {
+			return fmt.Errorf("logging the arguments of %s: %w", e.Tool, err)
+		}
+		args = c(string(b))
+	}
+	_, err := r.s.insertEvent.ExecContext(ctx, r.id, e.Iteration, e.Kind, c(e.Text), c(e.Reasoning), e.Tool, args,
+		e.Failed, e.Forced, e.StopReason, int64(e.Duration), int64(e.Elapsed))
+	if err != nil {
+		return fmt.Errorf("logging a %s event: %w", e.Kind, err)
+	}
+	return nil
+}
+
+// Finish writes how the run ended, and adds the run's events to the
+// full-text index. A run finished twice keeps the second outcome; events
+// added after Finish are kept but not indexed.
+func (r *Recorder) Finish(ctx context.Context, o Outcome) error {
+	c := r.s.redact.clean
+	tx, err := r.s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("logging the end of a run: %w", err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `UPDATE runs SET finished_at = ?, answer = ?, stop_reason = ?, error = ?,
+		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ? WHERE id = ?`,
+		time.Now().UnixNano(), c(o.Answer), o.StopReason, c(o.Error),
+		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), r.id)
+	if err != nil {
+		return fmt.Errorf("logging the end of a run: %w", err)
+	}
+	if err := indexEvents(ctx, tx, "r.id = ?", r.id); err != nil {
+		return fmt.Errorf("logging the end of a run: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("logging the end of a run: %w", err)
+	}
+	return nil
+}
+
+// status derives a run's status from its end.
+func status(finished sql.NullInt64, answer, stopReason string) Status {
+	switch {
+	case !finished.Valid:
+		return StatusUnfinished
+	case stopReason == stopCancelled:
+		return StatusInterrupted
+	case answer == "":
+		return StatusFailed
+	}
+	return StatusAnswered
+}
