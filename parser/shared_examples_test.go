@@ -41,8 +41,11 @@ var builtins = fakeTools{
 // parse as it says.
 func TestSharedExamples(t *testing.T) {
 	f, err := os.Open("../../shared/parser/examples.jsonl")
-	if err != nil {
-		t.Fatalf("the shared examples must be beside the project root: %v", err)
+	switch {
+	case err != nil && os.Getenv("REACT_AGENT_REQUIRE_SHARED") != "":
+		t.Fatalf("REACT_AGENT_REQUIRE_SHARED is set, and the shared examples must be beside the project root: %v", err)
+	case err != nil:
+		t.Skipf("the shared examples are not beside the project root (%v); CI sets REACT_AGENT_REQUIRE_SHARED=1 to require them", err)
 	}
 	defer f.Close()
 	p := parser.New(builtins)
