@@ -514,6 +514,8 @@ const sourceAnnotation = "react-agent/source"
 type settings struct {
 	config string
 	tools  func() tools.Options
+	// yes runs shell, plugin and MCP commands without asking.
+	yes bool
 }
 
 // addSettings adds --config and the tool flags to fs.
@@ -521,6 +523,7 @@ func addSettings(fs *pflag.FlagSet) *settings {
 	s := &settings{}
 	fs.StringVar(&s.config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file: flag names and values (default: react-agent/config.yaml in the user's config directory)")
 	s.tools = toolFlags(fs)
+	fs.BoolVar(&s.yes, "yes", false, "run shell and plugin commands without asking")
 	return s
 }
 
@@ -530,7 +533,6 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	d := tools.DefaultOptions()
 	o := &tools.Options{}
 	fs.BoolVar(&o.AllowShell, "allow-shell", false, "enable the shell tool (each command is confirmed on the terminal unless --yes)")
-	fs.BoolVar(&o.Yes, "yes", false, "run shell and plugin commands without asking")
 	fs.BoolVar(&o.AllowPrivateNetwork, "allow-private-network", false, "let http_request reach loopback, private and link-local addresses")
 	fs.StringVar(&o.SearchEngine, "search-engine", d.SearchEngine, `web_search backend: "duckduckgo" or "searxng"`)
 	fs.StringVar(&o.SearchURL, "search-url", "", "web_search endpoint (required for searxng: your instance's address)")
@@ -540,6 +542,19 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands")
 	pathFlag(fs, "tools-config")
 	return func() tools.Options { return *o }
+}
+
+// builtins returns the registry of the built-in tools o enables; options
+// no tool can work with are usage errors that name their flag.
+func builtins(o tools.Options) (*tools.Registry, error) {
+	reg, err := tools.Builtins(o)
+	var oe *tools.OptionError
+	if errors.As(err, &oe) {
+		flag := map[string]string{"SearchEngine": "search-engine", "SearchURL": "search-url", "ToolTimeout": "tool-timeout",
+			"MaxObservation": "max-observation", "MaxResponse": "max-response"}[oe.Option]
+		return nil, fmt.Errorf("%w: --%s: %s", errUsage, flag, oe.Problem)
+	}
+	return reg, err
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or
@@ -580,7 +595,7 @@ func cmdTools(args []string, stdout, stderr io.Writer) error {
 	if err := applySettings(fs, s.config); err != nil {
 		return err
 	}
-	reg, err := tools.Builtins(s.tools())
+	reg, err := builtins(s.tools())
 	if err != nil {
 		return err
 	}
@@ -605,7 +620,7 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	o := s.tools()
-	reg, err := tools.Builtins(o)
+	reg, err := builtins(o)
 	if err != nil {
 		return err
 	}
@@ -618,10 +633,11 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	if t, ok := reg.Get(canonical); ok {
+	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
+		callArgs = checked
 		in, out, closeTTY := confirmTerminal(stdin, stderr)
 		defer closeTTY()
-		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, o.Yes), t, callArgs); err != nil {
+		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, s.yes), t, callArgs); err != nil {
 			return interrupted(ctx, err)
 		}
 	}
@@ -748,7 +764,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		return nil, fmt.Errorf("%w: --max-iterations must be at least 1, got %d", errUsage, f.maxIterations)
 	}
 	topts := f.tools()
-	reg, err := tools.Builtins(topts)
+	reg, err := builtins(topts)
 	if err != nil {
 		return nil, err
 	}
@@ -769,7 +785,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		agent.WithMaxIterations(f.maxIterations),
 		agent.WithTemplate(tmpl),
 		agent.WithSystem(f.system),
-		agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(in, out, topts.Yes))),
+		agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(in, out, f.yes))),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))
@@ -1016,6 +1032,16 @@ func adviseStop(err error, stop event.StopReason) string {
 		msg, more = modelAdvice(me, msg)
 	case errors.Is(err, agent.ErrContextWindow):
 		more = "raise --num-ctx or lower --max-observation"
+	case errors.Is(err, tools.ErrShellDisabled):
+		more = "pass --allow-shell to let the agent run shell commands"
+	case errors.Is(err, tools.ErrNoConfirmer):
+		more = "pass --yes to allow tool commands without asking"
+	case errors.Is(err, tools.ErrTimeout):
+		more = "raise --tool-timeout to allow more"
+	case errors.Is(err, tools.ErrBlockedAddress):
+		more = "pass --allow-private-network to allow them"
+	case errors.Is(err, tools.ErrSearchRefused):
+		more = "or use --search-engine searxng"
 	case stop == event.StopMaxIterations:
 		more = "raise --max-iterations to allow more"
 	case stop == event.StopTimeout:

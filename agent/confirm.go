@@ -22,11 +22,11 @@ type confirmHooks struct {
 }
 
 func (h confirmHooks) BeforeTool(ctx context.Context, call *ToolCall) (Decision, error) {
-	t, ok := h.reg.Get(call.Tool)
-	if !ok {
-		return Allow(), nil // the registry tells the model the tool is unknown
+	t, args, err := h.reg.Prepare(call.Tool, call.Args)
+	if err != nil {
+		return Allow(), nil // the registry tells the model what is wrong
 	}
-	err := tools.Confirm(ctx, h.c, t, call.Args)
+	err = tools.Confirm(ctx, h.c, t, args)
 	switch {
 	case err == nil:
 		return Allow(), nil

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -15,14 +14,11 @@ const (
 	EngineSearXNG = "searxng"
 )
 
-// Options holds the tool flags shared by the ask, chat and tool commands.
-// Zero values mean the defaults of [DefaultOptions].
+// Options says which built-in tools are on and how they behave. Zero
+// values mean the defaults of [DefaultOptions].
 type Options struct {
 	// AllowShell enables the shell tool (--allow-shell).
 	AllowShell bool
-	// Yes runs shell and plugin commands without asking (--yes). The
-	// registry does not read it; pass it to [NewTerminalConfirmer].
-	Yes bool
 	// AllowPrivateNetwork lets http_request reach loopback, private,
 	// link-local and other non-public addresses (--allow-private-network).
 	AllowPrivateNetwork bool
@@ -73,21 +69,37 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// check reports options no tool can work with, naming the flag.
+// OptionError is an Options value no tool can work with.
+type OptionError struct {
+	// Option names the field of Options, such as "SearchURL".
+	Option string
+	// Problem says what is wrong with it.
+	Problem string
+}
+
+func (e *OptionError) Error() string { return "tools: " + e.Option + ": " + e.Problem }
+
+// check reports options no tool can work with.
 func (o Options) check() error {
 	switch {
 	case o.SearchEngine != EngineDuckDuckGo && o.SearchEngine != EngineSearXNG:
-		return fmt.Errorf("tools: unknown --search-engine %q; use %q or %q", o.SearchEngine, EngineDuckDuckGo, EngineSearXNG)
+		return &OptionError{"SearchEngine", fmt.Sprintf("unknown search engine %q; use %q or %q", o.SearchEngine, EngineDuckDuckGo, EngineSearXNG)}
 	case o.SearchEngine == EngineSearXNG && o.SearchURL == "":
-		return errors.New("tools: --search-engine searxng needs --search-url, the address of your SearXNG instance (for example http://localhost:8888)")
+		return &OptionError{"SearchURL", "searxng needs the address of your SearXNG instance (for example http://localhost:8888)"}
 	case o.ToolTimeout < 0:
-		return fmt.Errorf("tools: --tool-timeout must be positive, got %s", o.ToolTimeout)
+		return &OptionError{"ToolTimeout", fmt.Sprintf("must be positive, got %s", o.ToolTimeout)}
 	case o.MaxObservation < 0:
-		return fmt.Errorf("tools: --max-observation must be positive, got %d", o.MaxObservation)
+		return &OptionError{"MaxObservation", fmt.Sprintf("must be positive, got %d", o.MaxObservation)}
 	case o.MaxResponse < 0:
-		return fmt.Errorf("tools: --max-response must be positive, got %d", o.MaxResponse)
+		return &OptionError{"MaxResponse", fmt.Sprintf("must be positive, got %d", o.MaxResponse)}
 	}
 	return nil
+}
+
+// builtins returns the built-in tools, shell included, as opts sets them
+// up: the one list Builtins and Catalog both take them from.
+func builtins(o Options) []Tool {
+	return []Tool{newCalculator(), newWebSearch(o), newHTTPRequest(o), newShell(o)}
 }
 
 // Builtins returns a registry of the tools opts enables: calculator,
@@ -96,26 +108,24 @@ func (o Options) check() error {
 //
 // Without AllowShell the shell tool is left out, so the model is not
 // offered it, but the registry remembers it: calling "shell" fails with an
-// error that says to pass --allow-shell rather than "unknown tool".
+// error matching [ErrShellDisabled] rather than "unknown tool".
 func Builtins(opts Options) (*Registry, error) {
 	o := opts.withDefaults()
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	r, err := NewRegistry(
-		newCalculator(),
-		newWebSearch(o),
-		newHTTPRequest(o),
-	)
+	r, err := NewRegistry()
 	if err != nil {
 		return nil, err
 	}
-	if o.AllowShell {
-		if err := r.Register(newShell(o)); err != nil {
+	for _, t := range builtins(o) {
+		if t.Name() == shellName && !o.AllowShell {
+			r.disable(shellName, errShellDisabled)
+			continue
+		}
+		if err := r.Register(t); err != nil {
 			return nil, err
 		}
-	} else {
-		r.disable(shellName, errShellDisabled)
 	}
 	if o.ToolsConfig != "" {
 		plugins, err := LoadPlugins(o.ToolsConfig, o)
@@ -136,13 +146,7 @@ func Builtins(opts Options) (*Registry, error) {
 // it to match tool names and infer primary arguments, and `react-agent
 // parse` shows it. Its shell tool is the disabled one, which refuses to run.
 func Catalog() *Registry {
-	o := DefaultOptions()
-	r, err := NewRegistry(
-		newCalculator(),
-		newWebSearch(o),
-		newHTTPRequest(o),
-		newShell(o),
-	)
+	r, err := NewRegistry(builtins(DefaultOptions())...)
 	if err != nil {
 		panic(err) // The built-in names are distinct.
 	}

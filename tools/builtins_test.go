@@ -38,11 +38,11 @@ func TestBuiltins(t *testing.T) {
 			wantTools:  "calculator,http_request,web_search",
 			wantLimits: Limits{Timeout: 30 * time.Second, MaxObservation: 8 << 10},
 		},
-		{name: "an unknown engine names the choices", opts: Options{SearchEngine: "google"}, wantErr: `unknown --search-engine "google"; use "duckduckgo" or "searxng"`},
-		{name: "searxng needs an address", opts: Options{SearchEngine: EngineSearXNG}, wantErr: "--search-engine searxng needs --search-url"},
-		{name: "a negative timeout is refused", opts: Options{ToolTimeout: -time.Second}, wantErr: "--tool-timeout must be positive"},
-		{name: "a negative observation cap is refused", opts: Options{MaxObservation: -1}, wantErr: "--max-observation must be positive"},
-		{name: "a negative response cap is refused", opts: Options{MaxResponse: -1}, wantErr: "--max-response must be positive"},
+		{name: "an unknown engine names the choices", opts: Options{SearchEngine: "google"}, wantErr: `SearchEngine: unknown search engine "google"; use "duckduckgo" or "searxng"`},
+		{name: "searxng needs an address", opts: Options{SearchEngine: EngineSearXNG}, wantErr: "SearchURL: searxng needs the address of your SearXNG instance"},
+		{name: "a negative timeout is refused", opts: Options{ToolTimeout: -time.Second}, wantErr: "ToolTimeout: must be positive"},
+		{name: "a negative observation cap is refused", opts: Options{MaxObservation: -1}, wantErr: "MaxObservation: must be positive"},
+		{name: "a negative response cap is refused", opts: Options{MaxResponse: -1}, wantErr: "MaxResponse: must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

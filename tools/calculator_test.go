@@ -66,10 +66,13 @@ func TestCalculator(t *testing.T) {
 		{expression: "1 +", wantErr: "calculator: unexpected token EOF"},
 		{expression: "", wantErr: `calculator: argument "expression" is empty; expected {"expression": string}`},
 	}
-	c := newCalculator()
+	reg, err := NewRegistry(newCalculator())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.expression, func(t *testing.T) {
-			got, err := c.Call(context.Background(), map[string]any{"expression": tt.expression})
+			got, err := reg.Call(context.Background(), "calculator", map[string]any{"expression": tt.expression})
 			if tt.wantErr == "" {
 				if err != nil || got != tt.want {
 					t.Errorf("calculator(%q) = %q, %v; want %q", tt.expression, got, err, tt.want)

@@ -16,6 +16,11 @@ import (
 // returns when a tool call was not allowed to run.
 var ErrNotConfirmed = errors.New("not confirmed")
 
+// ErrNoConfirmer is matched, besides [ErrNotConfirmed], by the error of a
+// call that needed confirmation when nobody could give it: no terminal to
+// ask on, and no standing permission.
+var ErrNoConfirmer = errors.New("nobody can confirm it")
+
 // Confirmable is implemented by tools that must be confirmed by the user
 // before each call, such as shell and plugin tools.
 type Confirmable interface {
@@ -43,7 +48,7 @@ func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) erro
 		return nil
 	}
 	if c == nil {
-		return fmt.Errorf("%s: %w: the call needs confirmation and nobody can give it; pass --yes to allow it", t.Name(), ErrNotConfirmed)
+		return fmt.Errorf("%s: %w: the call needs the user's confirmation, and %w in this run; do not retry it: try another way, or answer with what you have", t.Name(), ErrNotConfirmed, ErrNoConfirmer)
 	}
 	ok, err := c.Confirm(ctx, prompt)
 	if err != nil {
@@ -66,9 +71,9 @@ type TerminalConfirmer struct {
 }
 
 // NewTerminalConfirmer returns a Confirmer that writes its questions to out
-// and reads the answer from in. With yes (--yes) it allows every call
-// without asking. Without yes, when in is not a terminal, it refuses every
-// call with an error that says to pass --yes.
+// and reads the answer from in. With yes it allows every call without
+// asking. Without yes, when in is not a terminal, it refuses every call
+// with an error matching [ErrNoConfirmer].
 func NewTerminalConfirmer(in *os.File, out io.Writer, yes bool) *TerminalConfirmer {
 	return &TerminalConfirmer{in: in, out: out, yes: yes, isTerminal: term.IsTerminal}
 }
@@ -81,7 +86,7 @@ func (c *TerminalConfirmer) Confirm(ctx context.Context, prompt string) (bool, e
 		return true, nil
 	}
 	if c.in == nil || !c.isTerminal(int(c.in.Fd())) {
-		return false, fmt.Errorf("%w: this needs confirmation but stdin is not a terminal; pass --yes to allow tool commands without asking", ErrNotConfirmed)
+		return false, fmt.Errorf("%w: the call needs the user's confirmation, and %w: there is no terminal to ask on; do not retry it: try another way, or answer with what you have", ErrNotConfirmed, ErrNoConfirmer)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -36,7 +36,7 @@ func TestConfirm(t *testing.T) {
 		{name: "a tool that needs no confirmation runs", confirmer: &answer{allow: false}, tool: newCalculator()},
 		{name: "an allowed command runs", confirmer: &answer{allow: true}, tool: shell},
 		{name: "a refused command does not run", confirmer: &answer{allow: false}, tool: shell, wantErr: "shell: not confirmed: the user declined to run it", refused: true},
-		{name: "no confirmer refuses and names --yes", confirmer: nil, tool: shell, wantErr: "pass --yes", refused: true},
+		{name: "no confirmer refuses and says nobody can confirm", confirmer: nil, tool: shell, wantErr: "nobody can confirm it", refused: true},
 		{name: "a confirmer failure is an error", confirmer: &answer{err: errors.New("tty gone")}, tool: shell, wantErr: "shell: tty gone"},
 	}
 	for _, tt := range tests {
@@ -134,8 +134,8 @@ func TestTerminalConfirmerWithoutATerminal(t *testing.T) {
 	io.WriteString(w, "y\n") // Not read: a pipe is not a terminal.
 
 	_, err = NewTerminalConfirmer(r, io.Discard, false).Confirm(context.Background(), "Run it?")
-	if !errors.Is(err, ErrNotConfirmed) || !strings.Contains(err.Error(), "pass --yes") {
-		t.Errorf("error = %v, want a refusal naming --yes", err)
+	if !errors.Is(err, ErrNotConfirmed) || !errors.Is(err, ErrNoConfirmer) || strings.Contains(err.Error(), "--") {
+		t.Errorf("error = %v, want a refusal matching ErrNoConfirmer and naming no flag", err)
 	}
 	_, err = NewTerminalConfirmer(nil, io.Discard, false).Confirm(context.Background(), "Run it?")
 	if !errors.Is(err, ErrNotConfirmed) {

@@ -11,11 +11,11 @@
 //
 //	reg, err := tools.Builtins(opts)
 //	...
-//	tool, err := reg.Lookup(name)
+//	tool, args, err := reg.Prepare(name, args) // the arguments, checked
 //	if err != nil {
 //		return err
 //	}
-//	confirmer := tools.NewTerminalConfirmer(os.Stdin, os.Stderr, opts.Yes)
+//	confirmer := tools.NewTerminalConfirmer(os.Stdin, os.Stderr, yes)
 //	if err := tools.Confirm(ctx, confirmer, tool, args); err != nil {
 //		return err
 //	}

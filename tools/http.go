@@ -68,10 +68,6 @@ func (h *httpRequest) Schema() Schema {
 }
 
 func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, error) {
-	args, err := CheckArgs(h.Name(), h.Schema(), args)
-	if err != nil {
-		return "", err
-	}
 	req, err := h.newRequest(ctx, args)
 	if err != nil {
 		return "", fmt.Errorf("http_request: %w", err)
@@ -79,7 +75,7 @@ func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, er
 	resp, err := h.client.Do(req)
 	if err != nil {
 		if isBlockedAddress(err) {
-			return "", fmt.Errorf("http_request: %s %s: %w (%v); loopback, private and other non-public addresses are refused unless --allow-private-network is given",
+			return "", fmt.Errorf("http_request: %s %s: %w (%v); loopback, private and other non-public addresses are refused in this run",
 				req.Method, req.URL.Redacted(), ErrBlockedAddress, unwrapURLError(err))
 		}
 		return "", fmt.Errorf("http_request: %s %s: %w", req.Method, req.URL.Redacted(), unwrapURLError(err))
@@ -112,14 +108,15 @@ func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, er
 		b.WriteString("\n")
 	}
 	if cut {
-		fmt.Fprintf(&b, "[response body cut at %d bytes (--max-response)]\n", h.maxResponse)
+		fmt.Fprintf(&b, "[response body cut at %d bytes]\n", h.maxResponse)
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
 // newRequest builds the request args describe.
 func (h *httpRequest) newRequest(ctx context.Context, args map[string]any) (*http.Request, error) {
-	raw := strings.TrimSpace(args["url"].(string))
+	raw, _ := args["url"].(string) // checked by the registry
+	raw = strings.TrimSpace(raw)
 	if !strings.Contains(raw, "://") {
 		raw = "https://" + raw
 	}

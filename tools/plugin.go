@@ -221,20 +221,12 @@ func (p *plugin) Confirmation(args map[string]any) (string, bool) {
 	if !p.confirm {
 		return "", false
 	}
-	args, err := CheckArgs(p.Name(), p.schema, args)
-	if err != nil {
-		return "", false
-	}
 	input, _ := json.Marshal(args)
 	return fmt.Sprintf("The agent wants to run the tool %s:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
 		p.Name(), indent(quoteCommand(p.argv)), indent(string(input))), true
 }
 
 func (p *plugin) Call(ctx context.Context, args map[string]any) (string, error) {
-	args, err := CheckArgs(p.Name(), p.schema, args)
-	if err != nil {
-		return "", err
-	}
 	input, err := json.Marshal(args)
 	if err != nil {
 		return "", fmt.Errorf("%s: encoding the arguments: %w", p.Name(), err)

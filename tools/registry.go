@@ -99,8 +99,8 @@ func (r *Registry) disable(name string, why error) {
 
 // Lookup returns the tool registered under name, or the error
 // [Registry.Call] would give: one that lists the available tools (matching
-// [ErrUnknownTool]), or for a built-in switched off by a flag, one that
-// names the flag. Callers use it to find the tool to [Confirm].
+// [ErrUnknownTool]), or for a built-in switched off by the options, one
+// that matches its sentinel (such as [ErrShellDisabled]). Callers use it to find the tool to [Confirm].
 func (r *Registry) Lookup(name string) (Tool, error) {
 	if t, ok := r.tools[name]; ok {
 		return t, nil
@@ -151,6 +151,39 @@ func (r *Registry) ToolArgs(name string) (args []string, primary string) {
 	return args, s.Primary
 }
 
+// Prepare returns the tool registered under name and args checked against
+// its schema (see [CheckArgs]), or the error [Registry.Call] would give.
+// It is the one place where arguments are checked: Call prepares every
+// call, and callers that must confirm a call first ([Confirm]) show the
+// arguments it returns.
+func (r *Registry) Prepare(name string, args map[string]any) (Tool, map[string]any, error) {
+	t, err := r.Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	args, err = CheckArgs(name, t.Schema(), args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, args, nil
+}
+
+// TimeoutError is the error of a tool call that took longer than the
+// registry's limit. It matches [ErrTimeout].
+type TimeoutError struct {
+	// Tool is the tool's name.
+	Tool string
+	// Limit is the time limit the call reached.
+	Limit time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s: %v after %s; try a smaller request, or another way", e.Tool, ErrTimeout, e.Limit)
+}
+
+// Is reports whether target is [ErrTimeout].
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+
 // stopWait is how long Call waits for a tool to return once its context
 // has ended.
 const stopWait = 500 * time.Millisecond
@@ -163,17 +196,12 @@ const stopWait = 500 * time.Millisecond
 // stopWait after the deadline even if the tool has not. Call does not ask for confirmation; callers do
 // that first with [Confirm].
 func (r *Registry) Call(ctx context.Context, name string, args map[string]any) (string, error) {
-	t, err := r.Lookup(name)
-	if err != nil {
-		return "", err
-	}
-	args, err = CheckArgs(name, t.Schema(), args)
+	t, args, err := r.Prepare(name, args)
 	if err != nil {
 		return "", err
 	}
 	l := r.Limits()
-	ctx, cancel := context.WithTimeoutCause(ctx, l.Timeout,
-		fmt.Errorf("%s: %w after %s (raise --tool-timeout to allow more)", name, ErrTimeout, l.Timeout))
+	ctx, cancel := context.WithTimeoutCause(ctx, l.Timeout, &TimeoutError{Tool: name, Limit: l.Timeout})
 	defer cancel()
 
 	type result struct {

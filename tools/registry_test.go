@@ -108,7 +108,7 @@ func TestRegistryCall(t *testing.T) {
 		{name: "a long observation is truncated", tool: "echo", args: map[string]any{"text": "0123456789abcdef"}, want: "0123456789\n[truncated: 6 bytes omitted]"},
 		{name: "an unknown tool lists the available ones", tool: "nope", wantErr: `unknown tool "nope"; available tools: echo, failing, panicky, polite, stubborn`, is: ErrUnknownTool},
 		{name: "bad arguments name the expected ones", tool: "echo", args: map[string]any{"txt": "hi"}, wantErr: `echo: unknown argument "txt"; expected {"text": string}`, is: ErrInvalidArgs},
-		{name: "a tool honouring its context times out", tool: "polite", wantErr: "polite: tool timed out after 100ms (raise --tool-timeout to allow more)", is: ErrTimeout},
+		{name: "a tool honouring its context times out", tool: "polite", wantErr: "polite: tool timed out after 100ms; try a smaller request", is: ErrTimeout},
 		{name: "a tool ignoring its context still times out", tool: "stubborn", wantErr: "stubborn: tool timed out after 100ms", is: ErrTimeout},
 		{name: "a panic becomes an error", tool: "panicky", wantErr: "panicky: the tool failed unexpectedly: boom"},
 		{name: "a tool error is returned as is", tool: "failing", wantErr: "failing: it broke"},
@@ -175,5 +175,22 @@ func TestRegistryLimitsDefault(t *testing.T) {
 	var r Registry
 	if got := r.Limits(); got.Timeout != 30*time.Second || got.MaxObservation != 8<<10 {
 		t.Errorf("default limits = %+v", got)
+	}
+}
+
+func TestTimeoutErrorCarriesTheLimit(t *testing.T) {
+	slow := &funcTool{name: "slow", call: func(ctx context.Context, _ map[string]any) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}}
+	reg, err := NewRegistry(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.SetLimits(Limits{Timeout: 50 * time.Millisecond})
+	_, err = reg.Call(context.Background(), "slow", nil)
+	var te *TimeoutError
+	if !errors.As(err, &te) || te.Limit != 50*time.Millisecond || te.Tool != "slow" || !errors.Is(err, ErrTimeout) {
+		t.Fatalf("error = %v, want a *TimeoutError of slow after 50ms", err)
 	}
 }

@@ -75,12 +75,14 @@ func (s *webSearch) Schema() Schema {
 	}
 }
 
+// ErrSearchRefused is matched by the error of a search the engine refused
+// to answer: rate limiting, blocking or a bot challenge. Trying again
+// later, or another engine, may help.
+var ErrSearchRefused = errors.New("the search engine refused to answer; it is probably rate-limiting or blocking this client: try again later")
+
 func (s *webSearch) Call(ctx context.Context, args map[string]any) (string, error) {
-	args, err := CheckArgs(s.Name(), s.Schema(), args)
-	if err != nil {
-		return "", err
-	}
-	query := strings.TrimSpace(args["query"].(string))
+	query, _ := args["query"].(string) // checked by the registry
+	query = strings.TrimSpace(query)
 	max := defaultMaxResults
 	if n, ok := args["max_results"].(int); ok {
 		if n < 1 || n > maxMaxResults {
@@ -89,6 +91,7 @@ func (s *webSearch) Call(ctx context.Context, args map[string]any) (string, erro
 		max = n
 	}
 	var results []searchResult
+	var err error
 	switch s.engine {
 	case EngineSearXNG:
 		results, err = s.searxng(ctx, query)
@@ -109,7 +112,7 @@ func (s *webSearch) Call(ctx context.Context, args map[string]any) (string, erro
 func (s *webSearch) fetch(ctx context.Context, u string, accept string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("bad search URL (--search-url): %w", err)
+		return nil, fmt.Errorf("bad search URL: %w", err)
 	}
 	req.Header.Set("User-Agent", searchUserAgent)
 	req.Header.Set("Accept", accept)
@@ -145,7 +148,7 @@ func (s *webSearch) duckduckgo(ctx context.Context, query string) ([]searchResul
 	data, err := s.fetch(ctx, u, "text/html")
 	if err != nil {
 		if se := (*statusError)(nil); errors.As(err, &se) {
-			return nil, fmt.Errorf("DuckDuckGo answered %s instead of results; it is probably rate-limiting or blocking this client: try again later, or use --search-engine searxng", se.status)
+			return nil, fmt.Errorf("DuckDuckGo answered %s instead of results: %w", se.status, ErrSearchRefused)
 		}
 		return nil, err
 	}
@@ -182,7 +185,7 @@ func parseDuckDuckGo(r io.Reader) ([]searchResult, error) {
 	case doc.Find(".no-results").Length() > 0:
 		return nil, nil
 	case doc.Find(".anomaly-modal, #challenge-form, form[action*=anomaly]").Length() > 0:
-		return nil, fmt.Errorf("DuckDuckGo answered with a bot challenge instead of results: try again later, or use --search-engine searxng")
+		return nil, fmt.Errorf("DuckDuckGo answered with a bot challenge instead of results: %w", ErrSearchRefused)
 	case hits.Length() > 0:
 		return nil, fmt.Errorf("DuckDuckGo's page has %d results but none with a title and link; its markup may have changed", hits.Length())
 	}
@@ -229,7 +232,7 @@ type searxngAnswer struct {
 func (s *webSearch) searxng(ctx context.Context, query string) ([]searchResult, error) {
 	base, err := url.Parse(s.endpoint)
 	if err != nil {
-		return nil, fmt.Errorf("bad --search-url %q: %w", s.endpoint, err)
+		return nil, fmt.Errorf("bad search URL %q: %w", s.endpoint, err)
 	}
 	if !strings.HasSuffix(base.Path, "/search") {
 		base.Path = strings.TrimSuffix(base.Path, "/") + "/search"
@@ -255,10 +258,10 @@ func (s *webSearch) searxng(ctx context.Context, query string) ([]searchResult, 
 func parseSearXNG(data []byte) ([]searchResult, error) {
 	var answer searxngAnswer
 	if err := json.Unmarshal(data, &answer); err != nil {
-		return nil, fmt.Errorf("SearXNG's answer is not the expected JSON (%v); check --search-url", err)
+		return nil, fmt.Errorf("SearXNG's answer is not the expected JSON (%v); is the search URL a SearXNG instance with the JSON format on?", err)
 	}
 	if answer.Results == nil {
-		return nil, fmt.Errorf("SearXNG's answer has no results field; check --search-url")
+		return nil, fmt.Errorf("SearXNG's answer has no results field; is the search URL a SearXNG instance?")
 	}
 	var results []searchResult
 	for _, r := range *answer.Results {
@@ -287,7 +290,7 @@ func parseSearXNG(data []byte) ([]searchResult, error) {
 func withQuery(endpoint string, q url.Values) (string, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("bad search URL %q (--search-url): it must be an http or https URL", endpoint)
+		return "", fmt.Errorf("bad search URL %q: it must be an http or https URL", endpoint)
 	}
 	merged := u.Query()
 	for k, v := range q {

@@ -96,7 +96,7 @@ func TestWebSearchDuckDuckGo(t *testing.T) {
 			status:  202,
 			page:    "duckduckgo_challenge.html",
 			args:    map[string]any{"query": "golang context"},
-			wantErr: "web_search: DuckDuckGo answered 202 Accepted instead of results; it is probably rate-limiting",
+			wantErr: "web_search: DuckDuckGo answered 202 Accepted instead of results: the search engine refused to answer; it is probably rate-limiting",
 		},
 		{
 			name:    "max_results out of range is a bad argument",

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// goFiles returns the non-test Go files below dir, parsed.
+func goFiles(t *testing.T, dir string) map[string]*ast.File {
+	t.Helper()
+	files := map[string]*ast.File{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files[path] = f
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestLibrariesNameNoFlags checks that no string in the libraries names a
+// command-line flag: the model reads some of their errors and cannot pass
+// flags, and library users have none; main.go gives the flag advice.
+func TestLibrariesNameNoFlags(t *testing.T) {
+	flag := regexp.MustCompile(`(^|[\s(])--[a-z][a-z-]+`)
+	for _, dir := range []string{"../agent", "../tools", "../parser", "../prompt"} {
+		for path, f := range goFiles(t, dir) {
+			ast.Inspect(f, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err == nil && flag.MatchString(s) {
+					t.Errorf("%s: the string %q names a command-line flag", path, s)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// TestNothingBelowAgentImportsAgent checks the one-way flow of the layout:
+// the packages under agent/ serve the loop and never import it.
+func TestNothingBelowAgentImportsAgent(t *testing.T) {
+	for path, f := range goFiles(t, "../agent") {
+		if filepath.Dir(path) == "../agent" {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "github.com/react-agent/react-agent/agent" {
+				t.Errorf("%s imports the agent package", path)
+			}
+		}
+	}
+}
