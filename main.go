@@ -49,9 +49,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/trace"
-	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
