@@ -34,8 +34,8 @@ func (p *Parser) Parse(text string) (Step, error) {
 		}
 		return Step{}, p.errEmpty()
 	}
-	if st, err, ok := p.leadingObject(body); ok {
-		return st, err
+	if rd, ok := p.leadingObject(body); ok {
+		return rd.step, rd.err
 	}
 	r := reply{p: p, body: body, marks: scanLabels(body), end: len(body)}
 	r.cutObservation()
@@ -171,14 +171,14 @@ func (r *reply) step() (Step, error) {
 		return Step{}, r.p.errEchoedObservation()
 	}
 	if !r.hasProtocol() {
-		if st, err, ok := r.blob(r.start); ok {
-			return st, err
+		if rd, ok := r.blob(r.start); ok {
+			return rd.step, rd.err
 		}
 		if content = cleanText(content); content == "" {
 			return Step{}, r.p.errEmpty()
 		}
-		if st, err, ok := r.p.bareCall(content); ok {
-			return st, err
+		if rd, ok := r.p.bareCall(content); ok {
+			return rd.step, rd.err
 		}
 		return Step{Kind: KindFinal, FinalAnswer: content}, nil
 	}
@@ -192,15 +192,14 @@ func (r *reply) step() (Step, error) {
 			}
 			return Step{Kind: KindFinal, Thought: r.thought(m.line), FinalAnswer: answer}, nil
 		case labelAction:
-			st, err, ok := r.action(i)
-			if ok {
-				return st, err
+			if rd, ok := r.action(i); ok {
+				return rd.step, rd.err
 			}
 			emptyAction = true
 		}
 	}
-	if st, err, ok := r.blob(r.start); ok {
-		return st, err
+	if rd, ok := r.blob(r.start); ok {
+		return rd.step, rd.err
 	}
 	if emptyAction {
 		return Step{}, r.p.errNoToolName()
@@ -256,7 +255,7 @@ func (r *reply) withThought(st Step, limit int) Step {
 
 // action builds the step for the Action label i. It reports ok=false for
 // an Action label with no tool name (or "None"), which the caller skips.
-func (r *reply) action(i int) (Step, error, bool) {
+func (r *reply) action(i int) (reading, bool) {
 	p := r.p
 	seg := r.value(i)
 	line, rest, _ := strings.Cut(seg, "\n")
@@ -265,8 +264,8 @@ func (r *reply) action(i int) (Step, error, bool) {
 		// The name, or a JSON blob, on the lines below the label.
 		rest = strings.TrimSpace(rest)
 		if strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "```") {
-			if st, err, ok := p.blobAt(rest); ok {
-				return r.withThought(st, r.marks[i].line), err, true
+			if rd, ok := p.blobAt(rest); ok {
+				return reading{r.withThought(rd.step, r.marks[i].line), rd.err}, true
 			}
 		}
 		if strings.HasPrefix(rest, "```") {
@@ -277,13 +276,13 @@ func (r *reply) action(i int) (Step, error, bool) {
 		line = strings.TrimSpace(line)
 	}
 	if strings.HasPrefix(line, "{") {
-		if st, err, ok := p.blobAt(strings.TrimSpace(seg)); ok {
-			return r.withThought(st, r.marks[i].line), err, true
+		if rd, ok := p.blobAt(strings.TrimSpace(seg)); ok {
+			return reading{r.withThought(rd.step, r.marks[i].line), rd.err}, true
 		}
 	}
 	name, inline, hasInline := p.splitActionLine(line)
 	if isNoAction(name) {
-		return Step{}, nil, false
+		return reading{}, false
 	}
 	thought := r.thought(r.marks[i].line)
 	input, fromInline := "", false
@@ -306,23 +305,31 @@ func (r *reply) action(i int) (Step, error, bool) {
 		}
 	}
 	st, err := p.call(thought, name, input, fromInline)
-	return st, err, true
+	return reading{st, err}, true
+}
+
+// reading is what one form of reply gave: a step, or the error that tells
+// the model what to write instead. The functions that try a form report
+// whether the reply has that form at all.
+type reading struct {
+	step Step
+	err  error
 }
 
 // bareCall reads a reply that is nothing but one inline call of a
 // registered tool, such as "web_search(query=\"go\")" (perhaps in a code
 // fence), as that call.
-func (p *Parser) bareCall(content string) (Step, error, bool) {
+func (p *Parser) bareCall(content string) (reading, bool) {
 	line := strings.TrimSpace(unfence(content))
 	if strings.IndexByte(line, '\n') >= 0 || !(strings.HasSuffix(line, ")") || strings.HasSuffix(line, "]")) {
-		return Step{}, nil, false
+		return reading{}, false
 	}
 	name, input, ok := p.splitActionLine(line)
 	if !ok || p.tools.lookup(name) == nil || strings.TrimSpace(input) == "" {
-		return Step{}, nil, false
+		return reading{}, false
 	}
 	st, err := p.call("", name, input, true)
-	return st, err, true
+	return reading{st, err}, true
 }
 
 // inputFor returns the index of the Action Input label that belongs to the

@@ -114,9 +114,9 @@ func objectThought(obj map[string]any) string {
 
 // leadingObject parses a reply that is one JSON protocol object, perhaps
 // in a code fence. ok is false when the reply is not such an object.
-func (p *Parser) leadingObject(body string) (Step, error, bool) {
+func (p *Parser) leadingObject(body string) (reading, bool) {
 	if body[0] != '{' && !strings.HasPrefix(body, "```") {
-		return Step{}, nil, false
+		return reading{}, false
 	}
 	return p.blobAt(body)
 }
@@ -128,7 +128,7 @@ const maxBlobTries = 4
 // blob looks for a JSON protocol object on a line of its own (or in a
 // fence, or after a tag such as <tool_call>) in the reply from offset from
 // on, for replies that carry one inside prose or after a Thought label.
-func (r *reply) blob(from int) (Step, error, bool) {
+func (r *reply) blob(from int) (reading, bool) {
 	s := r.body[:r.end]
 	for tries, line := 0, from; line < len(s) && tries < maxBlobTries; {
 		next := len(s)
@@ -148,7 +148,7 @@ func (r *reply) blob(from int) (Step, error, bool) {
 			line = next
 			continue
 		}
-		if st, err, ok := r.p.objectStep(obj, s[at:at+n]); ok {
+		if rd, ok := r.p.objectStep(obj, s[at:at+n]); ok {
 			// A fence or tag opening on the lines above belongs to the
 			// object, not to the thought.
 			for line > r.start {
@@ -158,7 +158,7 @@ func (r *reply) blob(from int) (Step, error, bool) {
 				}
 				line = prev
 			}
-			return r.withThought(st, line), err, true
+			return reading{r.withThought(rd.step, line), rd.err}, true
 		}
 		// Go on after the object's last line.
 		line = len(s)
@@ -166,7 +166,7 @@ func (r *reply) blob(from int) (Step, error, bool) {
 			line = at + n + nl + 1
 		}
 	}
-	return Step{}, nil, false
+	return reading{}, false
 }
 
 // blobPrefix is what may stand before a JSON protocol object on its line:
@@ -175,21 +175,21 @@ var blobPrefix = regexp.MustCompile("^[ \t]*(?:```[A-Za-z]*[ \t]*)?(?:<[A-Za-z_:
 
 // blobAt parses the JSON protocol object at the start of s (after an
 // optional code fence).
-func (p *Parser) blobAt(s string) (Step, error, bool) {
+func (p *Parser) blobAt(s string) (reading, bool) {
 	s = strings.TrimSpace(unfence(s))
 	if s == "" || s[0] != '{' {
-		return Step{}, nil, false
+		return reading{}, false
 	}
 	obj, n, ok := decodeObject(s)
 	if !ok {
-		return Step{}, nil, false
+		return reading{}, false
 	}
 	return p.objectStep(obj, s[:n])
 }
 
 // objectStep builds the step a JSON protocol object asks for. ok is false
 // when obj holds no protocol keys: it is then just JSON the model wrote.
-func (p *Parser) objectStep(obj map[string]any, raw string) (Step, error, bool) {
+func (p *Parser) objectStep(obj map[string]any, raw string) (reading, bool) {
 	thought := strings.TrimSpace(objectThought(obj))
 	c, hasCall := objectCall(obj)
 	if hasCall {
@@ -207,21 +207,21 @@ func (p *Parser) objectStep(obj map[string]any, raw string) (Step, error, bool) 
 	if hasAns && ans != nil && (!hasCall || strings.Index(raw, ansKey) < callIndex(raw)) {
 		answer := strings.TrimSpace(text(ans))
 		if answer == "" {
-			return Step{}, p.errEmptyAnswer(), true
+			return reading{err: p.errEmptyAnswer()}, true
 		}
-		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil, true
+		return reading{Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil}, true
 	}
 	if hasCall {
 		st, err := p.objectCallStep(thought, c)
-		return st, err, true
+		return reading{st, err}, true
 	}
 	if hasAns {
-		return Step{}, p.errEmptyAnswer(), true
+		return reading{err: p.errEmptyAnswer()}, true
 	}
 	if _, _, ok := field(obj, thoughtKeys); ok {
-		return Step{}, p.errNoAction(), true
+		return reading{err: p.errNoAction()}, true
 	}
-	return Step{}, nil, false
+	return reading{}, false
 }
 
 // objectCallStep builds the step for a tool call read from JSON.

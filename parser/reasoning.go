@@ -18,45 +18,33 @@ func SplitReasoning(text string) (reasoning, rest string) {
 	}
 	var thoughts []string
 	var out strings.Builder
-	pos := 0     // start of the text not yet written or taken as reasoning
-	inside := "" // the tag of the open block, if any
-	start := 0   // where the open block's text starts
+	pos := 0   // start of the text not yet written or taken as reasoning
+	start := 0 // where the open block's text starts
 	seen := false
-	for i := 0; i < len(text); {
-		j := strings.IndexByte(text[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j
-		tag, closing, n := reasoningTag(text[i:])
+	open := scanReasoning(text, func(at, end int, m tagRole) {
 		switch {
-		case n == 0:
-			i++
-			continue
-		case inside == "" && !closing:
-			out.WriteString(text[pos:i])
-			inside, start = tag, i+n
-		case inside != "" && closing && tag == inside:
-			thoughts = append(thoughts, strings.TrimSpace(text[start:i]))
-			inside, pos = "", i+n
-		case inside == "" && closing && !seen:
-			// Reasoning opened before the reply began.
-			thoughts = append(thoughts, strings.TrimSpace(text[pos:i]))
-			pos = i + n
-		case inside == "" && closing:
-			out.WriteString(text[pos:i]) // a stray closing tag: drop it
-			pos = i + n
+		case m == opens:
+			out.WriteString(text[pos:at])
+			start = end
+		case m == closes:
+			thoughts = append(thoughts, strings.TrimSpace(text[start:at]))
+			pos = end
+		case !seen: // closes with none open: reasoning began before the reply
+			thoughts = append(thoughts, strings.TrimSpace(text[pos:at]))
+			pos = end
+		default: // a stray closing tag: drop it
+			out.WriteString(text[pos:at])
+			pos = end
 		}
 		seen = true
-		i += n
+	})
+	if !seen {
+		return "", text
 	}
-	if inside != "" {
+	if open {
 		thoughts = append(thoughts, strings.TrimSpace(text[start:]))
 	} else {
 		out.WriteString(text[pos:])
-	}
-	if !seen {
-		return "", text
 	}
 	return strings.Join(thoughts, "\n"), out.String()
 }
@@ -66,7 +54,30 @@ func SplitReasoning(text string) (reasoning, rest string) {
 // and whether text ends inside a block that is still open, as a reply cut
 // off mid-thought does. It reads tags as SplitReasoning does.
 func ReasoningEnd(text string) (end int, open bool) {
-	inside := ""
+	open = scanReasoning(text, func(_, to int, m tagRole) {
+		if m != opens {
+			end = to
+		}
+	})
+	return end, open
+}
+
+// tagRole is what a reasoning tag does where it stands.
+type tagRole int
+
+const (
+	opens          tagRole = iota // opens a block
+	closes                        // closes the open block
+	closesUnopened                // closes a block when none is open
+)
+
+// scanReasoning finds the reasoning tags of text that open or close a
+// block, in order, and calls fn with each tag's bounds and what it does.
+// Tags inside a block other than its own closing tag are text. It reports
+// whether text ends inside an open block. SplitReasoning and ReasoningEnd
+// both read reasoning through it.
+func scanReasoning(text string, fn func(at, end int, m tagRole)) (open bool) {
+	inside := "" // the tag of the open block, if any
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], '<')
 		if j < 0 {
@@ -80,12 +91,16 @@ func ReasoningEnd(text string) (end int, open bool) {
 			continue
 		case inside == "" && !closing:
 			inside = tag
-		case closing && (inside == "" || tag == inside):
-			inside, end = "", i+n
+			fn(i, i+n, opens)
+		case inside != "" && closing && tag == inside:
+			inside = ""
+			fn(i, i+n, closes)
+		case inside == "" && closing:
+			fn(i, i+n, closesUnopened)
 		}
 		i += n
 	}
-	return end, inside != ""
+	return inside != ""
 }
 
 // reasoningTag reports whether s starts with one of the reasoning tags,
