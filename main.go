@@ -151,7 +151,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "react-agent: interrupted")
 		return exitInterrupted
 	default:
-		fmt.Fprintf(stderr, "react-agent: %s\n", advise(err))
+		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(err)))
 		return exitFailure
 	}
 }
@@ -645,7 +645,7 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return interrupted(ctx, err)
 	}
-	fmt.Fprintln(stdout, obs)
+	fmt.Fprintln(stdout, forTerminal(stdout, obs))
 	return nil
 }
 
@@ -830,7 +830,7 @@ func (s *session) close() {
 // error is printed here only when there is no trace, which shows it.
 func (s *session) report(res *agent.Result, err error) error {
 	if !s.flags.json && res != nil && res.Answer != "" {
-		fmt.Fprintln(s.stdout, res.Answer)
+		fmt.Fprintln(s.stdout, forTerminal(s.stdout, res.Answer))
 	}
 	switch {
 	case err == nil && !res.Forced:
@@ -847,7 +847,7 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		fmt.Fprintf(s.stderr, "react-agent: %s\n", advise(err))
+		fmt.Fprintf(s.stderr, "react-agent: %s\n", trace.Visible(advise(err)))
 	}
 	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
 		return exitError(exitNoAnswer)
@@ -1010,6 +1010,16 @@ func (s *session) askInChat(chat *agent.Chat, question string, sigs <-chan os.Si
 		}
 	}()
 	return s.report(s.log.run(question, func() (*agent.Result, error) { return chat.Ask(ctx, question) }))
+}
+
+// forTerminal returns text from outside as it may be shown on w: with its
+// control characters made visible when w is a terminal, and unchanged in
+// a pipe or a file, where a script reads it byte for byte.
+func forTerminal(w io.Writer, text string) string {
+	if isTerminal(w) {
+		return trace.Visible(text)
+	}
+	return text
 }
 
 // isTerminal reports whether f, a reader or a writer, is a terminal.

@@ -245,3 +245,32 @@ func TestTerminalChatCtrlC(t *testing.T) {
 		}
 	})
 }
+
+// TestTerminalShowsEscapesAsText runs a model whose reply holds terminal
+// escapes: on a terminal, neither the trace nor the answer sends them.
+func TestTerminalShowsEscapesAsText(t *testing.T) {
+	s := ollama(t, "hostile.json")
+	term := startTerminal(t, invocation{args: []string{"ask", "--base-url", s.URL, "hi"}, env: []string{"NO_COLOR=1"}})
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+	screen := term.text()
+	for _, escape := range []string{"\x1b[2J", "\x1b]0;", "\x1b]52;"} {
+		if strings.Contains(screen, escape) {
+			t.Errorf("the terminal received %q:\n%q", escape, screen)
+		}
+	}
+	if !strings.Contains(screen, `safe\x1b]0;pwned\x07 and`) {
+		t.Errorf("the answer is not shown with its escapes as text:\n%q", screen)
+	}
+}
+
+// TestPipeKeepsTheAnswerAsIs checks that a pipe gets the answer byte for
+// byte: only terminals get escapes made visible.
+func TestPipeKeepsTheAnswerAsIs(t *testing.T) {
+	s := ollama(t, "hostile.json")
+	got := run(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "hi"}})
+	if got.code != 0 || got.stdout != "safe\x1b]0;pwned\x07 and \x1b]52;c;aGk=\x07 answer\n" {
+		t.Fatalf("want the answer byte for byte\n%q", got.stdout)
+	}
+}

@@ -31,14 +31,15 @@ type Trace struct {
 	wmu sync.Mutex
 
 	// mu serialises event.Event, Token and Close, and guards what follows.
-	mu       sync.Mutex
-	spin     *spinner
-	closed   bool
-	tokens   bool         // text was streamed since the last event
-	midLine  bool         // the streamed text on screen does not end a line
-	streamed int          // the iteration whose reply was streamed
-	timed    int          // the iteration whose thought line showed the model's time
-	parseErr *event.Event // the parse error whose observation is not shown again
+	mu         sync.Mutex
+	spin       *spinner
+	closed     bool
+	tokens     bool         // text was streamed since the last event
+	midLine    bool         // the streamed text on screen does not end a line
+	streamed   int          // the iteration whose reply was streamed
+	tokenBytes int          // bytes streamed since the last event
+	timed      int          // the iteration whose thought line showed the model's time
+	parseErr   *event.Event // the parse error whose observation is not shown again
 }
 
 // Option configures a Trace.
@@ -95,6 +96,10 @@ const (
 	traceObservationLines = 5
 	traceObservationBytes = 400
 	traceReasoningBytes   = 2000
+	// traceTextBytes bounds a thought, an answer or a message as the trace
+	// shows it, and the text streamed of one reply; -v shows four times
+	// as much. The answer on stdout and the JSON events keep it whole.
+	traceTextBytes = 16 << 10
 )
 
 // Event writes e. Pass it to agent.WithEvents.
@@ -105,6 +110,7 @@ func (t *Trace) Event(e event.Event) {
 	if t.tokens {
 		t.tokens, t.streamed = false, e.Iteration
 	}
+	t.tokenBytes = 0
 	if s := t.format(e); s != "" {
 		t.writeLine(s)
 	}
@@ -127,8 +133,16 @@ func (t *Trace) Token(chunk string) {
 	defer t.mu.Unlock()
 	t.stopSpinner()
 	t.tokens = true
+	limit := t.textLimit()
+	if t.tokenBytes >= limit {
+		return
+	}
+	t.tokenBytes += len(chunk)
+	if t.tokenBytes >= limit {
+		chunk = shortenBytes(chunk, len(chunk)-(t.tokenBytes-limit))
+	}
 	t.midLine = !strings.HasSuffix(chunk, "\n")
-	t.write(t.paint(ansiDim, chunk))
+	t.write(t.paint(ansiDim, Visible(chunk)))
 }
 
 // Close stops and erases the spinner, and ends a streamed line. It is safe
@@ -144,17 +158,31 @@ func (t *Trace) Close() {
 	}
 }
 
-// format returns the lines that show e, or "" for none.
+// textLimit is how many bytes of a thought, an answer, a message or a
+// streamed reply the trace shows.
+func (t *Trace) textLimit() int {
+	if t.opts.verbose {
+		return 4 * traceTextBytes
+	}
+	return traceTextBytes
+}
+
+// format returns the lines that show e, or "" for none. Text from outside
+// (the model's, a tool's, a server's) is shown with its control
+// characters made visible, and long text is shortened.
 func (t *Trace) format(e event.Event) string {
+	e.Text = Visible(shortenBytes(e.Text, t.textLimit()))
+	e.Reasoning = Visible(shortenBytes(e.Reasoning, t.textLimit()))
+	e.Tool = Visible(e.Tool)
 	parseErr := t.parseErr
 	t.parseErr = nil
 	var b strings.Builder
 	tag := t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)) + " "
 	streamed := e.Iteration == t.streamed
 	if e.Reasoning != "" && !streamed && e.Kind != event.Model {
-		r := e.Reasoning
+		r := shortenBytes(strings.TrimSpace(e.Reasoning), t.textLimit())
 		if !t.opts.verbose {
-			r = shortenBytes(strings.TrimSpace(r), traceReasoningBytes)
+			r = shortenBytes(r, traceReasoningBytes)
 		}
 		b.WriteString(tag + t.paint(ansiDim, "thinking:") + "\n" + t.paint(ansiDim, indent(r, "    ")) + "\n")
 	}
@@ -165,7 +193,7 @@ func (t *Trace) format(e event.Event) string {
 			if e.Forced {
 				label = "prompt (asking for a final answer):"
 			}
-			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(strings.TrimRight(e.Prompt(), " \n"), "    ") + "\n")
+			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(Visible(strings.TrimRight(e.Prompt(), " \n")), "    ") + "\n")
 		}
 	case event.Thought:
 		if e.Text != "" && !streamed {
@@ -173,7 +201,7 @@ func (t *Trace) format(e event.Event) string {
 			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
 		}
 	case event.Action:
-		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, prompt.FormatArgs(e.Args))
+		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
 	case event.Observation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
 			break

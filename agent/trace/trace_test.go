@@ -274,3 +274,34 @@ func TestTraceWithoutSpinnerStartsNone(t *testing.T) {
 	}
 	tr.Close()
 }
+
+// TestTraceShowsOutsideTextSafely feeds the trace text with escape
+// sequences and a huge thought, as a hostile page or model could write
+// them: no escape byte reaches the writer, and the trace stays short.
+func TestTraceShowsOutsideTextSafely(t *testing.T) {
+	clear, title, clip := "\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b]52;c;aGk=\x07"
+	huge := strings.Repeat("think ", 2<<20) // 12 MB
+	for _, verbose := range []bool{false, true} {
+		var b bytes.Buffer
+		feed(New(&b, Verbose(verbose)), []any{
+			event.Event{Kind: event.Thought, Iteration: 1, Text: "look" + clear, Reasoning: "r" + title},
+			event.Event{Kind: event.Action, Iteration: 1, Tool: "web" + clip, Args: map[string]any{"q": clear}},
+			event.Event{Kind: event.Observation, Iteration: 1, Tool: "web", Text: "page" + title},
+			token("streamed" + clip),
+			event.Event{Kind: event.Thought, Iteration: 2, Text: huge},
+			event.Event{Kind: event.Warning, Iteration: 2, Text: "server says" + clear},
+			event.Event{Kind: event.Error, Iteration: 2, Text: "HTTP 500: " + title, StopReason: event.StopError},
+			event.Event{Kind: event.Final, Iteration: 3, Text: "answer\r" + clear},
+		})
+		out := b.String()
+		if strings.ContainsAny(out, "\x1b\x07\r") {
+			t.Errorf("verbose %v: control characters reached the writer: %q", verbose, out[:min(len(out), 400)])
+		}
+		if !strings.Contains(out, `\x1b[2J`) {
+			t.Errorf("verbose %v: the escape is not shown as text", verbose)
+		}
+		if len(out) > 100<<10 {
+			t.Errorf("verbose %v: a 12 MB thought made a %d-byte trace", verbose, len(out))
+		}
+	}
+}
