@@ -150,6 +150,14 @@ func (c *calculator) evaluate(src string) (float64, error) {
 	if err := checkSize(src); err != nil {
 		return 0, fmt.Errorf("calculator: %w", err)
 	}
+	// The expression language reads "//" and "/*" as comments, which
+	// would silently drop the rest of the expression.
+	switch {
+	case strings.Contains(src, "//"):
+		return 0, errors.New("calculator: // is not floor division here; write floor(a / b) for it")
+	case strings.Contains(src, "/*"):
+		return 0, errors.New("calculator: comments are not allowed; write only the expression")
+	}
 	tree, err := parser.Parse(src)
 	if err != nil {
 		return 0, fmt.Errorf("calculator: %s", exprMessage(err))

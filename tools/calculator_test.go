@@ -64,6 +64,9 @@ func TestCalculator(t *testing.T) {
 		{expression: "[1, 2]", wantErr: "calculator: [1, 2] is not arithmetic"},
 		{expression: "let x = 2; x * x", wantErr: `calculator: unknown name "x"`},
 		{expression: "1 +", wantErr: "calculator: unexpected token EOF"},
+		{expression: "7 // 2", wantErr: "calculator: // is not floor division here; write floor(a / b) for it"},
+		{expression: "1 + 2 /* + 40 */", wantErr: "calculator: comments are not allowed"},
+		{expression: "floor(7 / 2)", want: "3"},
 		{expression: "", wantErr: `calculator: argument "expression" is empty; expected {"expression": string}`},
 	}
 	reg, err := NewRegistry(newCalculator())

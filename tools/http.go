@@ -108,7 +108,7 @@ func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, er
 		b.WriteString("\n")
 	}
 	if cut {
-		fmt.Fprintf(&b, "[response body cut at %d bytes]\n", h.maxResponse)
+		fmt.Fprintf(&b, "[response body cut at %d bytes; the rest was not read]\n", h.maxResponse)
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
 }

@@ -134,7 +134,7 @@ func TestHTTPRequestCapsTheBodyOfAnEndlessResponse(t *testing.T) {
 	if n := strings.Count(body, "x"); n != 100<<10 {
 		t.Errorf("the observation holds %d bytes of body, want %d", n, 100<<10)
 	}
-	if !strings.HasSuffix(got, "[response body cut at 102400 bytes]") {
+	if !strings.HasSuffix(got, "[response body cut at 102400 bytes; the rest was not read]") {
 		t.Errorf("no cut marker at the end: …%s", got[len(got)-80:])
 	}
 }

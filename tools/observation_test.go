@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,18 @@ func checkObservation(t *testing.T, got string, err error, wantErr string, want,
 		if strings.Contains(got, w) {
 			t.Errorf("observation has %q:\n%s", w, got)
 		}
+	}
+}
+
+func TestTruncateKeepsTheToolsOwnCutNotes(t *testing.T) {
+	out := strings.Repeat("x", 1000) + "\n[response body cut at 2097152 bytes; the rest was not read]"
+	got := Truncate(out, 100)
+	want := strings.Repeat("x", 100) + fmt.Sprintf("\n[truncated: %d bytes omitted]\n[response body cut at 2097152 bytes; the rest was not read]", len(out)-100)
+	if got != want {
+		t.Fatalf("Truncate = %q, want %q", got[90:], want[90:])
+	}
+	shell := "stdout:\n" + strings.Repeat("y", 500) + "\n[stdout cut: 12345 bytes omitted]\nstderr:\nboom"
+	if got := Truncate(shell, 50); !strings.HasSuffix(got, "bytes omitted]\n[stdout cut: 12345 bytes omitted]") {
+		t.Errorf("Truncate lost the shell's note: %q", got)
 	}
 }

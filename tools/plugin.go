@@ -223,7 +223,7 @@ func (p *plugin) Confirmation(args map[string]any) (string, bool) {
 	}
 	input, _ := json.Marshal(args)
 	return fmt.Sprintf("The agent wants to run the tool %s:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
-		p.Name(), indent(quoteCommand(p.argv)), indent(string(input))), true
+		p.Name(), indent(quoteCommand(p.argv)), indent(escapeHidden(input))), true
 }
 
 func (p *plugin) Call(ctx context.Context, args map[string]any) (string, error) {

@@ -192,6 +192,12 @@ func parseDuckDuckGo(r io.Reader) ([]searchResult, error) {
 	return nil, fmt.Errorf("DuckDuckGo's page has neither results nor a no-results notice; its markup may have changed or the request was blocked")
 }
 
+// webURL reports whether raw is an http or https URL with a host.
+func webURL(raw string) bool {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
 // duckduckgoTarget returns the destination of a DuckDuckGo result link,
 // which is either a redirect like //duckduckgo.com/l/?uddg=<target>&rut=…
 // or the target itself. It returns "" for anything else.
@@ -265,8 +271,8 @@ func parseSearXNG(data []byte) ([]searchResult, error) {
 	}
 	var results []searchResult
 	for _, r := range *answer.Results {
-		if r.URL == "" {
-			continue
+		if !webURL(r.URL) {
+			continue // javascript:, data:, file: and the like are no page to read
 		}
 		title := collapseSpace(r.Title)
 		if title == "" {

@@ -134,6 +134,14 @@ func TestWebSearchSearXNG(t *testing.T) {
 				"3. Go by Example: Context\n   https://gobyexample.com/context",
 			},
 		},
+		{
+			name:   "only web links reach the model",
+			status: 200,
+			body: `{"query":"golang context","results":[` +
+				`{"url":"javascript:alert(1)","title":"click"},{"url":"file:///etc/passwd","title":"local"},` +
+				`{"url":"data:text/html,hi","title":"data"},{"url":"https://go.dev/blog/context","title":"Go blog"}]}`,
+			want: []string{"1. Go blog\n   https://go.dev/blog/context"},
+		},
 		{name: "an empty result list is a plain observation", status: 200, body: string(fixture(t, "searxng_empty.json")), want: []string{`no results for "golang context"`}},
 		{
 			name:    "unresponsive engines explain an empty list",

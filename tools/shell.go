@@ -51,16 +51,49 @@ func (s *shellTool) Schema() Schema {
 	}
 }
 
+// Limits of a command line, checked before it is parsed or shown: the
+// syntax parser recurses once per nested substitution.
+const (
+	maxCommandBytes = 64 << 10
+	maxCommandDepth = 64
+)
+
+// checkCommand refuses a command line that could not be shown faithfully
+// when the user is asked to confirm it, or is too large or too deeply
+// nested to read safely. Its errors are written for the model.
+func checkCommand(command string) error {
+	if len(command) > maxCommandBytes {
+		return fmt.Errorf("shell: the command is %d bytes long, more than the %d allowed; write a shorter command, or a script in steps", len(command), maxCommandBytes)
+	}
+	if what := unshowable(command); what != "" {
+		return fmt.Errorf("shell: the command holds %s, which would not show as written when the user is asked to confirm it; write the command without it", what)
+	}
+	depth, deepest := 0, 0
+	for i := 0; i < len(command); i++ {
+		switch command[i] {
+		case '(', '{', '`':
+			depth++
+			deepest = max(deepest, depth)
+		case ')', '}':
+			depth = max(0, depth-1)
+		}
+	}
+	if deepest > maxCommandDepth {
+		return fmt.Errorf("shell: the command nests brackets or substitutions %d deep, more than the %d allowed; write it flatter", deepest, maxCommandDepth)
+	}
+	return nil
+}
+
 // Confirmation shows the exact command and the programs it runs. It asks
-// nothing when the tool is disabled or the arguments are bad, since Call
-// then refuses anyway.
+// nothing when the tool is disabled or the command is refused, since Call
+// then refuses to run it anyway.
 func (s *shellTool) Confirmation(args map[string]any) (string, bool) {
 	if !s.enabled {
 		return "", false
 	}
 	command, _ := args["command"].(string)
-	if command == "" {
-		return "", false // the registry refuses the call
+	if command == "" || checkCommand(command) != nil {
+		return "", false // Call refuses it
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The agent wants to run this shell command:\n\n%s\n\n", indent(command))
@@ -78,6 +111,9 @@ func (s *shellTool) Call(ctx context.Context, args map[string]any) (string, erro
 		return "", errShellDisabled
 	}
 	command, _ := args["command"].(string) // checked by the registry
+	if err := checkCommand(command); err != nil {
+		return "", err
+	}
 	out, err := runCommand(ctx, []string{"sh", "-c", command}, nil, s.maxOutput)
 	if err != nil {
 		return "", fmt.Errorf("shell: %w", err)

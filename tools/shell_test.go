@@ -209,3 +209,38 @@ func TestShellConfirmation(t *testing.T) {
 		})
 	}
 }
+
+func TestShellRefusesCommandsItCannotShow(t *testing.T) {
+	tests := []struct {
+		name    string
+		command string
+		want    string
+	}{
+		{"a carriage return and an erase hide the start", "rm -rf ~/x # \r\x1b[K ls -la", "control character U+000D"},
+		{"an escape sequence", "echo \x1b[2J", "control character U+001B"},
+		{"a right-to-left override", "echo safe \u202e;hr- mr", "text-direction character U+202E"},
+		{"bytes that are not UTF-8", "echo \xff", "not UTF-8"},
+		{"400,000 nested substitutions", strings.Repeat("$(", 400_000), "more than the"},
+		{"substitutions nested too deep", strings.Repeat("$(", 100) + "ls" + strings.Repeat(")", 100), "nests brackets or substitutions 100 deep"},
+	}
+	shell := newShell(Options{AllowShell: true})
+	reg, err := NewRegistry(shell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := map[string]any{"command": tt.command}
+			if prompt, needed := shell.Confirmation(args); needed {
+				t.Errorf("asked to confirm a command it cannot show:\n%q", prompt)
+			}
+			_, err := reg.Call(context.Background(), "shell", args)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	if _, needed := shell.Confirmation(map[string]any{"command": "printf 'a\\tb\\n' | wc -l"}); !needed {
+		t.Error("an ordinary command is not confirmed")
+	}
+}
