@@ -14,22 +14,37 @@ type toolInfo struct {
 
 // toolIndex finds registered tools by forgiving name matching.
 type toolIndex struct {
-	byKey map[string]*toolInfo
-	names []string
+	byName map[string]*toolInfo
+	byKey  map[string]*toolInfo
+	names  []string
 }
 
 func newToolIndex(t Tools) toolIndex {
-	idx := toolIndex{byKey: map[string]*toolInfo{}}
+	idx := toolIndex{byName: map[string]*toolInfo{}, byKey: map[string]*toolInfo{}}
 	if t == nil {
 		return idx
 	}
+	var infos []*toolInfo
 	for _, name := range t.ToolNames() {
 		args, primary := t.ToolArgs(name)
 		info := &toolInfo{name: name, args: args, primary: primary}
 		idx.names = append(idx.names, name)
-		for _, k := range nameKeys(name) {
-			if _, taken := idx.byKey[k]; !taken {
-				idx.byKey[k] = info
+		idx.byName[name] = info
+		infos = append(infos, info)
+	}
+	// A name that is its own key form ("web_search") claims that key
+	// before another name folds onto it ("web.search", "Web Search"), so
+	// that a forgiving match never takes a registered name's place.
+	for _, own := range []bool{true, false} {
+		for _, info := range infos {
+			keys := nameKeys(info.name)
+			if (keys[0] == info.name) != own {
+				continue
+			}
+			for _, k := range keys {
+				if _, taken := idx.byKey[k]; !taken {
+					idx.byKey[k] = info
+				}
 			}
 		}
 	}
@@ -60,6 +75,9 @@ func (idx toolIndex) lookup(name string) *toolInfo {
 	}
 	if name = cleanName(name); name == "" {
 		return nil
+	}
+	if info, ok := idx.byName[name]; ok {
+		return info // the exact registered name always wins
 	}
 	for _, k := range nameKeys(name) {
 		if info, ok := idx.byKey[k]; ok {

@@ -338,3 +338,23 @@ func TestObservationAt(t *testing.T) {
 		})
 	}
 }
+
+// TestExactToolNameWins checks that a tool whose name folds onto another's
+// ("web.search" onto "web_search") never takes the other's calls.
+func TestExactToolNameWins(t *testing.T) {
+	tools := fakeTools{"web.search": {"q"}, "web_search": {"query"}, "Calculator Tool": {"x"}, "calculator": {"expression"}}
+	p := parser.New(tools)
+	tests := []struct{ reply, want string }{
+		{"Action: web_search\nAction Input: zig", "web_search"},
+		{"Action: web.search\nAction Input: zig", "web.search"},
+		{"Action: Web Search\nAction Input: zig", "web_search"},
+		{"Action: calculator\nAction Input: 2+2", "calculator"},
+		{"Action: Calculator Tool\nAction Input: 2+2", "Calculator Tool"},
+	}
+	for _, tt := range tests {
+		st, err := p.Parse(tt.reply)
+		if err != nil || st.Action != tt.want {
+			t.Errorf("Parse(%q) = %q, %v; want the tool %q", tt.reply, st.Action, err, tt.want)
+		}
+	}
+}
