@@ -19,6 +19,11 @@ const (
 type Options struct {
 	// AllowShell enables the shell tool (--allow-shell).
 	AllowShell bool
+	// AllowHTTPWrite lets http_request send methods other than GET and
+	// HEAD, a request body, and credential headers (Authorization, Cookie)
+	// that the model writes (--allow-http-write). Off, a page the model
+	// read cannot make it change anything or send credentials.
+	AllowHTTPWrite bool
 	// AllowPrivateNetwork lets http_request reach loopback, private,
 	// link-local and other non-public addresses (--allow-private-network).
 	AllowPrivateNetwork bool

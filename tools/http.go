@@ -22,8 +22,17 @@ const httpRequestName = "http_request"
 // returns when it refuses to dial a non-public address.
 var ErrBlockedAddress = errors.New("refused to connect to a non-public address")
 
-// httpMethods are the methods http_request sends.
-var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+// httpMethods are the methods http_request sends; readMethods the ones it
+// sends unless Options.AllowHTTPWrite.
+var (
+	httpMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+	readMethods = []string{"GET", "HEAD"}
+)
+
+// credentialHeaders are the request headers http_request sends only with
+// Options.AllowHTTPWrite: a page the model read must not make it send the
+// user's credentials, or any, on its behalf.
+var credentialHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization"}
 
 // httpRequest fetches a URL. HTML comes back as Markdown, JSON and text as
 // they are, and binary content is only described.
@@ -31,6 +40,8 @@ type httpRequest struct {
 	client      *http.Client
 	maxResponse int64
 	html        *htmlConverter
+	methods     []string // the methods it sends
+	write       bool     // other methods, bodies and credential headers allowed
 }
 
 func newHTTPRequest(o Options) *httpRequest {
@@ -39,20 +50,28 @@ func newHTTPRequest(o Options) *httpRequest {
 	if !o.AllowPrivateNetwork {
 		control = publicOnly()
 	}
-	return &httpRequest{
+	h := &httpRequest{
 		client:      newHTTPClient(control),
 		maxResponse: o.MaxResponse,
 		html:        newHTMLConverter(),
+		methods:     readMethods,
 	}
+	if o.AllowHTTPWrite {
+		h.methods, h.write = httpMethods, true
+	}
+	return h
 }
 
 func (h *httpRequest) Name() string { return httpRequestName }
 
 func (h *httpRequest) Description() string {
-	return "Fetch a web page or call an HTTP API. Returns the status, the content type and the body: " +
+	d := "Fetch a web page or call an HTTP API. Returns the status, the content type and the body: " +
 		"HTML pages as readable Markdown (title, headings, paragraphs, lists, links), JSON and text as they are, " +
-		"binary content only described. Only public http and https addresses. " +
-		`Example: {"url": "https://example.com/"} or {"url": "https://api.example.com/items", "method": "POST", "headers": {"Authorization": "Bearer ..."}, "body": {"name": "x"}}.`
+		"binary content only described. Only public http and https addresses. "
+	if !h.write {
+		return d + `Only GET and HEAD, with no body and no credentials. Example: {"url": "https://example.com/"}.`
+	}
+	return d + `Example: {"url": "https://example.com/"} or {"url": "https://api.example.com/items", "method": "POST", "headers": {"Authorization": "Bearer ..."}, "body": {"name": "x"}}.`
 }
 
 func (h *httpRequest) Schema() Schema {
@@ -134,8 +153,11 @@ func (h *httpRequest) newRequest(ctx context.Context, args map[string]any) (*htt
 	if m, ok := args["method"].(string); ok && strings.TrimSpace(m) != "" {
 		method = strings.ToUpper(strings.TrimSpace(m))
 	}
-	if !slices.Contains(httpMethods, method) {
-		return nil, fmt.Errorf("method %q is not supported; use one of %s", method, strings.Join(httpMethods, ", "))
+	if !slices.Contains(h.methods, method) {
+		return nil, fmt.Errorf("method %q is not allowed in this run; use one of %s", method, strings.Join(h.methods, ", "))
+	}
+	if !h.write && args["body"] != nil {
+		return nil, errors.New("a request body is not allowed in this run: only GET and HEAD requests are sent; leave the body out")
 	}
 	var body io.Reader
 	isJSON := false
@@ -164,6 +186,9 @@ func (h *httpRequest) newRequest(ctx context.Context, args map[string]any) (*htt
 			s, err := convertArg("string", v)
 			if err != nil {
 				return nil, fmt.Errorf("header %q %v", k, err)
+			}
+			if !h.write && slices.ContainsFunc(credentialHeaders, func(c string) bool { return strings.EqualFold(c, k) }) {
+				return nil, fmt.Errorf("the header %q is not sent in this run: http_request sends no credentials; leave it out", k)
 			}
 			req.Header.Set(k, s.(string))
 		}

@@ -65,6 +65,7 @@ func TestHTTPRequestContent(t *testing.T) {
 		want    []string
 		notWant []string
 		wantErr string
+		write   bool // with AllowHTTPWrite
 	}{
 		{
 			name: "an HTML page comes back as Markdown",
@@ -83,28 +84,41 @@ func TestHTTPRequestContent(t *testing.T) {
 		{name: "untyped binary is sniffed and described", args: map[string]any{"url": srv.URL + "/untyped"}, want: []string{"[binary content: application/octet-stream, 11 bytes, not shown]"}},
 		{name: "an error status is an observation", args: map[string]any{"url": srv.URL + "/missing"}, want: []string{"Status: 404 Not Found", "no such page"}},
 		{
-			name: "an object body is sent as JSON with the given headers",
-			args: map[string]any{"url": srv.URL + "/echo", "method": "post", "headers": map[string]any{"Authorization": "Bearer t"}, "body": map[string]any{"a": 1.0}},
-			want: []string{`POST /echo type="application/json" auth="Bearer t" body={"a":1}`},
+			name:  "an object body is sent as JSON with the given headers",
+			args:  map[string]any{"url": srv.URL + "/echo", "method": "post", "headers": map[string]any{"Authorization": "Bearer t"}, "body": map[string]any{"a": 1.0}},
+			write: true,
+			want:  []string{`POST /echo type="application/json" auth="Bearer t" body={"a":1}`},
 		},
 		{
-			name: "a string body is sent as it is",
-			args: map[string]any{"url": srv.URL + "/echo", "method": "PUT", "body": "raw text"},
-			want: []string{`PUT /echo type="" auth="" body=raw text`},
+			name:  "a string body is sent as it is",
+			args:  map[string]any{"url": srv.URL + "/echo", "method": "PUT", "body": "raw text"},
+			write: true,
+			want:  []string{`PUT /echo type="" auth="" body=raw text`},
 		},
 		{name: "HEAD has no body", args: map[string]any{"url": srv.URL + "/text", "method": "HEAD"}, want: []string{"Status: 200 OK\nContent-Type: text/plain"}, notWant: []string{"line one"}},
 		{name: "other schemes are refused", args: map[string]any{"url": "ftp://example.com/file"}, wantErr: `http_request: only http and https URLs are supported, not "ftp:"`},
 		{name: "file URLs are refused", args: map[string]any{"url": "file:///etc/passwd"}, wantErr: `http_request: only http and https URLs are supported, not "file:"`},
-		{name: "an unknown method is refused", args: map[string]any{"url": srv.URL, "method": "BREW"}, wantErr: `http_request: method "BREW" is not supported; use one of GET, HEAD`},
+		{name: "an unknown method is refused", args: map[string]any{"url": srv.URL, "method": "BREW"}, write: true, wantErr: `http_request: method "BREW" is not allowed in this run; use one of GET, HEAD, POST`},
 		{name: "a header value must be text", args: map[string]any{"url": srv.URL, "headers": map[string]any{"X": map[string]any{}}}, wantErr: `http_request: header "X" must be a string, got an object`},
+		{name: "POST is refused by default", args: map[string]any{"url": srv.URL + "/echo", "method": "POST"}, wantErr: `http_request: method "POST" is not allowed in this run; use one of GET, HEAD`},
+		{name: "a body is refused by default", args: map[string]any{"url": srv.URL + "/echo", "body": "x"}, wantErr: "http_request: a request body is not allowed in this run"},
+		{name: "a cookie is refused by default", args: map[string]any{"url": srv.URL + "/echo", "headers": map[string]any{"cookie": "session=1"}}, wantErr: `http_request: the header "cookie" is not sent in this run`},
 		{name: "a missing url names the arguments", args: map[string]any{"method": "GET"}, wantErr: `http_request: missing argument "url"; expected {"url": string, "method": string (optional), "headers": object (optional), "body": any (optional)}`},
 	}
-	reg, err := NewRegistry(privateHTTP(Options{}))
+	read, err := NewRegistry(privateHTTP(Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write, err := NewRegistry(privateHTTP(Options{AllowHTTPWrite: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			reg := read
+			if tt.write {
+				reg = write
+			}
 			got, err := reg.Call(context.Background(), "http_request", tt.args)
 			checkObservation(t, got, err, tt.wantErr, tt.want, tt.notWant)
 		})
