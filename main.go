@@ -685,6 +685,8 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY; a local server needs none)")
 	fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
 	fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
+	fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
+	fs.DurationVar(&m.IdleTimeout, "idle-timeout", model.DefaultIdleTimeout, "time the model server may send nothing, before or within a reply")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run (0: none)")
 	fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
@@ -1093,6 +1095,10 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 		return msg, "check --model and the sampling options"
 	case "Timeout":
 		return msg, "raise --timeout"
+	case "MaxReplyBytes":
+		return msg, "raise --max-reply if the reply is meant to be that large"
+	case "IdleTimeout":
+		return msg, "raise --idle-timeout if the model is slow to start"
 	case "Replay":
 		return msg, "pass --replay FILE, a cassette written with --record"
 	case "Record":

@@ -104,6 +104,10 @@ func Classify(ctx context.Context, err error) *Error {
 	var se *httpStatusError
 	var ue *unreachableError
 	switch {
+	case errors.Is(err, ErrReplyTooLarge):
+		e.Temporary = false
+	case errors.Is(err, ErrIncomplete), errors.Is(err, ErrIdle):
+		e.Temporary = true
 	case errors.Is(context.Cause(ctx), ErrTimeout) || errors.Is(err, ErrTimeout):
 		if !errors.Is(err, ErrTimeout) {
 			e.Err = fmt.Errorf("%w (%v)", ErrTimeout, err)
@@ -151,6 +155,7 @@ func explain(e *Error, provider, model, url string) *Error {
 	}
 	var ue *unreachableError
 	unreachable := e.StatusCode == 0 && e.Temporary && !errors.Is(e.Err, ErrTimeout) &&
+		!errors.Is(e.Err, ErrIdle) && !errors.Is(e.Err, ErrIncomplete) &&
 		(errors.As(e.Err, &ue) || isNetError(e.Err) || strings.Contains(strings.ToLower(e.Err.Error()), "connection refused"))
 	switch {
 	case unreachable && provider == "ollama":
@@ -159,6 +164,10 @@ func explain(e *Error, provider, model, url string) *Error {
 		e.Fix, e.Hint = "BaseURL", fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
 	case errors.Is(e.Err, ErrTimeout):
 		e.Fix, e.Hint = "Timeout", "use a smaller or faster model"
+	case errors.Is(e.Err, ErrReplyTooLarge):
+		e.Fix, e.Hint = "MaxReplyBytes", "the server sent more than a reply should hold"
+	case errors.Is(e.Err, ErrIdle):
+		e.Fix, e.Hint = "IdleTimeout", fmt.Sprintf("the server at %s stopped answering", where)
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
 		e.Fix, e.Hint = "APIKey", "the server refused the API key"
 		if p, ok := Lookup(provider); ok && p.KeyEnv != "" {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -48,6 +49,12 @@ type Config struct {
 	Record string
 	// Replay is the cassette the "replay" provider answers from.
 	Replay string
+	// MaxReplyBytes bounds the bytes of one response from the server;
+	// zero means DefaultMaxReplyBytes. A reply past it is an error.
+	MaxReplyBytes int64
+	// IdleTimeout bounds the time the server may send nothing, before its
+	// headers or within a reply; zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 	// HTTPClient, when set, is the client the provider talks through; its
 	// Transport is kept.
 	HTTPClient *http.Client
@@ -76,7 +83,14 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	if cfg.APIKey == "" && p.KeyEnv != "" {
 		cfg.APIKey = os.Getenv(p.KeyEnv)
 	}
-	o, err := p.open(ctx, cfg, newHTTPClient(cfg.HTTPClient))
+	b := bounds{maxReply: cfg.MaxReplyBytes, idle: cfg.IdleTimeout}
+	if b.maxReply <= 0 {
+		b.maxReply = DefaultMaxReplyBytes
+	}
+	if b.idle <= 0 {
+		b.idle = DefaultIdleTimeout
+	}
+	o, err := p.open(ctx, cfg, newHTTPClient(cfg.HTTPClient, b))
 	if err != nil {
 		var me *Error
 		if errors.As(err, &me) {
@@ -128,7 +142,13 @@ type served struct {
 func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
 	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
 	all = append(append(all, m.defaults...), opts...)
+	ctx, w := withWatch(ctx)
 	resp, err := m.Model.GenerateContent(ctx, msgs, all...)
+	if werr := w.Err(); werr != nil && (err == nil || ctx.Err() == nil || errors.Is(werr, ErrIdle)) {
+		// The transport saw what the client may have hidden: a reply
+		// cut short, too large, or a server gone quiet.
+		err = werr
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err

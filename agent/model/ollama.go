@@ -15,6 +15,10 @@ var ollamaProvider = Provider{
 	// English and in Chinese. Install it with `ollama pull qwen2.5:7b`.
 	DefaultModel: "qwen2.5:7b",
 	open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
+		if st, ok := hc.Transport.(statusTransport); ok {
+			st.maxLine = maxOllamaLine // its client reads no longer lines
+			hc.Transport = st
+		}
 		u, err := serverURL(cfg.BaseURL, "http://127.0.0.1:11434", "", "11434")
 		if err != nil {
 			return opened{}, err

@@ -1,12 +1,15 @@
 package model
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // httpStatusError is an HTTP response with an error status, caught by
@@ -32,14 +35,25 @@ func (e *unreachableError) Error() string { return e.err.Error() }
 func (e *unreachableError) Unwrap() error { return e.err }
 
 // statusTransport turns error statuses into *httpStatusError, so that the
-// status survives clients that flatten errors into strings.
-type statusTransport struct{ base http.RoundTripper }
+// status survives clients that flatten errors into strings, and holds every
+// response within its bounds (see guardedBody).
+type statusTransport struct {
+	base http.RoundTripper
+	bounds
+}
 
 func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req, idle := t.guard(req)
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		idle.stop()
+		if cause := context.Cause(req.Context()); errors.Is(cause, ErrIdle) {
+			return nil, cause
+		}
 		return nil, err
 	}
+	w, _ := req.Context().Value(watchKey{}).(*watch)
+	resp.Body = &guardedBody{rc: resp.Body, idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine}
 	if resp.StatusCode < http.StatusBadRequest {
 		return resp, nil
 	}
@@ -91,16 +105,20 @@ func (d doer) Do(req *http.Request) (*http.Response, error) {
 	return nil, &unreachableError{err: err}
 }
 
-// newHTTPClient returns the client the providers talk through.
-func newHTTPClient(base *http.Client) *http.Client {
+// newHTTPClient returns the client the providers talk through, with the
+// bounds of b on every call.
+func newHTTPClient(base *http.Client, b bounds) *http.Client {
 	c := &http.Client{}
-	rt := http.DefaultTransport
+	var rt http.RoundTripper
 	if base != nil {
 		*c = *base
-		if base.Transport != nil {
-			rt = base.Transport
-		}
+		rt = base.Transport
 	}
-	c.Transport = statusTransport{base: rt}
+	if rt == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DialContext = (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext
+		rt = t
+	}
+	c.Transport = statusTransport{base: rt, bounds: b}
 	return c
 }

@@ -6,11 +6,12 @@ import "fmt"
 type Option func(*config)
 
 type config struct {
-	model  string      // the only model served; empty means any
-	apiKey string      // the key an OpenAI client must send; empty means any or none
-	fail   map[int]int // HTTP status by call number, from 1
-	hang   bool
-	repeat bool
+	model     string      // the only model served; empty means any
+	apiKey    string      // the key an OpenAI client must send; empty means any or none
+	fail      map[int]int // HTTP status by call number, from 1
+	hang      bool
+	repeat    bool
+	misbehave Misbehaviour
 }
 
 // Model makes name the only model the server knows. Calls for any other

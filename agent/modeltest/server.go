@@ -138,6 +138,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		s.dialect.error(w, http.StatusNotFound, s.dialect.unknownModel(model))
 		return
 	}
+	if s.cfg.misbehave != 0 {
+		s.misbehave(w, r, model, s.take())
+		return
+	}
 	s.dialect.answer(w, req, model, stopAt(s.take(), s.dialect.stops(req)))
 }
 

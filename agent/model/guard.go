@@ -1,0 +1,238 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Sentinel causes of a reply the transport refused to take, for errors.Is.
+var (
+	// ErrReplyTooLarge means a reply grew past Config.MaxReplyBytes.
+	ErrReplyTooLarge = errors.New("the reply is larger than allowed")
+	// ErrIncomplete means a streamed reply ended before the server said
+	// it was complete: the connection dropped, or the server stopped
+	// mid-reply. Such a call is retried like any transient failure.
+	ErrIncomplete = errors.New("the reply ended before the server finished it")
+	// ErrIdle means the server sent nothing for Config.IdleTimeout, before
+	// its headers or in the middle of a reply.
+	ErrIdle = errors.New("the server sent nothing for too long")
+)
+
+// Defaults of the bounds on a model call.
+const (
+	// DefaultMaxReplyBytes bounds the bytes of one response body.
+	DefaultMaxReplyBytes = 8 << 20
+	// DefaultIdleTimeout bounds the time without a byte from the server.
+	// It is long, because a server that does not stream sends nothing
+	// until the whole reply is written.
+	DefaultIdleTimeout = 5 * time.Minute
+	// connectTimeout bounds making the connection.
+	connectTimeout = 15 * time.Second
+	// maxOllamaLine is the longest line langchaingo's Ollama client reads;
+	// it drops the rest of a reply, silently, at a longer one.
+	maxOllamaLine = 512 * 1000
+)
+
+// watchKey is the context key of a call's watch.
+type watchKey struct{}
+
+// watch collects what the transport found wrong with a call's response,
+// for clients that drop the errors of their reads (langchaingo's Ollama
+// client ends a stream without a word when its reader fails).
+type watch struct {
+	mu  sync.Mutex
+	err error
+}
+
+// withWatch returns ctx with a new watch for the call made with it.
+func withWatch(ctx context.Context) (context.Context, *watch) {
+	w := &watch{}
+	return context.WithValue(ctx, watchKey{}, w), w
+}
+
+func (w *watch) fail(err error) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+// Err returns the first problem found, or nil.
+func (w *watch) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// bounds are the limits the transport puts on every call.
+type bounds struct {
+	maxReply int64
+	idle     time.Duration
+	maxLine  int // the longest line the client reads, or 0 for no limit
+}
+
+// guard starts watching a request: it ends it when the server is idle for
+// too long, and returns the request to send and a function to call when
+// the call is over.
+func (b bounds) guard(req *http.Request) (*http.Request, *idleTimer) {
+	ctx, cancel := context.WithCancelCause(req.Context())
+	w, _ := req.Context().Value(watchKey{}).(*watch)
+	it := &idleTimer{cancel: cancel, watch: w, idle: b.idle}
+	it.timer = time.AfterFunc(b.idle, it.fire)
+	return req.WithContext(ctx), it
+}
+
+// idleTimer ends a request that has been idle for too long.
+type idleTimer struct {
+	timer  *time.Timer
+	cancel context.CancelCauseFunc
+	watch  *watch
+	idle   time.Duration
+}
+
+func (it *idleTimer) fire() {
+	err := fmt.Errorf("%w (%s)", ErrIdle, it.idle)
+	it.watch.fail(err)
+	it.cancel(err)
+}
+
+// touch restarts the idle time after bytes arrived.
+func (it *idleTimer) touch() { it.timer.Reset(it.idle) }
+
+// stop ends the watch of a finished call.
+func (it *idleTimer) stop() {
+	it.timer.Stop()
+	it.cancel(nil)
+}
+
+// guardedBody is a response body read within the bounds: at most maxReply
+// bytes, never idle for longer than the idle time, and, for a stream,
+// complete only when the server said so.
+type guardedBody struct {
+	rc       io.ReadCloser
+	idle     *idleTimer
+	watch    *watch
+	max, n   int64 // the bytes allowed, and read
+	stream   streamKind
+	done     bool // the stream's end was seen
+	line     int  // bytes since the last line end
+	maxLine  int  // the longest line the client reads, or 0
+	tail     []byte
+	finished bool
+}
+
+// streamKind says how a streamed response marks its end.
+type streamKind int
+
+const (
+	notStream    streamKind = iota
+	sseStream               // OpenAI: data: [DONE], or a finish_reason
+	ndjsonStream            // Ollama: "done":true
+)
+
+func streamOf(resp *http.Response) streamKind {
+	ct := strings.ToLower(resp.Header.Get("Content-Type"))
+	switch {
+	case strings.Contains(ct, "text/event-stream"):
+		return sseStream
+	case strings.Contains(ct, "ndjson"):
+		return ndjsonStream
+	}
+	return notStream
+}
+
+func (g *guardedBody) Read(p []byte) (int, error) {
+	if g.finished {
+		return 0, io.EOF
+	}
+	n, err := g.rc.Read(p)
+	if n > 0 {
+		g.idle.touch()
+		g.n += int64(n)
+		if g.n > g.max {
+			return g.failRead(fmt.Errorf("%w: more than %d bytes", ErrReplyTooLarge, g.max))
+		}
+		if lerr := g.scan(p[:n]); lerr != nil {
+			return g.failRead(lerr)
+		}
+	}
+	if errors.Is(err, io.EOF) && g.stream != notStream && !g.done {
+		return g.failRead(fmt.Errorf("%w: the stream stopped without its end marker", ErrIncomplete))
+	}
+	return n, err
+}
+
+// failRead records err for the call and ends the body with it.
+func (g *guardedBody) failRead(err error) (int, error) {
+	g.watch.fail(err)
+	g.finished = true
+	return 0, err
+}
+
+// scan looks through a piece of a stream for its end marker and, in
+// NDJSON, for a line longer than the client reads.
+func (g *guardedBody) scan(b []byte) error {
+	if g.maxLine > 0 {
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			g.line = len(b) - i - 1
+		} else {
+			g.line += len(b)
+		}
+		if g.line >= g.maxLine {
+			// The client stops reading here, and may say nothing.
+			return fmt.Errorf("%w: a line of the reply is longer than the %d bytes the client reads", ErrReplyTooLarge, g.maxLine)
+		}
+	}
+	if g.stream == notStream {
+		return nil
+	}
+	g.scanMarker(b)
+	return nil
+}
+
+// scanMarker looks for the stream's end marker in b, and in the few bytes
+// before it, where a marker may have begun.
+func (g *guardedBody) scanMarker(b []byte) {
+	if g.done {
+		return
+	}
+	buf := append(g.tail, b...)
+	switch g.stream {
+	case sseStream:
+		g.done = bytes.Contains(buf, []byte("[DONE]")) || finishReason(buf)
+	case ndjsonStream:
+		g.done = bytes.Contains(buf, []byte(`"done":true`)) || bytes.Contains(buf, []byte(`"done": true`))
+	}
+	g.tail = append(g.tail[:0], buf[max(0, len(buf)-32):]...)
+}
+
+// finishReason reports whether b holds a finish_reason that is not null.
+func finishReason(b []byte) bool {
+	for {
+		i := bytes.Index(b, []byte(`"finish_reason":`))
+		if i < 0 {
+			return false
+		}
+		rest := bytes.TrimLeft(b[i+len(`"finish_reason":`):], " ")
+		if len(rest) > 0 && rest[0] == '"' {
+			return true
+		}
+		b = rest
+	}
+}
+
+func (g *guardedBody) Close() error {
+	g.idle.stop()
+	return g.rc.Close()
+}

@@ -1,0 +1,103 @@
+package model_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// TestBrokenServersEndInBoundedTimeAndMemory runs every misbehaving server
+// against both clients: each call ends soon, with an error that says what
+// happened, and none is taken as an answer.
+func TestBrokenServersEndInBoundedTimeAndMemory(t *testing.T) {
+	reply := "Thought: I know.\nFinal Answer: 42, and a few more words to cut in half"
+	tests := []struct {
+		name    string
+		opt     modeltest.Option
+		want    error
+		streams []bool // the client modes it applies to
+	}{
+		{"a JSON body that never ends", modeltest.Misbehave(modeltest.EndlessBody), model.ErrReplyTooLarge, []bool{false}},
+		{"a stream that never ends", modeltest.Misbehave(modeltest.EndlessStream), model.ErrReplyTooLarge, []bool{true}},
+		{"a server that hangs before its headers", modeltest.Hang(), model.ErrIdle, []bool{false, true}},
+		{"a server that hangs after its headers", modeltest.Misbehave(modeltest.HangAfterHeaders), model.ErrIdle, []bool{false, true}},
+		{"a stream cut off without its end", modeltest.Misbehave(modeltest.TruncatedStream), model.ErrIncomplete, []bool{true}},
+	}
+	servers := map[string]func([]string, ...modeltest.Option) *modeltest.Server{
+		"ollama": modeltest.NewOllama, "openai": modeltest.NewOpenAI,
+	}
+	for provider, newServer := range servers {
+		for _, tt := range tests {
+			for _, stream := range tt.streams {
+				name := provider + ": " + tt.name
+				if stream {
+					name += ", streamed"
+				}
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					s := newServer([]string{reply}, tt.opt)
+					defer s.Close()
+					m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, Model: "m",
+						APIKey: "k", MaxReplyBytes: 1 << 20, IdleTimeout: time.Second})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var opts []llms.CallOption
+					if stream {
+						opts = append(opts, llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+					}
+					var before runtime.MemStats
+					runtime.ReadMemStats(&before)
+					start := time.Now()
+					resp, err := m.GenerateContent(context.Background(),
+						[]llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}, opts...)
+					if took := time.Since(start); took > 5*time.Second {
+						t.Errorf("the call took %s", took)
+					}
+					if !errors.Is(err, tt.want) {
+						content := ""
+						if resp != nil && len(resp.Choices) > 0 {
+							content = resp.Choices[0].Content
+						}
+						t.Fatalf("error = %v (content %.40q), want %v", err, content, tt.want)
+					}
+					var me *model.Error
+					if !errors.As(err, &me) {
+						t.Errorf("error %T is not a *model.Error", err)
+					} else if temporary := !errors.Is(err, model.ErrReplyTooLarge); me.Temporary != temporary {
+						t.Errorf("Temporary = %v, want %v", me.Temporary, temporary)
+					}
+					var after runtime.MemStats
+					runtime.ReadMemStats(&after)
+					if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 64<<20 {
+						t.Errorf("the heap grew by %d MB", grew>>20)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestAnOllamaLineTooLongForTheClientIsAnError checks that a reply line
+// longer than langchaingo's Ollama client reads is an error, not the
+// empty reply the client makes of it.
+func TestAnOllamaLineTooLongForTheClientIsAnError(t *testing.T) {
+	s := modeltest.NewOllama([]string{"Final Answer: x"}, modeltest.Misbehave(modeltest.HugeLine))
+	defer s.Close()
+	m, err := model.New(context.Background(), model.Config{BaseURL: s.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+	if !errors.Is(err, model.ErrReplyTooLarge) {
+		t.Fatalf("error = %v, want ErrReplyTooLarge", err)
+	}
+}

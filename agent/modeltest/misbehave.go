@@ -1,0 +1,96 @@
+package modeltest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// A Misbehaviour is a way a broken or hostile server answers a chat call.
+type Misbehaviour int
+
+// The misbehaviours of [Misbehave]. [Hang] is the server that never sends
+// its headers.
+const (
+	// EndlessBody sends a JSON reply whose content never ends.
+	EndlessBody Misbehaviour = iota + 1
+	// EndlessStream streams pieces of a reply that never ends.
+	EndlessStream
+	// HangAfterHeaders sends its headers, then nothing, until the client
+	// gives up.
+	HangAfterHeaders
+	// TruncatedStream streams the first half of the reply, then ends the
+	// response cleanly, without the end marker ("done": true, or
+	// finish_reason and data: [DONE]).
+	TruncatedStream
+	// HugeLine streams the reply, but as an Ollama line of a megabyte
+	// (an OpenAI server sends one huge event).
+	HugeLine
+)
+
+// Misbehave makes every chat call misbehave as m says, after it is
+// recorded.
+func Misbehave(m Misbehaviour) Option {
+	return func(c *config) { c.misbehave = m }
+}
+
+// misbehave answers a chat call as s.cfg.misbehave says.
+func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, reply string) {
+	_, isOllama := s.dialect.(ollama)
+	piece := func(content string) {
+		if isOllama {
+			json.NewEncoder(w).Encode(map[string]any{"model": name, "created_at": time.Now(), "done": false,
+				"message": map[string]any{"role": "assistant", "content": content}})
+		} else {
+			b, _ := json.Marshal(map[string]any{"id": "c1", "object": "chat.completion.chunk", "model": name,
+				"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": content}}}})
+			fmt.Fprintf(w, "data: %s\n\n", b)
+		}
+		w.(http.Flusher).Flush()
+	}
+	stream := "text/event-stream"
+	if isOllama {
+		stream = "application/x-ndjson"
+	}
+	switch s.cfg.misbehave {
+	case EndlessBody:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"model":%q,"message":{"role":"assistant","content":"`, name)
+		s.endless(w, r, func() { w.Write([]byte(strings.Repeat("a", 32<<10))) })
+	case EndlessStream:
+		w.Header().Set("Content-Type", stream)
+		s.endless(w, r, func() { piece(strings.Repeat("tok ", 64)) })
+	case HangAfterHeaders:
+		w.Header().Set("Content-Type", stream)
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-s.closed:
+		}
+	case TruncatedStream:
+		w.Header().Set("Content-Type", stream)
+		piece(reply[:len(reply)/2])
+	case HugeLine:
+		w.Header().Set("Content-Type", stream)
+		piece(reply + strings.Repeat(" ", 1<<20))
+		s.dialect.answer(w, map[string]any{"stream": true}, name, "")
+	}
+}
+
+// endless calls write until the client hangs up or the server is closed.
+func (s *Server) endless(w http.ResponseWriter, r *http.Request, write func()) {
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			return
+		default:
+			write()
+			w.(http.Flusher).Flush()
+		}
+	}
+}
