@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,10 @@ type commandOutput struct {
 // group is killed too, so no child outlives the call. A non-zero exit is
 // not an error: it is reported in status. The error is for a command that
 // could not start or was stopped by ctx.
+// callMarker is the environment variable that marks the processes of one
+// command with a random value.
+const callMarker = "REACT_AGENT_TOOL_CALL"
+
 func runCommand(ctx context.Context, argv []string, stdin io.Reader, max int64) (*commandOutput, error) {
 	out := &commandOutput{stdout: cappedBuffer{max: max}, stderr: cappedBuffer{max: max}}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -35,11 +40,16 @@ func runCommand(ctx context.Context, argv []string, stdin io.Reader, max int64) 
 	cmd.Stderr = &out.stderr
 	cmd.WaitDelay = waitDelay
 	inOwnGroup(cmd)
+	// Every process the command starts inherits the marker, so that what
+	// it leaves behind can be found and killed, in its group or not.
+	marker := callMarker + "=" + rand.Text()
+	cmd.Env = append(cmd.Environ(), marker)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	err := cmd.Wait()
 	_ = killGroup(cmd) // Background children the command left behind.
+	killMarked(marker) // And those that left its group.
 	if ctx.Err() != nil {
 		return out, fmt.Errorf("stopped, and its process group killed: %w", context.Cause(ctx))
 	}

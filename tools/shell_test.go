@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -242,5 +244,41 @@ func TestShellRefusesCommandsItCannotShow(t *testing.T) {
 	}
 	if _, needed := shell.Confirmation(map[string]any{"command": "printf 'a\\tb\\n' | wc -l"}); !needed {
 		t.Error("an ordinary command is not confirmed")
+	}
+}
+
+// TestShellLeavesNoDaemonBehind starts a child that leaves the command's
+// process group with setsid, as a daemon does: it must be gone when the
+// call returns, whether the command ends or times out.
+func TestShellLeavesNoDaemonBehind(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs Linux and setsid")
+	}
+	for _, timeout := range []time.Duration{0, 300 * time.Millisecond} {
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		reg, err := Builtins(Options{AllowShell: true, ToolTimeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		command := "setsid sh -c 'echo $$ > " + pidFile + ".new; mv " + pidFile + ".new " + pidFile + "; exec sleep 30' > /dev/null 2>&1 < /dev/null & " +
+			"while [ ! -s " + pidFile + " ]; do sleep 0.01; done;"
+		if timeout > 0 {
+			command += " sleep 5"
+		}
+		reg.Call(context.Background(), "shell", map[string]any{"command": command})
+		var data []byte
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && len(data) == 0; time.Sleep(20 * time.Millisecond) {
+			data, _ = os.ReadFile(pidFile)
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil {
+			t.Fatalf("the daemon wrote no pid: %q", data)
+		}
+		for deadline := time.Now().Add(3 * time.Second); alive(pid); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("timeout %s: the daemon %d outlived the call", timeout, pid)
+			}
+		}
 	}
 }
