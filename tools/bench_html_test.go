@@ -43,3 +43,27 @@ func BenchmarkHTMLMarkdown1MB(b *testing.B) {
 		}
 	}
 }
+
+// listPage builds a page of n list items, a shape that makes the Markdown
+// converter slow and large when it has to convert all of it.
+func listPage(n int) []byte {
+	var page bytes.Buffer
+	page.WriteString("<html><head><title>List</title></head><body><ul>")
+	for i := range n {
+		fmt.Fprintf(&page, "<li>item %d</li>", i)
+	}
+	page.WriteString("</ul></body></html>")
+	return page.Bytes()
+}
+
+func BenchmarkHTMLMarkdownListItems2MB(b *testing.B) {
+	page := listPage(100_000)
+	h := newHTMLConverter()
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := h.Markdown(bytes.NewReader(page), "https://list.example/"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

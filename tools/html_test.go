@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,25 @@ func TestHTMLMarkdown(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestMarkdownStaysBounded(t *testing.T) {
+	h := newHTMLConverter()
+	deep := "<html><body><p>top</p>" + strings.Repeat("<div>", 600) + "deep <b>text</b><script>x()</script>" + strings.Repeat("</div>", 600) + "</body></html>"
+	md, err := h.Markdown(strings.NewReader(deep), "https://deep.example/")
+	if err != nil || !strings.Contains(md, "deep text") || !strings.Contains(md, "top") || strings.Contains(md, "x()") {
+		t.Errorf("a page nested 600 deep gave %q, %v; want its text", md, err)
+	}
+	var list strings.Builder
+	list.WriteString("<html><body><ul>")
+	for i := range 100_000 {
+		fmt.Fprintf(&list, "<li>item %d</li>", i)
+	}
+	list.WriteString("</ul></body></html>")
+	md, err = h.Markdown(strings.NewReader(list.String()), "https://list.example/")
+	if err != nil || !strings.Contains(md, "- item 0\n") || strings.Contains(md, "item 99999") ||
+		!strings.HasSuffix(md, "[page cut at 25000 elements for reading]") {
+		t.Errorf("a page of 100,000 items gave %d bytes ending %q, %v", len(md), md[max(0, len(md)-80):], err)
 	}
 }
