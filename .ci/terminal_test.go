@@ -274,3 +274,26 @@ func TestPipeKeepsTheAnswerAsIs(t *testing.T) {
 		t.Fatalf("want the answer byte for byte\n%q", got.stdout)
 	}
 }
+
+// TestTerminalCtrlCAtAConfirmationKeepsTheNextLine presses Ctrl-C at a
+// shell confirmation in chat: the answer stops, and the next line typed is
+// the next question, not swallowed by the confirmation.
+func TestTerminalCtrlCAtAConfirmationKeepsTheNextLine(t *testing.T) {
+	s := ollama(t, "shell_confirm.json")
+	term := startTerminal(t, invocation{args: []string{"chat", "--allow-shell", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+	term.waitText("> ")
+	term.typeLine("What does the shell say?")
+	term.waitText("[y/N]")
+	term.master.Write([]byte{3})
+	term.waitText("interrupted")
+	time.Sleep(300 * time.Millisecond) // the prompt comes back
+	term.typeLine("And now?")
+	term.waitText("the shell answered")
+	term.typeLine("/exit")
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+	if strings.Contains(term.text(), "confirmed-42") {
+		t.Errorf("the command ran after Ctrl-C:\n%q", term.text())
+	}
+}

@@ -93,33 +93,23 @@ func (c *TerminalConfirmer) Confirm(ctx context.Context, prompt string) (bool, e
 	if _, err := fmt.Fprintf(c.out, "%s [y/N] ", prompt); err != nil {
 		return false, fmt.Errorf("asking for confirmation: %w", err)
 	}
-	answer := make(chan string, 1)
-	failed := make(chan error, 1)
-	go func() {
-		line, err := readLine(c.in)
-		if err != nil && line == "" {
-			failed <- err
-			return
-		}
-		answer <- line
-	}()
-	select {
-	case <-ctx.Done():
+	line, err := readLineContext(ctx, c.in)
+	switch {
+	case ctx.Err() != nil:
 		fmt.Fprintln(c.out)
 		return false, ctx.Err()
-	case err := <-failed:
+	case err != nil && line == "":
 		fmt.Fprintln(c.out)
 		if errors.Is(err, io.EOF) {
 			return false, nil // End of input refuses, like N.
 		}
 		return false, fmt.Errorf("reading the confirmation: %w", err)
-	case line := <-answer:
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return true, nil
-		}
-		return false, nil
 	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
 }
 
 // readLine reads one line a byte at a time, so that nothing after the
