@@ -2,6 +2,7 @@ package agent
 
 import (
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/modeltest"
 
 	"bytes"
 	"context"
@@ -119,5 +120,38 @@ func TestReplayStreams(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "<think>") || !strings.Contains(b.String(), "Final Answer: 17 * 23 + 4 = 395") {
 		t.Errorf("streamed %q", b.String())
+	}
+}
+
+// TestRecordACutStreamThenReplay records a run whose streamed reply the
+// agent cut at a made-up observation, against a server that ignores stop
+// sequences, and replays it offline to the same answer.
+func TestRecordACutStreamThenReplay(t *testing.T) {
+	replies, err := modeltest.LoadReplies("../testdata/agent/server/two_steps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := modeltest.NewOllama(replies)
+	defer s.Close()
+	path := filepath.Join(t.TempDir(), "cut.jsonl")
+	rec, err := model.New(context.Background(), model.Config{BaseURL: s.URL, Record: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []Option{WithStopSequences(), WithStreaming(func(string) {})}
+	first, err := New(rec, registry(t, addTool()), opts...).Run(context.Background(), "What is 17 + 25?")
+	if err != nil || first.Answer != "17 + 25 = 42" {
+		t.Fatalf("the recorded run gave %v, %+v", err, first)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the cassette is %v, %v; want it readable by its owner only", info.Mode(), err)
+	}
+	rp, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := New(rp, registry(t, addTool()), opts...).Run(context.Background(), "What is 17 + 25?")
+	if err != nil || again.Answer != first.Answer || len(again.Steps) != len(first.Steps) || again.Steps[0].Observation != "42" {
+		t.Fatalf("the replay gave %v, %+v", err, again)
 	}
 }

@@ -80,11 +80,32 @@ func NewRecorder(model llms.Model, path string) (*Recorder, error) {
 	return &Recorder{model: model, path: path}, nil
 }
 
-// GenerateContent passes the call on and records it.
+// GenerateContent passes the call on and records it. A streamed call that
+// the caller stopped on purpose, by returning an error from its streaming
+// function, is recorded as the text streamed until then: replayed, it
+// streams the same text to the caller, who stops it at the same place.
 func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	var o llms.CallOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var streamed strings.Builder
+	var stopped error // what the caller's streaming function returned
+	if stream := o.StreamingFunc; stream != nil {
+		opts = append(opts, llms.WithStreamingFunc(func(ctx context.Context, chunk []byte) error {
+			streamed.Write(chunk)
+			if err := stream(ctx, chunk); err != nil {
+				stopped = err
+				return err
+			}
+			return nil
+		}))
+	}
 	resp, err := r.model.GenerateContent(ctx, msgs, opts...)
 	in := Interaction{Request: cassetteRequest(msgs, opts)}
 	switch {
+	case err != nil && stopped != nil && errors.Is(err, stopped):
+		in.Response = &CassetteResponse{Content: streamed.String()}
 	case err != nil:
 		me := Classify(ctx, err)
 		in.Error = &CassetteError{Message: err.Error(), StatusCode: me.StatusCode, Temporary: me.Temporary}

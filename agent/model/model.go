@@ -100,7 +100,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg)}
+		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg)}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -136,6 +136,19 @@ type served struct {
 	provider, name, url string
 	numCtx              int
 	defaults            []llms.CallOption
+	secrets             []string // removed from every error message
+}
+
+// secretsOf returns the secrets of cfg: its API key and the password of
+// its server's URL.
+func secretsOf(cfg Config) []string {
+	secrets := []string{cfg.APIKey}
+	if u, err := url.Parse(cfg.BaseURL); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			secrets = append(secrets, pw)
+		}
+	}
+	return secrets
 }
 
 // GenerateContent calls the provider with the configured options first.
@@ -151,9 +164,9 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, err
+			return nil, redactError(err, m.secrets...)
 		}
-		return nil, explain(Classify(ctx, err), m.provider, m.name, m.url)
+		return nil, explain(Classify(ctx, redactError(err, m.secrets...)), m.provider, m.name, m.url)
 	}
 	return resp, nil
 }
