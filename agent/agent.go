@@ -125,8 +125,10 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 
 	runCtx := ctx
 	if a.opts.timeout > 0 {
+		// The loop stops early enough to leave the forced answer its
+		// part of the time.
 		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, a.opts.timeout)
+		runCtx, cancel = context.WithDeadline(ctx, r.start.Add(a.opts.timeout-a.opts.reserve()))
 		defer cancel()
 	}
 	for iter := 1; ; iter++ {
@@ -326,11 +328,11 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 	}
 	fctx := runCtx
 	if reason == event.StopTimeout {
-		if a.opts.grace <= 0 {
+		if a.opts.reserve() <= 0 {
 			return res, fmt.Errorf("agent: %s: %w", what, ErrNoAnswer)
 		}
 		var cancel context.CancelFunc
-		fctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), a.opts.grace)
+		fctx, cancel = context.WithDeadline(context.WithoutCancel(ctx), r.start.Add(a.opts.timeout))
 		defer cancel()
 	}
 	r.pad.AddFinalRequest()
@@ -341,7 +343,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 			res.StopReason = event.StopCancelled
 			return res, fmt.Errorf("agent: cancelled: %w", context.Cause(ctx))
 		}
-		return res, fmt.Errorf("agent: %s, and asking for a final answer failed: %w", what, err)
+		return res, fmt.Errorf("agent: %s, and asking for a final answer failed (%w): %w", what, ErrNoAnswer, err)
 	}
 	if err := a.opts.hooks.AfterParse(fctx, reply); err != nil {
 		res.StopReason = event.StopError

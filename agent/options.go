@@ -32,7 +32,7 @@ type options struct {
 func defaultOptions() options {
 	return options{
 		maxIterations:   10,
-		grace:           30 * time.Second,
+		grace:           -1, // a fifth of the timeout
 		retries:         3,
 		backoffInitial:  500 * time.Millisecond,
 		backoffMax:      10 * time.Second,
@@ -60,17 +60,27 @@ func WithMaxIterations(n int) Option {
 	}
 }
 
-// WithTimeout bounds the whole run (--timeout; default none). When the time
-// is up, one more call, bounded by the grace period (see WithGracePeriod),
-// asks the model for its best final answer.
+// WithTimeout bounds the whole run, the forced final answer included
+// (default none). The loop stops when only the grace period (see
+// WithGracePeriod) is left, and one more call, within it, asks the model
+// for its best final answer.
 func WithTimeout(d time.Duration) Option {
 	return func(o *options) { o.timeout = d }
 }
 
-// WithGracePeriod bounds the call that asks for a final answer after the
-// run's timeout (default 30s). Zero skips that call.
+// WithGracePeriod sets the part of the timeout kept for the call that asks
+// for a final answer when the time is up (default a fifth of the timeout,
+// at most 30s; never more than half of it). Zero skips that call.
 func WithGracePeriod(d time.Duration) Option {
-	return func(o *options) { o.grace = d }
+	return func(o *options) { o.grace = max(d, 0) }
+}
+
+// reserve returns the part of the timeout kept for the forced answer.
+func (o options) reserve() time.Duration {
+	if o.grace < 0 {
+		return min(o.timeout/5, 30*time.Second)
+	}
+	return min(o.grace, o.timeout/2)
 }
 
 // WithCallTimeout bounds each attempt of a model call (default none). An
