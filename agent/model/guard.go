@@ -28,7 +28,7 @@ var (
 // Defaults of the bounds on a model call.
 const (
 	// DefaultMaxReplyBytes bounds the bytes of one response body.
-	DefaultMaxReplyBytes = 8 << 20
+	DefaultMaxReplyBytes = 4 << 20
 	// DefaultIdleTimeout bounds the time without a byte from the server.
 	// It is long, because a server that does not stream sends nothing
 	// until the whole reply is written.
