@@ -297,3 +297,21 @@ func TestTerminalCtrlCAtAConfirmationKeepsTheNextLine(t *testing.T) {
 		t.Errorf("the command ran after Ctrl-C:\n%q", term.text())
 	}
 }
+
+// TestTerminalRefusesACommandItCannotShow has the model ask for a shell
+// command whose start a carriage return and an erase would hide: nobody is
+// asked to confirm what they cannot see, and nothing runs.
+func TestTerminalRefusesACommandItCannotShow(t *testing.T) {
+	s := ollama(t, "shell_hidden.json")
+	term := startTerminal(t, invocation{args: []string{"ask", "--allow-shell", "--base-url", s.URL, "List the files"}, env: []string{"NO_COLOR=1"}})
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+	screen := term.text()
+	if strings.Contains(screen, "[y/N]") || strings.Contains(screen, "hidden-part-ran\r\n") || !strings.Contains(screen, "control character U+000D") {
+		t.Fatalf("want the command refused before any question, and shown with its escapes as text:\n%q", screen)
+	}
+	if !strings.Contains(screen, `# \r\u001b[K ls -la"}`) {
+		t.Errorf("the action is not shown as written:\n%q", screen)
+	}
+}

@@ -28,7 +28,14 @@ var (
 	// ErrContextWindow is matched by the Err of the warning that the
 	// prompt nears the model's context window.
 	ErrContextWindow = errors.New("the prompt nears the model's context window")
+	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
+	// past maxPromptBytes, far beyond any model's context window.
+	ErrPromptTooLarge = errors.New("the prompt is too large")
 )
+
+// maxPromptBytes bounds the prompt of one model call, whatever the
+// replies and observations it gathers.
+const maxPromptBytes = 16 << 20
 
 // Agent answers questions with a model and tools. An Agent is safe for
 // concurrent use if its model, tools and hooks are.
@@ -192,6 +199,9 @@ func (r *runState) stopped(ctx, runCtx context.Context) (event.StopReason, bool)
 // ask makes one model call with the scratchpad so far and parses the reply.
 func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
 	a := r.a
+	if size := r.fixed + r.pad.Len(); size > maxPromptBytes {
+		return nil, fmt.Errorf("agent: %w: %d bytes, more than the %d a run may send", ErrPromptTooLarge, size, maxPromptBytes)
+	}
 	r.msgs[len(r.msgs)-1] = llms.TextParts(llms.ChatMessageTypeHuman, r.pad.String())
 	r.checkWindow(iter)
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: r.msgs, Forced: forced}); err != nil {

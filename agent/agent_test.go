@@ -393,3 +393,18 @@ func TestSystemContext(t *testing.T) {
 		t.Errorf("system part does not end with the context:\n%s", sys)
 	}
 }
+
+// TestThePromptStaysBounded runs a model whose every reply is huge, fed
+// back into the prompt step after step: the run stops with an error once
+// the prompt passes its bound, instead of growing without end.
+func TestThePromptStaysBounded(t *testing.T) {
+	huge := strings.Repeat("I think ", 512<<10) // 4 MiB a reply
+	m := scripted(action("echo", `{"text": "a"}`))
+	m.Model = modelFunc(func(context.Context, []llms.MessageContent, llms.CallOptions) (string, error) {
+		return "Thought: " + huge + "\nAction: echo\nAction Input: a", nil
+	})
+	res, err := New(m, registry(t), WithMaxIterations(50)).Run(context.Background(), "q")
+	if !errors.Is(err, ErrPromptTooLarge) || res.Iterations > 6 {
+		t.Fatalf("got %v after %d iterations, want ErrPromptTooLarge within 6", err, res.Iterations)
+	}
+}
