@@ -788,7 +788,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		agent.WithMaxIterations(f.maxIterations),
 		agent.WithTemplate(tmpl),
 		agent.WithSystem(f.system),
-		agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(in, out, f.yes))),
+		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))
@@ -818,6 +818,20 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	return s, nil
 }
 
+// onOwnLine is a confirmer whose questions start a line of their own,
+// after whatever the trace streamed.
+type onOwnLine struct {
+	tools.Confirmer
+	s *session
+}
+
+func (c onOwnLine) Confirm(ctx context.Context, prompt string) (bool, error) {
+	if c.s.trace != nil {
+		c.s.trace.EndLine()
+	}
+	return c.Confirmer.Confirm(ctx, prompt)
+}
+
 // close stops the trace's spinner and closes the terminal opened for
 // confirmations.
 func (s *session) close() {
@@ -832,7 +846,13 @@ func (s *session) close() {
 // returns the command's error: nil for a real final answer. A run's own
 // error is printed here only when there is no trace, which shows it.
 func (s *session) report(res *agent.Result, err error) error {
-	if !s.flags.json && res != nil && res.Answer != "" {
+	if s.trace != nil {
+		s.trace.EndLine() // what follows starts a line of its own
+	}
+	// On a terminal that shows the trace, the trace's final answer is the
+	// answer, shown once; stdout elsewhere (a pipe, a file) has it alone.
+	shown := s.trace != nil && isTerminal(s.stdout) && isTerminal(s.stderr)
+	if !s.flags.json && res != nil && res.Answer != "" && !shown {
 		fmt.Fprintln(s.stdout, forTerminal(s.stdout, res.Answer))
 	}
 	switch {

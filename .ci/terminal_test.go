@@ -155,6 +155,9 @@ func TestTerminalConfirmsShellCommand(t *testing.T) {
 			if code != 0 || ran != (answer == "y") {
 				t.Fatalf("answer %q: exit %d, command ran: %v; the terminal shows:\n%s", answer, code, ran, screen)
 			}
+			if strings.Contains(screen, "$((6*7))The agent") {
+				t.Errorf("the question is glued to the streamed text:\n%q", screen)
+			}
 			if answer == "n" && !strings.Contains(screen, "not") {
 				t.Errorf("a refused command should be reported; the terminal shows:\n%s", screen)
 			}
@@ -313,5 +316,33 @@ func TestTerminalRefusesACommandItCannotShow(t *testing.T) {
 	}
 	if !strings.Contains(screen, `# \r\u001b[K ls -la"}`) {
 		t.Errorf("the action is not shown as written:\n%q", screen)
+	}
+}
+
+// TestTerminalShowsTheAnswerOnce runs the README's first command on a
+// terminal: the answer is there once, on a line of its own, and so is a
+// chat's.
+func TestTerminalShowsTheAnswerOnce(t *testing.T) {
+	term := startTerminal(t, invocation{args: []string{"ask", "--provider", "replay", "--replay", "testdata/agent/demo.jsonl", "What is 17 * 23 + 4?"},
+		env: []string{"NO_COLOR=1"}})
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+	screen := term.text()
+	if n := strings.Count(screen, "17 * 23 + 4 = 395"); n != 1 || !strings.Contains(screen, "Final Answer: 17 * 23 + 4 = 395\r\n") {
+		t.Errorf("the answer shows %d times, want once on its own line:\n%q", n, screen)
+	}
+
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	chat := startTerminal(t, invocation{args: []string{"chat", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+	chat.waitText("> ")
+	chat.typeLine("What is 17 * 23 + 4?")
+	chat.waitText("395")
+	chat.typeLine("/exit")
+	if code := chat.wait(); code != 0 {
+		t.Fatalf("chat: exit %d; the terminal shows:\n%q", code, chat.text())
+	}
+	if screen := chat.text(); strings.Count(screen, "= 395") != 1 || strings.Contains(screen, "395395") || strings.Contains(screen, "395> ") {
+		t.Errorf("chat: want the answer once, on its own line:\n%q", screen)
 	}
 }

@@ -38,6 +38,7 @@ type Trace struct {
 	midLine    bool         // the streamed text on screen does not end a line
 	streamed   int          // the iteration whose reply was streamed
 	tokenBytes int          // bytes streamed since the last event
+	dim        bool         // streamed text is being written dim
 	timed      int          // the iteration whose thought line showed the model's time
 	parseErr   *event.Event // the parse error whose observation is not shown again
 }
@@ -142,7 +143,11 @@ func (t *Trace) Token(chunk string) {
 		chunk = shortenBytes(chunk, len(chunk)-(t.tokenBytes-limit))
 	}
 	t.midLine = !strings.HasSuffix(chunk, "\n")
-	t.write(t.paint(ansiDim, Visible(chunk)))
+	if t.opts.color && !t.dim {
+		t.dim = true // one dim run for the whole streamed reply
+		t.write(ansiDim)
+	}
+	t.write(Visible(chunk))
 }
 
 // Close stops and erases the spinner, and ends a streamed line. It is safe
@@ -150,8 +155,22 @@ func (t *Trace) Token(chunk string) {
 func (t *Trace) Close() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.stopSpinner()
 	t.closed = true
+	t.endLine()
+}
+
+// EndLine stops and erases the spinner and ends a streamed line, so that
+// what is written next to the terminal starts a line of its own. The trace
+// goes on: the next run's events show as before.
+func (t *Trace) EndLine() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.endLine()
+}
+
+func (t *Trace) endLine() {
+	t.stopSpinner()
+	t.undim()
 	if t.midLine {
 		t.midLine = false
 		t.write("\n")
@@ -252,11 +271,20 @@ func (t *Trace) paint(color, s string) string {
 
 // writeLine writes s, on a line of its own after streamed text.
 func (t *Trace) writeLine(s string) {
+	t.undim()
 	if t.midLine {
 		t.midLine = false
 		s = "\n" + s
 	}
 	t.write(s)
+}
+
+// undim ends the dim run of streamed text.
+func (t *Trace) undim() {
+	if t.dim {
+		t.dim = false
+		t.write(ansiReset)
+	}
 }
 
 func (t *Trace) write(s string) {
