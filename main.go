@@ -191,12 +191,13 @@ func version() string {
 
 // newFlags returns a flag set for a command that reports errors as usage
 // errors and prints help, with examples, on --help.
-func newFlags(name, synopsis, examples string, stderr io.Writer) *pflag.FlagSet {
+// Asked-for help goes to stdout, so that it can be paged or searched.
+func newFlags(name, synopsis, examples string, stdout, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: react-agent %s\n\nExamples:\n%s\nFlags:\n%s", synopsis, examples, fs.FlagUsages())
+	fs.Usage = func() { // called for --help only: parse errors are returned
+		fmt.Fprintf(stdout, "Usage: react-agent %s\n\nExamples:\n%s\nFlags:\n%s", synopsis, examples, fs.FlagUsages())
 	}
 	return fs
 }
@@ -241,7 +242,7 @@ func newParseOutput(st parser.Step, err error) parseOutput {
 func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("parse", "parse [--jsonl] [--timing] [--repeat N] < reply.txt", `  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | react-agent parse
   printf '%s\n' '{"id":1,"text":"Final Answer: 4"}' | react-agent parse --jsonl --timing
-`, stderr)
+`, stdout, stderr)
 	jsonl := fs.Bool("jsonl", false, `read many replies, one JSON object {"id":..,"text":..} a line; print one result a line`)
 	timing := fs.Bool("timing", false, `add "parse_ns": the median time of --repeat parses of each input (the parse call alone)`)
 	repeat := fs.Int("repeat", 11, "with --timing, how many times to parse each input")
@@ -585,7 +586,7 @@ func confirmTerminal(stdin io.Reader, stderr io.Writer) (in *os.File, out io.Wri
 func cmdTools(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tools", "tools [flags]", `  react-agent tools
   react-agent tools --allow-shell --tools-config plugins.yaml
-`, stderr)
+`, stdout, stderr)
 	s := addSettings(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -609,7 +610,7 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("tool", "tool [flags] NAME INPUT   (INPUT: a JSON object, or raw text for the tool's primary argument)", `  react-agent tool calculator "2**10 / 4"
   react-agent tool Calculator '{"expression": "3+4"}'
   react-agent tool --allow-shell shell "ls -la"
-`, stderr)
+`, stdout, stderr)
 	s := addSettings(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -710,7 +711,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 func cmdSettings(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("settings", "settings [flags]", `  react-agent settings
   REACT_AGENT_MODEL=llama3.2 react-agent settings --config ./config.yaml
-`, stderr)
+`, stdout, stderr)
 	f := addAgentFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -772,13 +773,18 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		return nil, err
 	}
 	tmpl, err := prompt.ForLang(f.lang)
-	if f.promptFile != "" {
-		tmpl, err = prompt.ParseFile(f.promptFile)
+	if err != nil && f.promptFile == "" {
+		return nil, fmt.Errorf("%w: --lang: %v", errUsage, err)
 	}
-	if err != nil {
-		return nil, err
+	if f.promptFile != "" {
+		if tmpl, err = prompt.ParseFile(f.promptFile); err != nil {
+			return nil, err
+		}
 	}
 	m, err := model.New(ctx, f.model)
+	if errors.Is(err, model.ErrUnknownProvider) {
+		return nil, fmt.Errorf("%w: --provider: %v", errUsage, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -889,7 +895,7 @@ func cmdAsk(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 Exit status: 0 answered, 1 failed (model unreachable, …), 2 usage error,
 3 no real final answer (a limit was reached; a forced answer is still
 printed), 130 interrupted.
-`, stderr)
+`, stdout, stderr)
 	f := addAgentFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -931,7 +937,7 @@ func cmdChat(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 In a session: `+strings.ReplaceAll(strings.TrimSpace(chatHelp), "\n", "; ")+`.
 Ctrl-C stops the answer being written; at the prompt it ends the session.
-`, stderr)
+`, stdout, stderr)
 	f := addAgentFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -1303,7 +1309,7 @@ func cmdLogs(args []string, stdout, stderr io.Writer) error {
 "logs" lists the latest conversations; "logs show" prints one whole, as
 the trace showed it (the latest when no ID is given; the start of an ID
 will do); "logs delete" deletes one; "logs path" prints where the log is.
-`, stderr)
+`, stdout, stderr)
 	var config string
 	fs.StringVar(&config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file, for its log-db")
 	l := addLogFlags(fs, false)

@@ -208,7 +208,8 @@ func TestCommandLine(t *testing.T) {
 		{"the trace shows an unreachable server once", invocation{args: []string{"ask", "--base-url", "http://127.0.0.1:9", "hi"}},
 			1, "=", "cannot reach Ollama"},
 		{"ask explains a missing key", invocation{args: []string{"ask", "--provider", "openai", "hi"}}, 1, "=", "set OPENAI_API_KEY or pass --api-key"},
-		{"ask rejects an unknown provider", invocation{args: []string{"--provider", "nope", "hi"}}, 1, "=", `unknown provider "nope"`},
+		{"ask rejects an unknown provider", invocation{args: []string{"--provider", "nope", "hi"}}, 2, "=", `unknown provider "nope"`},
+		{"ask rejects an unknown language", invocation{args: []string{"--lang", "fr", "hi"}}, 2, "=", "--lang"},
 		{"ask needs a question", invocation{args: []string{"ask"}}, 2, "=", "no question"},
 		{"-q and -v together are a usage error", invocation{args: append(append([]string{"ask", "-q", "-v"}, demo...), question)}, 2, "=", "contradict"},
 		{"--version names the program", invocation{args: []string{"--version"}}, 0, "react-agent ", ""},
@@ -221,7 +222,7 @@ func TestCommandLine(t *testing.T) {
 			code   int
 			stdout string
 			stderr string
-		}{cmd + " --help shows examples", invocation{args: []string{cmd, "--help"}}, 0, "=", "Examples:\n  "})
+		}{cmd + " --help shows examples on stdout", invocation{args: []string{cmd, "--help"}}, 0, "Examples:\n  ", ""})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
