@@ -781,6 +781,9 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 			return nil, err
 		}
 	}
+	if f.model.Replay != "" && !fs.Changed("provider") {
+		f.model.Provider = "replay" // --replay FILE says where the answers come from
+	}
 	m, err := model.New(ctx, f.model)
 	if errors.Is(err, model.ErrUnknownProvider) {
 		return nil, fmt.Errorf("%w: --provider: %v", errUsage, err)
@@ -1128,7 +1131,7 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 	case "Replay":
 		return msg, "pass --replay FILE, a cassette written with --record"
 	case "Record":
-		return msg, "record it again with --record FILE"
+		return msg, "record the run again with --record FILE against a model"
 	}
 	return msg, ""
 }

@@ -115,7 +115,7 @@ func TestReplayStreams(t *testing.T) {
 	}
 	reg, _ := tools.Builtins(tools.DefaultOptions())
 	var b strings.Builder
-	if _, err := New(m, reg, WithStreaming(func(s string) { b.WriteString(s) })).Run(context.Background(), "q"); err != nil {
+	if _, err := New(m, reg, WithStreaming(func(s string) { b.WriteString(s) })).Run(context.Background(), "What is 17*23+4?"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "<think>") || !strings.Contains(b.String(), "Final Answer: 17 * 23 + 4 = 395") {

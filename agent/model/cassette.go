@@ -231,12 +231,12 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	r.mu.Unlock()
 	if i >= len(r.items) {
-		return nil, &Error{Provider: "replay", Fix: "Record", Hint: "record the run again", Err: fmt.Errorf(
+		return nil, &Error{Provider: "replay", Fix: "Record", Err: fmt.Errorf(
 			"the run asked for call %d but the cassette %s holds only %d: %w", i+1, r.path, len(r.items), ErrDiverged)}
 	}
 	in := r.items[i]
 	if err := r.check(i, in, msgs); err != nil {
-		return nil, &Error{Provider: "replay", Fix: "Record", Hint: "record the run again", Err: err}
+		return nil, &Error{Provider: "replay", Fix: "Record", Err: err}
 	}
 	if in.Error != nil {
 		return nil, &Error{Provider: "replay", StatusCode: in.Error.StatusCode, Temporary: in.Error.Temporary,
@@ -276,7 +276,7 @@ func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent) error 
 		}
 		for _, want := range in.Expect {
 			if !strings.Contains(last, want) {
-				return diverged("the prompt does not contain %q; it ends %q", want, tail(last, 120))
+				return diverged("a cassette replays only the conversation it recorded, and this prompt does not contain %q; it ends %q", want, tail(last, 120))
 			}
 		}
 	}
