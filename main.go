@@ -109,6 +109,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		args = []string{"ask"} // The question comes from stdin.
 	}
+	args = commandFirst(args)
+	if typo, want := mistypedCommand(args); want != "" {
+		fmt.Fprintf(stderr, "react-agent: unknown command %q; did you mean %q? To ask it as a question, write: react-agent ask %s\n", typo, want, typo)
+		return exitUsage
+	}
 	cmd, rest := args[0], args[1:]
 	var err error
 	switch cmd {
@@ -154,6 +159,92 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(err)))
 		return exitFailure
 	}
+}
+
+// commands are the commands of the command line, for finding one among
+// the arguments.
+var commands = []string{"ask", "chat", "parse", "tools", "tool", "settings", "logs", "help", "version"}
+
+// commandFirst moves a command written after flags to the front:
+// "react-agent -q chat" is "react-agent chat -q". Flags are read as ask's
+// are, so that a flag's value ("--base-url tools") is not taken for one.
+func commandFirst(args []string) []string {
+	fs := pflag.NewFlagSet("ask", pflag.ContinueOnError)
+	addAgentFlags(fs)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return args
+		case strings.HasPrefix(a, "--"):
+			if f := fs.Lookup(strings.TrimPrefix(a, "--")); f != nil && f.NoOptDefVal == "" && !strings.Contains(a, "=") {
+				i++ // its value
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if f := fs.ShorthandLookup(a[len(a)-1:]); f != nil && f.NoOptDefVal == "" {
+				i++
+			}
+		case slices.Contains(commands, a):
+			if i == 0 {
+				return args
+			}
+			return append(append([]string{a}, args[:i]...), args[i+1:]...)
+		default:
+			return args // the question
+		}
+	}
+	return args
+}
+
+// mistypedCommand reports a bare word that is one slip away from a command
+// ("tols", "chta"), with the command it is near. A question of one word
+// is still asked when it is not that near a command, ends in a question
+// mark, or is written after ask.
+func mistypedCommand(args []string) (typo, want string) {
+	if len(args) == 0 || slices.Contains(commands, args[0]) || strings.HasPrefix(args[0], "-") {
+		return "", ""
+	}
+	var words []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			words = append(words, a)
+		}
+	}
+	if len(words) != 1 || len(words[0]) < 3 || strings.IndexFunc(words[0], func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return "", ""
+	}
+	for _, c := range commands {
+		if d := editDistance(words[0], c); d == 1 || d == 2 && len(words[0]) >= 7 {
+			return words[0], c
+		}
+	}
+	return "", ""
+}
+
+// editDistance counts the insertions, deletions, substitutions and swaps
+// of neighbours that turn a into b (optimal string alignment).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // exitError is an exit status whose message was already printed.
@@ -670,6 +761,7 @@ type agentFlags struct {
 	promptFile    string
 	system        string
 	stream        bool
+	noStream      bool
 	quiet         bool
 	verbose       bool
 	json          bool
@@ -681,7 +773,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	m := &f.model
 	ollama, _ := model.Lookup("ollama")
 	fs.StringVar(&m.Provider, "provider", ollama.Name, "model provider: "+strings.Join(model.Names(), ", "))
-	fs.StringVar(&m.Model, "model", "", fmt.Sprintf("model name (default: %s on ollama, the provider's default elsewhere)", ollama.DefaultModel))
+	fs.StringVarP(&m.Model, "model", "m", "", fmt.Sprintf("model name (default: %s on ollama, the provider's default elsewhere)", ollama.DefaultModel))
 	fs.StringVar(&m.BaseURL, "base-url", "", "server URL (default: OLLAMA_HOST or http://127.0.0.1:11434 for ollama, OPENAI_BASE_URL for openai; any OpenAI-compatible server with --provider openai)")
 	fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY; a local server needs none)")
 	fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
@@ -697,6 +789,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only the answer: no trace on stderr")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "trace the full prompts and observations")
 	fs.BoolVar(&f.stream, "stream", false, "show the model's text as it arrives (default: on when stderr is a terminal)")
+	fs.BoolVar(&f.noStream, "no-stream", false, "do not show the model's text as it arrives, even on a terminal")
 	fs.BoolVar(&f.json, "json", false, "print the run as JSON Lines events on stdout instead of the answer")
 	fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
 	fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
@@ -812,7 +905,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 			trace.Spinner(tty),
 			trace.Verbose(f.verbose))
 		opts = append(opts, agent.WithEvents(advised(s.trace.Event)))
-		if f.stream || (tty && !fs.Changed("stream")) {
+		if !f.noStream && (f.stream || (tty && !fs.Changed("stream"))) {
 			opts = append(opts, agent.WithStreaming(s.trace.Token))
 		}
 	}
