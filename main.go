@@ -421,7 +421,7 @@ func medianParse(p *parser.Parser, text string, n int) int64 {
 // notSettings are the flags that neither a REACT_AGENT_* variable nor the
 // config file may set: each is a choice for one run (--yes never runs a
 // command unasked by surprise), or names where settings come from.
-var notSettings = []string{"yes", "json", "record", "replay", "config", "continue", "cid", "help"}
+var notSettings = []string{"yes", "json", "record", "replay", "config", "continue", "cid", "attach", "help"}
 
 // pathAnnotation marks a flag whose value is a file's path: a relative path
 // in the config file is taken from the file's folder.
@@ -993,19 +993,47 @@ Exit status: 0 answered, 1 failed (model unreachable, …), 2 usage error,
 printed), 130 interrupted.
 `, stdout, stderr)
 	f := addAgentFlags(fs)
+	attach := fs.StringArrayP("attach", "a", nil, "a file whose text the model gets with the question (repeatable)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	if question == "-" || (question == "" && !isTerminal(stdin)) {
-		b, err := io.ReadAll(stdin)
+	var texts []attachment
+	switch {
+	case question == "-" || (question == "" && !isTerminal(stdin)):
+		b, err := readLimited(stdin, "stdin")
 		if err != nil {
-			return fmt.Errorf("ask: reading the question from stdin: %w", err)
+			return err
 		}
 		question = strings.TrimSpace(string(b))
+	case !isTerminal(stdin):
+		// A question and piped text: the text is what to work on.
+		b, err := readLimited(stdin, "stdin")
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(string(b)) != "" {
+			texts = append(texts, attachment{"stdin", string(b)})
+		}
 	}
 	if question == "" {
 		return fmt.Errorf("%w: no question; write it after the flags, as in: react-agent \"What is 17 * 23?\", or pipe it to stdin", errUsage)
+	}
+	for _, name := range *attach {
+		file, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("%w: --attach: %v", errUsage, err)
+		}
+		b, err := readLimited(file, name)
+		file.Close()
+		if err != nil {
+			return err
+		}
+		texts = append(texts, attachment{name, string(b)})
+	}
+	given := withAttachments(texts)
+	if len(given) > maxAttached {
+		return fmt.Errorf("%w: the piped and attached text is %d bytes, more than the %d a question may carry; pass less of it", errUsage, len(given), maxAttached)
 	}
 	ctx, stop := interruptible()
 	defer stop()
@@ -1015,7 +1043,35 @@ printed), 130 interrupted.
 	}
 	defer s.close()
 	chat := s.log.newChat(s.agent)
-	return s.report(s.log.run(question, func() (*agent.Result, error) { return chat.Ask(ctx, question) }))
+	return s.report(s.log.run(question, given, func() (*agent.Result, error) { return chat.Ask(ctx, question+given) }))
+}
+
+// maxAttached bounds the text piped or attached to a question.
+const maxAttached = 1 << 20
+
+// attachment is a text given with the question: piped, or a file's.
+type attachment struct{ name, text string }
+
+// readLimited reads r, refusing more than maxAttached bytes.
+func readLimited(r io.Reader, name string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxAttached+1))
+	if err != nil {
+		return nil, fmt.Errorf("ask: reading %s: %w", name, err)
+	}
+	if len(b) > maxAttached {
+		return nil, fmt.Errorf("%w: %s holds more than the %d bytes a question may carry; pass less of it", errUsage, name, maxAttached)
+	}
+	return b, nil
+}
+
+// withAttachments renders the texts given with a question, to follow it:
+// the question is what to do, they are what to do it with.
+func withAttachments(texts []attachment) string {
+	var b strings.Builder
+	for _, t := range texts {
+		fmt.Fprintf(&b, "\n\n--- %s ---\n%s", t.name, strings.TrimRight(t.text, "\n"))
+	}
+	return b.String()
 }
 
 const chatHelp = `/tools  list the tools
@@ -1134,7 +1190,7 @@ func (s *session) askInChat(chat *agent.Chat, question string, sigs <-chan os.Si
 		case <-done:
 		}
 	}()
-	return s.report(s.log.run(question, func() (*agent.Result, error) { return chat.Ask(ctx, question) }))
+	return s.report(s.log.run(question, "", func() (*agent.Result, error) { return chat.Ask(ctx, question) }))
 }
 
 // forTerminal returns text from outside as it may be shown on w: with its
@@ -1346,11 +1402,12 @@ func (l *runLog) event(e event.Event) {
 }
 
 // run records the run that ask makes of question.
-func (l *runLog) run(question string, ask func() (*agent.Result, error)) (*agent.Result, error) {
+// given is the text piped or attached to the question.
+func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) (*agent.Result, error) {
 	if l == nil {
 		return ask()
 	}
-	l.conv.Begin(context.Background(), question, "")
+	l.conv.Begin(context.Background(), question, given)
 	res, err := ask()
 	o := logs.Outcome{}
 	if res != nil {

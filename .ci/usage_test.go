@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,5 +42,29 @@ func TestTimeoutBoundsTheWholeRun(t *testing.T) {
 	got := run(t, invocation{args: []string{"ask", "-q", "--timeout", "2s", "--base-url", s.URL, "hi"}})
 	if took := time.Since(start); got.code != 3 || took > 3500*time.Millisecond {
 		t.Fatalf("exit %d after %s, want 3 within about 3s\n%s", got.code, took, got)
+	}
+}
+
+// TestPipedTextAndAttachmentsReachTheModel pipes a text and attaches a
+// file to a question: the model gets the question and both texts.
+func TestPipedTextAndAttachmentsReachTheModel(t *testing.T) {
+	s := ollama(t, "calculator.json")
+	notes := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notes, []byte("Ship on Tuesday.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, invocation{args: []string{"-q", "--base-url", s.URL, "-a", notes, "Summarize this"}, stdin: "The meeting moved to Friday.\n"})
+	if got.code != 0 {
+		t.Fatalf("exit %d\n%s", got.code, got)
+	}
+	body := fmt.Sprint(s.Request(0))
+	for _, want := range []string{"Summarize this", "The meeting moved to Friday.", "Ship on Tuesday.", "--- stdin ---", "--- " + notes + " ---"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the model did not get %q:\n%.600s", want, body)
+		}
+	}
+	big := run(t, invocation{args: []string{"-q", "--base-url", s.URL, "Summarize this"}, stdin: strings.Repeat("a", 2<<20)})
+	if big.code != 2 || !strings.Contains(big.stderr, "more than the 1048576 bytes") {
+		t.Errorf("2 MiB piped: want exit 2 and the limit\n%s", big)
 	}
 }
