@@ -90,7 +90,8 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	if b.idle <= 0 {
 		b.idle = DefaultIdleTimeout
 	}
-	o, err := p.open(ctx, cfg, newHTTPClient(cfg.HTTPClient, b))
+	hc := newHTTPClient(cfg.HTTPClient, b)
+	o, err := p.open(ctx, cfg, hc)
 	if err != nil {
 		var me *Error
 		if errors.As(err, &me) {
@@ -100,7 +101,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg)}
+		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -136,7 +137,8 @@ type served struct {
 	provider, name, url string
 	numCtx              int
 	defaults            []llms.CallOption
-	secrets             []string // removed from every error message
+	secrets             []string     // removed from every error message
+	hc                  *http.Client // the provider's client, to ask the server more
 }
 
 // secretsOf returns the secrets of cfg: its API key and the password of
@@ -166,7 +168,11 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 		if ctx.Err() != nil {
 			return nil, redactError(err, m.secrets...)
 		}
-		return nil, explain(Classify(ctx, redactError(err, m.secrets...)), m.provider, m.name, m.url)
+		e := explain(Classify(ctx, redactError(err, m.secrets...)), m.provider, m.name, m.url)
+		if e.StatusCode == http.StatusNotFound && m.provider == ollamaProvider.Name && m.hc != nil {
+			explainOllamaNotFound(ctx, e, m.hc)
+		}
+		return nil, e
 	}
 	return resp, nil
 }
