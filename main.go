@@ -11,6 +11,7 @@
 //	react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
 //	react-agent tools [flags]            list the enabled tools
 //	react-agent tool [flags] NAME INPUT  call one tool directly
+//	react-agent models [flags]           list the models the provider serves
 //	react-agent settings [flags]         show each setting, its value and where it came from
 //	react-agent --version
 //
@@ -66,6 +67,7 @@ Usage:
   react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
   react-agent tools [flags]            list the enabled tools
   react-agent tool [flags] NAME INPUT  call one tool directly
+  react-agent models [flags]           list the models the provider serves
   react-agent settings [flags]         show each setting, its value and where it came from
   react-agent --version                print the version
 
@@ -135,6 +137,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdChat(rest, stdin, stdout, stderr)
 	case "settings":
 		err = cmdSettings(rest, stdout, stderr)
+	case "models":
+		err = cmdModels(rest, stdout, stderr)
 	case "logs":
 		err = cmdLogs(rest, stdout, stderr)
 	default:
@@ -163,7 +167,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // commands are the commands of the command line, for finding one among
 // the arguments.
-var commands = []string{"ask", "chat", "parse", "tools", "tool", "settings", "logs", "help", "version"}
+var commands = []string{"ask", "chat", "parse", "tools", "tool", "models", "settings", "logs", "help", "version"}
 
 // commandFirst moves a command written after flags to the front:
 // "react-agent -q chat" is "react-agent chat -q". Flags are read as ask's
@@ -796,6 +800,40 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	f.log = addLogFlags(fs, true)
 	f.settings = addSettings(fs)
 	return f
+}
+
+// cmdModels implements `react-agent models`: the models the provider's
+// server serves, one a line.
+func cmdModels(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("models", "models [flags]", `  react-agent models
+  react-agent models --provider openai --base-url http://127.0.0.1:8080
+`, stdout, stderr)
+	f := addAgentFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: models takes no arguments, got %q", errUsage, fs.Args())
+	}
+	if err := applySettings(fs, f.config); err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	names, err := model.List(ctx, f.model)
+	if errors.Is(err, model.ErrUnknownProvider) {
+		return fmt.Errorf("%w: --provider: %v", errUsage, err)
+	}
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(stderr, "react-agent: the server serves no model yet")
+	}
+	for _, n := range names {
+		fmt.Fprintln(stdout, forTerminal(stdout, n))
+	}
+	return nil
 }
 
 // cmdSettings implements `react-agent settings`: the settings of ask and

@@ -159,6 +159,8 @@ func ollama(t *testing.T, name string, opts ...modeltest.Option) *modeltest.Serv
 func TestCommandLine(t *testing.T) {
 	demo := []string{"--provider", "replay", "--replay", "testdata/agent/demo.jsonl"}
 	question := "What is 17 * 23 + 4?"
+	models := modeltest.NewOpenAI(nil, modeltest.Model("m-one"))
+	t.Cleanup(models.Close)
 	tests := []struct {
 		name   string
 		in     invocation
@@ -217,6 +219,7 @@ func TestCommandLine(t *testing.T) {
 		{"a mistyped command is a usage error", invocation{args: []string{"tols"}}, 2, "=", `did you mean "tools"?`},
 		{"a swapped pair of letters is a typo too", invocation{args: []string{"chta"}}, 2, "=", `did you mean "chat"?`},
 		{"a one-word question far from any command is asked", invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "hello"}}, 1, "=", "cannot reach Ollama"},
+		{"models lists what an OpenAI-compatible server serves", invocation{args: []string{"models", "--provider", "openai", "--base-url", models.URL}}, 0, "=m-one\n", ""},
 		{"ask rejects an unknown language", invocation{args: []string{"--lang", "fr", "hi"}}, 2, "=", "--lang"},
 		{"ask needs a question", invocation{args: []string{"ask"}}, 2, "=", "no question"},
 		{"-q and -v together are a usage error", invocation{args: append(append([]string{"ask", "-q", "-v"}, demo...), question)}, 2, "=", "contradict"},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -59,4 +60,80 @@ func explainOllamaNotFound(ctx context.Context, e *Error, hc *http.Client) {
 	default:
 		e.Hint += "; installed: " + strings.Join(names, ", ")
 	}
+}
+
+// List returns the names of the models the server cfg describes serves:
+// Ollama's installed models (/api/tags), or an OpenAI-compatible server's
+// (/models under its base URL, /v1/models usually). Other providers have
+// no such list here.
+func List(ctx context.Context, cfg Config) ([]string, error) {
+	p, ok := Lookup(cfg.Provider)
+	if !ok {
+		return nil, &Error{Provider: cfg.Provider, Fix: "Provider", Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
+	}
+	if cfg.BaseURL == "" && p.URLEnv != "" {
+		cfg.BaseURL = os.Getenv(p.URLEnv)
+	}
+	if cfg.APIKey == "" && p.KeyEnv != "" {
+		cfg.APIKey = os.Getenv(p.KeyEnv)
+	}
+	hc := newHTTPClient(cfg.HTTPClient, bounds{maxReply: DefaultMaxReplyBytes, idle: 30 * time.Second})
+	var names []string
+	var err error
+	var where string
+	switch p.Name {
+	case ollamaProvider.Name:
+		where, err = serverURL(cfg.BaseURL, "http://127.0.0.1:11434", "", "11434")
+		if err == nil {
+			names, err = ollamaModels(ctx, hc, where)
+		}
+	case openaiProvider.Name, llamafileProvider.Name:
+		def := "https://api.openai.com/v1"
+		if p.Name == llamafileProvider.Name {
+			def = "http://127.0.0.1:8080/v1"
+		}
+		where, err = serverURL(cfg.BaseURL, def, "/v1", "")
+		if err == nil {
+			names, err = openaiModels(ctx, hc, where, cfg.APIKey)
+		}
+	default:
+		return nil, &Error{Provider: p.Name, Err: fmt.Errorf("listing models is not supported for %s", p.Name)}
+	}
+	if err != nil {
+		e := explain(Classify(ctx, redactError(err, secretsOf(cfg)...)), p.Name, "", Redact(where))
+		return nil, e
+	}
+	return names, nil
+}
+
+// openaiModels lists the models of the OpenAI-compatible server at base.
+func openaiModels(ctx context.Context, hc *http.Client, base, key string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		return nil, fmt.Errorf("the server's /models is not an OpenAI list: %w", err)
+	}
+	var names []string
+	for _, m := range list.Data {
+		names = append(names, m.ID)
+	}
+	slices.Sort(names)
+	return names, nil
 }
