@@ -766,6 +766,7 @@ type agentFlags struct {
 	system        string
 	stream        bool
 	noStream      bool
+	usage         bool
 	quiet         bool
 	verbose       bool
 	json          bool
@@ -794,6 +795,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "trace the full prompts and observations")
 	fs.BoolVar(&f.stream, "stream", false, "show the model's text as it arrives (default: on when stderr is a terminal)")
 	fs.BoolVar(&f.noStream, "no-stream", false, "do not show the model's text as it arrives, even on a terminal")
+	fs.BoolVarP(&f.usage, "usage", "u", false, "print the tokens in and out and the model's time after the answer, on stderr")
 	fs.BoolVar(&f.json, "json", false, "print the run as JSON Lines events on stdout instead of the answer")
 	fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
 	fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
@@ -994,6 +996,15 @@ func (s *session) report(res *agent.Result, err error) error {
 	shown := s.trace != nil && isTerminal(s.stdout) && isTerminal(s.stderr)
 	if !s.flags.json && res != nil && res.Answer != "" && !shown {
 		fmt.Fprintln(s.stdout, forTerminal(s.stdout, res.Answer))
+	}
+	if s.flags.usage && res != nil {
+		var modelTime time.Duration
+		for _, st := range res.Steps {
+			modelTime += st.ModelDuration
+		}
+		u := res.Usage
+		fmt.Fprintf(s.stderr, "usage: %d tokens in, %d out, %d model calls, %s of model time\n",
+			u.PromptTokens, u.CompletionTokens, len(res.Steps), modelTime.Round(time.Millisecond))
 	}
 	switch {
 	case err == nil && !res.Forced:

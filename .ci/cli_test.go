@@ -220,6 +220,7 @@ func TestCommandLine(t *testing.T) {
 		{"a swapped pair of letters is a typo too", invocation{args: []string{"chta"}}, 2, "=", `did you mean "chat"?`},
 		{"a one-word question far from any command is asked", invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "hello"}}, 1, "=", "cannot reach Ollama"},
 		{"models lists what an OpenAI-compatible server serves", invocation{args: []string{"models", "--provider", "openai", "--base-url", models.URL}}, 0, "=m-one\n", ""},
+		{"-u prints the tokens after the answer", invocation{args: append(append([]string{"-q", "-u"}, demo...), question)}, 0, "=17 * 23 + 4 = 395\n", "usage: 1722 tokens in, 98 out, 3 model calls"},
 		{"ask rejects an unknown language", invocation{args: []string{"--lang", "fr", "hi"}}, 2, "=", "--lang"},
 		{"ask needs a question", invocation{args: []string{"ask"}}, 2, "=", "no question"},
 		{"-q and -v together are a usage error", invocation{args: append(append([]string{"ask", "-q", "-v"}, demo...), question)}, 2, "=", "contradict"},

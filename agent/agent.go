@@ -174,7 +174,7 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 			res.Steps = append(res.Steps, step)
 			res.Answer, res.StopReason = reply.Step.FinalAnswer, event.StopFinalAnswer
 			r.emit(event.Event{Kind: event.Final, Iteration: iter, Duration: reply.Duration, Text: res.Answer,
-				Iterations: res.Iterations, StopReason: event.StopFinalAnswer})
+				Iterations: res.Iterations, StopReason: event.StopFinalAnswer, Usage: res.Usage})
 			return res, nil
 		}
 		if err := r.act(runCtx, iter, reply.Step, step); err != nil {
@@ -373,7 +373,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 		Reasoning: reply.Reasoning, Answer: answer, Reply: reply.Text, ModelDuration: reply.Duration, Usage: reply.Usage})
 	res.Answer, res.Forced = answer, true
 	r.emit(event.Event{Kind: event.Final, Iteration: iter, Duration: reply.Duration, Text: answer, Reasoning: reply.Reasoning,
-		Iterations: res.Iterations, Forced: true, StopReason: reason})
+		Iterations: res.Iterations, Forced: true, StopReason: reason, Usage: res.Usage})
 	return res, nil
 }
 

@@ -66,7 +66,7 @@ func ExampleJSONLines() {
 	// {"type":"observation","iteration":2,"tool":"calculator","content":"395","error":false,"duration_ms":0}
 	// {"type":"model","iteration":3,"forced":false}
 	// {"type":"thought","iteration":3,"text":"I now know the final answer.","duration_ms":0}
-	// {"type":"final","iteration":3,"answer":"17 * 23 + 4 = 395","iterations":3,"forced":false,"stop_reason":"final_answer","duration_ms":0}
+	// {"type":"final","iteration":3,"answer":"17 * 23 + 4 = 395","iterations":3,"forced":false,"stop_reason":"final_answer","usage":{"prompt_tokens":1722,"completion_tokens":98,"total_tokens":1820},"duration_ms":0}
 }
 
 func ExampleChat() {

@@ -61,7 +61,7 @@ const (
 //	{"type":"thought","iteration":1,"text":"...","reasoning":"...","duration_ms":1200}
 //	{"type":"action","iteration":1,"tool":"calculator","args":{"expression":"17*23+4"}}
 //	{"type":"observation","iteration":1,"tool":"calculator","content":"395","error":false,"duration_ms":3}
-//	{"type":"final","iteration":2,"answer":"...","iterations":2,"forced":false,"stop_reason":"final_answer","duration_ms":800}
+//	{"type":"final","iteration":2,"answer":"...","iterations":2,"forced":false,"stop_reason":"final_answer","usage":{"prompt_tokens":900,"completion_tokens":60,"total_tokens":960},"duration_ms":800}
 //	{"type":"parse_error","iteration":1,"message":"..."}
 //	{"type":"error","iteration":2,"message":"...","stop_reason":"error"}
 //	{"type":"warning","iteration":1,"message":"..."}
@@ -103,6 +103,9 @@ type Event struct {
 	// Iterations is, on the final event, the number of model calls the
 	// loop made, not counting the call that asks for a forced answer.
 	Iterations int
+	// Usage is, on the final event, the tokens of every model call of the
+	// run, where the provider reports them.
+	Usage model.Usage
 	// StopReason is set on the final event and on the error that ends a run.
 	StopReason StopReason
 }
@@ -165,12 +168,13 @@ func (e Event) wire() any {
 	case Final:
 		v = struct {
 			eventHead
-			Answer     string     `json:"answer"`
-			Iterations int        `json:"iterations"`
-			Forced     bool       `json:"forced"`
-			StopReason StopReason `json:"stop_reason"`
-			DurationMS int64      `json:"duration_ms"`
-		}{h, e.Text, e.Iterations, e.Forced, e.StopReason, ms}
+			Answer     string      `json:"answer"`
+			Iterations int         `json:"iterations"`
+			Forced     bool        `json:"forced"`
+			StopReason StopReason  `json:"stop_reason"`
+			Usage      model.Usage `json:"usage"`
+			DurationMS int64       `json:"duration_ms"`
+		}{h, e.Text, e.Iterations, e.Forced, e.StopReason, e.Usage, ms}
 	case Error:
 		v = struct {
 			eventHead
