@@ -1,15 +1,15 @@
 package logs
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/prompt"
 )
 
 // WriteList writes conversations as a table for people: ID, when, model,
@@ -53,10 +53,10 @@ func WriteText(w io.Writer, runs []Run) error {
 
 func writeRun(b *strings.Builder, r Run) {
 	model := strings.Trim(r.Provider+" "+r.Model, " ")
-	fmt.Fprintf(b, "── %s · %s · %s\n", r.Started.Local().Format("2006-01-02 15:04:05"), clean(model), r.Status)
-	fmt.Fprintf(b, "Question: %s\n", hang(clean(r.Question)))
+	fmt.Fprintf(b, "── %s · %s · %s\n", r.Started.Local().Format("2006-01-02 15:04:05"), trace.Visible(model), r.Status)
+	fmt.Fprintf(b, "Question: %s\n", hang(trace.Visible(r.Question)))
 	if r.Context != "" {
-		fmt.Fprintf(b, "Context: %s\n", hang(clean(r.Context)))
+		fmt.Fprintf(b, "Context: %s\n", hang(trace.Visible(r.Context)))
 	}
 	for _, e := range r.Events {
 		writeEvent(b, e)
@@ -82,54 +82,40 @@ func writeRun(b *strings.Builder, r Run) {
 func writeEvent(b *strings.Builder, e Event) {
 	tag := fmt.Sprintf("[%d] ", e.Iteration)
 	if e.Reasoning != "" {
-		b.WriteString(tag + "thinking:\n" + indent(clean(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
+		b.WriteString(tag + "thinking:\n" + indent(trace.Visible(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
 	}
 	switch e.Kind {
 	case "thought":
 		if e.Text != "" {
-			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(clean(e.Text)), took(e.Duration))
+			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(trace.Visible(e.Text)), took(e.Duration))
 		}
 	case "action":
-		fmt.Fprintf(b, "%sAction: %s %s\n", tag, clean(e.Tool), clean(formatArgs(e.Args)))
+		fmt.Fprintf(b, "%sAction: %s %s\n", tag, trace.Visible(e.Tool), trace.Visible(prompt.FormatArgs(e.Args)))
 	case "observation":
 		label := "Observation"
 		if e.Failed {
 			label = "Observation (error)"
 		}
-		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(clean(strings.TrimSpace(e.Text))), took(e.Duration))
+		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(trace.Visible(strings.TrimSpace(e.Text))), took(e.Duration))
 	case "final":
 		forced := ""
 		if e.Forced {
-			forced = fmt.Sprintf(" [forced: %s]", clean(e.StopReason))
+			forced = fmt.Sprintf(" [forced: %s]", trace.Visible(e.StopReason))
 		}
-		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(clean(e.Text)), forced, took(e.Duration))
+		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(trace.Visible(e.Text)), forced, took(e.Duration))
 	case "parse_error":
-		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(clean(e.Text)))
+		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(trace.Visible(e.Text)))
 	case "error":
 		if e.StopReason == stopCancelled {
 			fmt.Fprintf(b, "%sinterrupted: the run was cancelled\n", tag)
 		} else {
-			fmt.Fprintf(b, "%serror: %s\n", tag, hang(clean(e.Text)))
+			fmt.Fprintf(b, "%serror: %s\n", tag, hang(trace.Visible(e.Text)))
 		}
 	case "warning":
-		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(clean(e.Text)))
+		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(trace.Visible(e.Text)))
 	default:
-		fmt.Fprintf(b, "%s%s: %s\n", tag, clean(e.Kind), hang(clean(e.Text)))
+		fmt.Fprintf(b, "%s%s: %s\n", tag, trace.Visible(e.Kind), hang(trace.Visible(e.Text)))
 	}
-}
-
-// formatArgs writes arguments as compact JSON, as the trace does.
-func formatArgs(args map[string]any) string {
-	if args == nil {
-		args = map[string]any{}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(args); err != nil {
-		return "{}"
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // took shows a duration in parentheses, or nothing under half a
@@ -146,41 +132,9 @@ func took(d time.Duration) string {
 	return " (" + d.String() + ")"
 }
 
-// clean escapes the control characters of s other than newlines and
-// tabs (\x1b for ESC), and invalid UTF-8, so that text from outside
-// cannot drive a terminal.
-func clean(s string) string {
-	ok := true
-	for _, r := range s {
-		if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\t') || unicode.Is(unicode.Bidi_Control, r) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x80 && unicode.IsControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // oneLine escapes s, joins its lines and cuts it to n characters.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(clean(s)), " ")
+	s = strings.Join(strings.Fields(trace.Visible(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
