@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // The "sqlite" driver: pure Go, no C toolchain.
@@ -89,6 +90,25 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the log's directory: %w", err)
 	}
+	// Switching a new database to WAL, or creating its tables, while
+	// another process does the same can fail at once with SQLITE_BUSY,
+	// without waiting for the busy timeout: try again within it.
+	deadline := time.Now().Add(BusyTimeout)
+	for {
+		s, err := open(ctx, path, opts)
+		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
+			return s, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// open makes one attempt at Open.
+func open(ctx context.Context, path string, opts []Option) (*Store, error) {
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
