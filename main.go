@@ -942,7 +942,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		tty := isTerminal(stderr)
 		s.trace = trace.New(stderr,
 			trace.Color(tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),
-			trace.Spinner(tty),
+			trace.Spinner(tty && os.Getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
 			trace.Verbose(f.verbose))
 		opts = append(opts, agent.WithEvents(advised(s.trace.Event)))
 		if !f.noStream && (f.stream || (tty && !fs.Changed("stream"))) {
@@ -1190,7 +1190,7 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 			s.log.restart()
 			fmt.Fprintln(stderr, "(the conversation is forgotten)")
 		case q == "/tools":
-			if err := tools.FormatList(stdout, s.reg); err != nil {
+			if err := tools.FormatList(stderr, s.reg); err != nil { // stdout is for answers
 				return err
 			}
 		case q == "/help":

@@ -443,8 +443,8 @@ func TestChat(t *testing.T) {
 	if n := strings.Count(got.stdout, "17 * 23 + 4 = 395\n"); n != 2 {
 		t.Errorf("want two answers, got %d\n%s", n, got)
 	}
-	if !strings.Contains(got.stdout, "expression") {
-		t.Errorf("/tools did not list the tools\n%s", got)
+	if !strings.Contains(got.stderr, "expression") || strings.Contains(got.stdout, "expression") {
+		t.Errorf("/tools did not list the tools on stderr, away from the answers\n%s", got)
 	}
 	if !strings.Contains(got.stderr, "unknown command /nope") {
 		t.Errorf("an unknown command is not explained\n%s", got)

@@ -68,7 +68,7 @@ func startTerminal(t *testing.T, in invocation, pipedStdin ...bool) *terminal {
 		t.Skipf("no pseudo-terminal here: %v", err)
 	}
 	cmd := command(t, in)
-	cmd.Env = append(cmd.Env, "TERM=xterm")
+	cmd.Env = append([]string{"TERM=xterm"}, cmd.Env...) // a test's own TERM wins
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if len(pipedStdin) > 0 && pipedStdin[0] {
@@ -344,5 +344,17 @@ func TestTerminalShowsTheAnswerOnce(t *testing.T) {
 	}
 	if screen := chat.text(); strings.Count(screen, "= 395") != 1 || strings.Contains(screen, "395395") || strings.Contains(screen, "395> ") {
 		t.Errorf("chat: want the answer once, on its own line:\n%q", screen)
+	}
+}
+
+// TestTerminalDumbGetsNoEscapes runs on a terminal that says it cannot
+// redraw (TERM=dumb): no colour, no spinner, no erase codes.
+func TestTerminalDumbGetsNoEscapes(t *testing.T) {
+	term := startTerminal(t, invocation{args: []string{"ask", "--replay", "testdata/agent/demo.jsonl", "What is 17 * 23 + 4?"}, env: []string{"TERM=dumb"}})
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+	if screen := term.text(); strings.Contains(screen, "\x1b") || !strings.Contains(screen, "17 * 23 + 4 = 395") {
+		t.Errorf("want the answer and no escape codes:\n%q", screen)
 	}
 }

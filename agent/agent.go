@@ -237,8 +237,12 @@ func (r *runState) checkWindow(iter int) {
 	}
 	if tokens*10 >= w*8 {
 		r.warned = true
-		err := fmt.Errorf("%w: the prompt is about %d tokens, near the context window of %d; "+
-			"the server may drop its beginning", ErrContextWindow, tokens, w)
+		where := "near"
+		if tokens > w {
+			where = "over"
+		}
+		err := fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d; "+
+			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w)
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	}
 }

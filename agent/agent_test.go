@@ -408,3 +408,16 @@ func TestThePromptStaysBounded(t *testing.T) {
 		t.Fatalf("got %v after %d iterations, want ErrPromptTooLarge within 6", err, res.Iterations)
 	}
 }
+
+func TestContextWindowWarningSaysOverWhenOver(t *testing.T) {
+	var warned []string
+	m := scripted(action("echo", `{"text": "`+strings.Repeat("x", 4000)+`"}`), final("ok"))
+	New(m, registry(t), WithContextWindow(500), WithEvents(func(e event.Event) {
+		if e.Kind == event.Warning {
+			warned = append(warned, e.Text)
+		}
+	})).Run(context.Background(), "q")
+	if len(warned) != 1 || !strings.Contains(warned[0], "over the context window of 500") {
+		t.Errorf("warnings = %q, want one saying the prompt is over the window", warned)
+	}
+}

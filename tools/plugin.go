@@ -222,7 +222,7 @@ func (p *plugin) Confirmation(args map[string]any) (string, bool) {
 		return "", false
 	}
 	input, _ := json.Marshal(args)
-	return fmt.Sprintf("The agent wants to run the tool %s:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
+	return fmt.Sprintf("The tool %s is to run:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
 		p.Name(), indent(quoteCommand(p.argv)), indent(escapeHidden(input))), true
 }
 

@@ -96,7 +96,7 @@ func (s *shellTool) Confirmation(args map[string]any) (string, bool) {
 		return "", false // Call refuses it
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The agent wants to run this shell command:\n\n%s\n\n", indent(command))
+	fmt.Fprintf(&b, "This shell command is to run:\n\n%s\n\n", indent(command))
 	if programs, err := commandPrograms(command); err != nil {
 		fmt.Fprintf(&b, "(It does not parse as a shell command: %v.)\n", err)
 	} else if len(programs) > 0 {
