@@ -52,6 +52,11 @@ func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, st
 		if !me.Temporary {
 			return r, backoff.Permanent(me)
 		}
+		if me.RetryAfter > 0 {
+			// Wait as long as the server asked, within reason; the run's
+			// own time limit still ends the wait.
+			return r, &waitThenRetry{err: me, wait: &backoff.RetryAfterError{Duration: min(me.RetryAfter, maxRetryAfter)}}
+		}
 		return r, me
 	}
 	return backoff.Retry(ctx, attempt,
@@ -104,3 +109,17 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	}
 	return r, nil
 }
+
+// maxRetryAfter caps the wait a server's Retry-After asks for.
+const maxRetryAfter = time.Minute
+
+// waitThenRetry is a model error whose server asked to be tried again
+// after a while: it is both the *model.Error and the backoff package's
+// RetryAfterError, which sets the wait.
+type waitThenRetry struct {
+	err  *model.Error
+	wait *backoff.RetryAfterError
+}
+
+func (e *waitThenRetry) Error() string   { return e.err.Error() }
+func (e *waitThenRetry) Unwrap() []error { return []error{e.err, e.wait} }

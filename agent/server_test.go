@@ -248,3 +248,43 @@ func TestCalculatorScript(t *testing.T) {
 		})
 	}
 }
+
+// TestRateLimitsAreWaitedOut answers the first call with a 429 that asks,
+// with Retry-After, for a second's wait: the retry comes after it.
+func TestRateLimitsAreWaitedOut(t *testing.T) {
+	replies, err := modeltest.LoadReplies("../testdata/agent/server/two_steps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, provider := range []string{"ollama", "openai"} {
+		t.Run(provider, func(t *testing.T) {
+			var srv *modeltest.Server
+			if provider == "ollama" {
+				srv = modeltest.NewOllama(replies[1:], modeltest.Fail(1, 429), modeltest.RetryAfter(1))
+			} else {
+				srv = modeltest.NewOpenAI(replies[1:], modeltest.Fail(1, 429), modeltest.RetryAfter(1))
+			}
+			defer srv.Close()
+			m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warnings []string
+			start := time.Now()
+			res, err := New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
+				if e.Kind == event.Warning {
+					warnings = append(warnings, e.Text)
+				}
+			})).Run(context.Background(), "q")
+			if err != nil || res.Answer != "17 + 25 = 42" {
+				t.Fatalf("got %v, %+v", err, res)
+			}
+			if took := time.Since(start); took < time.Second {
+				t.Errorf("the retry came after %s, before the second the server asked for", took)
+			}
+			if len(warnings) != 1 || !strings.Contains(warnings[0], "retrying in 1s") {
+				t.Errorf("warnings = %q", warnings)
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Sentinel causes of the errors of New and of model calls, for errors.Is.
@@ -47,6 +48,9 @@ type Error struct {
 	// Temporary is true for failures worth retrying: the server could not
 	// be reached, timed out, was rate limited (429) or failed (5xx).
 	Temporary bool
+	// RetryAfter is how long the server asked to wait before trying again
+	// (its Retry-After header), or 0.
+	RetryAfter time.Duration
 	// Fix names the field of Config to change, such as "BaseURL",
 	// "APIKey", "Model", "Provider" or "Replay", or "Timeout" for the
 	// caller's time limit; empty when no setting would help.
@@ -114,7 +118,7 @@ func Classify(ctx context.Context, err error) *Error {
 		}
 		e.Temporary = true
 	case errors.As(err, &se):
-		e.StatusCode = se.code
+		e.StatusCode, e.RetryAfter = se.code, se.retryAfter
 	case errors.As(err, &ue), isNetError(err):
 		e.Temporary = true
 	default:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -15,8 +16,9 @@ import (
 // httpStatusError is an HTTP response with an error status, caught by
 // statusTransport before a client turns it into a bare string.
 type httpStatusError struct {
-	code int
-	msg  string
+	code       int
+	msg        string
+	retryAfter time.Duration // what the server's Retry-After asks, or 0
 }
 
 func (e *httpStatusError) Error() string {
@@ -59,7 +61,7 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	return nil, &httpStatusError{code: resp.StatusCode, msg: errorMessage(body)}
+	return nil, &httpStatusError{code: resp.StatusCode, msg: errorMessage(body), retryAfter: retryAfter(resp.Header.Get("Retry-After"))}
 }
 
 // errorMessage extracts the message of an error body in the shapes
@@ -121,4 +123,19 @@ func newHTTPClient(base *http.Client, b bounds) *http.Client {
 	}
 	c.Transport = statusTransport{base: rt, bounds: b}
 	return c
+}
+
+// retryAfter reads a Retry-After header: seconds, or an HTTP date.
+func retryAfter(v string) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(v); err == nil && secs > 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(time.Until(at), 0)
+	}
+	return 0
 }

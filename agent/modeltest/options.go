@@ -6,12 +6,13 @@ import "fmt"
 type Option func(*config)
 
 type config struct {
-	model     string      // the only model served; empty means any
-	apiKey    string      // the key an OpenAI client must send; empty means any or none
-	fail      map[int]int // HTTP status by call number, from 1
-	hang      bool
-	repeat    bool
-	misbehave Misbehaviour
+	model      string      // the only model served; empty means any
+	apiKey     string      // the key an OpenAI client must send; empty means any or none
+	fail       map[int]int // HTTP status by call number, from 1
+	hang       bool
+	repeat     bool
+	misbehave  Misbehaviour
+	retryAfter int // seconds, sent with every failure
 }
 
 // Model makes name the only model the server knows. Calls for any other
@@ -58,4 +59,10 @@ func Hang() Option {
 // Without Repeat, calls past the end of the script get [OutOfScript].
 func Repeat() Option {
 	return func(c *config) { c.repeat = true }
+}
+
+// RetryAfter makes every failure of [Fail] carry the header Retry-After
+// with the given seconds, as a rate-limiting server's 429 does.
+func RetryAfter(seconds int) Option {
+	return func(c *config) { c.retryAfter = seconds }
 }

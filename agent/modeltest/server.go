@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -130,6 +131,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if status := s.cfg.fail[n]; status != 0 {
+		if s.cfg.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(s.cfg.retryAfter))
+		}
 		s.dialect.error(w, status, s.dialect.failure(status))
 		return
 	}
