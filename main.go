@@ -767,6 +767,8 @@ type agentFlags struct {
 	stream        bool
 	noStream      bool
 	usage         bool
+	stops         []string
+	noStop        bool
 	quiet         bool
 	verbose       bool
 	json          bool
@@ -795,6 +797,8 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "trace the full prompts and observations")
 	fs.BoolVar(&f.stream, "stream", false, "show the model's text as it arrives (default: on when stderr is a terminal)")
 	fs.BoolVar(&f.noStream, "no-stream", false, "do not show the model's text as it arrives, even on a terminal")
+	fs.StringArrayVar(&f.stops, "stop", nil, "a stop sequence sent on every model call, replacing the default set (repeatable)")
+	fs.BoolVar(&f.noStop, "no-stop", false, "send no stop sequences: the agent cuts replies itself")
 	fs.BoolVarP(&f.usage, "usage", "u", false, "print the tokens in and out and the model's time after the answer, on stderr")
 	fs.BoolVar(&f.json, "json", false, "print the run as JSON Lines events on stdout instead of the answer")
 	fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
@@ -934,6 +938,14 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))
+	}
+	switch {
+	case f.noStop && len(f.stops) > 0:
+		return nil, fmt.Errorf("%w: --stop and --no-stop contradict each other; pass one", errUsage)
+	case f.noStop:
+		opts = append(opts, agent.WithStopSequences())
+	case len(f.stops) > 0:
+		opts = append(opts, agent.WithStopSequences(f.stops...))
 	}
 	if f.json {
 		opts = append(opts, agent.WithEvents(advised(event.JSONLines(stdout))))

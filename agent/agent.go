@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"slices"
+
 	"github.com/react-agent/react-agent/agent/event"
 
 	"context"
@@ -82,6 +84,7 @@ type runState struct {
 	fixed   int // bytes of the messages before the scratchpad
 	lastErr error
 	repeats int
+	dropped []string // the refused parameters already warned about
 }
 
 // answer runs the loop for question after the turns of history.
@@ -209,6 +212,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	}
 	r.emit(event.Event{Kind: event.Model, Iteration: iter, Forced: forced, Messages: r.msgs})
 	mr, err := a.generate(ctx, r.msgs, iter, r.emit)
+	r.warnDropped(iter)
 	r.res.Usage.Add(mr.usage)
 	if err != nil {
 		return nil, err
@@ -220,6 +224,27 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	reply := &Reply{Iteration: iter, Text: mr.text, Reasoning: reasoning, Duration: mr.duration, Usage: mr.usage}
 	reply.Step, reply.Err = a.parser.Parse(mr.text)
 	return reply, nil
+}
+
+// warnDropped says once a run which parameters the model's server refused
+// and the model now leaves out.
+func (r *runState) warnDropped(iter int) {
+	d, ok := r.a.model.(interface{ Dropped() []string })
+	if !ok {
+		return
+	}
+	for _, p := range d.Dropped() {
+		if slices.Contains(r.dropped, p) {
+			continue
+		}
+		r.dropped = append(r.dropped, p)
+		what := "the temperature: the server's own is used"
+		if p == "stop" {
+			what = "stop sequences: the agent cuts replies itself"
+		}
+		r.emit(event.Event{Kind: event.Warning, Iteration: iter,
+			Text: fmt.Sprintf("the server refused the parameter %q; calls are made without %s", p, what)})
+	}
 }
 
 // checkWindow warns once when the prompt nears the model's context window,

@@ -288,3 +288,46 @@ func TestRateLimitsAreWaitedOut(t *testing.T) {
 		})
 	}
 }
+
+// TestServersThatRefuseAParameter talks to servers that refuse stop
+// sequences or the temperature with a 400, as reasoning models do: the
+// call is made again without it, once, with one warning, and the calls
+// after leave it out.
+func TestServersThatRefuseAParameter(t *testing.T) {
+	replies, err := modeltest.LoadReplies("../testdata/agent/server/two_steps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, provider := range []string{"ollama", "openai"} {
+		for _, param := range []string{"stop", "temperature"} {
+			t.Run(provider+" refusing "+param, func(t *testing.T) {
+				var srv *modeltest.Server
+				if provider == "ollama" {
+					srv = modeltest.NewOllama(replies, modeltest.Reject(param))
+				} else {
+					srv = modeltest.NewOpenAI(replies, modeltest.Reject(param))
+				}
+				defer srv.Close()
+				m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "k", Temperature: 0.2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var warnings []string
+				res, err := New(m, registry(t, addTool()), fastRetries(), WithEvents(func(e event.Event) {
+					if e.Kind == event.Warning {
+						warnings = append(warnings, e.Text)
+					}
+				})).Run(context.Background(), "What is 17 + 25?")
+				if err != nil || res.Answer != "17 + 25 = 42" {
+					t.Fatalf("got %v, %+v", err, res)
+				}
+				if len(warnings) != 1 || !strings.Contains(warnings[0], fmt.Sprintf("refused the parameter %q", param)) {
+					t.Errorf("warnings = %q", warnings)
+				}
+				if n := srv.Calls(); n != 3 {
+					t.Errorf("%d calls, want 3: the refused one, its retry, the next step", n)
+				}
+			})
+		}
+	}
+}

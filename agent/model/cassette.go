@@ -128,6 +128,14 @@ func (r *Recorder) Call(ctx context.Context, p string, opts ...llms.CallOption) 
 	return llms.GenerateFromSinglePrompt(ctx, r, p, opts...)
 }
 
+// Dropped passes on the parameters the recorded model's server refused.
+func (r *Recorder) Dropped() []string {
+	if d, ok := r.model.(interface{ Dropped() []string }); ok {
+		return d.Dropped()
+	}
+	return nil
+}
+
 // ContextWindow passes on the recorded model's context window.
 func (r *Recorder) ContextWindow() int {
 	if w, ok := r.model.(interface{ ContextWindow() int }); ok {

@@ -79,7 +79,8 @@ func (w *watch) Err() error {
 type bounds struct {
 	maxReply int64
 	idle     time.Duration
-	maxLine  int // the longest line the client reads, or 0 for no limit
+	maxLine  int      // the longest line the client reads, or 0 for no limit
+	drop     *dropped // the parameters the server refused
 }
 
 // guard starts watching a request: it ends it when the server is idle for

@@ -83,7 +83,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	if cfg.APIKey == "" && p.KeyEnv != "" {
 		cfg.APIKey = os.Getenv(p.KeyEnv)
 	}
-	b := bounds{maxReply: cfg.MaxReplyBytes, idle: cfg.IdleTimeout}
+	b := bounds{maxReply: cfg.MaxReplyBytes, idle: cfg.IdleTimeout, drop: &dropped{}}
 	if b.maxReply <= 0 {
 		b.maxReply = DefaultMaxReplyBytes
 	}
@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc}
+		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -139,7 +139,12 @@ type served struct {
 	defaults            []llms.CallOption
 	secrets             []string     // removed from every error message
 	hc                  *http.Client // the provider's client, to ask the server more
+	drop                *dropped     // the parameters the server refused
 }
+
+// Dropped returns the request parameters ("stop", "temperature") the
+// server refused, which the model leaves out of its calls since.
+func (m *served) Dropped() []string { return m.drop.list() }
 
 // secretsOf returns the secrets of cfg: its API key and the password of
 // its server's URL.
@@ -154,7 +159,22 @@ func secretsOf(cfg Config) []string {
 }
 
 // GenerateContent calls the provider with the configured options first.
+// When the server refuses a parameter it can do without (stop sequences,
+// the temperature), as reasoning models and some servers do, the call is
+// made once more without it, and so are the calls after (see Dropped).
 func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	resp, err := m.generate(ctx, msgs, opts)
+	var me *Error
+	if errors.As(err, &me) && m.drop != nil {
+		if p := refused(me); p != "" && m.drop.add(p) {
+			return m.generate(ctx, msgs, opts)
+		}
+	}
+	return resp, err
+}
+
+// generate makes one call.
+func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption) (*llms.ContentResponse, error) {
 	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
 	all = append(append(all, m.defaults...), opts...)
 	ctx, w := withWatch(ctx)

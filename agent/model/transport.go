@@ -45,6 +45,7 @@ type statusTransport struct {
 }
 
 func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = t.drop.withoutParams(req)
 	req, idle := t.guard(req)
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {

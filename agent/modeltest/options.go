@@ -12,7 +12,8 @@ type config struct {
 	hang       bool
 	repeat     bool
 	misbehave  Misbehaviour
-	retryAfter int // seconds, sent with every failure
+	retryAfter int    // seconds, sent with every failure
+	reject     string // a parameter refused with a 400
 }
 
 // Model makes name the only model the server knows. Calls for any other
@@ -65,4 +66,11 @@ func Repeat() Option {
 // with the given seconds, as a rate-limiting server's 429 does.
 func RetryAfter(seconds int) Option {
 	return func(c *config) { c.retryAfter = seconds }
+}
+
+// Reject makes the server refuse every call that sends the parameter
+// param ("stop" or "temperature", at the top of the request or under
+// Ollama's "options") with a 400, as OpenAI's reasoning models do.
+func Reject(param string) Option {
+	return func(c *config) { c.reject = param }
 }

@@ -2,6 +2,7 @@ package modeltest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -129,6 +130,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if !s.authorized(r) {
 		s.dialect.error(w, http.StatusUnauthorized, incorrectKey)
 		return
+	}
+	if p := s.cfg.reject; p != "" {
+		opts, _ := req["options"].(map[string]any)
+		if _, top := req[p]; top || opts[p] != nil {
+			s.dialect.error(w, http.StatusBadRequest, fmt.Sprintf("Unsupported parameter: '%s' is not supported with this model.", p))
+			return
+		}
 	}
 	if status := s.cfg.fail[n]; status != 0 {
 		if s.cfg.retryAfter > 0 {
