@@ -84,12 +84,13 @@ type runState struct {
 	fixed   int // bytes of the messages before the scratchpad
 	lastErr error
 	repeats int
-	dropped []string // the refused parameters already warned about
+	dropped []string             // the refused parameters already warned about
+	calls   map[string]*pastCall // the tool calls made, by tool and arguments
 }
 
 // answer runs the loop for question after the turns of history.
 func (a *Agent) answer(ctx context.Context, history []Turn, question string) (*Result, error) {
-	r := &runState{a: a, res: &Result{Question: question}, start: time.Now()}
+	r := &runState{a: a, res: &Result{Question: question}, start: time.Now(), calls: map[string]*pastCall{}}
 	res, err := r.loop(ctx, history, question)
 	res.Duration = time.Since(r.start)
 	if err != nil {
@@ -181,6 +182,9 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 			return res, nil
 		}
 		if err := r.act(runCtx, iter, reply.Step, step); err != nil {
+			if errors.Is(err, errRepeatedCall) {
+				return r.force(ctx, runCtx, event.StopRepeatedCall)
+			}
 			res.StopReason = event.StopError
 			return res, err
 		}
@@ -310,6 +314,10 @@ func sameParseError(a, b error) bool {
 // observations; only a hook's error ends the run.
 func (r *runState) act(ctx context.Context, iter int, parsed parser.Step, step Step) error {
 	a := r.a
+	key := parsed.Action + " " + prompt.FormatArgs(parsed.Args)
+	if earlier, ok := r.calls[key]; ok {
+		return r.repeated(iter, parsed, step, earlier)
+	}
 	call := &ToolCall{Iteration: iter, Tool: parsed.Action, Args: parsed.Args}
 	d, err := a.opts.hooks.BeforeTool(ctx, call)
 	if err != nil {
@@ -346,10 +354,53 @@ func (r *runState) act(ctx context.Context, iter int, parsed parser.Step, step S
 	}
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)
-	r.pad.AddStep(parsed, obs.Text)
+	r.calls[key] = &pastCall{iter: iter, observation: obs.Text}
+	r.pad.AddStep(parsed, obs.Text+r.stepsLeft(iter))
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Duration: obs.Duration, Tool: call.Tool, Text: obs.Text,
 		Failed: obs.Err != nil})
 	return nil
+}
+
+// errRepeatedCall ends the loop of a model that made the same call a
+// third time.
+var errRepeatedCall = errors.New("the same call a third time")
+
+// pastCall is a tool call made earlier in the run.
+type pastCall struct {
+	iter        int
+	observation string
+	repeats     int
+}
+
+// repeated answers a call the model made before with the same arguments:
+// the second time with the earlier result and a word to move on, without
+// running the tool again; the third time it ends the loop.
+func (r *runState) repeated(iter int, parsed parser.Step, step Step, earlier *pastCall) error {
+	earlier.repeats++
+	if earlier.repeats >= 2 {
+		return errRepeatedCall
+	}
+	text := fmt.Sprintf("You made this same call at step %d, and it gave:\n%s\n"+
+		"Do not call %s with these arguments again: use that result, try other arguments or another tool, "+
+		"or give your final answer.", earlier.iter, earlier.observation, parsed.Action)
+	step.Action, step.Args, step.Observation = parsed.Action, parsed.Args, text
+	r.res.Steps = append(r.res.Steps, step)
+	r.pad.AddStep(parsed, text+r.stepsLeft(iter))
+	r.emit(event.Event{Kind: event.Action, Iteration: iter, Tool: parsed.Action, Args: parsed.Args})
+	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Tool: parsed.Action, Text: text, Failed: true})
+	return nil
+}
+
+// stepsLeft tells the model, in its observation, how many steps it has
+// left when few are: the system prompt stays the same all run long.
+func (r *runState) stepsLeft(iter int) string {
+	switch left := r.a.opts.maxIterations - iter; {
+	case left == 1:
+		return "\n(1 step left: give your final answer next.)"
+	case left == 2:
+		return "\n(2 steps left before you must give your final answer.)"
+	}
+	return ""
 }
 
 // force ends a run that reached a limit: unless the caller cancelled it, it
@@ -361,6 +412,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 		event.StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
 		event.StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
 		event.StopCancelled:     "cancelled",
+		event.StopRepeatedCall:  "stopped: the model made the same call a third time",
 	}[reason]
 	if reason == event.StopCancelled {
 		return res, fmt.Errorf("agent: %s: %w", what, context.Cause(ctx))

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"fmt"
+
 	"github.com/react-agent/react-agent/agent/event"
 
 	"github.com/react-agent/react-agent/agent/model"
@@ -400,8 +402,10 @@ func TestSystemContext(t *testing.T) {
 func TestThePromptStaysBounded(t *testing.T) {
 	huge := strings.Repeat("I think ", 512<<10) // 4 MiB a reply
 	m := scripted(action("echo", `{"text": "a"}`))
+	calls := 0
 	m.Model = modelFunc(func(context.Context, []llms.MessageContent, llms.CallOptions) (string, error) {
-		return "Thought: " + huge + "\nAction: echo\nAction Input: a", nil
+		calls++
+		return fmt.Sprintf("Thought: %s\nAction: echo\nAction Input: call %d", huge, calls), nil
 	})
 	res, err := New(m, registry(t), WithMaxIterations(50)).Run(context.Background(), "q")
 	if !errors.Is(err, ErrPromptTooLarge) || res.Iterations > 6 {
@@ -419,5 +423,42 @@ func TestContextWindowWarningSaysOverWhenOver(t *testing.T) {
 	})).Run(context.Background(), "q")
 	if len(warned) != 1 || !strings.Contains(warned[0], "over the context window of 500") {
 		t.Errorf("warnings = %q, want one saying the prompt is over the window", warned)
+	}
+}
+
+// TestRepeatedCalls has a model call the same tool with the same arguments
+// again and again: the second time it is shown the earlier result and not
+// run, the third ends the run with its own stop reason and a forced
+// answer.
+func TestRepeatedCalls(t *testing.T) {
+	runs := 0
+	counting := funcTool{name: "count", schema: oneString("text"), fn: func(context.Context, map[string]any) (string, error) {
+		runs++
+		return "counted", nil
+	}}
+	same := action("count", `{"text": "a"}`)
+	m := scripted(same, same, same, final("gave up"))
+	res, err := New(m, registry(t, counting), WithMaxIterations(10)).Run(context.Background(), "q")
+	if err != nil || res.StopReason != event.StopRepeatedCall || !res.Forced || res.Answer != "gave up" {
+		t.Fatalf("got %v, %+v; want a forced answer after the third same call", err, res)
+	}
+	if runs != 1 {
+		t.Errorf("the tool ran %d times, want once", runs)
+	}
+	if !strings.Contains(m.last(2), "You made this same call at step 1, and it gave:\ncounted") {
+		t.Errorf("the second call's observation does not show the earlier result:\n%s", m.last(2))
+	}
+}
+
+// TestStepsLeftAreToldNearTheLimit checks that the observations of the
+// last steps tell the model how many it has left.
+func TestStepsLeftAreToldNearTheLimit(t *testing.T) {
+	m := scripted(action("echo", `{"text": "1"}`), action("echo", `{"text": "2"}`), final("done"))
+	if _, err := New(m, registry(t), WithMaxIterations(3)).Run(context.Background(), "q"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.last(1), "(2 steps left before you must give your final answer.)") ||
+		!strings.Contains(m.last(2), "(1 step left: give your final answer next.)") {
+		t.Errorf("the prompts do not count the steps left:\n%s\n---\n%s", m.last(1), m.last(2))
 	}
 }

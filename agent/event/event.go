@@ -259,6 +259,9 @@ const (
 	// StopRepeatedParseError means the model wrote the same unparseable
 	// reply three times in a row.
 	StopRepeatedParseError StopReason = "repeated_parse_error"
+	// StopRepeatedCall means the model made the same tool call, with the
+	// same arguments, a third time.
+	StopRepeatedCall StopReason = "repeated_call"
 	// StopCancelled means the caller's context was cancelled.
 	StopCancelled StopReason = "cancelled"
 	// StopError means a model call failed for good, or a hook or the
