@@ -122,6 +122,11 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		res.StopReason = event.StopError
 		return res, err
 	}
+	if a.opts.system != "" && !strings.Contains(system, a.opts.system) {
+		// A template of one's own may leave out {{.Context}}: the extra
+		// context still reaches the model, at the end.
+		system = strings.TrimRight(system, "\n") + "\n\n" + a.opts.system
+	}
 	r.msgs = make([]llms.MessageContent, 0, 2+2*len(history))
 	r.msgs = append(r.msgs, llms.TextParts(llms.ChatMessageTypeSystem, system))
 	r.fixed = len(system)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/prompt"
 
 	"github.com/react-agent/react-agent/agent/model"
 
@@ -460,5 +461,24 @@ func TestStepsLeftAreToldNearTheLimit(t *testing.T) {
 	if !strings.Contains(m.last(1), "(2 steps left before you must give your final answer.)") ||
 		!strings.Contains(m.last(2), "(1 step left: give your final answer next.)") {
 		t.Errorf("the prompts do not count the steps left:\n%s\n---\n%s", m.last(1), m.last(2))
+	}
+}
+
+// TestSystemTextWithATemplateWithoutContext checks that WithSystem's text
+// reaches the model even when the template has no {{.Context}}.
+func TestSystemTextWithATemplateWithoutContext(t *testing.T) {
+	tmpl, err := prompt.Parse("mine", "Answer with the tools {{.ToolNames}}.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := scripted(final("ok"))
+	if _, err := New(m, registry(t), WithTemplate(tmpl), WithSystem("We are a bakery.")).Run(context.Background(), "q"); err != nil {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	system := model.MessageText(m.calls[0][0])
+	m.mu.Unlock()
+	if !strings.HasPrefix(system, "Answer with the tools") || !strings.HasSuffix(system, "We are a bakery.") {
+		t.Errorf("system prompt = %q", system)
 	}
 }

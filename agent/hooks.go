@@ -21,10 +21,15 @@ type Hooks interface {
 	// change reply.Step.
 	AfterParse(ctx context.Context, reply *Reply) error
 	// BeforeTool is called before each tool call. Its Decision allows the
-	// call, denies it with a reason the model sees, or changes the arguments.
+	// call, denies it with a reason the model sees, or changes the
+	// arguments: the tool then runs with the new ones, and the prompt, the
+	// events and the result show them as the step's Action Input. It is
+	// not called for a call the model repeats (see the loop's handling of
+	// repeated calls), which does not run.
 	BeforeTool(ctx context.Context, call *ToolCall) (Decision, error)
-	// AfterTool is called after each tool call. It may change obs.Text,
-	// which is what the model is shown.
+	// AfterTool is called after each tool call that ran. It is not called
+	// for a call a hook denied, whose observation is the reason given. It
+	// may change obs.Text, which is what the model is shown.
 	AfterTool(ctx context.Context, call *ToolCall, obs *Observation) error
 	// OnFinish is called once when the run ends, whatever the reason.
 	OnFinish(ctx context.Context, res *Result)
