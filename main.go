@@ -1294,6 +1294,10 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "pass --allow-private-network to allow them"
 	case errors.Is(err, tools.ErrSearchRefused):
 		more = "or use --search-engine searxng"
+	case errors.Is(err, agent.ErrRepeatedParseError):
+		more = "the model does not follow the reply format: try another model, --lang zh for a model that answers in Chinese, or a lower --temperature"
+	case stop == event.StopRepeatedCall:
+		more = "the model kept making the same call: try another model"
 	case stop == event.StopMaxIterations:
 		more = "raise --max-iterations to allow more"
 	case stop == event.StopTimeout:

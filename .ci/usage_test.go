@@ -68,3 +68,17 @@ func TestPipedTextAndAttachmentsReachTheModel(t *testing.T) {
 		t.Errorf("2 MiB piped: want exit 2 and the limit\n%s", big)
 	}
 }
+
+// TestAModelThatNeverFollowsTheFormat gets the same unreadable reply three
+// times: the trace shows the parser's message once, and the run ends with
+// exit 3 and advice on what to try.
+func TestAModelThatNeverFollowsTheFormat(t *testing.T) {
+	s := ollama(t, "no_format.json", modeltest.Repeat())
+	got := run(t, invocation{args: []string{"ask", "--base-url", s.URL, "What is 17 * 23 + 4?"}})
+	if got.code != 3 || !strings.Contains(got.stderr, "does not follow the reply format: try another model") {
+		t.Fatalf("want exit 3 and advice\n%s", got)
+	}
+	if n := strings.Count(got.stderr, "the same as before"); n != 2 {
+		t.Errorf("the parser's message is repeated in full; %d short repeats\n%s", n, got)
+	}
+}

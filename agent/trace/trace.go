@@ -31,16 +31,17 @@ type Trace struct {
 	wmu sync.Mutex
 
 	// mu serialises event.Event, Token and Close, and guards what follows.
-	mu         sync.Mutex
-	spin       *spinner
-	closed     bool
-	tokens     bool         // text was streamed since the last event
-	midLine    bool         // the streamed text on screen does not end a line
-	streamed   int          // the iteration whose reply was streamed
-	tokenBytes int          // bytes streamed since the last event
-	dim        bool         // streamed text is being written dim
-	timed      int          // the iteration whose thought line showed the model's time
-	parseErr   *event.Event // the parse error whose observation is not shown again
+	mu           sync.Mutex
+	spin         *spinner
+	closed       bool
+	tokens       bool         // text was streamed since the last event
+	midLine      bool         // the streamed text on screen does not end a line
+	streamed     int          // the iteration whose reply was streamed
+	tokenBytes   int          // bytes streamed since the last event
+	dim          bool         // streamed text is being written dim
+	timed        int          // the iteration whose thought line showed the model's time
+	parseErr     *event.Event // the parse error whose observation is not shown again
+	lastParseErr string       // the last parse error shown whole
 }
 
 // Option configures a Trace.
@@ -248,6 +249,13 @@ func (t *Trace) format(e event.Event) string {
 		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), e.Text, forced, took(d))
 	case event.ParseError:
 		t.parseErr = &e
+		if e.Text == t.lastParseErr {
+			// The message the model is shown again, often long: once is
+			// enough for a person.
+			b.WriteString(tag + t.paint(ansiRed, "parse error: the same as before") + "\n")
+			break
+		}
+		t.lastParseErr = e.Text
 		b.WriteString(tag + t.paint(ansiRed, "parse error: "+e.Text) + "\n")
 	case event.Error:
 		if e.StopReason == event.StopCancelled {

@@ -305,3 +305,16 @@ func TestTraceShowsOutsideTextSafely(t *testing.T) {
 		}
 	}
 }
+
+func TestTraceShowsARepeatedParseErrorOnce(t *testing.T) {
+	var b bytes.Buffer
+	msg := "Your reply has no Action or Final Answer.\nWrite:\nThought: ...\nAction: ...\nAction Input: ..."
+	feed(New(&b), []any{
+		event.Event{Kind: event.ParseError, Iteration: 1, Text: msg},
+		event.Event{Kind: event.ParseError, Iteration: 2, Text: msg},
+		event.Event{Kind: event.ParseError, Iteration: 3, Text: msg},
+	})
+	if n := strings.Count(b.String(), "Write:"); n != 1 || strings.Count(b.String(), "the same as before") != 2 {
+		t.Errorf("the message shows %d times, want once:\n%s", n, b.String())
+	}
+}
