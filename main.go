@@ -13,6 +13,7 @@
 //	react-agent tool [flags] NAME INPUT  call one tool directly
 //	react-agent models [flags]           list the models the provider serves
 //	react-agent settings [flags]         show each setting, its value and where it came from
+//	react-agent completion bash|zsh|fish a script that completes commands and flags in your shell
 //	react-agent --version
 //
 // The answer goes to stdout and the trace to stderr. Exit status: 0 with
@@ -69,6 +70,7 @@ Usage:
   react-agent tool [flags] NAME INPUT  call one tool directly
   react-agent models [flags]           list the models the provider serves
   react-agent settings [flags]         show each setting, its value and where it came from
+  react-agent completion bash|zsh|fish a script that completes commands and flags in your shell
   react-agent --version                print the version
 
 Examples:
@@ -139,6 +141,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdSettings(rest, stdout, stderr)
 	case "models":
 		err = cmdModels(rest, stdout, stderr)
+	case "completion":
+		err = cmdCompletion(rest, stdout, stderr)
 	case "logs":
 		err = cmdLogs(rest, stdout, stderr)
 	default:
@@ -167,7 +171,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // commands are the commands of the command line, for finding one among
 // the arguments.
-var commands = []string{"ask", "chat", "parse", "tools", "tool", "models", "settings", "logs", "help", "version"}
+var commands = []string{"ask", "chat", "parse", "tools", "tool", "models", "settings", "logs", "completion", "help", "version"}
 
 // commandFirst moves a command written after flags to the front:
 // "react-agent -q chat" is "react-agent chat -q". Flags are read as ask's
@@ -806,6 +810,63 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	f.log = addLogFlags(fs, true)
 	f.settings = addSettings(fs)
 	return f
+}
+
+// cmdCompletion implements `react-agent completion SHELL`: a script that
+// completes the commands, and the flags of ask (which most commands
+// share), taken from the flag set itself so that it never falls behind.
+func cmdCompletion(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("completion", "completion bash|zsh|fish", `  source <(react-agent completion bash)           # in ~/.bashrc
+  react-agent completion zsh > "${fpath[1]}/_react-agent"
+  react-agent completion fish > ~/.config/fish/completions/react-agent.fish
+`, stdout, stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: completion takes the name of a shell: bash, zsh or fish", errUsage)
+	}
+	flags := pflag.NewFlagSet("ask", pflag.ContinueOnError)
+	addAgentFlags(flags)
+	var words []string
+	flags.VisitAll(func(f *pflag.Flag) { words = append(words, "--"+f.Name) })
+	cmds := strings.Join(commands, " ")
+	switch fs.Arg(0) {
+	case "bash":
+		fmt.Fprintf(stdout, `# bash completion for react-agent
+_react_agent() {
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W %q -- "$cur"))
+	elif [[ $COMP_CWORD -eq 1 ]]; then
+		COMPREPLY=($(compgen -W %q -- "$cur"))
+	fi
+}
+complete -o default -F _react_agent react-agent
+`, strings.Join(words, " "), cmds)
+	case "zsh":
+		fmt.Fprintf(stdout, `#compdef react-agent
+# zsh completion for react-agent
+_react_agent() {
+	if [[ $words[CURRENT] == -* ]]; then
+		compadd -- %s
+	elif (( CURRENT == 2 )); then
+		compadd -- %s
+	else
+		_files
+	fi
+}
+compdef _react_agent react-agent
+`, strings.Join(words, " "), cmds)
+	case "fish":
+		fmt.Fprintf(stdout, "# fish completion for react-agent\ncomplete -c react-agent -n __fish_use_subcommand -a %q\n", cmds)
+		flags.VisitAll(func(f *pflag.Flag) {
+			fmt.Fprintf(stdout, "complete -c react-agent -l %s -d %q\n", f.Name, strings.SplitN(f.Usage, "\n", 2)[0])
+		})
+	default:
+		return fmt.Errorf("%w: completion: unknown shell %q; use bash, zsh or fish", errUsage, fs.Arg(0))
+	}
+	return nil
 }
 
 // cmdModels implements `react-agent models`: the models the provider's

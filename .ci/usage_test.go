@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +81,30 @@ func TestAModelThatNeverFollowsTheFormat(t *testing.T) {
 	}
 	if n := strings.Count(got.stderr, "the same as before"); n != 2 {
 		t.Errorf("the parser's message is repeated in full; %d short repeats\n%s", n, got)
+	}
+}
+
+// TestBashCompletion sources the bash completion script and completes a
+// command and a flag with it, as bash would on Tab.
+func TestBashCompletion(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash here")
+	}
+	script := run(t, invocation{args: []string{"completion", "bash"}})
+	if script.code != 0 {
+		t.Fatalf("exit %d\n%s", script.code, script)
+	}
+	check := script.stdout + `
+COMP_WORDS=(react-agent to); COMP_CWORD=1; _react_agent; echo "commands: ${COMPREPLY[*]}"
+COMP_WORDS=(react-agent ask --max-i); COMP_CWORD=2; _react_agent; echo "flags: ${COMPREPLY[*]}"
+`
+	out, err := exec.Command("bash", "-c", check).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "commands: tools tool") || !strings.Contains(string(out), "flags: --max-iterations") {
+		t.Fatalf("bash completed:\n%s (%v)", out, err)
+	}
+	for _, shell := range []string{"zsh", "fish"} {
+		if got := run(t, invocation{args: []string{"completion", shell}}); got.code != 0 || !strings.Contains(got.stdout, "--max-iterations") && !strings.Contains(got.stdout, "-l max-iterations") {
+			t.Errorf("completion %s: exit %d\n%s", shell, got.code, got)
+		}
 	}
 }
