@@ -27,6 +27,7 @@
 package main
 
 import (
+	"github.com/peterh/liner"
 	"github.com/react-agent/react-agent/agent/event"
 
 	"bufio"
@@ -1233,14 +1234,43 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 	if interactive {
 		fmt.Fprintln(stderr, "Ask a question. /help lists the commands; /exit or Ctrl-D ends the session.")
 	}
-	lines := bufio.NewScanner(stdin)
-	lines.Buffer(nil, 1<<20)
+	var read func() (*string, error)
+	if f, ok := stdin.(*os.File); ok && interactive && f == os.Stdin {
+		// A person at a terminal: line editing, history (arrow keys,
+		// Ctrl-R) and lines continued with a backslash.
+		edit := liner.NewLiner()
+		defer edit.Close()
+		edit.SetCtrlCAborts(true)
+		read = func() (*string, error) {
+			type result struct {
+				line *string
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				line, err := editLine(edit)
+				done <- result{line, err}
+			}()
+			select {
+			case r := <-done:
+				return r.line, r.err
+			case <-sigs: // Ctrl-C before the terminal was put in raw mode
+				return nil, errInterrupted
+			}
+		}
+	} else {
+		lines := bufio.NewScanner(stdin)
+		lines.Buffer(nil, 1<<20)
+		read = func() (*string, error) {
+			if interactive {
+				fmt.Fprint(stderr, "> ")
+			}
+			return nextLine(lines, sigs)
+		}
+	}
 	var failed error
 	for {
-		if interactive {
-			fmt.Fprint(stderr, "> ")
-		}
-		line, err := nextLine(lines, sigs)
+		line, err := read()
 		if errors.Is(err, errInterrupted) {
 			fmt.Fprintln(stderr)
 			return exitError(exitInterrupted)
@@ -1277,6 +1307,35 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 				failed = err
 			}
 		}
+	}
+}
+
+// editLine reads one question at the terminal with line editing and
+// history. A line ending in a backslash goes on on the next line, so that
+// a question may span several. Ctrl-C returns errInterrupted, Ctrl-D (on
+// an empty line) a nil question.
+func editLine(edit *liner.State) (*string, error) {
+	var parts []string
+	prompt := "> "
+	for {
+		line, err := edit.Prompt(prompt)
+		switch {
+		case errors.Is(err, liner.ErrPromptAborted):
+			return nil, errInterrupted
+		case errors.Is(err, io.EOF):
+			return nil, nil
+		case err != nil:
+			return nil, err
+		}
+		if more, ok := strings.CutSuffix(line, "\\"); ok {
+			parts, prompt = append(parts, more), ". "
+			continue
+		}
+		q := strings.Join(append(parts, line), "\n")
+		if strings.TrimSpace(q) != "" {
+			edit.AppendHistory(q)
+		}
+		return &q, nil
 	}
 }
 

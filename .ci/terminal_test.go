@@ -358,3 +358,33 @@ func TestTerminalDumbGetsNoEscapes(t *testing.T) {
 		t.Errorf("want the answer and no escape codes:\n%q", screen)
 	}
 }
+
+// TestTerminalChatEditsLines uses the chat's line editing as a person
+// would: the up arrow brings the last question back, and a line ending in
+// a backslash goes on on the next.
+func TestTerminalChatEditsLines(t *testing.T) {
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	term := startTerminal(t, invocation{args: []string{"chat", "-q", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+	term.waitText("> ")
+	term.typeLine("What is 17 * 23 \\")
+	term.waitText(". ")
+	term.typeLine("+ 4?")
+	term.waitText("= 395")
+	time.Sleep(200 * time.Millisecond)
+	term.master.Write([]byte("\x1b[A\r")) // up arrow, Enter
+	for deadline := time.Now().Add(20 * time.Second); strings.Count(term.text(), "= 395") < 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the up arrow did not bring the question back; the terminal shows:\n%q", term.text())
+		}
+	}
+	term.typeLine("/exit")
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+	if body := fmt.Sprint(s.Request(0)); !strings.Contains(body, `What is 17 * 23 \n+ 4?`) && !strings.Contains(body, "What is 17 * 23 \n+ 4?") {
+		t.Errorf("the continued question did not reach the model whole: %.300s", body)
+	}
+	if n := s.Calls(); n < 4 {
+		t.Errorf("%d model calls, want the question asked twice", n)
+	}
+}
