@@ -1012,7 +1012,10 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if f.json {
 		opts = append(opts, agent.WithEvents(advised(event.JSONLines(stdout))))
 	}
-	if !f.quiet {
+	// --json on a terminal shows the events alone: the trace would
+	// interleave with them on the same screen.
+	jsonOnScreen := f.json && isTerminal(stdout) && isTerminal(stderr) && !f.verbose
+	if !f.quiet && !jsonOnScreen {
 		tty := isTerminal(stderr)
 		s.trace = trace.New(stderr,
 			trace.Color(tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),

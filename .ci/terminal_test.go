@@ -388,3 +388,16 @@ func TestTerminalChatEditsLines(t *testing.T) {
 		t.Errorf("%d model calls, want the question asked twice", n)
 	}
 }
+
+// TestTerminalJSONAlone runs --json on a terminal: the screen shows the
+// events, not the trace interleaved with them.
+func TestTerminalJSONAlone(t *testing.T) {
+	term := startTerminal(t, invocation{args: []string{"ask", "--json", "--replay", "testdata/agent/demo.jsonl", "What is 17 * 23 + 4?"}, env: []string{"NO_COLOR=1"}})
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+	}
+	screen := term.text()
+	if !strings.Contains(screen, `{"type":"final"`) || strings.Contains(screen, "[1] Action:") || strings.Contains(screen, "Thought: I will") {
+		t.Errorf("want the events alone:\n%q", screen)
+	}
+}
