@@ -130,7 +130,9 @@ func TestShellCancellationKillsTheProcessGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for {
-			if _, err := os.Stat(pidFile); err == nil {
+			// The shell creates the file before it writes the pid: wait
+			// for the pid itself.
+			if info, err := os.Stat(pidFile); err == nil && info.Size() > 0 {
 				cancel()
 				return
 			}
