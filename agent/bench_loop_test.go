@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"fmt"
+
 	"github.com/react-agent/react-agent/agent/event"
 
 	"context"
@@ -44,8 +46,9 @@ func benchmarkRun(b *testing.B, steps int, opts ...Option) {
 		return obs, nil
 	}}
 	replies := make([]string, 0, steps+1)
-	for range steps {
-		replies = append(replies, action("big", `{"input": "some query"}`))
+	for i := range steps {
+		// Each call differs: the same call twice is not run again.
+		replies = append(replies, action("big", fmt.Sprintf(`{"input": "query %d"}`, i)))
 	}
 	replies = append(replies, final("done"))
 	a := New(newInstantModel(replies...), registry(b, big), append(opts, WithMaxIterations(steps+1))...)

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"fmt"
+
 	"github.com/react-agent/react-agent/agent/event"
 
 	"context"
@@ -46,9 +48,9 @@ func (bigTool) Call(context.Context, map[string]any) (string, error) {
 func BenchmarkLoop40StepsWithTrace(b *testing.B) {
 	const steps = 40
 	var script replies
-	for range steps {
+	for i := range steps {
 		script = append(script, &llms.ContentResponse{Choices: []*llms.ContentChoice{{
-			Content: "Thought: more.\nAction: big\nAction Input: {\"input\": \"some query\"}"}}})
+			Content: fmt.Sprintf("Thought: more.\nAction: big\nAction Input: {\"input\": \"query %d\"}", i)}}})
 	}
 	script = append(script, &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: "Thought: done.\nFinal Answer: done"}}})
 	reg, err := tools.NewRegistry(bigTool{})
