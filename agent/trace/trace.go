@@ -42,6 +42,7 @@ type Trace struct {
 	timed        int          // the iteration whose thought line showed the model's time
 	parseErr     *event.Event // the parse error whose observation is not shown again
 	lastParseErr string       // the last parse error shown whole
+	lastPrompt   string       // the last prompt shown, with -v
 }
 
 // Option configures a Trace.
@@ -209,11 +210,18 @@ func (t *Trace) format(e event.Event) string {
 	switch e.Kind {
 	case event.Model:
 		if t.opts.verbose {
-			label := "prompt:"
+			label, text := "prompt:", e.Prompt()
 			if e.Forced {
 				label = "prompt (asking for a final answer):"
 			}
-			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(Visible(strings.TrimRight(e.Prompt(), " \n")), "    ") + "\n")
+			// The prompt grows by a step at a time: after the first, show
+			// what was added.
+			if added, ok := strings.CutPrefix(text, t.lastPrompt); ok && t.lastPrompt != "" {
+				label, t.lastPrompt, text = strings.TrimSuffix(label, ":")+", what was added:", text, added
+			} else {
+				t.lastPrompt = text
+			}
+			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(Visible(strings.Trim(text, " \n")), "    ") + "\n")
 		}
 	case event.Thought:
 		if e.Text != "" && !streamed {
@@ -221,6 +229,9 @@ func (t *Trace) format(e event.Event) string {
 			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
 		}
 	case event.Action:
+		if streamed {
+			break // the streamed reply showed it
+		}
 		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
 	case event.Observation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {

@@ -104,7 +104,7 @@ func TestTrace(t *testing.T) {
 		{"verbose shows a long observation whole",
 			[]any{obs(1, strings.Repeat("x", 900)+"\n1\n2\n3\n4\n5")},
 			[]Option{Verbose(true)}, "[1] Observation: " + strings.Repeat("x", 900) + "\n    1\n    2\n    3\n    4\n    5\n"},
-		{"a streamed reply is not repeated but its action and observation are shown",
+		{"a streamed reply, its action included, is not repeated, and its observation is shown",
 			[]any{
 				event.Event{Kind: event.Model, Iteration: 1},
 				token("<think>hmm</think>\nThought: add\n"), token("Action: add\nAction Input: {}"),
@@ -116,7 +116,7 @@ func TestTrace(t *testing.T) {
 				event.Event{Kind: event.Thought, Iteration: 2, Text: "done"},
 				event.Event{Kind: event.Final, Iteration: 2, Text: "3"},
 			},
-			nil, "<think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Action: add {}\n[1] Observation: 3\n" +
+			nil, "<think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Observation: 3\n" +
 				"Thought: done\nFinal Answer: 3\n"},
 	}
 	for _, tt := range tests {
@@ -316,5 +316,25 @@ func TestTraceShowsARepeatedParseErrorOnce(t *testing.T) {
 	})
 	if n := strings.Count(b.String(), "Write:"); n != 1 || strings.Count(b.String(), "the same as before") != 2 {
 		t.Errorf("the message shows %d times, want once:\n%s", n, b.String())
+	}
+}
+
+// TestVerboseTraceShowsThePromptOnceThenWhatWasAdded checks that -v shows
+// the whole prompt once, then only what each step added to it.
+func TestVerboseTraceShowsThePromptOnceThenWhatWasAdded(t *testing.T) {
+	system := llms.TextParts(llms.ChatMessageTypeSystem, "You answer questions with tools. "+strings.Repeat("Rules. ", 50))
+	first := []llms.MessageContent{system, llms.TextParts(llms.ChatMessageTypeHuman, "Question: q\n")}
+	second := []llms.MessageContent{system, llms.TextParts(llms.ChatMessageTypeHuman, "Question: q\nThought: a\nObservation: 3\n")}
+	var b bytes.Buffer
+	feed(New(&b, Verbose(true)), []any{
+		event.Event{Kind: event.Model, Iteration: 1, Messages: first},
+		event.Event{Kind: event.Model, Iteration: 2, Messages: second},
+	})
+	out := b.String()
+	if n := strings.Count(out, "You answer questions with tools."); n != 1 {
+		t.Errorf("the system prompt shows %d times, want once:\n%s", n, out)
+	}
+	if !strings.Contains(out, "[2] prompt, what was added:\n    Thought: a\n    Observation: 3") {
+		t.Errorf("the second prompt does not show what was added:\n%s", out)
 	}
 }
