@@ -43,6 +43,7 @@ type Trace struct {
 	parseErr     *event.Event // the parse error whose observation is not shown again
 	lastParseErr string       // the last parse error shown whole
 	lastPrompt   string       // the last prompt shown, with -v
+	iteration    int          // the step of the reply being streamed
 }
 
 // Option configures a Trace.
@@ -119,6 +120,7 @@ func (t *Trace) Event(e event.Event) {
 	}
 	switch e.Kind {
 	case event.Model:
+		t.iteration = e.Iteration
 		t.startSpinner("thinking")
 	case event.Action:
 		t.startSpinner("running " + e.Tool)
@@ -143,6 +145,10 @@ func (t *Trace) Token(chunk string) {
 	t.tokenBytes += len(chunk)
 	if t.tokenBytes >= limit {
 		chunk = shortenBytes(chunk, len(chunk)-(t.tokenBytes-limit))
+	}
+	if t.tokenBytes == len(chunk) && t.iteration > 0 {
+		// A reply begins: tag it with its step, as the other lines are.
+		t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", t.iteration)) + " ")
 	}
 	t.midLine = !strings.HasSuffix(chunk, "\n")
 	if t.opts.color && !t.dim {

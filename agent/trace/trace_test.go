@@ -116,8 +116,8 @@ func TestTrace(t *testing.T) {
 				event.Event{Kind: event.Thought, Iteration: 2, Text: "done"},
 				event.Event{Kind: event.Final, Iteration: 2, Text: "3"},
 			},
-			nil, "<think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Observation: 3\n" +
-				"Thought: done\nFinal Answer: 3\n"},
+			nil, "[1] <think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Observation: 3\n" +
+				"[2] Thought: done\nFinal Answer: 3\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,7 +260,7 @@ func TestSpinnerStopsOnToken(t *testing.T) {
 	s := tr.spin
 	tr.Token("Thought: ")
 	<-s.done
-	if out := w.String(); !strings.HasSuffix(out, ansiEraseLine+"Thought: ") {
+	if out := w.String(); !strings.HasSuffix(out, ansiEraseLine+"[1] Thought: ") {
 		t.Errorf("the spinner was not erased before the token:\n%q", out)
 	}
 }
