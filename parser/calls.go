@@ -16,6 +16,10 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	// Markup and punctuation before the name go first, so that the name
 	// returned reads back the same ("::web_search" is "web_search").
 	s := strings.TrimLeftFunc(line, isNameJunk)
+	if t := strings.TrimSpace(line); strings.HasPrefix(t, "`") && strings.HasSuffix(t, "`") {
+		// A call in backticks: `web_search[zig]`.
+		s = strings.TrimRight(strings.TrimSpace(s), "`")
+	}
 	if i, j := inlineInputLabel(s); i > 0 {
 		name, _, _ = p.splitActionLine(s[:i])
 		return name, s[j:], true
@@ -32,11 +36,15 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	}
 	// "tool(input)" and "tool[input]".
 	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
-		if !strings.HasSuffix(s, string(pair[1])) {
-			continue
-		}
 		i := strings.IndexByte(head, pair[0])
 		if i <= 0 {
+			continue
+		}
+		if !strings.HasSuffix(s, string(pair[1])) {
+			// A call cut off before its closing bracket: "Search[zig".
+			if prefix := cleanName(s[:i]); p.isName(prefix) && strings.IndexByte(s[i:], pair[1]) < 0 {
+				return prefix, strings.TrimSpace(s[i+1:]), true
+			}
 			continue
 		}
 		prefix := cleanName(s[:i])
@@ -49,6 +57,13 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 			prefix = cleanName(last)
 		}
 		return prefix, s[i+1 : len(s)-1], true
+	}
+	// "get_weather, 'Oslo'": a name, a comma, then a quoted input.
+	if i := strings.IndexByte(head, ','); i > 0 {
+		rest := strings.TrimSpace(s[i+1:])
+		if prefix := cleanName(s[:i]); p.isName(prefix) && rest != "" && strings.ContainsRune("\"'`{", rune(rest[0])) {
+			return prefix, rest, true
+		}
 	}
 	// "get_weather {"city": "Oslo"}": a name, then a JSON object.
 	if strings.HasSuffix(s, "}") {

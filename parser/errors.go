@@ -41,15 +41,17 @@ func (p *Parser) errEmptyAnswer() error {
 	return &Error{Err: ErrEmptyAnswer, Message: `Your reply has "Final Answer:" with nothing after it. Write the answer itself after "Final Answer:".`}
 }
 
+// errNoInput is the error for a call without the arguments the tool
+// needs.
 func (p *Parser) errNoInput(name string, info *toolInfo) error {
-	example := "{}"
-	if info != nil && info.primary != "" {
-		example = fmt.Sprintf(`{"%s": "..."}`, info.primary)
-	} else if info == nil {
-		example = `{"input": "..."}`
+	var needs, example []string
+	for _, a := range info.required {
+		needs = append(needs, fmt.Sprintf("%q", a))
+		example = append(example, fmt.Sprintf(`%q: "..."`, a))
 	}
 	if len(name) > 80 {
 		name = strings.ToValidUTF8(name[:80], "") + "…"
 	}
-	return &Error{Err: ErrNoActionInput, Message: fmt.Sprintf("Your reply has \"Action: %s\" but no Action Input. Write the tool's arguments as a JSON object on the next line, for example:\n\nAction: %s\nAction Input: %s", name, name, example)}
+	return &Error{Err: ErrNoActionInput, Message: fmt.Sprintf("Your reply has \"Action: %s\" but no Action Input, and %s needs %s. Write the tool's arguments as a JSON object on the next line, for example:\n\nAction: %s\nAction Input: {%s}",
+		name, name, strings.Join(needs, " and "), name, strings.Join(example, ", "))}
 }

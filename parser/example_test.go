@@ -39,7 +39,7 @@ func ExampleParser_Parse_error() {
 	fmt.Println(err)
 	// Output:
 	// true
-	// Your reply has "Action: web_search" but no Action Input. Write the tool's arguments as a JSON object on the next line, for example:
+	// Your reply has "Action: web_search" but no Action Input, and web_search needs "query". Write the tool's arguments as a JSON object on the next line, for example:
 	//
 	// Action: web_search
 	// Action Input: {"query": "..."}

@@ -192,52 +192,116 @@ func (r *jsonReader) array() (any, error) {
 	}
 }
 
-// str reads a string quoted with " or '. A string left open runs to the
-// end of the text.
+// str reads a string quoted with " or ', or with three of them as Python
+// writes long strings. A string left open runs to the end of the text.
+//
+// A quote that cannot end the string, because what follows it cannot
+// follow a string in an object, a list or a call (a letter, as in "He said
+// "yes" to it"), is taken as part of it; when no quote can end it, the
+// first one does, as in strict JSON.
 func (r *jsonReader) str() (string, error) {
 	quote := r.s[r.i]
-	r.i++
-	start := r.i
-	// Fast path: no escape before the closing quote.
-	if k := strings.IndexByte(r.s[start:], quote); k >= 0 && strings.IndexByte(r.s[start:start+k], '\\') < 0 {
-		r.i = start + k + 1
-		return r.s[start : start+k], nil
+	if q3 := strings.Repeat(string(quote), 3); strings.HasPrefix(r.s[r.i:], q3) {
+		start := r.i + 3
+		end := strings.Index(r.s[start:], q3)
+		if end < 0 {
+			r.i = len(r.s)
+			return unescape(r.s[start:]), nil
+		}
+		r.i = start + end + 3
+		return unescape(r.s[start : start+end]), nil
 	}
-	var b strings.Builder
-	for r.i < len(r.s) {
-		c := r.s[r.i]
-		switch {
-		case c == quote:
-			r.i++
-			return b.String(), nil
-		case c == '\\' && r.i+1 < len(r.s):
-			r.i += 2
-			switch e := r.s[r.i-1]; e {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case '"', '\\', '/', '\'':
-				b.WriteByte(e)
-			case 'u':
-				b.WriteRune(r.unicodeEscape())
-			default:
-				// An escape JSON does not have ("\d" in a regexp): keep it.
-				b.WriteByte('\\')
-				b.WriteByte(e)
+	start := r.i + 1
+	end := r.closingQuote(start, quote)
+	r.i = min(end+1, len(r.s))
+	return unescape(r.s[start:end]), nil
+}
+
+// closingQuote returns the offset of the quote that ends the string whose
+// text starts at start, or len(r.s) when none does.
+func (r *jsonReader) closingQuote(start int, quote byte) int {
+	first := -1
+	for i := start; ; {
+		k := strings.IndexByte(r.s[i:], quote)
+		if k < 0 {
+			if first >= 0 {
+				return first
 			}
-		default:
-			b.WriteByte(c)
-			r.i++
+			return len(r.s)
+		}
+		k += i
+		i = k + 1
+		if escaped(r.s[start:k]) {
+			continue
+		}
+		if first < 0 {
+			first = k
+		}
+		if canFollowString(r.s[k+1:]) {
+			return k
 		}
 	}
-	return b.String(), nil
+}
+
+// escaped reports whether s ends in an odd number of backslashes, which
+// escape the character after it.
+func escaped(s string) bool {
+	n := 0
+	for n < len(s) && s[len(s)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
+// canFollowString reports whether rest can follow the end of a string:
+// nothing, or, after white space, a comma, a colon or a closing brace or
+// bracket. A parenthesis is not one: a call's parentheses are gone by the
+// time its arguments are read, and code in a string has many.
+func canFollowString(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	return rest == "" || strings.IndexByte(",:}]", rest[0]) >= 0
+}
+
+// unescape decodes the escapes of a string's text: JSON's, and \' as
+// Python writes it. An escaped underscore, as markdown writes it
+// ("action\_input"), is an underscore; other escapes JSON does not have
+// ("\d" in a regexp) are kept as written.
+func unescape(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	r := jsonReader{s: s}
+	for r.i < len(s) {
+		k := strings.IndexByte(s[r.i:], '\\')
+		if k < 0 || r.i+k+1 >= len(s) {
+			b.WriteString(s[r.i:])
+			break
+		}
+		b.WriteString(s[r.i : r.i+k])
+		r.i += k + 2
+		switch e := s[r.i-1]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case '"', '\\', '/', '\'', '_':
+			b.WriteByte(e)
+		case 'u':
+			b.WriteRune(r.unicodeEscape())
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
 }
 
 // unicodeEscape reads the hex digits of a \u escape (the "\u" is read),

@@ -79,16 +79,20 @@ var labelWords = map[string]label{
 // whose first words run longer is prose, not a label.
 const maxLabelRunes = 24
 
-// mark is one label found in a text: the kind, where its line starts and
-// where its value starts.
+// mark is one label found in a text: the kind, where it starts and where
+// its value starts. A label starts a line, or follows another label on the
+// same line ("Thought: x Action: y"); line is where the label itself
+// begins, so the value before it ends there.
 type mark struct {
 	kind  label
-	line  int // offset of the start of the line
-	value int // offset of the first byte of the value
+	line  int  // offset of the start of the label (its line, or its markup)
+	value int  // offset of the first byte of the value
+	lower bool // the label was written in lower case
 }
 
-// scanLabels returns the labels at the starts of the lines of text, in
-// order. It looks at each byte a bounded number of times.
+// scanLabels returns the labels of text, in order: those at the starts of
+// lines, and those that follow a label on its line. It looks at each byte
+// a bounded number of times.
 func scanLabels(text string) []mark {
 	var marks []mark
 	for start := 0; start < len(text); {
@@ -107,20 +111,193 @@ func scanLabels(text string) []mark {
 				m.kind = labelInput
 			}
 			marks = append(marks, m)
+			marks = inlineLabels(marks, text, end)
 		}
 		start = end + 1
 	}
 	return marks
 }
 
+// inlineLabels appends the labels that follow the last mark on its line,
+// which ends at end: a whole step written on one line ("Thought: x Action:
+// y Action Input: z"), or a made-up observation after a call ("Action 2:
+// Search[x] Observation 2: ..."). A label inside a line is a label only
+// when it reads as one: capitalised (or as the line's own label is
+// written), after a space or punctuation, and of a kind that may follow
+// the label before it. A final answer's and an observation's text are
+// never searched.
+func inlineLabels(marks []mark, text string, end int) []mark {
+	for {
+		prev := marks[len(marks)-1]
+		if prev.kind == labelFinal || prev.kind == labelObservation || prev.kind == labelQuestion {
+			return marks
+		}
+		m, ok := nextInlineLabel(text, prev, end)
+		if !ok {
+			return marks
+		}
+		if m.kind == labelArgs {
+			m.kind = labelInput // "Action: x, Input: y"
+		}
+		marks = append(marks, m)
+	}
+}
+
+// nextInlineLabel finds the first label after prev's value starts, before
+// end, that may follow prev on its line.
+func nextInlineLabel(text string, prev mark, end int) (mark, bool) {
+	for from := prev.value; from < end; {
+		k := strings.IndexAny(text[from:end], ":：")
+		if k < 0 {
+			return mark{}, false
+		}
+		colon := from + k
+		size := 1
+		if text[colon] != ':' {
+			size = len("：")
+		}
+		from = colon + size
+		m, ok := labelBefore(text, prev.value, colon)
+		if !ok || !followsInline(prev, m, text, m.line) {
+			continue
+		}
+		m.value = from
+		for m.value < end && (text[m.value] == '*' || text[m.value] == '_') {
+			m.value++
+		}
+		for m.value < end && (text[m.value] == ' ' || text[m.value] == '\t') {
+			m.value++
+		}
+		return m, true
+	}
+	return mark{}, false
+}
+
+// labelBefore reads the label whose colon is at text[colon], with its
+// words starting no earlier than from: up to three words (and a number,
+// and closing markup) before the colon, the longest that is a label.
+func labelBefore(text string, from, colon int) (mark, bool) {
+	i := colon
+	// Closing markup and a number between the words and the colon.
+	for i > from && strings.IndexByte(" \t*_`", text[i-1]) >= 0 {
+		i--
+	}
+	for i > from && text[i-1] >= '0' && text[i-1] <= '9' {
+		i--
+	}
+	for i > from && strings.IndexByte(" \t*_`#", text[i-1]) >= 0 {
+		i--
+	}
+	wordsEnd := i
+	var found mark
+	ok := false
+	for words := 0; words < 3 && i > from; words++ {
+		j := i
+		for j > from {
+			r, size := utf8.DecodeLastRuneInString(text[from:j])
+			if !isLetter(r) {
+				break
+			}
+			j -= size
+		}
+		if j == i || wordsEnd-j > maxLabelRunes*4 {
+			break
+		}
+		if kind, isLabel := labelWords[labelKey(text[j:wordsEnd])]; isLabel {
+			found, ok = mark{kind: kind, line: j}, true
+		}
+		// The next word back, past the spaces or the underscore or hyphen
+		// between them.
+		i = j
+		if i > from && strings.IndexByte(" \t_-", text[i-1]) >= 0 {
+			i--
+		} else {
+			break
+		}
+	}
+	if !ok {
+		return mark{}, false
+	}
+	r, _ := utf8.DecodeRuneInString(text[found.line:])
+	found.lower = unicode.IsLower(r)
+	// The label stands after a space or punctuation, not inside a word.
+	if found.line > from {
+		b, _ := utf8.DecodeLastRuneInString(text[from:found.line])
+		if isLetter(b) || unicode.IsDigit(b) {
+			return mark{}, false
+		}
+	}
+	// Opening markup before the label belongs to it.
+	for found.line > from && strings.IndexByte("*_`", text[found.line-1]) >= 0 {
+		found.line--
+	}
+	return found, true
+}
+
+// labelKey returns the lookup key of a label's words: lower case, with no
+// spaces, underscores or hyphens.
+func labelKey(words string) string {
+	var b strings.Builder
+	for _, r := range words {
+		if isLetter(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// followsInline reports whether label m, found inside a line after prev,
+// is one: of a kind that may follow prev on one line, and capitalised
+// unless prev was written in lower case too. A lower-case final answer
+// must also open a sentence, so that "I will give the final answer: soon"
+// stays prose.
+func followsInline(prev, m mark, text string, at int) bool {
+	switch m.kind {
+	case labelArgs:
+		if prev.kind != labelAction {
+			return false
+		}
+	case labelInput:
+		if prev.kind != labelAction && prev.kind != labelThought {
+			return false
+		}
+	case labelAction, labelFinal:
+		if prev.kind != labelThought {
+			return false
+		}
+	case labelThought:
+		if prev.kind != labelInput {
+			return false
+		}
+	case labelObservation:
+	default:
+		return false
+	}
+	if !m.lower {
+		return true
+	}
+	if !prev.lower {
+		return false
+	}
+	if m.kind == labelFinal || m.kind == labelThought {
+		before := strings.TrimRight(text[:at], " \t*_`")
+		r, _ := utf8.DecodeLastRuneInString(before)
+		return strings.ContainsRune(".!?。！？", r)
+	}
+	return true
+}
+
 // lineLabel reports whether the line text[start:end] starts with a label.
-// A label is optional markdown (#, >, list bullets, **, __, `), words from
-// labelWords, an optional number ("Action 1"), optional closing markup, and
-// a colon, half- or full-width. "Final Answer" and "Observation" also count
-// alone on their line, and "Finish[" starts the ReAct paper's final action.
+// A label is optional markdown (#, >, list bullets, **, __, `, or [ as in
+// "[ACTION]"), words from labelWords (an underscore may be escaped, as
+// "Action\_Input"), an optional number ("Action 1"), optional closing
+// markup, and a colon, half- or full-width, or "]" after an opening
+// bracket. A label alone on its line has its value on the lines below
+// ("Action Input" then the input), and "Finish[" starts the ReAct paper's
+// final action.
 func lineLabel(text string, start, end int) (mark, bool) {
 	i := start
-	opened := false
+	opened, bracket := false, false
 	// Leading white space, markup and list numbering.
 	for i < end {
 		c := text[i]
@@ -129,6 +306,9 @@ func lineLabel(text string, start, end int) (mark, bool) {
 			i++
 		case c == '*' || c == '_' || c == '`' || c == '~':
 			opened = true
+			i++
+		case c == '[' && !bracket:
+			opened, bracket = true, true
 			i++
 		case (c == '-' || c == '+') && i+1 < end && (text[i+1] == ' ' || text[i+1] == '\t'):
 			i++
@@ -179,6 +359,8 @@ words:
 			i += size
 		case r == ' ' || r == '\t' || r == '_' || r == '-':
 			i += size
+		case r == '\\' && i+1 < end && text[i+1] == '_':
+			i += 2 // a markdown-escaped underscore
 		default:
 			goto afterWords
 		}
@@ -190,29 +372,41 @@ afterWords:
 	kind, ok := labelWords[string(key[:n])]
 	if !ok {
 		// The ReAct paper's "Finish[answer]" on a line of its own.
-		if string(key[:n]) == "finish" && i < end && text[i] == '[' {
+		if string(key[:n]) == "finish" && i < end && text[i] == '[' && !bracket {
 			return mark{kind: labelAction, line: start, value: wordStart}, true
 		}
 		return mark{}, false
 	}
+	lower := text[wordStart] >= 'a' && text[wordStart] <= 'z'
 	// Optional number and closing markup before the colon: "Action 1:",
-	// "**Action**:", "Thought #2:".
+	// "**Action**:", "Thought #2:", "[ACTION]".
+	closed := false
 	for i < end {
 		c := text[i]
 		if c == ' ' || c == '\t' || c == '#' || c == '*' || c == '_' || c == '`' || c == '\r' || (c >= '0' && c <= '9') {
 			i++
 			continue
 		}
+		if c == ']' && bracket {
+			closed = true
+			i++
+		}
 		break
+	}
+	if bracket && !closed {
+		return mark{}, false
 	}
 	switch {
 	case i < end && text[i] == ':':
 		i++
 	case strings.HasPrefix(text[i:end], "："):
 		i += len("：")
-	case i == end && (kind == labelFinal || kind == labelObservation):
-		// "Final Answer" or "Observation" alone on its line, value below.
-		return mark{kind: kind, line: start, value: end}, true
+	case i == end:
+		// A label alone on its line ("Final Answer", "[THOUGHT]",
+		// "## Action"): the value is on the lines below.
+		return mark{kind: kind, line: start, value: end, lower: lower}, true
+	case closed:
+		// "[ACTION] {...}": the bracket ends the label.
 	default:
 		return mark{}, false
 	}
@@ -225,7 +419,7 @@ afterWords:
 	for i < end && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
-	return mark{kind: kind, line: start, value: i}, true
+	return mark{kind: kind, line: start, value: i, lower: lower}, true
 }
 
 // isLetter is unicode.IsLetter with a fast path for ASCII.

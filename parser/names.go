@@ -7,9 +7,10 @@ import (
 
 // toolInfo is what the parser knows of one registered tool.
 type toolInfo struct {
-	name    string
-	args    []string
-	primary string
+	name     string
+	args     []string
+	primary  string
+	required []string
 }
 
 // toolIndex finds registered tools by forgiving name matching.
@@ -27,7 +28,7 @@ func newToolIndex(t Tools) toolIndex {
 	var infos []*toolInfo
 	for _, name := range t.ToolNames() {
 		args, primary := t.ToolArgs(name)
-		info := &toolInfo{name: name, args: args, primary: primary}
+		info := &toolInfo{name: name, args: args, primary: primary, required: t.RequiredArgs(name)}
 		idx.names = append(idx.names, name)
 		idx.byName[name] = info
 		infos = append(infos, info)

@@ -3,6 +3,7 @@ package parser
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,8 +27,14 @@ func New(t Tools) *Parser {
 // appear, the one written first wins. A response with no protocol labels
 // at all is taken as the final answer.
 func (p *Parser) Parse(text string) (Step, error) {
-	reasoning, body := SplitReasoning(normalize(text))
+	text = normalize(text)
+	reasoning, body := SplitReasoning(text)
 	body = strings.TrimSpace(body)
+	if reasoning != "" {
+		if tail, ok := protocolInOpenReasoning(text); ok && len(scanLabels(body)) == 0 {
+			body = tail
+		}
+	}
 	if body == "" {
 		if reasoning != "" {
 			return Step{}, p.errOnlyReasoning()
@@ -325,7 +332,7 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 		return reading{}, false
 	}
 	name, input, ok := p.splitActionLine(line)
-	if !ok || p.tools.lookup(name) == nil || strings.TrimSpace(input) == "" {
+	if !ok || (p.tools.lookup(name) == nil && !isFinish(name)) || strings.TrimSpace(input) == "" {
 		return reading{}, false
 	}
 	st, err := p.call("", name, input, true)
@@ -334,14 +341,31 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 
 // inputFor returns the index of the Action Input label that belongs to the
 // Action label i, or -1: the first one after it and before any other
-// Action or Final Answer label.
+// Action or Final Answer label, or else one written before it (labels out
+// of order) that no earlier Action label claims.
 func (r *reply) inputFor(i int) int {
 	for j := i + 1; j < len(r.marks); j++ {
 		switch r.marks[j].kind {
 		case labelInput:
 			return j
 		case labelAction, labelFinal:
+			j = len(r.marks)
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		switch r.marks[j].kind {
+		case labelAction, labelFinal:
 			return -1
+		case labelInput:
+			for k := j - 1; k >= 0; k-- {
+				switch r.marks[k].kind {
+				case labelAction:
+					return -1 // the input of that action
+				case labelFinal:
+					return j
+				}
+			}
+			return j
 		}
 	}
 	return -1
@@ -352,7 +376,7 @@ func (r *reply) inputFor(i int) int {
 func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 	info := p.tools.lookup(name)
 	if info == nil && isFinish(name) {
-		answer := answerText(input)
+		answer := answerText(input, inline)
 		if answer == "" {
 			return Step{}, p.errEmptyAnswer()
 		}
@@ -363,10 +387,34 @@ func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 	} else {
 		name = cleanName(name)
 	}
-	if strings.TrimSpace(input) == "" {
-		return Step{}, p.errNoInput(name, info)
+	if isPlaceholder(input) {
+		// No input, or one that says there is none: a call with no
+		// arguments, unless the tool needs some.
+		if info != nil && len(info.required) > 0 {
+			return Step{}, p.errNoInput(name, info)
+		}
+		return Step{Kind: KindAction, Thought: thought, Action: name, Args: map[string]any{}}, nil
 	}
 	return Step{Kind: KindAction, Thought: thought, Action: name, Args: p.inputArgs(info, input, inline)}, nil
+}
+
+// isPlaceholder reports whether an Action Input says there is no input:
+// it is blank, or a word or literal for nothing ("None", "N/A", `""`,
+// "(empty string)", "no input", "{}").
+func isPlaceholder(input string) bool {
+	s := strings.TrimSpace(input)
+	if len(s) > 32 {
+		return false
+	}
+	s = strings.ToLower(strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("`'\"()[]<>*_.。", r)
+	}))
+	switch s {
+	case "", "none", "null", "nil", "n/a", "na", "empty", "empty string", "an empty string", "no input", "no inputs",
+		"nothing", "no arguments", "no args", "no parameters", "not applicable", "{}", "-", "无":
+		return true
+	}
+	return false
 }
 
 // inputArgs turns an input text into the tool's argument object. An
@@ -388,8 +436,16 @@ func (p *Parser) inputArgs(info *toolInfo, input string, inline bool) map[string
 }
 
 // answerText reads a final answer written as an action's input: a quoted
-// string is unquoted, a one-key object gives its value.
-func answerText(input string) string {
+// string is unquoted, a one-key object (or, inline, one keyword argument:
+// finish(answer="…")) gives its value.
+func answerText(input string, inline bool) string {
+	if inline {
+		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok && len(obj) == 1 {
+			for _, x := range obj {
+				return strings.TrimSpace(text(x))
+			}
+		}
+	}
 	v := decodeInput(input)
 	if v.obj != nil {
 		if len(v.obj) == 1 {

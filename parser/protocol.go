@@ -13,9 +13,9 @@ import (
 // {...}}; AutoGPT's {"thoughts", "command": {"name", "args"}}.
 var (
 	thoughtKeys = []string{"thought", "thoughts", "reasoning", "思考"}
-	answerKeys  = []string{"final_answer", "finalanswer", "final answer", "answer", "最终答案"}
+	answerKeys  = []string{"final_answer", "finalanswer", "final answer", "answer", "response", "output", "最终答案"}
 	callKeys    = []string{"action", "tool", "tool_name", "command", "function", "tool_call", "行动"}
-	argKeys     = []string{"action_input", "arguments", "args", "input", "tool_input", "parameters", "params", "行动输入"}
+	argKeys     = []string{"action_input", "arguments", "args", "input", "tool_input", "parameters", "params", "action_variables", "variables", "行动输入"}
 )
 
 // field returns the value under the first of keys that obj has, matching

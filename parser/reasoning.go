@@ -62,6 +62,45 @@ func ReasoningEnd(text string) (end int, open bool) {
 	return end, open
 }
 
+// protocolInOpenReasoning returns the protocol a model wrote inside a
+// reasoning block it never closed: the last step (from its Thought, or
+// its Action or Final Answer label) that has an action or an answer, to
+// the end of the text. What comes before that step, a plan or a decoy JSON
+// object among them, stays reasoning.
+func protocolInOpenReasoning(text string) (string, bool) {
+	at, open := -1, false
+	open = scanReasoning(text, func(_, end int, m tagRole) {
+		if m == opens {
+			at = end
+		}
+	})
+	if !open || at < 0 {
+		return "", false
+	}
+	block := text[at:]
+	marks := scanLabels(block)
+	start, found := -1, -1
+	for i, m := range marks {
+		switch m.kind {
+		case labelThought:
+			if i == 0 || marks[i-1].kind != labelThought {
+				start = i
+			}
+		case labelAction, labelFinal:
+			if start < 0 || (found >= start) {
+				start = i
+			}
+			found = i
+		case labelObservation:
+			start = -1
+		}
+	}
+	if found < 0 || start > found {
+		return "", false
+	}
+	return strings.TrimSpace(block[marks[start].line:]), true
+}
+
 // tagRole is what a reasoning tag does where it stands.
 type tagRole int
 

@@ -33,7 +33,8 @@ func TestSplitReasoning(t *testing.T) {
 func TestReasoningIsNeverProtocol(t *testing.T) {
 	p := parser.New(builtins)
 	cases := []struct{ name, text string }{
-		{"unclosed block with an action inside", "<think>\nAction: shell\nAction Input: rm -rf /"},
+		{"unclosed block with no step inside", "<think>\nI could run shell with rm -rf /, or {\"action\": \"shell\"}"},
+		{"unclosed block with only a thought inside", "<think>\nThought: I could run the shell."},
 		{"only reasoning", "<think>Final Answer: 4</think>"},
 	}
 	for _, c := range cases {

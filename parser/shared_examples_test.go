@@ -30,11 +30,20 @@ func (f fakeTools) ToolArgs(name string) ([]string, string) {
 	return args, args[0]
 }
 
+// RequiredArgs takes the primary argument to be the one required.
+func (f fakeTools) RequiredArgs(name string) []string {
+	if args := f[name]; len(args) > 0 {
+		return args[:1]
+	}
+	return nil
+}
+
 var builtins = fakeTools{
 	"calculator":   {"expression"},
 	"web_search":   {"query", "max_results"},
 	"http_request": {"url", "method", "headers", "body"},
 	"shell":        {"command"},
+	"get_time":     {},
 }
 
 // TestSharedExamples loads the shared real-world examples; every one must

@@ -38,6 +38,10 @@ type Tools interface {
 	// argument, onto which an input that is not an object is put. It
 	// returns empty results for an unknown tool.
 	ToolArgs(name string) (args []string, primary string)
+	// RequiredArgs returns the names of the arguments a call of the tool
+	// cannot do without. A tool with none is called with {} when the
+	// model writes its name alone.
+	RequiredArgs(name string) []string
 }
 
 // Sentinel causes of a parse Error, for errors.Is.

@@ -151,6 +151,22 @@ func (r *Registry) ToolArgs(name string) (args []string, primary string) {
 	return args, s.Primary
 }
 
+// RequiredArgs returns the names of the named tool's required arguments.
+// It implements parser.Tools.
+func (r *Registry) RequiredArgs(name string) []string {
+	t, ok := r.tools[name]
+	if !ok {
+		return nil
+	}
+	var required []string
+	for _, a := range t.Schema().Args {
+		if a.Required {
+			required = append(required, a.Name)
+		}
+	}
+	return required
+}
+
 // Prepare returns the tool registered under name and args checked against
 // its schema (see [CheckArgs]), or the error [Registry.Call] would give.
 // It is the one place where arguments are checked: Call prepares every

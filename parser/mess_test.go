@@ -1,0 +1,142 @@
+package parser_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/react-agent/react-agent/parser"
+)
+
+// The tests below cover the kinds of mess real model replies hold, one
+// table for each kind, with made-up texts.
+
+func TestLabelsWithoutColons(t *testing.T) {
+	runCases(t, []parseCase{
+		{"each label alone on its line", "Thought\nI need to add.\nAction\ncalculator\nAction Input\n{\"expression\": \"1+1\"}",
+			action("I need to add.", "calculator", obj{"expression": "1+1"})},
+		{"in upper case and bold", "**THOUGHT**\nadd them\n**ACTION**\ncalculator\n**ACTION INPUT**\n2+2",
+			action("add them", "calculator", obj{"expression": "2+2"})},
+		{"markdown headings", "## Thought\nlook it up\n## Action\nweb_search\n## Action Input\nzig language",
+			action("look it up", "web_search", obj{"query": "zig language"})},
+		{"a final answer heading", "### Thought\nI know it.\n### Final Answer\nParis", final("I know it.", "Paris")},
+		{"headings with colons in lower case", "## thought:\nsearch\n## action:\nweb_search\n## action input:\nzig", action("search", "web_search", obj{"query": "zig"})},
+	})
+}
+
+func TestAWholeStepOnOneLine(t *testing.T) {
+	runCases(t, []parseCase{
+		{"thought, action and input", `Thought: I should look it up. Action: web_search Action Input: {"query": "zig"}`,
+			action("I should look it up.", "web_search", obj{"query": "zig"})},
+		{"thought and final answer", "Thought: I know this. Final Answer: 42", final("I know this.", "42")},
+		{"bold labels", "**Thought:** add **Action:** calculator **Action Input:** 2+3", action("add", "calculator", obj{"expression": "2+3"})},
+		{"all in lower case", "thought: add. action: calculator action input: 2+3", action("add.", "calculator", obj{"expression": "2+3"})},
+		{"a lower-case label word inside a thought stays prose", "Thought: I will give the final answer: soon.\nAction: calculator\nAction Input: 1",
+			action("I will give the final answer: soon.", "calculator", obj{"expression": "1"})},
+		{"a capitalised label inside a word is not one", "Thought: see MyAction: x\nFinal Answer: y", final("see MyAction: x", "y")},
+		{"Chinese labels on one line", "思考：需要计算 行动：calculator 行动输入：3*3", action("需要计算", "calculator", obj{"expression": "3*3"})},
+		{"tool, then Input", "Action: web_search, Input: zig language", action("", "web_search", obj{"query": "zig language"})},
+		{"numbered action with a made-up observation", "Action 2: web_search[zig] Observation 2: Zig is a language.", action("", "web_search", obj{"query": "zig"})},
+		{"input with a made-up observation", `Action: web_search Action Input: {"query": "zig"} Observation: found`, action("", "web_search", obj{"query": "zig"})},
+		{"a key inside the input is not a label", `Action: http_request` + "\nAction Input: {\"url\": \"https://a.example\", \"Observation\": 1}", action("", "http_request", obj{"url": "https://a.example", "Observation": 1.0})},
+	})
+}
+
+func TestOtherDialects(t *testing.T) {
+	runCases(t, []parseCase{
+		{"bracketed labels", "[THOUGHT]\nI need to add.\n[ACTION]\n{\"action\": \"calculator\", \"action_variables\": {\"expression\": \"1+2\"}}",
+			action("I need to add.", "calculator", obj{"expression": "1+2"})},
+		{"bracketed final answer", "[THOUGHT]\nI know it.\n[FINAL ANSWER]\nBerlin", final("I know it.", "Berlin")},
+		{"bracketed labels with values on their lines", "[THOUGHT] add\n[ACTION] calculator\n[ACTION INPUT] 2*5", action("add", "calculator", obj{"expression": "2*5"})},
+		{"escaped underscore in a label", "Thought: go\nAction: web_search\nAction\\_Input: zig", action("go", "web_search", obj{"query": "zig"})},
+	})
+}
+
+func TestLabelsOutOfOrder(t *testing.T) {
+	runCases(t, []parseCase{
+		{"input before action", "Thought: add\nAction Input: {\"expression\": \"2+2\"}\nAction: calculator", action("add", "calculator", obj{"expression": "2+2"})},
+		{"input before action, raw", "Action Input: zig language\nAction: web_search", action("", "web_search", obj{"query": "zig language"})},
+		{"an earlier action keeps its input", "Action: calculator\nAction Input: 1\nAction: web_search\nAction Input: go", action("", "calculator", obj{"expression": "1"})},
+	})
+}
+
+func TestPlaceholderInputs(t *testing.T) {
+	for _, input := range []string{"None", "none", `""`, "''", "(empty string)", "N/A", "no input", "null", "{}", "`None`", "Nothing."} {
+		runCases(t, []parseCase{
+			{"no-argument tool with " + input, "Action: get_time\nAction Input: " + input, action("", "get_time", obj{})},
+			{"unregistered tool with " + input, "Action: get_weather\nAction Input: " + input, action("", "get_weather", obj{})},
+		})
+	}
+	p := parser.New(builtins)
+	if _, err := p.Parse("Action: web_search\nAction Input: None"); !errors.Is(err, parser.ErrNoActionInput) || !strings.Contains(err.Error(), `"query"`) {
+		t.Errorf("a placeholder for a tool that needs arguments: error %v, want ErrNoActionInput naming query", err)
+	}
+}
+
+func TestToolsWithoutArguments(t *testing.T) {
+	runCases(t, []parseCase{
+		{"a registered tool with no required argument", "Thought: what time is it?\nAction: get_time", action("what time is it?", "get_time", obj{})},
+		{"an unregistered tool", "Action: list_files", action("", "list_files", obj{})},
+		{"a bracket call with nothing inside", "Action: get_time[]", action("", "get_time", obj{})},
+		{"empty parentheses", "Action: get_time()", action("", "get_time", obj{})},
+	})
+	p := parser.New(builtins)
+	_, err := p.Parse("Thought: search\nAction: web_search")
+	if !errors.Is(err, parser.ErrNoActionInput) || !strings.Contains(err.Error(), `"query"`) {
+		t.Errorf("a tool that needs arguments: error %v, want ErrNoActionInput naming query", err)
+	}
+}
+
+func TestInlineCallsCutOrWrapped(t *testing.T) {
+	runCases(t, []parseCase{
+		{"bracket never closed, in backticks", "Action: `web_search[zig language`", action("", "web_search", obj{"query": "zig language"})},
+		{"parenthesis never closed", "Action: calculator(2+2", action("", "calculator", obj{"expression": "2+2"})},
+		{"a call in backticks", "Action: `calculator(3*3)`", action("", "calculator", obj{"expression": "3*3"})},
+		{"tool, then a quoted empty input", "Action: get_time, ''", action("", "get_time", obj{})},
+		{"tool, then a quoted input", "Action: web_search, 'zig'", action("", "web_search", obj{"query": "zig"})},
+		{"tool, Input: value", "Thought: x\nAction: calculator, Input: 7*6", action("x", "calculator", obj{"expression": "7*6"})},
+	})
+}
+
+func TestFinalAnswersInOtherClothes(t *testing.T) {
+	runCases(t, []parseCase{
+		{"finish call with a keyword", `finish(answer="Paris is the capital.")`, final("", "Paris is the capital.")},
+		{"finish call as the action", "Thought: done\nAction: finish(\"42\")", final("done", "42")},
+		{"Finish with the answer as input", "Thought: done\nAction: Finish\nAction Input: The answer is 42.", final("done", "The answer is 42.")},
+		{"final_answer tool with a keyword", "Action: final_answer(answer='Oslo')", final("", "Oslo")},
+		{"JSON with a response key", `{"thought": "known", "response": "Paris"}`, final("known", "Paris")},
+		{"JSON with an output key", `{"output": "Paris"}`, final("", "Paris")},
+		{"JSON final answer with raw newlines and a fence",
+			"{\"action\": \"Final Answer\", \"action_input\": \"Use this:\n```go\nfmt.Println(\"hi\")\n```\nDone.\"}",
+			final("", "Use this:\n```go\nfmt.Println(\"hi\")\n```\nDone.")},
+		{"JSON final answer with unescaped quotes", `{"action": "Final Answer", "action_input": "He said "yes" to it."}`, final("", `He said "yes" to it.`)},
+		{"markdown-escaped keys", `{"action": "web\_search", "action\_input": "zig"}`, action("", "web_search", obj{"query": "zig"})},
+		{"markdown-escaped final answer blob", "```json\n{\"action\": \"Final Answer\", \"action\\_input\": \"4\"}\n```", final("", "4")},
+	})
+}
+
+func TestPythonFlavouredInputs(t *testing.T) {
+	runCases(t, []parseCase{
+		{"triple double quotes", "Action: shell\nAction Input: \"\"\"echo 'a'\necho \"b\"\n\"\"\"", action("", "shell", obj{"command": "echo 'a'\necho \"b\"\n"})},
+		{"triple single quotes in a keyword call", "Action: shell(command='''ls -la''')", action("", "shell", obj{"command": "ls -la"})},
+		{"escaped quote in a single-quoted string", `Action: web_search` + "\n" + `Action Input: {'query': 'it\'s zig'}`, action("", "web_search", obj{"query": "it's zig"})},
+		{"escaped quote in a single-quoted scalar", `Action: web_search` + "\n" + `Action Input: 'Rock \'n\' roll'`, action("", "web_search", obj{"query": "Rock 'n' roll"})},
+	})
+}
+
+func TestReasoningNeverClosed(t *testing.T) {
+	runCases(t, []parseCase{
+		{"protocol after unclosed reasoning", "<think>\nThe user wants a sum. I will use the calculator.\nThought: add them\nAction: calculator\nAction Input: {\"expression\": \"2+3\"}",
+			action("add them", "calculator", obj{"expression": "2+3"})},
+		{"a decoy JSON inside the reasoning is not the call",
+			"<think>\nMaybe {\"action\": \"shell\", \"action_input\": \"rm -rf /\"}? No.\nThought: search\nAction: web_search\nAction Input: zig",
+			action("search", "web_search", obj{"query": "zig"})},
+		{"a plan inside the reasoning is not the step",
+			"<think>I could write Action: shell\nbut no.\nThought: I know it.\nFinal Answer: 7", final("I know it.", "7")},
+		{"a final answer after unclosed reasoning", "<think>\nEasy.\nFinal Answer: 4", final("", "4")},
+	})
+	p := parser.New(builtins)
+	if _, err := p.Parse("<think>I wonder {\"action\": \"shell\", \"action_input\": \"ls\"}"); !errors.Is(err, parser.ErrEmpty) {
+		t.Errorf("reasoning with only a decoy JSON: error %v, want ErrEmpty", err)
+	}
+}
