@@ -140,3 +140,23 @@ func TestReasoningNeverClosed(t *testing.T) {
 		t.Errorf("reasoning with only a decoy JSON: error %v, want ErrEmpty", err)
 	}
 }
+
+func TestMarkupAndOtherCallShapes(t *testing.T) {
+	runCases(t, []parseCase{
+		{"invoke with parameters", "I'll search.\n<function_calls>\n<invoke name=\"web_search\">\n<parameter name=\"query\">zig language</parameter>\n</invoke>\n</function_calls>",
+			action("I'll search.", "web_search", obj{"query": "zig language"})},
+		{"action with tool_name and arg keys", "<action><tool_name>calculator</tool_name><arguments><arg key=\"expression\">2*21</arg></arguments></action>",
+			action("", "calculator", obj{"expression": "2*21"})},
+		{"tool_name with JSON arguments", "Thought: look\n<tool_name>web_search</tool_name>\n<arguments>{\"query\": \"zig\"}</arguments>",
+			action("look", "web_search", obj{"query": "zig"})},
+		{"child tags as arguments", "<tool_call><name>http_request</name><arguments><url>https://a.example</url><method>GET</method></arguments></tool_call>",
+			action("", "http_request", obj{"url": "https://a.example", "method": "GET"})},
+		{"Llama function tag", "<function=calculator>{\"expression\": \"3+4\"}</function>", action("", "calculator", obj{"expression": "3+4"})},
+		{"a final answer tag", "<final_answer>Paris</final_answer>", final("", "Paris")},
+		{"a call below a thought, without a label", "Thought: I need to search.\nweb_search({\"query\": \"zig\"})", action("I need to search.", "web_search", obj{"query": "zig"})},
+		{"a keyword call below a sentence", "Let me compute this.\n```python\ncalculator(expression=\"2**8\")\n```", action("Let me compute this.", "calculator", obj{"expression": "2**8"})},
+		{"a JSON list of calls", `[{"name": "web_search", "arguments": {"query": "zig"}}, {"name": "calculator", "arguments": {"expression": "1"}}]`,
+			action("", "web_search", obj{"query": "zig"})},
+		{"a fenced JSON list of calls", "```json\n[{\"action\": \"calculator\", \"action_input\": \"6*7\"}]\n```", action("", "calculator", obj{"expression": "6*7"})},
+	})
+}

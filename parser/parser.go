@@ -181,11 +181,14 @@ func (r *reply) step() (Step, error) {
 		if rd, ok := r.blob(r.start); ok {
 			return rd.step, rd.err
 		}
+		if rd, _, ok := r.p.markupCall(content); ok {
+			return rd.step, rd.err
+		}
+		if rd, ok := r.callLine(r.start); ok {
+			return rd.step, rd.err
+		}
 		if content = cleanText(content); content == "" {
 			return Step{}, r.p.errEmpty()
-		}
-		if rd, ok := r.p.bareCall(content); ok {
-			return rd.step, rd.err
 		}
 		return Step{Kind: KindFinal, FinalAnswer: content}, nil
 	}
@@ -206,6 +209,15 @@ func (r *reply) step() (Step, error) {
 		}
 	}
 	if rd, ok := r.blob(r.start); ok {
+		return rd.step, rd.err
+	}
+	if rd, at, ok := r.p.markupCall(r.body[r.start:r.end]); ok {
+		if rd.step.Kind != "" {
+			rd.step.Thought = r.thought(r.start + at)
+		}
+		return rd.step, rd.err
+	}
+	if rd, ok := r.callLine(r.start); ok {
 		return rd.step, rd.err
 	}
 	if emptyAction {
@@ -321,6 +333,29 @@ func (r *reply) action(i int) (reading, bool) {
 type reading struct {
 	step Step
 	err  error
+}
+
+// callLine looks for a line that is one inline call of a registered tool
+// (or of finish), in the reply from offset from on, as models write it
+// below a thought or a sentence instead of an Action label:
+// "web_search({"query": "zig"})" or "calculator(expression='2+2')",
+// perhaps in a code fence. The text before it is the thought.
+func (r *reply) callLine(from int) (reading, bool) {
+	s := r.body[:r.end]
+	for line := from; line < len(s); {
+		next := len(s)
+		if nl := strings.IndexByte(s[line:], '\n'); nl >= 0 {
+			next = line + nl + 1
+		}
+		text := strings.TrimSpace(s[line:next])
+		if t := strings.TrimSpace(strings.Trim(text, "`")); t != "" && (strings.HasSuffix(t, ")") || strings.HasSuffix(t, "]")) {
+			if rd, ok := r.p.bareCall(t); ok {
+				return reading{r.withThought(rd.step, line), rd.err}, true
+			}
+		}
+		line = next
+	}
+	return reading{}, false
 }
 
 // bareCall reads a reply that is nothing but one inline call of a

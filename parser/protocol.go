@@ -115,7 +115,7 @@ func objectThought(obj map[string]any) string {
 // leadingObject parses a reply that is one JSON protocol object, perhaps
 // in a code fence. ok is false when the reply is not such an object.
 func (p *Parser) leadingObject(body string) (reading, bool) {
-	if body[0] != '{' && !strings.HasPrefix(body, "```") {
+	if body[0] != '{' && body[0] != '[' && !strings.HasPrefix(body, "```") {
 		return reading{}, false
 	}
 	return p.blobAt(body)
@@ -177,6 +177,9 @@ var blobPrefix = regexp.MustCompile("^[ \t]*(?:```[A-Za-z]*[ \t]*)?(?:<[A-Za-z_:
 // optional code fence).
 func (p *Parser) blobAt(s string) (reading, bool) {
 	s = strings.TrimSpace(unfence(s))
+	if s != "" && s[0] == '[' {
+		return p.listStep(s)
+	}
 	if s == "" || s[0] != '{' {
 		return reading{}, false
 	}
@@ -185,6 +188,23 @@ func (p *Parser) blobAt(s string) (reading, bool) {
 		return reading{}, false
 	}
 	return p.objectStep(obj, s[:n])
+}
+
+// listStep reads a JSON list of calls, as models that call tools in
+// parallel write them: the first call is the step.
+func (p *Parser) listStep(s string) (reading, bool) {
+	r := jsonReader{s: s}
+	v, err := r.value()
+	list, ok := v.([]any)
+	if err != nil || !ok || len(list) == 0 {
+		return reading{}, false
+	}
+	first, ok := list[0].(map[string]any)
+	if !ok {
+		return reading{}, false
+	}
+	raw, _ := json.Marshal(first)
+	return p.objectStep(first, string(raw))
 }
 
 // objectStep builds the step a JSON protocol object asks for. ok is false

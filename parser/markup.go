@@ -1,0 +1,134 @@
+package parser
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Calls written as XML-ish markup instead of labels: Anthropic's
+// <invoke name="x"><parameter name="k">v</parameter></invoke>, Llama's
+// <function=x>{...}</function>, and tags such as
+// <action><tool_name>x</tool_name><arguments><arg key="k">v</arg></arguments></action>.
+var (
+	invokeTag   = regexp.MustCompile(`(?is)<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>(.*?)(?:</(?:invoke|tool_call|function_call|call|tool_use)>|$)`)
+	functionEq  = regexp.MustCompile(`(?is)<function=([^<>\s]{1,64})>(.*?)(?:</function>|$)`)
+	nameTag     = regexp.MustCompile(`(?is)<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
+	argsTag     = regexp.MustCompile(`(?is)<(?:arguments|parameters|args|params|input|tool_input|action_input)>(.*?)(?:</(?:arguments|parameters|args|params|input|tool_input|action_input)>|$)`)
+	paramTag    = regexp.MustCompile(`(?is)<(?:parameter|param|arg|argument)\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']\s*>(.*?)</(?:parameter|param|arg|argument)>`)
+	childTag    = regexp.MustCompile(`(?s)<([A-Za-z_][A-Za-z0-9_.-]{0,63})>(.*?)</([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
+	answerTag   = regexp.MustCompile(`(?is)<(?:final_answer|answer)>(.*?)(?:</(?:final_answer|answer)>|$)`)
+	markupHints = []string{"<invoke", "<function=", "_name>", "<name>", "<tool>", "<arg", "<param", "<final_answer>", "<answer>", "<tool_call name", "<tool_use"}
+)
+
+// markupCall reads a call, or a final answer, written as XML-ish markup
+// in s, and returns where the markup starts. The thought is what stands
+// before it.
+func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
+	if !hasMarkup(s) {
+		return reading{}, 0, false
+	}
+	name, body := "", ""
+	at = -1
+	if m := invokeTag.FindStringSubmatchIndex(s); m != nil {
+		name, body, at = s[m[2]:m[3]], s[m[4]:m[5]], m[0]
+	} else if m := functionEq.FindStringSubmatchIndex(s); m != nil {
+		name, body, at = s[m[2]:m[3]], s[m[4]:m[5]], m[0]
+	} else if m := nameTag.FindStringSubmatchIndex(s); m != nil {
+		name, body, at = s[m[2]:m[3]], s[m[1]:], m[0]
+	}
+	if at < 0 {
+		if m := answerTag.FindStringSubmatchIndex(s); m != nil {
+			answer := strings.TrimSpace(s[m[2]:m[3]])
+			if answer == "" {
+				return reading{err: p.errEmptyAnswer()}, m[0], true
+			}
+			return reading{step: Step{Kind: KindFinal, Thought: markupThought(s[:m[0]]), FinalAnswer: answer}}, m[0], true
+		}
+		return reading{}, 0, false
+	}
+	thought := markupThought(s[:at])
+	args, ok := markupArgs(body)
+	if !ok {
+		st, err := p.call(thought, name, "", false)
+		return reading{st, err}, at, true
+	}
+	st, err := p.objectCallStep(thought, call{name: name, args: args, hasArgs: true})
+	return reading{st, err}, at, true
+}
+
+// hasMarkup reports whether s may hold a call written as markup.
+func hasMarkup(s string) bool {
+	if strings.IndexByte(s, '<') < 0 {
+		return false
+	}
+	for _, h := range markupHints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// markupArgs reads the arguments of a call written as markup: parameter
+// tags, a JSON object, or child tags of an arguments tag.
+func markupArgs(body string) (any, bool) {
+	if ps := paramTag.FindAllStringSubmatch(body, 64); len(ps) > 0 {
+		args := map[string]any{}
+		for _, m := range ps {
+			args[m[1]] = markupValue(m[2])
+		}
+		return args, true
+	}
+	inner := body
+	if m := argsTag.FindStringSubmatch(body); m != nil {
+		inner = m[1]
+	}
+	inner = strings.TrimSpace(unfence(strings.TrimSpace(inner)))
+	if strings.HasPrefix(inner, "{") {
+		if obj, _, ok := decodeObject(inner); ok {
+			return obj, true
+		}
+	}
+	args := map[string]any{}
+	for _, m := range childTag.FindAllStringSubmatch(inner, 64) {
+		if m[1] == m[3] {
+			args[m[1]] = markupValue(m[2])
+		}
+	}
+	if len(args) > 0 {
+		return args, true
+	}
+	if inner = strings.TrimSpace(stripTags(inner)); inner != "" {
+		return inner, true
+	}
+	return nil, false
+}
+
+// markupValue reads one argument's value: a JSON object or list as such,
+// anything else as text.
+func markupValue(s string) any {
+	s = strings.TrimSpace(s)
+	if s != "" && (s[0] == '{' || s[0] == '[') {
+		if v, ok := decodeValue(s); ok {
+			return v
+		}
+	}
+	return s
+}
+
+// anyTag matches one XML-ish tag.
+var anyTag = regexp.MustCompile(`</?[A-Za-z_][A-Za-z0-9_.:-]{0,63}[^<>]{0,256}>`)
+
+// stripTags removes XML-ish tags from s.
+func stripTags(s string) string {
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	return anyTag.ReplaceAllString(s, "")
+}
+
+// markupThought is the prose before a call written as markup, without
+// the tags that open the call (<function_calls>, <action>).
+func markupThought(s string) string {
+	return cleanText(stripTags(s))
+}
