@@ -37,6 +37,10 @@ func (p *Parser) errNoToolName() error {
 	return &Error{Err: ErrNoToolName, Message: `Your reply has "Action:" without a tool name. Write the name of the tool to use after "Action:"` + p.toolList() + `, then its arguments on an "Action Input:" line, or write "Final Answer:" if you know the answer:` + "\n\n" + formatReminder}
 }
 
+func (p *Parser) errNotAnAnswer(msg string) error {
+	return &Error{Err: ErrNotAnAnswer, Message: msg + "\n\n" + formatReminder}
+}
+
 func (p *Parser) errEmptyAnswer() error {
 	return &Error{Err: ErrEmptyAnswer, Message: `Your reply has "Final Answer:" with nothing after it. Write the answer itself after "Final Answer:".`}
 }

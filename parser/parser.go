@@ -187,6 +187,12 @@ func (r *reply) step() (Step, error) {
 		if rd, ok := r.callLine(r.start); ok {
 			return rd.step, rd.err
 		}
+		if answer, ok := gateAnswer(content); ok {
+			return Step{Kind: KindFinal, FinalAnswer: answer}, nil
+		}
+		if err := r.p.notAnAnswer(content); err != nil {
+			return Step{}, err
+		}
 		if content = cleanText(content); content == "" {
 			return Step{}, r.p.errEmpty()
 		}
@@ -220,8 +226,14 @@ func (r *reply) step() (Step, error) {
 	if rd, ok := r.callLine(r.start); ok {
 		return rd.step, rd.err
 	}
+	if answer, ok := gateAnswer(r.body[r.start:r.end]); ok {
+		return Step{Kind: KindFinal, FinalAnswer: answer}, nil
+	}
 	if emptyAction {
 		return Step{}, r.p.errNoToolName()
+	}
+	if m := toolGate.FindStringSubmatch(r.body[r.start:r.end]); m != nil {
+		return Step{}, r.p.errGate(strings.ToLower(m[1]))
 	}
 	return Step{}, r.p.errNoAction()
 }

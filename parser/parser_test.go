@@ -294,7 +294,6 @@ func TestMoreShapes(t *testing.T) {
 		{"tool_call tag on the object's line", "Let me check.\n<tool_call>{\"name\": \"calculator\", \"arguments\": {\"expression\": \"2*3\"}}</tool_call>", action("Let me check.", "calculator", obj{"expression": "2*3"})},
 		{"a reply that is one call of a registered tool", "web_search(query=\"go release\")", action("", "web_search", obj{"query": "go release"})},
 		{"a fenced call", "```python\ncalculator(\"3**2\")\n```", action("", "calculator", obj{"expression": "3**2"})},
-		{"a call of an unknown name is prose", "print(x)", final("", "print(x)")},
 		{"name then JSON object", "Action: get_weather {\"city\": \"Oslo\"}", action("", "get_weather", obj{"city": "Oslo"})},
 		{"registered name then JSON object", "Action: web_search {\"query\": \"go\"}", action("", "web_search", obj{"query": "go"})},
 		{"commentary after raw input", "Action: web_search\nAction Input: golang generics\n\nI will wait for the results.", action("", "web_search", obj{"query": "golang generics"})},

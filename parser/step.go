@@ -56,6 +56,10 @@ var (
 	ErrNoActionInput = errors.New("action without input")
 	// ErrEmptyAnswer means a Final Answer label had nothing after it.
 	ErrEmptyAnswer = errors.New("empty final answer")
+	// ErrNotAnAnswer means a response with no labels was not an answer
+	// either: a plan, a line that says the answer is known without
+	// giving it, a sentence cut off, or code.
+	ErrNotAnAnswer = errors.New("prose that is not an answer")
 )
 
 // Error is a response the parser could not turn into a Step. Its message is

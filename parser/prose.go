@@ -1,0 +1,195 @@
+package parser
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A reply with no labels is taken as the final answer when it reads as
+// one. These are the ways it may not: intent without content (a plan, or
+// a line that says the answer is known without giving it), LangChain's
+// tool gate with nothing after it, a sentence cut off mid-way, and code
+// alone.
+
+// maxUnlabelledCheck bounds the replies that are checked: a long reply
+// with no labels has content.
+const maxUnlabelledCheck = 600
+
+var (
+	// opener is what may stand before a plan: interjections and
+	// sequencing words ("Okay, first, ...").
+	opener = `(?:(?:ok(?:ay)?|sure|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
+	// planVerbs are the verbs of acting on the world or of thinking more.
+	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc)\b`
+	// planStart matches a sentence that announces an action: "I should
+	// search for ...", "Let me use the calculator", "I'll look it up".
+	planStart = regexp.MustCompile(`(?i)^` + opener + `(?:i(?:\s*'ll|\s*'d|\s*'m going to|\s+(?:will|shall|should|need to|must|have to|want to|would like to|am going to|are going to|can|could|now|first|then|better|might|may|still|also|just|ought to|plan to|intend to))+\s+(?:(?:first|now|then|quickly|also|just|need to|to)\s+)*` + planVerbs +
+		`|let(?:\s*'s|\s+me|\s+us)\s+(?:(?:first|now|then|quickly|also|just|try to)\s+)*` + planVerbs +
+		`|(?:using|use|calling|call|searching|checking|looking up)\s+(?:the\s+)?[\w.-]+\s+(?:tool|function|api)\b)`)
+	// stockLine matches a sentence that says the answer is known, or the
+	// question can be answered, without giving the answer.
+	stockLine = regexp.MustCompile(`(?i)^` + opener + `(?:i|we)\s+(?:now\s+|finally\s+)?(?:know|have|found|got|can (?:now\s+)?(?:give|provide|answer)|am (?:now\s+)?(?:ready|able) to (?:give|provide|answer)|have enough (?:information|info|data) to (?:answer|give|provide))\b(?:\s+(?:the|a|my|this|that))?(?:\s+(?:final|correct|complete))?(?:\s+(?:answer|response|result|question))?(?:\s+(?:now|to (?:this|the|that) question|to (?:the )?(?:user|original)(?:'s)? question))?\s*[.!]*$`)
+	// toolGate matches LangChain's conversational gate line.
+	toolGate = regexp.MustCompile(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
+	// aiLine is the answer line that follows a gate answered "No".
+	aiLine = regexp.MustCompile(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
+	// codeLine matches a line that reads as code, not prose.
+	codeLine = regexp.MustCompile(`^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+[:(]|func\s+\w*\s*\(|function\s+\w*\s*\(|(?:const|let|var)\s+\w+\s*=|#include\b|package\s+\w+\s*$|print\s*\(|console\.log\s*\(|return\b|if\s*\(|for\s*\(|while\s*\(|[A-Za-z_][\w.]*\s*=\s*[\w.]+\(.*|.*[;{}]\s*$|\w+(?:\.\w+)*\([^()]*\)\s*;?\s*$)`)
+	// trailingFunctionWord matches a text ending in a word that cannot end
+	// a sentence in English.
+	trailingFunctionWord = regexp.MustCompile(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such)$`)
+)
+
+// notAnAnswer reports why an unlabelled reply is not a final answer, as
+// the error for the model, or nil when it reads as one.
+func (p *Parser) notAnAnswer(content string) error {
+	if len(content) > maxUnlabelledCheck {
+		return nil
+	}
+	if m := toolGate.FindStringSubmatch(content); m != nil {
+		return p.errGate(strings.ToLower(m[1]))
+	}
+	if onlyCode(content) {
+		return p.errNotAnAnswer("Your reply is only code, with no Action and no Final Answer. To run it, call a tool" + p.toolList() + "; if the code is the answer, write it after \"Final Answer:\".")
+	}
+	sentences := splitSentences(content)
+	if len(sentences) == 0 {
+		return nil
+	}
+	intent := true
+	for _, s := range sentences {
+		if !(planStart.MatchString(s) || isStockLine(s)) || hasContent(s) || len(s) > maxPlanSentence {
+			intent = false
+			break
+		}
+	}
+	switch {
+	case intent && isStockLine(sentences[0]):
+		return p.errNotAnAnswer("Your reply says you know the answer but does not give it. Write it after \"Final Answer:\".")
+	case intent:
+		return p.errNotAnAnswer("Your reply says what you will do but does not do it. To use a tool, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\".")
+	case cutOff(content):
+		return p.errNotAnAnswer("Your reply stops in the middle of a sentence. Finish it: write \"Final Answer:\" and the whole answer, or an Action and its Action Input.")
+	}
+	return nil
+}
+
+// maxPlanSentence bounds a sentence that announces a plan and nothing
+// else: a longer one says more.
+const maxPlanSentence = 160
+
+// isStockLine reports whether s says the answer is known without giving it.
+func isStockLine(s string) bool {
+	if !stockLine.MatchString(s) {
+		return false
+	}
+	l := strings.ToLower(s)
+	return strings.Contains(l, "answer") || strings.Contains(l, "response") || strings.Contains(l, "result")
+}
+
+// splitSentences splits text into its sentences and lines, trimmed.
+func splitSentences(text string) []string {
+	var out []string
+	start := 0
+	add := func(end int) {
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, s)
+		}
+		start = end
+	}
+	for i, r := range text {
+		switch {
+		case r == '\n':
+			add(i)
+		case strings.ContainsRune(".!?。！？", r):
+			next := i + utf8.RuneLen(r)
+			if next >= len(text) || text[next] == ' ' || text[next] == '\n' || r >= utf8.RuneSelf {
+				add(next)
+			}
+		}
+	}
+	add(len(text))
+	return out
+}
+
+// hasContent reports whether a sentence that opens as a plan still
+// carries content: a colon or an equals sign with something after it.
+func hasContent(s string) bool {
+	for _, sep := range []string{": ", "：", " = ", " is "} {
+		if i := strings.Index(s, sep); i >= 0 && strings.TrimSpace(strings.TrimRight(s[i+len(sep):], ".!")) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// cutOff reports whether text stops in the middle of a sentence: it ends
+// in a comma, a colon, an opening bracket or quote, or a word that cannot
+// end a sentence.
+func cutOff(text string) bool {
+	text = strings.TrimRightFunc(text, unicode.IsSpace)
+	r, _ := utf8.DecodeLastRuneInString(text)
+	switch {
+	case strings.ContainsRune(",:;([{“‘-—", r):
+		return !strings.HasSuffix(text, "--")
+	case strings.ContainsRune(".!?。！？)]}'\"”’`*|>", r) || unicode.IsDigit(r):
+		return false
+	}
+	// Only a few words: a label-free short answer ("Paris", "Yes, it
+	// is") is fine; a sentence that trails off on a function word is not.
+	last := text[strings.LastIndexAny(text, "\n.!?")+1:]
+	return len(strings.Fields(last)) >= 3 && trailingFunctionWord.MatchString(text)
+}
+
+// onlyCode reports whether text is code and nothing else: one fenced
+// block, or lines that all read as code. JSON data is an answer, not code.
+func onlyCode(text string) bool {
+	if text[0] == '{' || text[0] == '[' {
+		return false
+	}
+	if strings.HasPrefix(text, "```") {
+		body := strings.TrimLeft(text, "`")
+		nl := strings.IndexByte(body, '\n')
+		if nl < 0 {
+			return false
+		}
+		end := strings.Index(body[nl:], "```")
+		return end < 0 || strings.TrimSpace(body[nl+end+3:]) == ""
+	}
+	lines := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if !codeLine.MatchString(line) {
+			return false
+		}
+		lines++
+	}
+	return lines > 0
+}
+
+// errGate is the error for LangChain's "Do I need to use a tool?" line
+// with nothing usable after it.
+func (p *Parser) errGate(answer string) error {
+	if answer == "no" {
+		return p.errNotAnAnswer("Your reply says no tool is needed but gives no answer. Write the answer after \"Final Answer:\".")
+	}
+	return p.errNotAnAnswer("Your reply asks whether a tool is needed but calls none. Write \"Action:\" with a tool" + p.toolList() + " and \"Action Input:\" with its arguments, or the answer after \"Final Answer:\".")
+}
+
+// gateAnswer reads the answer of LangChain's conversational format: the
+// gate line answered "No", then "AI: <answer>".
+func gateAnswer(content string) (string, bool) {
+	if !toolGate.MatchString(content) {
+		return "", false
+	}
+	m := aiLine.FindStringSubmatch(content)
+	if m == nil {
+		return "", false
+	}
+	answer := strings.TrimSpace(m[1])
+	return answer, answer != ""
+}
