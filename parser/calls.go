@@ -73,8 +73,9 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 			}
 		}
 	}
-	// "calculator 2+2": a registered tool's name, then its input.
-	if i := strings.IndexAny(head, " \t"); i > 0 && p.tools.lookup(cleanName(s)) == nil {
+	// "calculator 2+2": a registered tool's name, then its input (not
+	// "Calculator Tool": generic words make another name).
+	if i := strings.IndexAny(head, " \t"); i > 0 && p.tools.lookup(cleanName(s)) == nil && p.tools.loose(s) == nil {
 		if first := cleanName(s[:i]); p.tools.lookup(first) != nil {
 			return first, strings.TrimSpace(s[i+1:]), true
 		}

@@ -160,3 +160,14 @@ func TestMarkupAndOtherCallShapes(t *testing.T) {
 		{"a fenced JSON list of calls", "```json\n[{\"action\": \"calculator\", \"action_input\": \"6*7\"}]\n```", action("", "calculator", obj{"expression": "6*7"})},
 	})
 }
+
+func TestForgivingNamesNotInventive(t *testing.T) {
+	runCases(t, []parseCase{
+		{"a generic word after the name, arguments that fit", "Action: Calculator Tool\nAction Input: {\"expression\": \"1+1\"}", action("", "calculator", obj{"expression": "1+1"})},
+		{"a generic word, raw input onto the primary argument", "Action: the web_search function\nAction Input: zig", action("", "web_search", obj{"query": "zig"})},
+		{"a generic word, arguments that do not fit", "Action: Calculator Tool\nAction Input: {\"city\": \"Oslo\"}", action("", "Calculator Tool", obj{"city": "Oslo"})},
+		{"another name is not this tool", "Action: Search\nAction Input: zig", action("", "Search", obj{"input": "zig"})},
+		{"the exact registered name wins", "Action: get_time\nAction Input: {}", action("", "get_time", obj{})},
+		{"JSON call with a generic word", `{"action": "calculator tool", "action_input": {"expression": "2"}}`, action("", "calculator", obj{"expression": "2"})},
+	})
+}

@@ -88,6 +88,53 @@ func (idx toolIndex) lookup(name string) *toolInfo {
 	return nil
 }
 
+// genericWords are the words models add to a tool's name ("Calculator
+// Tool", "the web_search function") that name no tool themselves.
+var genericWords = map[string]bool{"tool": true, "tools": true, "function": true, "func": true, "api": true,
+	"plugin": true, "the": true, "use": true, "call": true, "using": true, "action": true}
+
+// loose finds the registered tool a name means once the generic words
+// around it are dropped ("Calculator Tool" for calculator), or nil. The
+// caller checks that the arguments fit the tool: a forgiving match must
+// still be the same tool.
+func (idx toolIndex) loose(name string) *toolInfo {
+	if len(idx.byKey) == 0 || len(name) > 128 {
+		return nil
+	}
+	words := strings.FieldsFunc(strings.ToLower(cleanName(name)), func(r rune) bool {
+		return r == ' ' || r == '_' || r == '-' || r == '.' || r == '\t'
+	})
+	kept := words[:0]
+	for _, w := range words {
+		if !genericWords[w] {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(words) {
+		return nil
+	}
+	return idx.byKey[strings.Join(kept, "_")]
+}
+
+// fits reports whether args, as written, fit the tool: every key is one
+// of its own, or a text (which the parser puts under "input" for a tool it
+// does not know) goes onto its primary argument.
+func (info *toolInfo) fits(args any) bool {
+	obj, ok := args.(map[string]any)
+	if !ok {
+		return info.primary != "" || len(info.args) == 0
+	}
+	if text, ok := obj["input"]; ok && len(obj) == 1 && info.ownKey("input") == "" {
+		return info.fits(text)
+	}
+	for k := range obj {
+		if info.ownKey(k) == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // cleanName strips the markup and punctuation models put around a tool
 // name: white space, backticks, quotes, asterisks, brackets, and trailing
 // full stops, colons, commas and the like.
