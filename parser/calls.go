@@ -28,7 +28,7 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	// near the start only.
 	head := s[:min(len(s), maxNameLen)]
 	// "tool: input".
-	if i := strings.IndexAny(head, ":："); i > 0 {
+	if i := indexColon(head); i > 0 {
 		if prefix := cleanName(s[:i]); p.isName(prefix) {
 			_, size := utf8.DecodeRuneInString(s[i:])
 			return prefix, s[i+size:], true
@@ -75,12 +75,31 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	}
 	// "calculator 2+2": a registered tool's name, then its input (not
 	// "Calculator Tool": generic words make another name).
-	if i := strings.IndexAny(head, " \t"); i > 0 && p.tools.lookup(cleanName(s)) == nil && p.tools.loose(s) == nil {
+	if i := indexSpace(head); i > 0 && p.tools.lookup(cleanName(s)) == nil && p.tools.loose(s) == nil {
 		if first := cleanName(s[:i]); p.tools.lookup(first) != nil {
 			return first, strings.TrimSpace(s[i+1:]), true
 		}
 	}
 	return s, "", false
+}
+
+// indexColon returns the offset of the first colon in s, half- or
+// full-width, or -1.
+func indexColon(s string) int {
+	i := strings.IndexByte(s, ':')
+	if j := strings.Index(s, "："); j >= 0 && (i < 0 || j < i) {
+		return j
+	}
+	return i
+}
+
+// indexSpace returns the offset of the first space or tab in s, or -1.
+func indexSpace(s string) int {
+	i := strings.IndexByte(s, ' ')
+	if j := strings.IndexByte(s, '\t'); j >= 0 && (i < 0 || j < i) {
+		return j
+	}
+	return i
 }
 
 // maxNameLen bounds where an inline call's name may end, words before it

@@ -201,7 +201,11 @@ func (r *jsonReader) array() (any, error) {
 // first one does, as in strict JSON.
 func (r *jsonReader) str() (string, error) {
 	quote := r.s[r.i]
-	if q3 := strings.Repeat(string(quote), 3); strings.HasPrefix(r.s[r.i:], q3) {
+	q3 := `"""`
+	if quote == '\'' {
+		q3 = "'''"
+	}
+	if strings.HasPrefix(r.s[r.i:], q3) {
 		start := r.i + 3
 		end := strings.Index(r.s[start:], q3)
 		if end < 0 {

@@ -75,6 +75,36 @@ var labelWords = map[string]label{
 	"参数":              labelArgs,
 }
 
+// labelTrie spells the ASCII keys of labelWords (and "finish") letter by
+// letter, so that a line whose first words begin no label is left at the
+// first letter that begins none ("I should ..." at the "s"), with one
+// array index a letter, and a label's kind is found without hashing.
+// Node 0 is the dead end; node 1 the root.
+var labelTrie, trieKind = func() ([][26]uint16, []label) {
+	trie := make([][26]uint16, 2)
+	kinds := make([]label, 2)
+	add := func(k string, kind label) {
+		node := 1
+		for i := 0; i < len(k); i++ {
+			c := k[i] - 'a'
+			if trie[node][c] == 0 {
+				trie = append(trie, [26]uint16{})
+				kinds = append(kinds, labelNone)
+				trie[node][c] = uint16(len(trie) - 1)
+			}
+			node = int(trie[node][c])
+		}
+		kinds[node] = kind
+	}
+	for k, kind := range labelWords {
+		if k[0] < utf8.RuneSelf {
+			add(k, kind)
+		}
+	}
+	add("finish", labelNone)
+	return trie, kinds
+}()
+
 // maxLabelRunes bounds how many letters a label's words may have; a line
 // whose first words run longer is prose, not a label.
 const maxLabelRunes = 24
@@ -94,28 +124,68 @@ type mark struct {
 // lines, and those that follow a label on its line. It looks at each byte
 // a bounded number of times.
 func scanLabels(text string) []mark {
+	s := labelScanner{text: text}
 	var marks []mark
-	for start := 0; start < len(text); {
+	for ok := true; ok; {
+		marks, ok = s.next(marks)
+	}
+	return marks
+}
+
+// hasLabel reports whether text has a protocol label, reading no further
+// than the first one.
+func hasLabel(text string) bool {
+	s := labelScanner{text: text}
+	var buf [4]mark
+	_, ok := s.next(buf[:0])
+	return ok
+}
+
+// labelScanner reads the labels of a text one line at a time, so that a
+// parse reads no further than the step it returns needs.
+type labelScanner struct {
+	text string
+	pos  int   // where the next line starts
+	last label // the kind of the last label found, or labelNone
+	wide int8  // whether text has full-width colons: 0 not known yet, 1 yes, -1 no
+}
+
+// next appends the labels of the next line that has any to marks, and
+// reports whether it found one before the end of the text.
+func (s *labelScanner) next(marks []mark) ([]mark, bool) {
+	text := s.text
+	for s.pos < len(text) {
+		start := s.pos
 		end := strings.IndexByte(text[start:], '\n')
 		if end < 0 {
 			end = len(text)
 		} else {
 			end += start
 		}
-		if m, ok := lineLabel(text, start, end); ok {
-			if m.kind == labelArgs {
-				if len(marks) == 0 || marks[len(marks)-1].kind != labelAction {
-					start = end + 1
-					continue
-				}
-				m.kind = labelInput
-			}
-			marks = append(marks, m)
-			marks = inlineLabels(marks, text, end)
+		s.pos = end + 1
+		m, ok := lineLabel(text, start, end)
+		if !ok {
+			continue
 		}
-		start = end + 1
+		if m.kind == labelArgs {
+			// "Input:" is the action's input only right after it.
+			if s.last != labelAction {
+				continue
+			}
+			m.kind = labelInput
+		}
+		if s.wide == 0 {
+			s.wide = -1
+			if strings.Contains(text, "：") {
+				s.wide = 1
+			}
+		}
+		n := len(marks)
+		marks = inlineLabels(append(marks, m), text, end, s.wide > 0)
+		s.last = marks[len(marks)-1].kind
+		return marks, len(marks) > n
 	}
-	return marks
+	return marks, false
 }
 
 // inlineLabels appends the labels that follow the last mark on its line,
@@ -126,13 +196,13 @@ func scanLabels(text string) []mark {
 // written), after a space or punctuation, and of a kind that may follow
 // the label before it. A final answer's and an observation's text are
 // never searched.
-func inlineLabels(marks []mark, text string, end int) []mark {
+func inlineLabels(marks []mark, text string, end int, wide bool) []mark {
 	for {
 		prev := marks[len(marks)-1]
 		if prev.kind == labelFinal || prev.kind == labelObservation || prev.kind == labelQuestion {
 			return marks
 		}
-		m, ok := nextInlineLabel(text, prev, end)
+		m, ok := nextInlineLabel(text, prev, end, wide)
 		if !ok {
 			return marks
 		}
@@ -144,21 +214,41 @@ func inlineLabels(marks []mark, text string, end int) []mark {
 }
 
 // nextInlineLabel finds the first label after prev's value starts, before
-// end, that may follow prev on its line.
-func nextInlineLabel(text string, prev mark, end int) (mark, bool) {
+// end, that may follow prev on its line. wide says whether the text has
+// full-width colons to look for.
+func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
+	// The next half-width and full-width colons, each found at memchr
+	// speed and looked for again only once passed.
+	half, full := -1, -1 // not looked for yet
+	if !wide {
+		full = len(text)
+	}
+	rejected := 0
 	for from := prev.value; from < end; {
-		k := strings.IndexAny(text[from:end], ":：")
-		if k < 0 {
-			return mark{}, false
+		if half < from {
+			half = indexFrom(text[:end], ":", from)
 		}
-		colon := from + k
-		size := 1
-		if text[colon] != ':' {
-			size = len("：")
+		if full < from {
+			full = indexFrom(text[:end], "：", from)
+		}
+		colon, size := half, 1
+		if full < colon {
+			colon, size = full, len("：")
+		}
+		if colon >= end {
+			return mark{}, false
 		}
 		from = colon + size
 		m, ok := labelBefore(text, prev.value, colon)
-		if !ok || !followsInline(prev, m, text, m.line) {
+		if !ok {
+			continue
+		}
+		if !followsInline(prev, m, text, m.line) {
+			// Label words that are no label here: a line of many is
+			// not a step written on one line.
+			if rejected++; rejected == maxRejectedInline {
+				return mark{}, false
+			}
 			continue
 		}
 		m.value = from
@@ -172,6 +262,19 @@ func nextInlineLabel(text string, prev mark, end int) (mark, bool) {
 	}
 	return mark{}, false
 }
+
+// indexFrom returns the offset of the first sep in s at or after from, or
+// len(s) when there is none (so that it is not looked for again).
+func indexFrom(s, sep string, from int) int {
+	if k := strings.Index(s[from:], sep); k >= 0 {
+		return from + k
+	}
+	return len(s)
+}
+
+// maxRejectedInline is how many label words a line may hold that cannot
+// follow its label before the rest of the line is taken as text.
+const maxRejectedInline = 4
 
 // labelBefore reads the label whose colon is at text[colon], with its
 // words starting no earlier than from: up to three words (and a number,
@@ -193,7 +296,14 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 	ok := false
 	for words := 0; words < 3 && i > from; words++ {
 		j := i
-		for j > from {
+		for j > from && wordsEnd-j <= maxLabelRunes*4 {
+			if c := text[j-1]; c < utf8.RuneSelf {
+				if (c|0x20) < 'a' || (c|0x20) > 'z' {
+					break
+				}
+				j--
+				continue
+			}
 			r, size := utf8.DecodeLastRuneInString(text[from:j])
 			if !isLetter(r) {
 				break
@@ -203,7 +313,8 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 		if j == i || wordsEnd-j > maxLabelRunes*4 {
 			break
 		}
-		if kind, isLabel := labelWords[labelKey(text[j:wordsEnd])]; isLabel {
+		var buf [maxLabelRunes * 4]byte
+		if kind, isLabel := labelWords[string(labelKey(buf[:0], text[j:wordsEnd]))]; isLabel {
 			found, ok = mark{kind: kind, line: j}, true
 		}
 		// The next word back, past the spaces or the underscore or hyphen
@@ -234,16 +345,28 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 	return found, true
 }
 
-// labelKey returns the lookup key of a label's words: lower case, with no
-// spaces, underscores or hyphens.
-func labelKey(words string) string {
-	var b strings.Builder
-	for _, r := range words {
-		if isLetter(r) {
-			b.WriteRune(unicode.ToLower(r))
+// labelKey appends the lookup key of a label's words to buf: lower case,
+// with no spaces, underscores or hyphens. The caller's buffer keeps the
+// lookup free of allocations.
+func labelKey(buf []byte, words string) []byte {
+	for i := 0; i < len(words); i++ {
+		if c := words[i]; c >= utf8.RuneSelf {
+			return labelKeySlow(buf, words[i:])
+		} else if (c|0x20) >= 'a' && (c|0x20) <= 'z' {
+			buf = append(buf, c|0x20)
 		}
 	}
-	return b.String()
+	return buf
+}
+
+// labelKeySlow is labelKey for words beyond ASCII.
+func labelKeySlow(buf []byte, words string) []byte {
+	for _, r := range words {
+		if isLetter(r) {
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		}
+	}
+	return buf
 }
 
 // followsInline reports whether label m, found inside a line after prev,
@@ -337,6 +460,7 @@ func lineLabel(text string, start, end int) (mark, bool) {
 
 words:
 	wordStart := i
+	node := 1 // in labelTrie, while the words are ASCII
 	var key [maxLabelRunes * 4]byte
 	n, runes := 0, 0
 	for i < end {
@@ -345,7 +469,7 @@ words:
 			r, size = utf8.DecodeRuneInString(text[i:end])
 		}
 		switch {
-		case isLetter(r):
+		case r < utf8.RuneSelf && (r|0x20) >= 'a' && (r|0x20) <= 'z', r >= utf8.RuneSelf && unicode.IsLetter(r):
 			if runes == maxLabelRunes {
 				return mark{}, false
 			}
@@ -353,6 +477,11 @@ words:
 			if r < utf8.RuneSelf {
 				key[n] = byte(r) | 0x20
 				n++
+				if node != 0 {
+					if node = int(labelTrie[node][key[n-1]-'a']); node == 0 && n == runes {
+						return mark{}, false // no label is spelled so
+					}
+				}
 			} else {
 				n += utf8.EncodeRune(key[n:], unicode.ToLower(r))
 			}
@@ -369,7 +498,14 @@ afterWords:
 	if runes == 0 {
 		return mark{}, false
 	}
-	kind, ok := labelWords[string(key[:n])]
+	var kind label
+	var ok bool
+	if n == runes {
+		kind = trieKind[node] // node is 0, the dead end, when no label is so spelled
+		ok = kind != labelNone
+	} else {
+		kind, ok = labelWords[string(key[:n])]
+	}
 	if !ok {
 		// The ReAct paper's "Finish[answer]" on a line of its own.
 		if string(key[:n]) == "finish" && i < end && text[i] == '[' && !bracket {

@@ -31,7 +31,7 @@ func (p *Parser) Parse(text string) (Step, error) {
 	reasoning, body := SplitReasoning(text)
 	body = strings.TrimSpace(body)
 	if reasoning != "" {
-		if tail, ok := protocolInOpenReasoning(text); ok && len(scanLabels(body)) == 0 {
+		if tail, ok := protocolInOpenReasoning(text); ok && !hasLabel(body) {
 			body = tail
 		}
 	}
@@ -44,8 +44,10 @@ func (p *Parser) Parse(text string) (Step, error) {
 	if rd, ok := p.leadingObject(body); ok {
 		return rd.step, rd.err
 	}
-	r := reply{p: p, body: body, marks: scanLabels(body), end: len(body)}
-	r.cutObservation()
+	var r reply
+	var marks [8]mark // room for the labels of most replies, without allocating
+	r.init(p, body)
+	r.marks = marks[:0]
 	return r.step()
 }
 
@@ -67,7 +69,7 @@ var specialToken = regexp.MustCompile(`<\|[A-Za-z0-9_]{1,32}\|>|</s>`)
 
 // dropSpecialTokens removes chat-template tokens from text.
 func dropSpecialTokens(text string) string {
-	if !strings.Contains(text, "<|") && !strings.Contains(text, "</s>") {
+	if strings.IndexByte(text, '<') < 0 || (!strings.Contains(text, "<|") && !strings.Contains(text, "</s>")) {
 		return text
 	}
 	return specialToken.ReplaceAllString(text, "")
@@ -118,8 +120,9 @@ func (p *Parser) Args(name, input string) (string, map[string]any) {
 // echoed before anything else does not end the step. Text is read as it
 // is: pass the part outside reasoning tags.
 func ObservationAt(text string) int {
-	r := reply{body: text, marks: scanLabels(text), end: len(text)}
-	r.cutObservation()
+	var r reply
+	r.init(nil, text)
+	r.has(len(text)) // read every label
 	if r.end == len(text) {
 		return -1
 	}
@@ -128,39 +131,67 @@ func ObservationAt(text string) int {
 
 // reply is one response being parsed: its text, the labels in it, and the
 // part of it that counts (from start to end: a leading echoed observation
-// and everything from a hallucinated one on are left out).
+// and everything from a hallucinated one on are left out). Labels are read
+// as the parse needs them: a step decided on its first lines leaves the
+// rest of a long reply unread.
 type reply struct {
 	p          *Parser
 	body       string
 	marks      []mark
 	start, end int
+	scan       labelScanner
+	scanned    bool // every label before end is in marks
+	skipping   bool // an echoed observation is skipped: the next label starts the reply
 }
 
-// cutObservation ends the reply at the first Observation label that
-// follows some content. An observation the model echoes before writing
-// anything is skipped instead.
-func (r *reply) cutObservation() {
-	for i, m := range r.marks {
+// init readies r to parse body.
+func (r *reply) init(p *Parser, body string) {
+	*r = reply{p: p, body: body, end: len(body), scan: labelScanner{text: body}}
+}
+
+// has reports whether the reply has a label numbered i, reading lines
+// until it finds it or the reply ends.
+func (r *reply) has(i int) bool {
+	for len(r.marks) <= i && !r.scanned {
+		r.more()
+	}
+	return i < len(r.marks)
+}
+
+// more reads the labels of the next line that has any. An Observation
+// label that follows some content ends the reply there; one the model
+// echoes before writing anything is skipped instead.
+func (r *reply) more() {
+	n := len(r.marks)
+	marks, ok := r.scan.next(r.marks)
+	if !ok {
+		r.scanned = true
+		if r.skipping {
+			r.start = r.end
+		}
+		return
+	}
+	r.marks = marks[:n]
+	for _, m := range marks[n:] {
+		if r.skipping {
+			r.start, r.skipping = m.line, false
+		}
 		if m.kind != labelObservation {
+			r.marks = append(r.marks, m)
 			continue
 		}
 		if strings.TrimSpace(r.body[r.start:m.line]) != "" {
-			r.end = m.line
-			r.marks = r.marks[:i]
-			break
+			r.end, r.scanned = m.line, true
+			return
 		}
-		r.start = r.segmentEnd(i)
-	}
-	// Drop the skipped leading observations.
-	for len(r.marks) > 0 && r.marks[0].line < r.start {
-		r.marks = r.marks[1:]
+		r.skipping = true
 	}
 }
 
 // segmentEnd returns where the value of mark i ends: at the next label's
 // line, or at the end of the reply.
 func (r *reply) segmentEnd(i int) int {
-	if i+1 < len(r.marks) {
+	if r.has(i + 1) {
 		return r.marks[i+1].line
 	}
 	return r.end
@@ -173,11 +204,11 @@ func (r *reply) value(i int) string {
 
 // step finds the first action or final answer and builds the Step.
 func (r *reply) step() (Step, error) {
-	content := strings.TrimSpace(r.body[r.start:r.end])
-	if content == "" {
-		return Step{}, r.p.errEchoedObservation()
-	}
 	if !r.hasProtocol() {
+		content := strings.TrimSpace(r.body[r.start:r.end])
+		if content == "" {
+			return Step{}, r.p.errEchoedObservation()
+		}
 		if rd, ok := r.blob(r.start); ok {
 			return rd.step, rd.err
 		}
@@ -199,14 +230,14 @@ func (r *reply) step() (Step, error) {
 		return Step{Kind: KindFinal, FinalAnswer: content}, nil
 	}
 	emptyAction := false
-	for i, m := range r.marks {
-		switch m.kind {
+	for i := 0; r.has(i); i++ {
+		switch r.marks[i].kind {
 		case labelFinal:
 			answer := cleanText(r.value(i))
 			if answer == "" {
 				return Step{}, r.p.errEmptyAnswer()
 			}
-			return Step{Kind: KindFinal, Thought: r.thought(m.line), FinalAnswer: answer}, nil
+			return Step{Kind: KindFinal, Thought: r.thought(r.marks[i].line), FinalAnswer: answer}, nil
 		case labelAction:
 			if rd, ok := r.action(i); ok {
 				return rd.step, rd.err
@@ -232,8 +263,10 @@ func (r *reply) step() (Step, error) {
 	if emptyAction {
 		return Step{}, r.p.errNoToolName()
 	}
-	if m := toolGate.FindStringSubmatch(r.body[r.start:r.end]); m != nil {
-		return Step{}, r.p.errGate(strings.ToLower(m[1]))
+	if body := r.body[r.start:r.end]; hasGate(body) {
+		if m := toolGate.FindStringSubmatch(body); m != nil {
+			return Step{}, r.p.errGate(strings.ToLower(m[1]))
+		}
 	}
 	return Step{}, r.p.errNoAction()
 }
@@ -241,8 +274,8 @@ func (r *reply) step() (Step, error) {
 // hasProtocol reports whether the reply has a protocol label, beyond an
 // echoed question.
 func (r *reply) hasProtocol() bool {
-	for _, m := range r.marks {
-		if m.kind != labelQuestion {
+	for i := 0; r.has(i); i++ {
+		if r.marks[i].kind != labelQuestion {
 			return true
 		}
 	}
@@ -260,15 +293,12 @@ func (r *reply) thought(limit int) string {
 		}
 	}
 	first := r.end
-	if len(r.marks) > 0 {
+	if r.has(0) {
 		first = r.marks[0].line
 	}
 	add(r.body[r.start:min(first, limit)])
-	for i, m := range r.marks {
-		if m.line >= limit {
-			break
-		}
-		if m.kind == labelThought {
+	for i := 0; r.has(i) && r.marks[i].line < limit; i++ {
+		if m := r.marks[i]; m.kind == labelThought {
 			add(r.body[m.value:min(r.segmentEnd(i), limit)])
 		}
 	}
@@ -354,18 +384,35 @@ type reading struct {
 // perhaps in a code fence. The text before it is the thought.
 func (r *reply) callLine(from int) (reading, bool) {
 	s := r.body[:r.end]
-	for line := from; line < len(s); {
-		next := len(s)
-		if nl := strings.IndexByte(s[line:], '\n'); nl >= 0 {
-			next = line + nl + 1
+	paren, bracket := -1, -1 // not looked for yet
+	for pos := from; pos < len(s); {
+		// The next closing parenthesis or bracket, at memchr speed.
+		if paren < pos {
+			paren = indexFrom(s, ")", pos)
 		}
-		text := strings.TrimSpace(s[line:next])
-		if t := strings.TrimSpace(strings.Trim(text, "`")); t != "" && (strings.HasSuffix(t, ")") || strings.HasSuffix(t, "]")) {
+		if bracket < pos {
+			bracket = indexFrom(s, "]", pos)
+		}
+		at := min(paren, bracket)
+		if at >= len(s) {
+			break
+		}
+		next := len(s)
+		if nl := strings.IndexByte(s[at:], '\n'); nl >= 0 {
+			next = at + nl + 1
+		}
+		pos = next
+		// Only white space and backticks may follow it on its line.
+		if strings.TrimRight(s[at+1:next], " \t\n`") != "" {
+			pos = at + 1
+			continue
+		}
+		line := from + strings.LastIndexByte(s[from:at], '\n') + 1
+		if t := strings.TrimSpace(strings.Trim(strings.TrimSpace(s[line:next]), "`")); t != "" {
 			if rd, ok := r.p.bareCall(t); ok {
 				return reading{r.withThought(rd.step, line), rd.err}, true
 			}
 		}
-		line = next
 	}
 	return reading{}, false
 }
@@ -391,12 +438,13 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 // Action or Final Answer label, or else one written before it (labels out
 // of order) that no earlier Action label claims.
 func (r *reply) inputFor(i int) int {
-	for j := i + 1; j < len(r.marks); j++ {
+forward:
+	for j := i + 1; r.has(j); j++ {
 		switch r.marks[j].kind {
 		case labelInput:
 			return j
 		case labelAction, labelFinal:
-			j = len(r.marks)
+			break forward
 		}
 	}
 	for j := i - 1; j >= 0; j-- {

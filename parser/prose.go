@@ -48,8 +48,10 @@ func (p *Parser) notAnAnswer(content string) error {
 	if len(content) > maxUnlabelledCheck {
 		return nil
 	}
-	if m := toolGate.FindStringSubmatch(content); m != nil {
-		return p.errGate(strings.ToLower(m[1]))
+	if hasGate(content) {
+		if m := toolGate.FindStringSubmatch(content); m != nil {
+			return p.errGate(strings.ToLower(m[1]))
+		}
 	}
 	if onlyCode(content) {
 		return p.errNotAnAnswer("Your reply is only code, with no Action and no Final Answer. To run it, call a tool" + p.toolList() + "; if the code is the answer, write it after \"Final Answer:\".")
@@ -180,10 +182,26 @@ func (p *Parser) errGate(answer string) error {
 	return p.errNotAnAnswer("Your reply asks whether a tool is needed but calls none. Write \"Action:\" with a tool" + p.toolList() + " and \"Action Input:\" with its arguments, or the answer after \"Final Answer:\".")
 }
 
+// hasGate reports whether text may hold the tool gate line, at memchr
+// speed, before the regular expression reads it.
+func hasGate(text string) bool {
+	const gate = "need to use a tool"
+	for i := 0; ; {
+		k := strings.IndexByte(text[i:], '?')
+		if k < 0 {
+			return false
+		}
+		i += k + 1
+		if before := strings.TrimRight(text[:i-1], " "); len(before) >= len(gate) && strings.EqualFold(before[len(before)-len(gate):], gate) {
+			return true
+		}
+	}
+}
+
 // gateAnswer reads the answer of LangChain's conversational format: the
 // gate line answered "No", then "AI: <answer>".
 func gateAnswer(content string) (string, bool) {
-	if !toolGate.MatchString(content) {
+	if !hasGate(content) {
 		return "", false
 	}
 	m := aiLine.FindStringSubmatch(content)

@@ -130,22 +130,27 @@ const maxBlobTries = 4
 // on, for replies that carry one inside prose or after a Thought label.
 func (r *reply) blob(from int) (reading, bool) {
 	s := r.body[:r.end]
-	for tries, line := 0, from; line < len(s) && tries < maxBlobTries; {
-		next := len(s)
-		if nl := strings.IndexByte(s[line:], '\n'); nl >= 0 {
-			next = line + nl + 1
+	for tries, pos := 0, from; pos < len(s) && tries < maxBlobTries; {
+		// The next brace, at memchr speed, then its line.
+		k := strings.IndexByte(s[pos:], '{')
+		if k < 0 {
+			break
 		}
-		head := s[line:min(next, line+64)]
-		brace := strings.IndexByte(head, '{')
-		if brace < 0 || !blobPrefix.MatchString(head[:brace]) {
-			line = next
+		at := pos + k
+		lo := max(from, at-64)
+		line := lo + strings.LastIndexByte(s[lo:at], '\n') + 1
+		if (line == lo && lo > from && s[lo-1] != '\n') || !blobPrefix.MatchString(s[line:at]) {
+			// Not the first thing on its line: go on at the next line.
+			pos = len(s)
+			if nl := strings.IndexByte(s[at:], '\n'); nl >= 0 {
+				pos = at + nl + 1
+			}
 			continue
 		}
 		tries++
-		at := line + brace
 		obj, n, ok := decodeObject(s[at:])
 		if !ok {
-			line = next
+			pos = at + 1
 			continue
 		}
 		if rd, ok := r.p.objectStep(obj, s[at:at+n]); ok {
@@ -161,9 +166,9 @@ func (r *reply) blob(from int) (reading, bool) {
 			return reading{r.withThought(rd.step, line), rd.err}, true
 		}
 		// Go on after the object's last line.
-		line = len(s)
+		pos = len(s)
 		if nl := strings.IndexByte(s[at+n:], '\n'); nl >= 0 {
-			line = at + n + nl + 1
+			pos = at + n + nl + 1
 		}
 	}
 	return reading{}, false
