@@ -34,16 +34,24 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 			return prefix, s[i+size:], true
 		}
 	}
-	// "tool(input)" and "tool[input]".
+	// "tool(input)" and "tool[input]", perhaps with a full stop after.
+	if t := strings.TrimRight(s, ".!?;, \t"); t != s && (strings.HasSuffix(t, ")") || strings.HasSuffix(t, "]")) {
+		s, head = t, head[:min(len(head), len(t))]
+	}
 	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
 		i := strings.IndexByte(head, pair[0])
 		if i <= 0 {
 			continue
 		}
+		if j := strings.IndexAny(head[:i], "(["); j >= 0 {
+			continue // the other bracket opens first: "calculator[(3+4)*5]"
+		}
 		if !strings.HasSuffix(s, string(pair[1])) {
-			// A call cut off before its closing bracket: "Search[zig".
-			if prefix := cleanName(s[:i]); p.isName(prefix) && strings.IndexByte(s[i:], pair[1]) < 0 {
-				return prefix, strings.TrimSpace(s[i+1:]), true
+			// A call cut off before its closing bracket ("Search[zig"),
+			// or with something after it: the name is what stands before
+			// the bracket, as a name written so always reads back.
+			if prefix := cleanName(s[:i]); p.isName(prefix) {
+				return prefix, strings.TrimSpace(strings.TrimRight(cleanName(s[i:]), string(pair[1]))), true
 			}
 			continue
 		}

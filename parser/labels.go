@@ -163,6 +163,9 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			end += start
 		}
 		s.pos = end + 1
+		if c := text[start] | 0x20; start < end && c >= 'a' && c <= 'z' && labelTrie[1][c-'a'] == 0 {
+			continue // a line of prose: no label starts with its letter
+		}
 		m, ok := lineLabel(text, start, end)
 		if !ok {
 			continue
@@ -178,6 +181,20 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			s.wide = -1
 			if strings.Contains(text, "：") {
 				s.wide = 1
+			}
+		}
+		if m.value == end && end < len(text) {
+			// A label alone on its line: its value is the next line,
+			// read as if it stood after the label, unless it is a label
+			// line itself.
+			next := strings.IndexByte(text[end+1:], '\n')
+			if next < 0 {
+				next = len(text)
+			} else {
+				next += end + 1
+			}
+			if _, isLabel := lineLabel(text, end+1, next); !isLabel {
+				end, s.pos = next, next+1
 			}
 		}
 		n := len(marks)

@@ -46,6 +46,9 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 		}
 		return reading{}, 0, false
 	}
+	if name = cleanName(name); !p.isName(name) {
+		return reading{}, 0, false
+	}
 	thought := markupThought(s[:at])
 	args, ok := markupArgs(body)
 	if !ok {

@@ -61,7 +61,7 @@ func TestLabelsOutOfOrder(t *testing.T) {
 }
 
 func TestPlaceholderInputs(t *testing.T) {
-	for _, input := range []string{"None", "none", `""`, "''", "(empty string)", "N/A", "no input", "null", "{}", "`None`", "Nothing."} {
+	for _, input := range []string{"None", "none", `""`, "''", "(empty string)", "N/A", "no input", "null", "`None`", "Nothing."} {
 		runCases(t, []parseCase{
 			{"no-argument tool with " + input, "Action: get_time\nAction Input: " + input, action("", "get_time", obj{})},
 			{"unregistered tool with " + input, "Action: get_weather\nAction Input: " + input, action("", "get_weather", obj{})},
@@ -169,5 +169,12 @@ func TestForgivingNamesNotInventive(t *testing.T) {
 		{"another name is not this tool", "Action: Search\nAction Input: zig", action("", "Search", obj{"input": "zig"})},
 		{"the exact registered name wins", "Action: get_time\nAction Input: {}", action("", "get_time", obj{})},
 		{"JSON call with a generic word", `{"action": "calculator tool", "action_input": {"expression": "2"}}`, action("", "calculator", obj{"expression": "2"})},
+	})
+}
+
+func TestCallsWithPunctuationAfter(t *testing.T) {
+	runCases(t, []parseCase{
+		{"a full stop after the call", "Action: calculator(2+2).", action("", "calculator", obj{"expression": "2+2"})},
+		{"an exclamation mark after brackets", "Action: web_search[zig]!", action("", "web_search", obj{"query": "zig"})},
 	})
 }

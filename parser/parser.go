@@ -385,6 +385,7 @@ type reading struct {
 func (r *reply) callLine(from int) (reading, bool) {
 	s := r.body[:r.end]
 	paren, bracket := -1, -1 // not looked for yet
+	next := -1               // the end of the line being looked at
 	for pos := from; pos < len(s); {
 		// The next closing parenthesis or bracket, at memchr speed.
 		if paren < pos {
@@ -397,9 +398,11 @@ func (r *reply) callLine(from int) (reading, bool) {
 		if at >= len(s) {
 			break
 		}
-		next := len(s)
-		if nl := strings.IndexByte(s[at:], '\n'); nl >= 0 {
-			next = at + nl + 1
+		if at >= next {
+			next = len(s)
+			if nl := strings.IndexByte(s[at:], '\n'); nl >= 0 {
+				next = at + nl + 1
+			}
 		}
 		pos = next
 		// Only white space and backticks may follow it on its line.
@@ -511,7 +514,7 @@ func isPlaceholder(input string) bool {
 	}))
 	switch s {
 	case "", "none", "null", "nil", "n/a", "na", "empty", "empty string", "an empty string", "no input", "no inputs",
-		"nothing", "no arguments", "no args", "no parameters", "not applicable", "{}", "-", "无":
+		"nothing", "no arguments", "no args", "no parameters", "not applicable", "-", "无":
 		return true
 	}
 	return false

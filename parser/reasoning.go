@@ -170,5 +170,15 @@ func ProtocolFree(text string) bool {
 	if reasoning, rest := SplitReasoning(text); reasoning != "" || rest != text {
 		return false
 	}
-	return len(scanLabels(text)) == 0
+	if hasLabel(text) {
+		return false
+	}
+	// Nor may its first line hold a label that would follow the Thought
+	// label it is written after ("Thought: 0 Answer: 1").
+	end := strings.IndexByte(text, '\n')
+	if end < 0 {
+		end = len(text)
+	}
+	_, inline := nextInlineLabel(text, mark{kind: labelThought}, end, true)
+	return !inline
 }
