@@ -78,10 +78,9 @@ type runState struct {
 	a       *Agent
 	res     *Result
 	start   time.Time
-	msgs    []llms.MessageContent
-	pad     *prompt.Scratchpad
+	tr      transcript
+	native  bool // the run speaks the native protocol
 	warned  bool
-	fixed   int // bytes of the messages before the scratchpad
 	lastErr error
 	repeats int
 	dropped []string             // the refused parameters already warned about
@@ -115,29 +114,44 @@ func (r *runState) emit(e event.Event) {
 	}
 }
 
-func (r *runState) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
-	a, res := r.a, r.res
+// textTranscript starts the text protocol's transcript: the system
+// prompt with the tools, the turns of history, and the scratchpad.
+func (a *Agent) textTranscript(history []Turn, question string) (*textTranscript, error) {
 	system, err := a.opts.template.System(a.promptData(question))
 	if err != nil {
-		res.StopReason = event.StopError
-		return res, err
+		return nil, err
 	}
 	if a.opts.system != "" && !strings.Contains(system, a.opts.system) {
 		// A template of one's own may leave out {{.Context}}: the extra
 		// context still reaches the model, at the end.
 		system = strings.TrimRight(system, "\n") + "\n\n" + a.opts.system
 	}
-	r.msgs = make([]llms.MessageContent, 0, 2+2*len(history))
-	r.msgs = append(r.msgs, llms.TextParts(llms.ChatMessageTypeSystem, system))
-	r.fixed = len(system)
-	for _, t := range history {
-		q := a.opts.template.Begin(t.Question).String()
-		ans := prompt.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: t.Answer})
-		r.msgs = append(r.msgs, llms.TextParts(llms.ChatMessageTypeHuman, q), llms.TextParts(llms.ChatMessageTypeAI, ans))
-		r.fixed += len(q) + len(ans)
+	t := &textTranscript{msgs: make([]llms.MessageContent, 0, 2+2*len(history))}
+	t.msgs = append(t.msgs, llms.TextParts(llms.ChatMessageTypeSystem, system))
+	t.fixed = len(system)
+	for _, h := range history {
+		q := a.opts.template.Begin(h.Question).String()
+		ans := prompt.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.Answer})
+		t.msgs = append(t.msgs, llms.TextParts(llms.ChatMessageTypeHuman, q), llms.TextParts(llms.ChatMessageTypeAI, ans))
+		t.fixed += len(q) + len(ans)
 	}
-	r.pad = a.opts.template.Begin(question)
-	r.msgs = append(r.msgs, llms.MessageContent{})
+	t.pad = a.opts.template.Begin(question)
+	t.msgs = append(t.msgs, llms.MessageContent{})
+	return t, nil
+}
+
+func (r *runState) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
+	a, res := r.a, r.res
+	if a.opts.protocol == ProtocolNative || a.opts.protocol == ProtocolAuto {
+		r.tr, r.native = a.nativeMessages(history, question), true
+	} else {
+		t, err := a.textTranscript(history, question)
+		if err != nil {
+			res.StopReason = event.StopError
+			return res, err
+		}
+		r.tr = t
+	}
 
 	runCtx := ctx
 	if a.opts.timeout > 0 {
@@ -156,6 +170,17 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		}
 		res.Iterations = iter
 		reply, err := r.ask(runCtx, iter, false)
+		if err != nil && errors.Is(err, ErrToolsRefused) && a.opts.protocol == ProtocolAuto && r.native {
+			t, terr := a.textTranscript(history, question)
+			if terr != nil {
+				res.StopReason = event.StopError
+				return res, terr
+			}
+			r.tr, r.native = t, false
+			r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err,
+				Text: "the server takes no tool definitions for this model; the run goes on with the text protocol"})
+			reply, err = r.ask(runCtx, iter, false)
+		}
 		if err != nil {
 			if stop, ok := r.stopped(ctx, runCtx); ok {
 				return r.force(ctx, runCtx, stop)
@@ -175,6 +200,12 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 			}
 			continue
 		}
+		switch {
+		case reply.rescued:
+			res.Rescued++
+		case !r.native && !canonicalReply(reply.Text, reply.Step):
+			res.Recovered++
+		}
 		r.lastErr, r.repeats = nil, 0
 		r.emit(event.Event{Kind: event.Thought, Iteration: iter, Duration: reply.Duration,
 			Text: reply.Step.Thought, Reasoning: reply.Reasoning})
@@ -186,7 +217,7 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 				Iterations: res.Iterations, StopReason: event.StopFinalAnswer, Usage: res.Usage})
 			return res, nil
 		}
-		if err := r.act(runCtx, iter, reply.Step, step); err != nil {
+		if err := r.act(runCtx, iter, reply, step); err != nil {
 			if errors.Is(err, errRepeatedCall) {
 				return r.force(ctx, runCtx, event.StopRepeatedCall)
 			}
@@ -211,16 +242,22 @@ func (r *runState) stopped(ctx, runCtx context.Context) (event.StopReason, bool)
 // ask makes one model call with the scratchpad so far and parses the reply.
 func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, error) {
 	a := r.a
-	if size := r.fixed + r.pad.Len(); size > maxPromptBytes {
+	if size := r.tr.size(); size > maxPromptBytes {
 		return nil, fmt.Errorf("agent: %w: %d bytes, more than the %d a run may send", ErrPromptTooLarge, size, maxPromptBytes)
 	}
-	r.msgs[len(r.msgs)-1] = llms.TextParts(llms.ChatMessageTypeHuman, r.pad.String())
+	msgs := r.tr.messages()
 	r.checkWindow(iter)
-	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: r.msgs, Forced: forced}); err != nil {
+	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: msgs, Forced: forced}); err != nil {
 		return nil, err
 	}
-	r.emit(event.Event{Kind: event.Model, Iteration: iter, Forced: forced, Messages: r.msgs})
-	mr, err := a.generate(ctx, r.msgs, iter, r.emit)
+	r.emit(event.Event{Kind: event.Model, Iteration: iter, Forced: forced, Messages: msgs})
+	var mr generation
+	var err error
+	if r.native {
+		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit)
+	} else {
+		mr, err = a.generate(ctx, msgs, iter, r.emit)
+	}
 	r.warnDropped(iter)
 	r.res.Usage.Add(mr.usage)
 	if err != nil {
@@ -231,7 +268,11 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 		reasoning = strings.TrimSpace(mr.reasoning + "\n" + reasoning)
 	}
 	reply := &Reply{Iteration: iter, Text: mr.text, Reasoning: reasoning, Duration: mr.duration, Usage: mr.usage}
-	reply.Step, reply.Err = a.parser.Parse(mr.text)
+	if r.native {
+		a.readNative(reply, mr)
+	} else {
+		reply.Step, reply.Err = a.parser.Parse(mr.text)
+	}
 	return reply, nil
 }
 
@@ -265,7 +306,7 @@ func (r *runState) checkWindow(iter int) {
 	}
 	// About four bytes a token for English; fewer for other scripts, so
 	// this errs on the side of warning late rather than often.
-	tokens := (r.fixed + r.pad.Len()) / 4
+	tokens := r.tr.size() / 4
 	if r.res.Usage.PromptTokens > 0 && len(r.res.Steps) > 0 {
 		tokens = max(tokens, r.res.Steps[len(r.res.Steps)-1].Usage.PromptTokens)
 	}
@@ -287,6 +328,7 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	msg := reply.Err.Error()
 	step.Error, step.Observation = msg, msg
 	r.res.Steps = append(r.res.Steps, step)
+	r.res.ParseErrors++
 	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
 	if sameParseError(r.lastErr, reply.Err) {
 		r.repeats++
@@ -297,8 +339,7 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 		r.res.StopReason = event.StopRepeatedParseError
 		return fmt.Errorf("agent: %w: %d times in a row: %s", ErrRepeatedParseError, r.repeats, msg)
 	}
-	_, visible := parser.SplitReasoning(reply.Text)
-	r.pad.AddReply(visible, msg)
+	r.tr.addReply(reply, msg)
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Text: msg, Failed: true})
 	return nil
 }
@@ -317,11 +358,11 @@ func sameParseError(a, b error) bool {
 // act runs the tool a step asks for, through the hooks, and appends the
 // step and its observation to the scratchpad. Tool failures become
 // observations; only a hook's error ends the run.
-func (r *runState) act(ctx context.Context, iter int, parsed parser.Step, step Step) error {
-	a := r.a
+func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) error {
+	a, parsed := r.a, reply.Step
 	key := parsed.Action + " " + prompt.FormatArgs(parsed.Args)
 	if earlier, ok := r.calls[key]; ok {
-		return r.repeated(iter, parsed, step, earlier)
+		return r.repeated(iter, reply, step, earlier)
 	}
 	call := &ToolCall{Iteration: iter, Tool: parsed.Action, Args: parsed.Args}
 	d, err := a.opts.hooks.BeforeTool(ctx, call)
@@ -360,7 +401,7 @@ func (r *runState) act(ctx context.Context, iter int, parsed parser.Step, step S
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)
 	r.calls[key] = &pastCall{iter: iter, observation: obs.Text}
-	r.pad.AddStep(parsed, obs.Text+r.stepsLeft(iter))
+	r.tr.addStep(reply, parsed, obs.Text+r.stepsLeft(iter))
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Duration: obs.Duration, Tool: call.Tool, Text: obs.Text,
 		Failed: obs.Err != nil})
 	return nil
@@ -380,7 +421,8 @@ type pastCall struct {
 // repeated answers a call the model made before with the same arguments:
 // the second time with the earlier result and a word to move on, without
 // running the tool again; the third time it ends the loop.
-func (r *runState) repeated(iter int, parsed parser.Step, step Step, earlier *pastCall) error {
+func (r *runState) repeated(iter int, reply *Reply, step Step, earlier *pastCall) error {
+	parsed := reply.Step
 	earlier.repeats++
 	if earlier.repeats >= 2 {
 		return errRepeatedCall
@@ -390,7 +432,7 @@ func (r *runState) repeated(iter int, parsed parser.Step, step Step, earlier *pa
 		"or give your final answer.", earlier.iter, earlier.observation, parsed.Action)
 	step.Action, step.Args, step.Observation = parsed.Action, parsed.Args, text
 	r.res.Steps = append(r.res.Steps, step)
-	r.pad.AddStep(parsed, text+r.stepsLeft(iter))
+	r.tr.addStep(reply, parsed, text+r.stepsLeft(iter))
 	r.emit(event.Event{Kind: event.Action, Iteration: iter, Tool: parsed.Action, Args: parsed.Args})
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Tool: parsed.Action, Text: text, Failed: true})
 	return nil
@@ -431,7 +473,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 		fctx, cancel = context.WithDeadline(context.WithoutCancel(ctx), r.start.Add(a.opts.timeout))
 		defer cancel()
 	}
-	r.pad.AddFinalRequest()
+	r.tr.addFinalRequest()
 	iter := res.Iterations + 1
 	reply, err := r.ask(fctx, iter, true)
 	if err != nil {

@@ -20,6 +20,7 @@ type generation struct {
 	reasoning string
 	usage     model.Usage
 	duration  time.Duration
+	calls     []llms.ToolCall // the native protocol's tool calls
 }
 
 // generate asks the model for the next reply, with the stop sequences,
@@ -28,20 +29,41 @@ type generation struct {
 // without them and cuts the reply itself, outside reasoning only.
 func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(event.Event)) (generation, error) {
 	start := time.Now()
-	r, err := a.generateWith(ctx, msgs, a.opts.stops, iter, emit)
+	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+		return a.callOnce(ctx, msgs, a.opts.stops)
+	})
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
-		r, err = a.generateWith(ctx, msgs, nil, iter, emit)
+		r, err = a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+			return a.callOnce(ctx, msgs, nil)
+		})
 	}
 	r.duration = time.Since(start)
 	return r, err
 }
 
-func (a *Agent) generateWith(ctx context.Context, msgs []llms.MessageContent, stops []string, iter int, emit func(event.Event)) (generation, error) {
+// generateNative asks the model for the next reply in the native
+// protocol, with the tools unless withTools is false, retrying transient
+// failures.
+func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, iter int, emit func(event.Event)) (generation, error) {
+	start := time.Now()
+	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+		return a.callNative(ctx, msgs, withTools)
+	})
+	r.duration = time.Since(start)
+	return r, err
+}
+
+// withRetries makes a model call, retrying transient failures with
+// backoff and saying so in a warning.
+func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), call func(context.Context) (generation, error)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
 	attempt := func() (generation, error) {
-		r, err := a.callOnce(ctx, msgs, stops)
+		r, err := call(ctx)
+		if errors.Is(err, ErrToolsRefused) {
+			return r, backoff.Permanent(err)
+		}
 		if err == nil {
 			return r, nil
 		}

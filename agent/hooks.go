@@ -62,6 +62,10 @@ type Reply struct {
 	Duration time.Duration
 	// Usage counts the call's tokens where the provider reports them.
 	Usage model.Usage
+
+	content string // the native protocol's reply text, without the call
+	callID  string // the native protocol's tool call ID
+	rescued bool   // a native reply's call was read from its text
 }
 
 // ToolCall is a tool call the model asked for.

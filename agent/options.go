@@ -27,6 +27,7 @@ type options struct {
 	stops           []string
 	contextWindow   int
 	maxParseRepeats int
+	protocol        Protocol
 }
 
 func defaultOptions() options {
@@ -39,6 +40,7 @@ func defaultOptions() options {
 		template:        prompt.English(),
 		stops:           DefaultStopSequences(),
 		maxParseRepeats: 3,
+		protocol:        ProtocolText,
 	}
 }
 

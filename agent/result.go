@@ -31,6 +31,14 @@ type Result struct {
 	Usage model.Usage `json:"usage"`
 	// Duration is the wall time of the run.
 	Duration time.Duration `json:"duration_ns"`
+	// ParseErrors counts the replies the parser could not read.
+	ParseErrors int `json:"parse_errors"`
+	// Recovered counts the text-protocol replies the tolerant parser read
+	// though they were not in the protocol's canonical form.
+	Recovered int `json:"recovered"`
+	// Rescued counts the native-protocol replies whose tool call was
+	// written in the text instead of the tool-call field.
+	Rescued int `json:"rescued"`
 }
 
 // Step is one model reply and what came of it.

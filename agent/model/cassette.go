@@ -52,9 +52,18 @@ type CassetteMessage struct {
 
 // CassetteResponse is a recorded reply.
 type CassetteResponse struct {
-	Content   string `json:"content"`
-	Reasoning string `json:"reasoning,omitempty"`
-	Usage     *Usage `json:"usage,omitempty"`
+	Content   string             `json:"content"`
+	Reasoning string             `json:"reasoning,omitempty"`
+	ToolCalls []CassetteToolCall `json:"tool_calls,omitempty"`
+	Usage     *Usage             `json:"usage,omitempty"`
+}
+
+// CassetteToolCall is a tool call of a recorded reply, in the native
+// protocol.
+type CassetteToolCall struct {
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
 }
 
 // CassetteError is a recorded failure.
@@ -113,6 +122,12 @@ func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 		c := resp.Choices[0]
 		u := UsageOf(c)
 		in.Response = &CassetteResponse{Content: c.Content, Reasoning: c.ReasoningContent}
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall != nil {
+				in.Response.ToolCalls = append(in.Response.ToolCalls,
+					CassetteToolCall{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments})
+			}
+		}
 		if u != (Usage{}) {
 			in.Response.Usage = &u
 		}
@@ -177,12 +192,20 @@ func cassetteRequest(msgs []llms.MessageContent, opts []llms.CallOption) *Casset
 	return req
 }
 
-// MessageText returns the text parts of m, joined.
+// MessageText returns the text parts of m, joined, with the tool calls
+// and tool results of the native protocol written out as text.
 func MessageText(m llms.MessageContent) string {
 	var b strings.Builder
 	for _, p := range m.Parts {
-		if t, ok := p.(llms.TextContent); ok {
-			b.WriteString(t.Text)
+		switch p := p.(type) {
+		case llms.TextContent:
+			b.WriteString(p.Text)
+		case llms.ToolCall:
+			if p.FunctionCall != nil {
+				fmt.Fprintf(&b, "[tool call %s] %s %s", p.ID, p.FunctionCall.Name, p.FunctionCall.Arguments)
+			}
+		case llms.ToolCallResponse:
+			fmt.Fprintf(&b, "[tool result %s] %s", p.ToolCallID, p.Content)
 		}
 	}
 	return b.String()
@@ -266,8 +289,13 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	if u := in.Response.Usage; u != nil {
 		info["PromptTokens"], info["CompletionTokens"], info["TotalTokens"] = u.PromptTokens, u.CompletionTokens, u.TotalTokens
 	}
+	var calls []llms.ToolCall
+	for _, tc := range in.Response.ToolCalls {
+		calls = append(calls, llms.ToolCall{ID: tc.ID, Type: "function",
+			FunctionCall: &llms.FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+	}
 	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{
-		Content: content, ReasoningContent: in.Response.Reasoning, GenerationInfo: info,
+		Content: content, ReasoningContent: in.Response.Reasoning, GenerationInfo: info, ToolCalls: calls,
 	}}}, nil
 }
 

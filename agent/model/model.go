@@ -49,6 +49,11 @@ type Config struct {
 	Record string
 	// Replay is the cassette the "replay" provider answers from.
 	Replay string
+	// ToolCalling asks for a client that passes tool definitions on and
+	// returns the model's tool calls (the native protocol). For Ollama,
+	// whose langchaingo client drops them, it talks to Ollama's
+	// OpenAI-compatible /v1 endpoint instead of its own API.
+	ToolCalling bool
 	// MaxReplyBytes bounds the bytes of one response from the server;
 	// zero means DefaultMaxReplyBytes. A reply past it is an error.
 	MaxReplyBytes int64

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/tmc/langchaingo/llms/ollama"
 )
@@ -22,6 +23,12 @@ var ollamaProvider = Provider{
 		u, err := serverURL(cfg.BaseURL, "http://127.0.0.1:11434", "", "11434")
 		if err != nil {
 			return opened{}, err
+		}
+		if cfg.ToolCalling {
+			// langchaingo's Ollama client drops tool definitions: tool
+			// calls go through Ollama's OpenAI-compatible endpoint.
+			cfg.BaseURL, cfg.APIKey = strings.TrimRight(u, "/")+"/v1", "ollama"
+			return openOpenAI(cfg, hc, cfg.BaseURL, 0)
 		}
 		m, err := ollama.New(ollama.WithServerURL(u), ollama.WithModel(cfg.Model),
 			ollama.WithRunnerNumCtx(cfg.NumCtx), ollama.WithHTTPClient(hc))

@@ -22,6 +22,8 @@ func NewOllama(replies []string, opts ...Option) *Server {
 	opts = append(slices.Clone(opts), APIKey("")) // Ollama has no keys
 	return newServer(ollama{}, replies, opts, func(s *Server, mux *http.ServeMux) {
 		mux.HandleFunc("POST /api/chat", s.chat)
+		// Ollama's OpenAI-compatible endpoint, which tool calls go through.
+		mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { s.chatIn(openai{}, w, r) })
 		mux.HandleFunc("GET /api/tags", func(w http.ResponseWriter, r *http.Request) {
 			models := []any{}
 			for _, m := range s.models() {
@@ -45,19 +47,40 @@ func (ollama) stops(req map[string]any) []string {
 	return stopsOf(opts["stop"])
 }
 
-func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply string) {
+func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
+	var tcs []any
+	for _, c := range calls {
+		args := c.Arguments
+		if s, ok := args.(string); ok {
+			var obj any
+			if json.Unmarshal([]byte(s), &obj) == nil {
+				args = obj
+			}
+		}
+		tcs = append(tcs, map[string]any{"function": map[string]any{"name": c.Name, "arguments": args}})
+	}
 	if stream, ok := req["stream"].(bool); !ok || stream { // Ollama streams unless told not to
 		for _, c := range model.Chunks(reply) {
 			enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": false,
 				"message": map[string]any{"role": "assistant", "content": c}})
 			w.(http.Flusher).Flush()
 		}
+		if len(tcs) > 0 {
+			// Ollama streams a tool call whole, in a message of its own.
+			enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": false,
+				"message": map[string]any{"role": "assistant", "content": "", "tool_calls": tcs}})
+			tcs = nil
+		}
 		reply = ""
 	}
+	msg := map[string]any{"role": "assistant", "content": reply}
+	if len(tcs) > 0 {
+		msg["tool_calls"] = tcs
+	}
 	enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": true, "done_reason": "stop",
-		"message": map[string]any{"role": "assistant", "content": reply}, "prompt_eval_count": 100, "eval_count": 20})
+		"message": msg, "prompt_eval_count": 100, "eval_count": 20})
 }
 
 func (ollama) error(w http.ResponseWriter, status int, message string) {

@@ -41,14 +41,26 @@ type openai struct{}
 
 func (openai) stops(req map[string]any) []string { return stopsOf(req["stop"]) }
 
-func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply string) {
+func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call) {
 	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 	created := time.Now().Unix()
+	finish := "stop"
+	if len(calls) > 0 {
+		finish = "tool_calls"
+	}
 	if stream, _ := req["stream"].(bool); !stream {
+		msg := map[string]any{"role": "assistant", "content": reply}
+		if len(calls) > 0 {
+			var tcs []any
+			for i, c := range calls {
+				tcs = append(tcs, map[string]any{"id": fmt.Sprintf("call_%d", i+1), "type": "function",
+					"function": map[string]any{"name": c.Name, "arguments": c.argumentsJSON()}})
+			}
+			msg["tool_calls"] = tcs
+		}
 		writeJSON(w, http.StatusOK, map[string]any{"id": "c1", "object": "chat.completion", "created": created, "model": name,
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": reply}}},
-			"usage": usage})
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": msg}},
+			"usage":   usage})
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -63,7 +75,17 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply stri
 	for _, c := range model.Chunks(reply) {
 		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"content": c}}}))
 	}
-	send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}))
+	for i, c := range calls {
+		// The call's header, then its arguments in pieces, by index.
+		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"tool_calls": []any{map[string]any{
+			"index": i, "id": fmt.Sprintf("call_%d", i+1), "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": ""}}}}}}))
+		for _, piece := range model.Chunks(c.argumentsJSON()) {
+			send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"tool_calls": []any{map[string]any{
+				"index": i, "function": map[string]any{"arguments": piece}}}}}}))
+		}
+	}
+	send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}}))
 	last := chunk([]any{})
 	last["usage"] = usage
 	send(last)

@@ -37,6 +37,54 @@ func LoadReplies(path string) ([]string, error) {
 	return script.Replies, nil
 }
 
+// Call is a tool call that a scripted reply makes in the tool-call field
+// of the response, as models with native tool calling do.
+type Call struct {
+	Name string
+	// Arguments is the arguments object; a string is sent as it is, so a
+	// script can send arguments that are not valid JSON.
+	Arguments any
+}
+
+// callsMarker starts a scripted reply made with Calls.
+const callsMarker = "\x00calls:"
+
+// Calls returns a scripted reply that holds tool calls: the server sends
+// content as the reply's text (often empty) and the calls in the tool-call
+// field, several of them at once when given several (parallel calls). A
+// server asked to stream sends the calls as the real one does: OpenAI's
+// in fragments by index, Ollama's whole.
+func Calls(content string, calls ...Call) string {
+	b, _ := json.Marshal(struct {
+		Content string `json:"content"`
+		Calls   []Call `json:"calls"`
+	}{content, calls})
+	return callsMarker + string(b)
+}
+
+// splitCalls reads a reply made with Calls; a plain reply has no calls.
+func splitCalls(reply string) (content string, calls []Call) {
+	rest, ok := strings.CutPrefix(reply, callsMarker)
+	if !ok {
+		return reply, nil
+	}
+	var v struct {
+		Content string `json:"content"`
+		Calls   []Call `json:"calls"`
+	}
+	json.Unmarshal([]byte(rest), &v)
+	return v.Content, v.Calls
+}
+
+// argumentsJSON is a call's arguments as the JSON string OpenAI sends.
+func (c Call) argumentsJSON() string {
+	if s, ok := c.Arguments.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(c.Arguments)
+	return string(b)
+}
+
 // stopAt cuts text at the first of the stop sequences, as a server does.
 func stopAt(text string, stops []string) string {
 	for _, s := range stops {

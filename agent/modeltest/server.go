@@ -34,7 +34,7 @@ type dialect interface {
 	// stops returns the stop sequences of a chat request.
 	stops(req map[string]any) []string
 	// answer writes a successful reply to a chat request.
-	answer(w http.ResponseWriter, req map[string]any, model, reply string)
+	answer(w http.ResponseWriter, req map[string]any, model, reply string, calls []Call)
 	// error writes an error response with the real server's body.
 	error(w http.ResponseWriter, status int, message string)
 	// failure is the real server's message for a call failing with status.
@@ -112,10 +112,13 @@ func (s *Server) authorized(r *http.Request) bool {
 
 // chat answers a chat call: it records the request, then hangs, rejects,
 // fails or answers it as the options say.
-func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) { s.chatIn(s.dialect, w, r) }
+
+// chatIn answers a chat call in the wire protocol d.
+func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 	var req map[string]any
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		s.dialect.error(w, http.StatusBadRequest, err.Error())
+		d.error(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	n := s.record(req)
@@ -128,13 +131,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !s.authorized(r) {
-		s.dialect.error(w, http.StatusUnauthorized, incorrectKey)
+		d.error(w, http.StatusUnauthorized, incorrectKey)
 		return
 	}
 	if p := s.cfg.reject; p != "" {
 		opts, _ := req["options"].(map[string]any)
 		if _, top := req[p]; top || opts[p] != nil {
-			s.dialect.error(w, http.StatusBadRequest, fmt.Sprintf("Unsupported parameter: '%s' is not supported with this model.", p))
+			d.error(w, http.StatusBadRequest, fmt.Sprintf("Unsupported parameter: '%s' is not supported with this model.", p))
 			return
 		}
 	}
@@ -142,19 +145,20 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		if s.cfg.retryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(s.cfg.retryAfter))
 		}
-		s.dialect.error(w, status, s.dialect.failure(status))
+		d.error(w, status, d.failure(status))
 		return
 	}
 	model, _ := req["model"].(string)
 	if s.cfg.model != "" && model != s.cfg.model {
-		s.dialect.error(w, http.StatusNotFound, s.dialect.unknownModel(model))
+		d.error(w, http.StatusNotFound, d.unknownModel(model))
 		return
 	}
 	if s.cfg.misbehave != 0 {
 		s.misbehave(w, r, model, s.take())
 		return
 	}
-	s.dialect.answer(w, req, model, stopAt(s.take(), s.dialect.stops(req)))
+	content, calls := splitCalls(s.take())
+	d.answer(w, req, model, stopAt(content, d.stops(req)), calls)
 }
 
 // models lists the models the server knows: the one given with [Model],

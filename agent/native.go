@@ -1,0 +1,292 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/prompt"
+)
+
+// Protocol is how the model and the agent exchange steps.
+type Protocol string
+
+const (
+	// ProtocolText is the ReAct text protocol: the model writes
+	// Thought/Action/Action Input or Final Answer, and the tolerant
+	// parser reads it. It works with every model.
+	ProtocolText Protocol = "text"
+	// ProtocolNative passes the tools as function definitions and reads
+	// the model's tool calls from the response. A reply with no tool call
+	// is read by the tolerant parser, so that a call written in the text
+	// instead (a <tool_call> block, a JSON object, ReAct labels) still
+	// runs; such a reply counts as rescued. Replies are not streamed.
+	ProtocolNative Protocol = "native"
+	// ProtocolAuto speaks the native protocol, and falls back to the text
+	// protocol for the rest of the run when the server refuses tools.
+	ProtocolAuto Protocol = "auto"
+)
+
+// ErrToolsRefused means the model's server does not take tool
+// definitions, so the native protocol cannot be used with it.
+var ErrToolsRefused = errors.New("the server does not support tool calling for this model")
+
+// WithProtocol sets the protocol (default ProtocolText).
+func WithProtocol(p Protocol) Option {
+	return func(o *options) {
+		if p != "" {
+			o.protocol = p
+		}
+	}
+}
+
+// transcript is the conversation of one run as the model sees it: the
+// text protocol keeps one growing user message (the scratchpad), the
+// native protocol the assistant's tool calls and the tool results as
+// messages of their own.
+type transcript interface {
+	// messages returns the messages to send, the fixed ones first.
+	messages() []llms.MessageContent
+	// size is the bytes of text the messages hold.
+	size() int
+	// addStep records a tool call and its observation.
+	addStep(reply *Reply, step parser.Step, observation string)
+	// addReply records a reply the agent could not use, and what it told
+	// the model.
+	addReply(reply *Reply, message string)
+	// addFinalRequest asks for the final answer, with no more tool calls.
+	addFinalRequest()
+}
+
+// textTranscript is the text protocol's transcript.
+type textTranscript struct {
+	msgs  []llms.MessageContent // the fixed messages, then the scratchpad's
+	fixed int
+	pad   *prompt.Scratchpad
+}
+
+func (t *textTranscript) messages() []llms.MessageContent {
+	t.msgs[len(t.msgs)-1] = llms.TextParts(llms.ChatMessageTypeHuman, t.pad.String())
+	return t.msgs
+}
+
+func (t *textTranscript) size() int { return t.fixed + t.pad.Len() }
+
+func (t *textTranscript) addStep(_ *Reply, step parser.Step, observation string) {
+	t.pad.AddStep(step, observation)
+}
+
+func (t *textTranscript) addReply(reply *Reply, message string) {
+	_, visible := parser.SplitReasoning(reply.Text)
+	t.pad.AddReply(visible, message)
+}
+
+func (t *textTranscript) addFinalRequest() { t.pad.AddFinalRequest() }
+
+// nativeTranscript is the native protocol's transcript.
+type nativeTranscript struct {
+	msgs  []llms.MessageContent
+	bytes int
+	final bool // the final answer was asked for: no more tools
+}
+
+func (t *nativeTranscript) messages() []llms.MessageContent { return t.msgs }
+
+func (t *nativeTranscript) size() int { return t.bytes }
+
+func (t *nativeTranscript) add(m llms.MessageContent, n int) {
+	t.msgs = append(t.msgs, m)
+	t.bytes += n
+}
+
+func (t *nativeTranscript) addStep(reply *Reply, step parser.Step, observation string) {
+	args := prompt.FormatArgs(step.Args)
+	id := reply.callID
+	if id == "" {
+		id = fmt.Sprintf("call_%d", reply.Iteration)
+	}
+	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+	if _, visible := parser.SplitReasoning(reply.content); strings.TrimSpace(visible) != "" && reply.callID != "" {
+		ai.Parts = append(ai.Parts, llms.TextContent{Text: strings.TrimSpace(visible)})
+	}
+	ai.Parts = append(ai.Parts, llms.ToolCall{ID: id, Type: "function",
+		FunctionCall: &llms.FunctionCall{Name: step.Action, Arguments: args}})
+	t.add(ai, len(reply.content)+len(args))
+	t.add(llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+		llms.ToolCallResponse{ToolCallID: id, Name: step.Action, Content: observation}}}, len(observation))
+}
+
+func (t *nativeTranscript) addReply(reply *Reply, message string) {
+	t.add(llms.TextParts(llms.ChatMessageTypeAI, reply.Text), len(reply.Text))
+	t.add(llms.TextParts(llms.ChatMessageTypeHuman, message), len(message))
+}
+
+func (t *nativeTranscript) addFinalRequest() {
+	const ask = "You have no more tool calls. Give your final answer to the question now, in plain text."
+	t.add(llms.TextParts(llms.ChatMessageTypeHuman, ask), len(ask))
+	t.final = true
+}
+
+// nativeSystem is the system prompt of the native protocol: the tools
+// travel as function definitions, so it only says how to behave.
+const nativeSystem = "You are a helpful assistant that answers questions. " +
+	"Call the tools you are given when they help: one call at a time, then read its result. " +
+	"When you know the answer, reply with the answer itself, in plain text, without calling a tool."
+
+// toolDefinitions describes the registry's tools as function definitions
+// with JSON-schema parameters.
+func (a *Agent) toolDefinitions() []llms.Tool {
+	var defs []llms.Tool
+	for _, t := range a.reg.List() {
+		props := map[string]any{}
+		required := []string{}
+		for _, arg := range t.Schema().Args {
+			p := map[string]any{}
+			if arg.Type != "" && arg.Type != "any" {
+				p["type"] = arg.Type
+			}
+			if arg.Description != "" {
+				p["description"] = arg.Description
+			}
+			props[arg.Name] = p
+			if arg.Required {
+				required = append(required, arg.Name)
+			}
+		}
+		defs = append(defs, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
+			Name: t.Name(), Description: t.Description(),
+			Parameters: map[string]any{"type": "object", "properties": props, "required": required},
+		}})
+	}
+	return defs
+}
+
+// callNative makes one native model call, without streaming, with the
+// tools unless the final answer was asked for.
+func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, withTools bool) (generation, error) {
+	if a.opts.callTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
+		defer cancel()
+	}
+	var opts []llms.CallOption
+	if withTools {
+		opts = append(opts, llms.WithTools(a.toolDefinitions()))
+	}
+	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
+	if err != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
+			return generation{}, &model.Error{Err: model.ErrTimeout, Temporary: true}
+		}
+		if withTools && toolsRefused(err) {
+			return generation{}, fmt.Errorf("agent: %w: %w", ErrToolsRefused, err)
+		}
+		return generation{}, err
+	}
+	if len(resp.Choices) == 0 {
+		return generation{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
+	}
+	c := resp.Choices[0]
+	return generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), calls: c.ToolCalls}, nil
+}
+
+// toolsRefused reports whether a server's error says it takes no tools,
+// as Ollama's "does not support tools" and OpenAI-compatible servers'
+// 400s about "tools" do.
+func toolsRefused(err error) bool {
+	var me *model.Error
+	if errors.As(err, &me) && me.StatusCode != 0 && me.StatusCode != 400 && me.StatusCode != 422 && me.StatusCode != 501 {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "does not support tools") || strings.Contains(msg, "tool") && (strings.Contains(msg, "not supported") || strings.Contains(msg, "unsupported"))
+}
+
+// readNative turns a native reply into a step: its first tool call (the
+// others are left: one call a step), or, with none, what the tolerant
+// parser reads in its text: a call written in the text is rescued, and
+// anything else is the final answer.
+func (a *Agent) readNative(reply *Reply, g generation) {
+	_, visible := parser.SplitReasoning(g.text)
+	visible = strings.TrimSpace(visible)
+	reply.content = g.text
+	if len(g.calls) > 0 && g.calls[0].FunctionCall != nil {
+		c := g.calls[0]
+		name, args := a.parser.Args(c.FunctionCall.Name, c.FunctionCall.Arguments)
+		if strings.TrimSpace(c.FunctionCall.Arguments) == "" {
+			args = map[string]any{}
+		}
+		reply.callID = c.ID
+		reply.Step = parser.Step{Kind: parser.KindAction, Thought: visible, Action: name, Args: args}
+		reply.Text = callText(visible, name, c.FunctionCall.Arguments)
+		return
+	}
+	if visible == "" {
+		reply.Err = &parser.Error{Err: parser.ErrEmpty,
+			Message: "Your reply was empty. Call one of the tools, or reply with the answer itself."}
+		return
+	}
+	st, err := a.parser.Parse(g.text)
+	switch {
+	case err == nil && st.Kind == parser.KindAction:
+		reply.Step, reply.rescued = st, true
+	case err == nil:
+		reply.Step = st
+	default:
+		reply.Step = parser.Step{Kind: parser.KindFinal, FinalAnswer: visible}
+	}
+}
+
+// callText renders a native tool call as the text a trace or a log shows.
+func callText(thought, name, args string) string {
+	var b strings.Builder
+	if thought != "" {
+		b.WriteString(thought)
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "[tool call] %s %s", name, strings.TrimSpace(args))
+	return b.String()
+}
+
+// nativeMessages starts the native transcript: the system prompt, the
+// turns of history, and the question.
+func (a *Agent) nativeMessages(history []Turn, question string) *nativeTranscript {
+	t := &nativeTranscript{}
+	system := nativeSystem
+	if a.opts.system != "" {
+		system += "\n\n" + a.opts.system
+	}
+	t.add(llms.TextParts(llms.ChatMessageTypeSystem, system), len(system))
+	for _, h := range history {
+		t.add(llms.TextParts(llms.ChatMessageTypeHuman, h.Question), len(h.Question))
+		t.add(llms.TextParts(llms.ChatMessageTypeAI, h.Answer), len(h.Answer))
+	}
+	t.add(llms.TextParts(llms.ChatMessageTypeHuman, question), len(question))
+	return t
+}
+
+// canonicalReply reports whether a text-protocol reply is in the
+// protocol's canonical form, which any strict parser reads: an optional
+// "Thought:" line, then "Action:" with the exact tool name and "Action
+// Input:" with a JSON object, or "Final Answer:".
+func canonicalReply(text string, st parser.Step) bool {
+	_, visible := parser.SplitReasoning(text)
+	m := canonicalStep.FindStringSubmatch(strings.TrimSpace(visible))
+	switch {
+	case m == nil:
+		return false
+	case st.Kind == parser.KindFinal:
+		return m[1] == ""
+	}
+	return m[1] == st.Action && json.Valid([]byte(m[2])) && strings.HasPrefix(m[2], "{")
+}
+
+// canonicalStep matches a reply in the canonical form.
+var canonicalStep = regexp.MustCompile(`(?s)^(?:Thought: [^\n]+\n)?(?:Action: ([A-Za-z0-9_.-]+)\nAction Input: (\{.*\})|Final Answer: .+)$`)

@@ -1,0 +1,143 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// nativeServers are the fake servers the native protocol is tested
+// against, with the real langchaingo clients: OpenAI's API, and Ollama,
+// whose tool calls go through its OpenAI-compatible endpoint.
+var nativeServers = []struct {
+	provider string
+	start    func([]string, ...modeltest.Option) *modeltest.Server
+}{
+	{"openai", modeltest.NewOpenAI},
+	{"ollama", modeltest.NewOllama},
+}
+
+func nativeModel(t *testing.T, provider, url string) *Agent {
+	t.Helper()
+	m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: url, APIKey: "k", Model: "m", ToolCalling: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(m, registry(t), WithProtocol(ProtocolNative), fastRetries())
+}
+
+func TestNativeToolCalls(t *testing.T) {
+	add := modeltest.Call{Name: "add", Arguments: map[string]any{"a": 17, "b": 25}}
+	tests := []struct {
+		name        string
+		replies     []string
+		wantArgs    map[string]any
+		wantRescued int
+	}{
+		{"a tool call, then the answer", []string{modeltest.Calls("", add), "The sum is 42."}, map[string]any{"a": 17.0, "b": 25.0}, 0},
+		{"parallel calls: the first is the step", []string{modeltest.Calls("Adding.", add, modeltest.Call{Name: "echo", Arguments: map[string]any{"input": "x"}}), "The sum is 42."},
+			map[string]any{"a": 17.0, "b": 25.0}, 0},
+		{"arguments that are not valid JSON", []string{modeltest.Calls("", modeltest.Call{Name: "add", Arguments: "{'a': 17, 'b': 25,}"}), "The sum is 42."},
+			map[string]any{"a": 17.0, "b": 25.0}, 0},
+		{"a call leaked into the text as a tool_call block", []string{"<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 17, \"b\": 25}}\n</tool_call>", "The sum is 42."},
+			map[string]any{"a": 17.0, "b": 25.0}, 1},
+		{"a call leaked into the text as ReAct labels", []string{"Thought: add them\nAction: add\nAction Input: {\"a\": 17, \"b\": 25}", "The sum is 42."},
+			map[string]any{"a": 17.0, "b": 25.0}, 1},
+	}
+	for _, srv := range nativeServers {
+		for _, tt := range tests {
+			t.Run(srv.provider+": "+tt.name, func(t *testing.T) {
+				s := srv.start(tt.replies)
+				defer s.Close()
+				res, err := nativeModel(t, srv.provider, s.URL).Run(context.Background(), "What is 17 + 25?")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Answer != "The sum is 42." || len(res.Steps) != 2 {
+					t.Fatalf("answer %q after %d steps, want the sum after 2", res.Answer, len(res.Steps))
+				}
+				first := res.Steps[0]
+				if first.Action != "add" || fmt.Sprint(first.Args) != fmt.Sprint(tt.wantArgs) || first.Observation != "42" {
+					t.Errorf("first step %s %v → %q, want add %v → 42", first.Action, first.Args, first.Observation, tt.wantArgs)
+				}
+				if res.Rescued != tt.wantRescued {
+					t.Errorf("Rescued = %d, want %d", res.Rescued, tt.wantRescued)
+				}
+				// The server got the tools as function definitions, and the
+				// tool's result back as a tool message.
+				req := s.Request(0)
+				tools, _ := req["tools"].([]any)
+				if len(tools) != 4 {
+					t.Errorf("the first request offered %d tools, want 4: %v", len(tools), req["tools"])
+				}
+				if _, ok := req["stop"]; ok {
+					t.Errorf("the native request sent stop sequences: %v", req["stop"])
+				}
+				msgs, _ := s.Request(1)["messages"].([]any)
+				last, _ := msgs[len(msgs)-1].(map[string]any)
+				if tt.wantRescued == 0 && (last["role"] != "tool" || last["content"] != "42") {
+					t.Errorf("the second request ends with %v, want the tool's result", last)
+				}
+			})
+		}
+	}
+}
+
+func TestNativeForcedAnswerHasNoTools(t *testing.T) {
+	add := modeltest.Call{Name: "add", Arguments: map[string]any{"a": 1, "b": 2}}
+	s := modeltest.NewOpenAI([]string{modeltest.Calls("", add), "It is 3."})
+	defer s.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k", ToolCalling: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(m, registry(t), WithProtocol(ProtocolNative), WithMaxIterations(1)).Run(context.Background(), "1+2?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Forced || res.Answer != "It is 3." {
+		t.Errorf("forced %v, answer %q; want a forced answer", res.Forced, res.Answer)
+	}
+	if _, ok := s.Request(1)["tools"]; ok {
+		t.Error("the call asking for the final answer offered tools")
+	}
+}
+
+func TestNativeToolsRefused(t *testing.T) {
+	s := modeltest.NewOpenAI([]string{"x"}, modeltest.Reject("tools"))
+	defer s.Close()
+	_, err := nativeModel(t, "openai", s.URL).Run(context.Background(), "q")
+	if !errors.Is(err, ErrToolsRefused) {
+		t.Fatalf("error %v, want ErrToolsRefused", err)
+	}
+	if s.Calls() != 1 {
+		t.Errorf("%d calls, want 1: a refusal is not retried", s.Calls())
+	}
+}
+
+func TestAutoFallsBackToText(t *testing.T) {
+	s := modeltest.NewOpenAI(twoSteps(t), modeltest.Reject("tools"))
+	defer s.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k", ToolCalling: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned bool
+	res, err := New(m, registry(t), WithProtocol(ProtocolAuto), WithEvents(func(e event.Event) {
+		warned = warned || e.Kind == event.Warning && errors.Is(e.Err, ErrToolsRefused)
+	})).Run(context.Background(), "What is 17 + 25?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != "17 + 25 = 42" || !warned {
+		t.Errorf("answer %q, warned %v; want 42 through the text protocol, with a warning", res.Answer, warned)
+	}
+	if _, ok := s.Request(1)["tools"]; ok {
+		t.Error("the call after the refusal still offered tools")
+	}
+}
