@@ -777,6 +777,7 @@ type agentFlags struct {
 	quiet         bool
 	verbose       bool
 	json          bool
+	protocol      string
 	log           *logFlags
 }
 
@@ -793,6 +794,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
 	fs.DurationVar(&m.IdleTimeout, "idle-timeout", model.DefaultIdleTimeout, "time the model server may send nothing, before or within a reply")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
+	fs.StringVar(&f.protocol, "protocol", string(agent.ProtocolText), `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
 	fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run (0: none)")
 	fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
 	fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
@@ -983,6 +985,11 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // --replay FILE says where the answers come from
 	}
+	protocol, err := parseProtocol(f.protocol)
+	if err != nil {
+		return nil, err
+	}
+	f.model.ToolCalling = protocol != agent.ProtocolText
 	m, err := model.New(ctx, f.model)
 	if errors.Is(err, model.ErrUnknownProvider) {
 		return nil, fmt.Errorf("%w: --provider: %v", errUsage, err)
@@ -994,6 +1001,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	s := &session{flags: f, reg: reg, stdout: stdout, stderr: stderr, closeFn: closeTTY}
 	opts := []agent.Option{
 		agent.WithMaxIterations(f.maxIterations),
+		agent.WithProtocol(protocol),
 		agent.WithTemplate(tmpl),
 		agent.WithSystem(f.system),
 		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
@@ -1035,6 +1043,15 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	}
 	s.agent = agent.New(m, reg, opts...)
 	return s, nil
+}
+
+// parseProtocol reads --protocol.
+func parseProtocol(s string) (agent.Protocol, error) {
+	switch p := agent.Protocol(strings.ToLower(strings.TrimSpace(s))); p {
+	case agent.ProtocolText, agent.ProtocolNative, agent.ProtocolAuto:
+		return p, nil
+	}
+	return "", fmt.Errorf("%w: --protocol must be text, native or auto, got %q", errUsage, s)
 }
 
 // onOwnLine is a confirmer whose questions start a line of their own,
@@ -1403,6 +1420,8 @@ func adviseStop(err error, stop event.StopReason) string {
 	var me *model.Error
 	var more string
 	switch {
+	case errors.Is(err, agent.ErrToolsRefused):
+		more = "pass --protocol text (or auto), or use a model whose server supports tool calling"
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg)
 	case errors.Is(err, agent.ErrContextWindow):
