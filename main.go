@@ -748,6 +748,9 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return interrupted(ctx, err)
 	}
 	fmt.Fprintln(stdout, forTerminal(stdout, obs))
+	if code := tools.ExitCode(obs); code != 0 {
+		return exitError(code) // a command that failed: its status, as a shell gives it
+	}
 	return nil
 }
 

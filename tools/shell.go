@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -119,6 +120,22 @@ func (s *shellTool) Call(ctx context.Context, args map[string]any) (string, erro
 		return "", fmt.Errorf("shell: %w", err)
 	}
 	return formatOutput(out), nil
+}
+
+// ExitCode returns the exit status a shell or command tool's observation
+// reports on its last line ("exit status 3"), 1 for a command a signal
+// ended, and 0 for one that succeeded or an observation of another tool.
+func ExitCode(observation string) int {
+	last := observation[strings.LastIndexByte(observation, '\n')+1:]
+	if rest, ok := strings.CutPrefix(last, "exit status "); ok {
+		if n, err := strconv.Atoi(rest); err == nil && n > 0 && n < 256 {
+			return n
+		}
+	}
+	if strings.HasPrefix(last, "signal: ") {
+		return 1
+	}
+	return 0
 }
 
 // formatOutput labels a command's streams and adds its exit status.

@@ -284,3 +284,22 @@ func TestShellLeavesNoDaemonBehind(t *testing.T) {
 		}
 	}
 }
+
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		observation string
+		want        int
+	}{
+		{"stdout:\nhi", 0},
+		{"stdout:\nhi\nexit status 3", 3},
+		{"exit status 1", 1},
+		{"stderr:\nkilled\nsignal: killed", 1},
+		{"=4", 0},
+		{"stdout:\nexit status 3\nmore", 0},
+	}
+	for _, tt := range tests {
+		if got := ExitCode(tt.observation); got != tt.want {
+			t.Errorf("ExitCode(%q) = %d, want %d", tt.observation, got, tt.want)
+		}
+	}
+}
