@@ -70,7 +70,7 @@ func New(model llms.Model, reg *tools.Registry, opts ...Option) *Agent {
 // taken even when the run fails. The error is nil when the result has an
 // answer, forced or not.
 func (a *Agent) Run(ctx context.Context, question string) (*Result, error) {
-	return a.answer(ctx, nil, question)
+	return a.answer(ctx, nil, question, 0)
 }
 
 // runState holds the state of one run.
@@ -80,6 +80,7 @@ type runState struct {
 	start   time.Time
 	tr      transcript
 	native  bool // the run speaks the native protocol
+	turn    int  // the conversation's question number, or 0
 	warned  bool
 	lastErr error
 	repeats int
@@ -88,8 +89,10 @@ type runState struct {
 }
 
 // answer runs the loop for question after the turns of history.
-func (a *Agent) answer(ctx context.Context, history []Turn, question string) (*Result, error) {
-	r := &runState{a: a, res: &Result{Question: question}, start: time.Now(), calls: map[string]*pastCall{}}
+// The run's events carry turn, the number of a conversation's question
+// (0 for a single question).
+func (a *Agent) answer(ctx context.Context, history []Turn, question string, turn int) (*Result, error) {
+	r := &runState{a: a, res: &Result{Question: question}, start: time.Now(), calls: map[string]*pastCall{}, turn: turn}
 	res, err := r.loop(ctx, history, question)
 	res.Duration = time.Since(r.start)
 	if err != nil {
@@ -108,7 +111,7 @@ func (a *Agent) answer(ctx context.Context, history []Turn, question string) (*R
 }
 
 func (r *runState) emit(e event.Event) {
-	e.Elapsed = time.Since(r.start)
+	e.Elapsed, e.Turn = time.Since(r.start), r.turn
 	for _, fn := range r.a.opts.events {
 		fn(e)
 	}

@@ -20,6 +20,7 @@ type Chat struct {
 	maxTurns int
 	mu       sync.Mutex
 	turns    []Turn
+	asked    int // the questions asked, for the events' turn numbers
 }
 
 // NewChat starts a conversation with a that remembers up to maxTurns
@@ -33,7 +34,8 @@ func NewChat(a *Agent, maxTurns int) *Chat {
 func (c *Chat) Ask(ctx context.Context, question string) (*Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	res, err := c.a.answer(ctx, c.turns, question)
+	c.asked++
+	res, err := c.a.answer(ctx, c.turns, question, c.asked)
 	if res.Answer != "" {
 		c.turns = append(c.turns, Turn{Question: question, Answer: res.Answer})
 		if c.maxTurns > 0 && len(c.turns) > c.maxTurns {

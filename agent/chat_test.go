@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
 
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -38,5 +40,31 @@ func TestChatRemembers(t *testing.T) {
 	c.Reset()
 	if len(c.History()) != 0 {
 		t.Error("Reset kept the history")
+	}
+}
+
+func TestChatEventsCarryTheTurn(t *testing.T) {
+	m := scripted(final("Paris"), final("Berlin"))
+	var turns []int
+	a := New(m, registry(t), WithEvents(func(e event.Event) {
+		if e.Kind == event.Final {
+			turns = append(turns, e.Turn)
+		}
+	}))
+	c := NewChat(a, 0)
+	for _, q := range []string{"France?", "Germany?"} {
+		if _, err := c.Ask(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(turns) != "[1 2]" {
+		t.Errorf("the final events carry turns %v, want [1 2]", turns)
+	}
+	if res, _ := New(scripted(final("x")), registry(t), WithEvents(func(e event.Event) {
+		if e.Turn != 0 {
+			t.Errorf("a single question's %s event carries turn %d", e.Kind, e.Turn)
+		}
+	})).Run(context.Background(), "q"); res.Answer != "x" {
+		t.Errorf("answer %q", res.Answer)
 	}
 }

@@ -55,7 +55,8 @@ const (
 // Its JSON form, which the CLI's --json prints one a line (see
 // [JSONLines]), is an object per event whose fields depend on its type;
 // the fields shown are always present, except reasoning, which is left out
-// when empty:
+// when empty, and "turn", which a conversation's events carry after
+// "type":
 //
 //	{"type":"model","iteration":1,"forced":false}
 //	{"type":"thought","iteration":1,"text":"...","reasoning":"...","duration_ms":1200}
@@ -71,6 +72,9 @@ const (
 type Event struct {
 	// Kind says what the event reports.
 	Kind Kind
+	// Turn is, in a conversation (agent.Chat), the number of the question
+	// the run answers, from 1; it is 0 for a single question.
+	Turn int
 	// Iteration is the loop iteration, from 1.
 	Iteration int
 	// Elapsed is the time since the run started.
@@ -110,9 +114,11 @@ type Event struct {
 	StopReason StopReason
 }
 
-// eventHead holds the fields every event's JSON form has.
+// eventHead holds the fields every event's JSON form has, and the turn
+// of a conversation, which only a chat's events have.
 type eventHead struct {
 	Type      Kind `json:"type"`
+	Turn      int  `json:"turn,omitempty"`
 	Iteration int  `json:"iteration"`
 }
 
@@ -131,7 +137,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 
 // wire returns the value whose JSON encoding is the event's wire form.
 func (e Event) wire() any {
-	h := eventHead{Type: e.Kind, Iteration: e.Iteration}
+	h := eventHead{Type: e.Kind, Turn: e.Turn, Iteration: e.Iteration}
 	ms := e.Duration.Milliseconds()
 	var v any
 	switch e.Kind {
