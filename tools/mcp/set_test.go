@@ -199,7 +199,7 @@ func TestStartFails(t *testing.T) {
 		name    string
 		server  Server
 		want    []string
-		timeout bool
+		timeout bool // the server is given 500ms, and does not answer
 	}{
 		{"a server that exits quotes its stderr, escaped", testServer(t, "broken", "-fail-start"),
 			[]string{`MCP server "broken" (from servers.json) did not start: it exited with exit status 1 before the MCP handshake; the last lines of its stderr:`,
@@ -209,8 +209,12 @@ func TestStartFails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			limit := time.Minute
+			if tt.timeout {
+				limit = 500 * time.Millisecond
+			}
 			begin := time.Now()
-			_, err := Start(context.Background(), []Server{tt.server}, Options{StartTimeout: 500 * time.Millisecond})
+			_, err := Start(context.Background(), []Server{tt.server}, Options{StartTimeout: limit})
 			var se *StartError
 			if !errors.As(err, &se) || se.Server != tt.server.Name {
 				t.Fatalf("got %v, want a *StartError for %s", err, tt.server.Name)
@@ -223,7 +227,7 @@ func TestStartFails(t *testing.T) {
 			if errors.Is(err, context.DeadlineExceeded) != tt.timeout {
 				t.Errorf("errors.Is(err, context.DeadlineExceeded) = %v", !tt.timeout)
 			}
-			if d := time.Since(begin); d > 3*time.Second {
+			if d := time.Since(begin); d > 10*time.Second {
 				t.Errorf("Start took %s to fail", d)
 			}
 		})
