@@ -85,6 +85,7 @@ func TestMCPCommands(t *testing.T) {
 		{"tool calls an MCP tool", append([]string{"tool"}, append(servers, "read_text_file", "notes.txt")...), 0, "The shed key hangs on the hook", ""},
 		{"a tool's error is reported with exit 1", append([]string{"tool"}, append(servers, "read_text_file", "/etc/hostname")...), 1, "", "read_text_file: Access denied - path outside allowed directories"},
 		{"a tool not in allow is confirmed", append([]string{"tool"}, append(servers, "create_directory", "new")...), 1, "", "pass --yes"},
+		{"chat's /tools lists them too", append([]string{"chat", "-q"}, servers...), 0, "", "read_text_file  (server: files)\n"},
 		{"the tools file's mcp section is read", []string{"tools", "--tools-config", toolsFile}, 0, "list_directory  (server: notes)\n", ""},
 		{"a server that fails to start is named with its stderr", []string{"tools", "--mcp-config", broken}, 1, "",
 			`react-agent: MCP server "broken" (from ` + broken + `) did not start: it exited with exit status 3 before the MCP handshake; the last lines of its stderr:` + "\n    cannot open the database; run its command in a terminal"},
@@ -93,7 +94,7 @@ func TestMCPCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := run(t, invocation{args: tt.args})
+			got := run(t, invocation{args: tt.args, stdin: "/tools\n"})
 			if got.code != tt.code || !strings.Contains(got.stdout, tt.stdout) || !strings.Contains(got.stderr, tt.stderr) {
 				t.Fatalf("want exit %d, %q on stdout and %q on stderr\n%s", tt.code, tt.stdout, tt.stderr, got)
 			}

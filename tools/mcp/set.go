@@ -155,7 +155,8 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 			if n != t.Name {
 				names = append(names, n)
 			}
-			desc := strings.TrimSpace(cmp.Or(t.Description, t.Title, fmt.Sprintf("The tool %s of the MCP server %s.", t.Name, s.cfg.Name)))
+			// One paragraph, as the prompt lists tools.
+			desc := strings.Join(strings.Fields(cmp.Or(t.Description, t.Title, fmt.Sprintf("The tool %s of the MCP server %s.", t.Name, s.cfg.Name))), " ")
 			out = append(out, &tool{
 				srv:         s,
 				name:        n,

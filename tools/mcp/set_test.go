@@ -146,6 +146,11 @@ func TestCall(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a description of several lines is one paragraph", func(t *testing.T) {
+		if tl, _ := reg.Get("image"); tl.Description() != "Returns a picture of 12 KiB and a caption." {
+			t.Errorf("got %q", tl.Description())
+		}
+	})
 }
 
 func TestCallTimeout(t *testing.T) {

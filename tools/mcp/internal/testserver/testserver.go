@@ -86,7 +86,7 @@ func New(opts Options) *mcp.Server {
 		func(ctx context.Context, req *mcp.CallToolRequest, in none) (*mcp.CallToolResult, any, error) {
 			return text(fmt.Sprint(os.Getpid())), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "image", Description: "Returns a picture of 12 KiB and a caption."},
+	mcp.AddTool(s, &mcp.Tool{Name: "image", Description: "Returns a picture of 12 KiB\n  and a caption."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in none) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{
 				&mcp.TextContent{Text: "a grey square"},
