@@ -1499,6 +1499,8 @@ func adviseStop(err error, stop event.StopReason) string {
 		msg, more = modelAdvice(me, msg)
 	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
 		more = "a server that is fetched when it starts (npx -y …) may need longer the first time: run its command once in a terminal, then try again"
+	case errors.As(err, &mcpStart) && mcpStart.URL != "":
+		more = "check that the server is up at that address, and its url and headers in the file given with --mcp-config (or the mcp section of --tools-config)"
 	case errors.As(err, &mcpStart):
 		more = "run its command in a terminal to see why, then fix it in the file given with --mcp-config (or the mcp section of --tools-config), or leave the server out"
 	case errors.As(err, &mcpConfig) && errors.Is(err, mcp.ErrNoServers):

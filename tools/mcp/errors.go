@@ -19,8 +19,11 @@ type StartError struct {
 	// Err says what went wrong. It matches context.DeadlineExceeded when
 	// the server did not answer within the start-up time limit.
 	Err error
-	// Stderr holds the last lines of its stderr, control characters
-	// escaped.
+	// URL is the address of a remote server, and empty for one that runs
+	// a command.
+	URL string
+	// Stderr holds the last lines of the stderr of a server that runs a
+	// command, control characters escaped.
 	Stderr []string
 }
 
@@ -31,7 +34,9 @@ func (e *StartError) Error() string {
 		fmt.Fprintf(&b, " (from %s)", e.File)
 	}
 	fmt.Fprintf(&b, " did not start: %v", e.Err)
-	writeStderr(&b, e.Stderr)
+	if e.URL == "" {
+		writeStderr(&b, e.Stderr)
+	}
 	return b.String()
 }
 
@@ -56,12 +61,15 @@ type stoppedError struct {
 	server string
 	why    string // "stopped (exit status 3) and was restarted once already"
 	stderr []string
+	remote bool
 }
 
 func (e *stoppedError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the MCP server %q %s, so its tools cannot be used for the rest of this run: do not call them again; answer with what you have, or try another way", e.server, e.why)
-	writeStderr(&b, e.stderr)
+	if !e.remote {
+		writeStderr(&b, e.stderr)
+	}
 	return b.String()
 }
 

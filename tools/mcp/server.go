@@ -164,7 +164,7 @@ func (s *server) start(ctx context.Context) ([]*mcp.Tool, error) {
 }
 
 func (s *server) startError(err error) error {
-	return &StartError{Server: s.cfg.Name, File: s.cfg.File, Err: err, Stderr: s.stderr.Lines()}
+	return &StartError{Server: s.cfg.Name, File: s.cfg.File, URL: s.cfg.URL, Err: err, Stderr: s.stderr.Lines()}
 }
 
 // call calls the tool the server calls name. When the server's connection
@@ -256,7 +256,7 @@ func (s *server) stoppedError() error {
 	if s.closed && why == "" {
 		why = "was closed"
 	}
-	return &stoppedError{server: s.cfg.Name, why: why, stderr: s.stderr.Lines()}
+	return &stoppedError{server: s.cfg.Name, why: why, stderr: s.stderr.Lines(), remote: s.cfg.Transport != Stdio}
 }
 
 // close ends the server's session and process.

@@ -264,7 +264,7 @@ func TestRemoteServer(t *testing.T) {
 	servers[0].Headers = nil
 	_, err = Start(context.Background(), servers, Options{})
 	var se *StartError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "Unauthorized") {
+	if !errors.As(err, &se) || se.URL != srv.URL || !strings.Contains(err.Error(), "Unauthorized") || strings.Contains(err.Error(), "stderr") {
 		t.Errorf("without its header: got %v", err)
 	}
 }
