@@ -58,6 +58,7 @@ import (
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/mcp"
 )
 
 const usage = `react-agent answers questions with a ReAct agent on the models you run.
@@ -483,10 +484,10 @@ func defaultConfigPath() string {
 }
 
 // configFile is a parsed config file: setting names and their values as
-// written, in flag syntax.
+// written, in flag syntax; a repeatable flag's setting may be a list.
 type configFile struct {
 	path   string
-	values map[string]string
+	values map[string][]string
 }
 
 // loadConfig reads the config file at path, or at the default path when
@@ -497,7 +498,7 @@ func loadConfig(path string) (configFile, error) {
 	if !explicit {
 		path = defaultConfigPath()
 	}
-	cf := configFile{path: path, values: map[string]string{}}
+	cf := configFile{path: path, values: map[string][]string{}}
 	if path == "" {
 		return cf, nil
 	}
@@ -524,10 +525,20 @@ func loadConfig(path string) (configFile, error) {
 		switch {
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
 			continue
+		case v.Kind == yaml.SequenceNode:
+			var items []string
+			for _, item := range v.Content {
+				if item.Kind != yaml.ScalarNode {
+					return cf, fmt.Errorf("config file %s: %s must be a list of single values, as on the command line", path, key)
+				}
+				items = append(items, item.Value)
+			}
+			cf.values[key] = items
+			continue
 		case v.Kind != yaml.ScalarNode:
 			return cf, fmt.Errorf("config file %s: %s must be a single value, as on the command line", path, key)
 		}
-		cf.values[key] = v.Value
+		cf.values[key] = []string{v.Value}
 	}
 	return cf, nil
 }
@@ -579,16 +590,27 @@ func applySettings(fs *pflag.FlagSet, configPath string) error {
 		if fl.Changed {
 			continue
 		}
+		_, isPath := fl.Annotations[pathAnnotation]
+		repeatable := fl.Value.Type() == "stringArray"
 		if v := os.Getenv(envName(name)); v != "" {
-			if err := fs.Set(name, v); err != nil {
-				return fmt.Errorf("%w: %s=%q: %v", errUsage, envName(name), v, err)
+			values := []string{v}
+			if isPath && repeatable {
+				values = filepath.SplitList(v) // several files, as in PATH
+			}
+			for _, v := range values {
+				if err := fs.Set(name, v); err != nil {
+					return fmt.Errorf("%w: %s=%q: %v", errUsage, envName(name), v, err)
+				}
 			}
 			fs.SetAnnotation(name, sourceAnnotation, []string{envName(name)})
 			continue
 		}
-		v, ok := cf.values[name]
-		if !ok {
+		values, ok := cf.values[name]
+		if !ok || len(values) == 0 {
 			continue
+		}
+		if len(values) > 1 && !repeatable {
+			return fmt.Errorf("%w: config file %s: %s must be a single value, as on the command line", errUsage, cf.path, name)
 		}
 		if p := fs.Lookup("provider"); p != nil && (name == "base-url" || name == "api-key") {
 			prov, _ := model.Lookup(p.Value.String())
@@ -596,11 +618,13 @@ func applySettings(fs *pflag.FlagSet, configPath string) error {
 				continue
 			}
 		}
-		if _, ok := fl.Annotations[pathAnnotation]; ok && v != "" && !filepath.IsAbs(v) {
-			v = filepath.Join(filepath.Dir(cf.path), v) // Relative to the file.
-		}
-		if err := fs.Set(name, v); err != nil {
-			return fmt.Errorf("%w: config file %s: %s: %v", errUsage, cf.path, name, err)
+		for _, v := range values {
+			if isPath && v != "" && !filepath.IsAbs(v) {
+				v = filepath.Join(filepath.Dir(cf.path), v) // Relative to the file.
+			}
+			if err := fs.Set(name, v); err != nil {
+				return fmt.Errorf("%w: config file %s: %s: %v", errUsage, cf.path, name, err)
+			}
 		}
 		fs.SetAnnotation(name, sourceAnnotation, []string{cf.path})
 	}
@@ -615,6 +639,8 @@ const sourceAnnotation = "react-agent/source"
 type settings struct {
 	config string
 	tools  func() tools.Options
+	// mcpConfigs are the files of MCP servers whose tools to add.
+	mcpConfigs []string
 	// yes runs shell, plugin and MCP commands without asking.
 	yes bool
 }
@@ -624,7 +650,9 @@ func addSettings(fs *pflag.FlagSet) *settings {
 	s := &settings{}
 	fs.StringVar(&s.config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file: flag names and values (default: react-agent/config.yaml in the user's config directory)")
 	s.tools = toolFlags(fs)
-	fs.BoolVar(&s.yes, "yes", false, "run shell and plugin commands without asking")
+	fs.StringArrayVar(&s.mcpConfigs, "mcp-config", nil, `JSON or YAML file of MCP servers whose tools to add, as Claude Desktop writes it ({"mcpServers": {…}}) (repeatable)`)
+	pathFlag(fs, "mcp-config")
+	fs.BoolVar(&s.yes, "yes", false, "run shell, plugin and MCP tools without asking")
 	return s
 }
 
@@ -641,7 +669,7 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	fs.DurationVar(&o.ToolTimeout, "tool-timeout", d.ToolTimeout, "time limit of one tool call")
 	fs.IntVar(&o.MaxObservation, "max-observation", d.MaxObservation, "bytes of a tool's output the model sees; the rest is cut with a marker")
 	fs.Int64Var(&o.MaxResponse, "max-response", d.MaxResponse, "bytes read at most from an HTTP response or a command's output")
-	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands")
+	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands, and MCP servers in its mcp section")
 	pathFlag(fs, "tools-config")
 	return func() tools.Options { return *o }
 }
@@ -657,6 +685,55 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 		return nil, fmt.Errorf("%w: --%s: %s", errUsage, flag, oe.Problem)
 	}
 	return reg, err
+}
+
+// toolRegistry returns the registry of the tools the settings enable: the
+// built-in ones, the plugins, and the tools of the MCP servers that the
+// tools file and the --mcp-config files declare, which it starts. The
+// servers run until closeFn is called, or until ctx ends.
+func toolRegistry(ctx context.Context, s *settings) (reg *tools.Registry, closeFn func(), err error) {
+	if reg, err = builtins(s.tools()); err != nil {
+		return nil, nil, err
+	}
+	if closeFn, err = startMCP(ctx, s, reg); err != nil {
+		return nil, nil, err
+	}
+	return reg, closeFn, nil
+}
+
+// startMCP starts the MCP servers that the tools file and the
+// --mcp-config files declare, and adds their tools to reg. The servers
+// run until closeFn is called, or until ctx ends.
+func startMCP(ctx context.Context, s *settings, reg *tools.Registry) (closeFn func(), err error) {
+	var servers []mcp.Server
+	if path := s.tools().ToolsConfig; path != "" {
+		list, err := mcp.LoadConfig(path)
+		if err != nil && !errors.Is(err, mcp.ErrNoServers) {
+			return nil, err
+		}
+		servers = append(servers, list...)
+	}
+	for _, path := range s.mcpConfigs {
+		list, err := mcp.LoadConfig(path)
+		if err != nil {
+			return nil, err
+		}
+		servers = append(servers, list...)
+	}
+	if len(servers) == 0 {
+		return func() {}, nil
+	}
+	set, err := mcp.Start(ctx, servers, mcp.Options{Reserved: reg.ToolNames()})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range set.Tools() {
+		if err := reg.Register(t); err != nil {
+			set.Close()
+			return nil, err
+		}
+	}
+	return func() { set.Close() }, nil
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or
@@ -697,10 +774,13 @@ func cmdTools(args []string, stdout, stderr io.Writer) error {
 	if err := applySettings(fs, s.config); err != nil {
 		return err
 	}
-	reg, err := builtins(s.tools())
+	ctx, stop := interruptible()
+	defer stop()
+	reg, closeTools, err := toolRegistry(ctx, s)
 	if err != nil {
-		return err
+		return interrupted(ctx, err)
 	}
+	defer closeTools()
 	return tools.FormatList(stdout, reg)
 }
 
@@ -721,11 +801,13 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := applySettings(fs, s.config); err != nil {
 		return err
 	}
-	o := s.tools()
-	reg, err := builtins(o)
+	ctx, stop := interruptible()
+	defer stop()
+	reg, closeTools, err := toolRegistry(ctx, s)
 	if err != nil {
-		return err
+		return interrupted(ctx, err)
 	}
+	defer closeTools()
 	name, input := fs.Arg(0), fs.Arg(1)
 	canonical, callArgs := parser.New(reg).Args(name, input)
 	if _, ok := reg.Get(canonical); !ok {
@@ -733,8 +815,6 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		// the parser would, and let the registry say how to turn it on.
 		canonical, callArgs = parser.New(tools.Catalog()).Args(name, input)
 	}
-	ctx, stop := interruptible()
-	defer stop()
 	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
 		callArgs = checked
 		in, out, closeTTY := confirmTerminal(stdin, stderr)
@@ -1044,6 +1124,13 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if s.log != nil {
 		opts = append(opts, agent.WithEvents(s.log.event))
 	}
+	closeTools, err := startMCP(ctx, f.settings, reg)
+	if err != nil {
+		s.log.close(stderr)
+		closeTTY()
+		return nil, interrupted(ctx, err)
+	}
+	s.closeFn = func() { closeTools(); closeTTY() }
 	s.agent = agent.New(m, reg, opts...)
 	return s, nil
 }
@@ -1243,14 +1330,17 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: chat reads its questions from stdin and takes no arguments; use ask for one question", errUsage)
 	}
+	// Ctrl-C stops an answer, not the session: it is caught from the
+	// start, so that one pressed while the MCP servers start ends the
+	// session in order, closing them.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	s, err := newSession(context.Background(), fs, f, stdin, stdout, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
 
 	chat := s.log.newChat(s.agent)
 	interactive := isTerminal(stdin)
@@ -1421,12 +1511,26 @@ func advise(err error) string { return adviseStop(err, "") }
 func adviseStop(err error, stop event.StopReason) string {
 	msg := err.Error()
 	var me *model.Error
+	var mcpStart *mcp.StartError
+	var mcpConfig *mcp.ConfigError
 	var more string
 	switch {
 	case errors.Is(err, agent.ErrToolsRefused):
 		more = "pass --protocol text (or auto), or use a model whose server supports tool calling"
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg)
+	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
+		more = "a server that is fetched when it starts (npx -y …) may need longer the first time: run its command once in a terminal, then try again"
+	case errors.As(err, &mcpStart) && mcpStart.URL != "":
+		more = "check that the server is up at that address, and its url and headers in the file given with --mcp-config (or the mcp section of --tools-config)"
+	case errors.As(err, &mcpStart):
+		more = "run its command in a terminal to see why, then fix it in the file given with --mcp-config (or the mcp section of --tools-config), or leave the server out"
+	case errors.As(err, &mcpConfig) && errors.Is(err, mcp.ErrNoServers):
+		more = "--mcp-config takes a file of MCP servers"
+	case errors.As(err, &mcpConfig):
+		more = "fix the file given with --mcp-config (or the mcp section of --tools-config)"
+	case errors.Is(err, mcp.ErrServerStopped):
+		more = "run the server's command in a terminal to see why it stops"
 	case errors.Is(err, agent.ErrContextWindow):
 		more = "raise --num-ctx or lower --max-observation"
 	case errors.Is(err, tools.ErrShellDisabled):

@@ -128,6 +128,9 @@ func TestReadmeCommands(t *testing.T) {
 				}
 				t.Fatalf("README.md:%d: %q is not run by .ci/run (compared without -fuzztime, -count and -benchtime values: %q)", c.line, c.text, want)
 			}
+			if strings.Contains(c.text, "testdata/mcp/") {
+				referenceServers(t) // the MCP examples need them
+			}
 			ollama := ollama(t, "calculator.json", modeltest.Repeat())
 			openai := modeltest.NewOpenAI(replies(t, "calculator.json"), modeltest.Repeat())
 			defer openai.Close()

@@ -26,4 +26,6 @@
 //
 // Users add their own tools from Go with [Registry.Register], or without Go
 // through a plugin file (--tools-config); see [LoadPlugins] for its format.
+// The tools of MCP servers come from package tools/mcp, which registers
+// them beside these; they say which server they run on with [Served].
 package tools

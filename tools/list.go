@@ -7,16 +7,28 @@ import (
 	"text/tabwriter"
 )
 
+// Served is implemented by tools that run on a server of their own, such
+// as the tools of an MCP server; listings name the server.
+type Served interface {
+	// Server names the server the tool runs on.
+	Server() string
+}
+
 // FormatList writes the tools of r for `react-agent tools`: each tool's
-// name and description, then its arguments with their types, whether they
-// are required and which one is primary.
+// name (and its server, for a [Served] tool) and description, then its
+// arguments with their types, whether they are required and which one is
+// primary.
 func FormatList(w io.Writer, r *Registry) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for i, t := range r.List() {
 		if i > 0 {
 			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s\n    %s\n", t.Name(), t.Description())
+		name := t.Name()
+		if s, ok := t.(Served); ok {
+			name += fmt.Sprintf("  (server: %s)", s.Server())
+		}
+		fmt.Fprintf(tw, "%s\n    %s\n", name, t.Description())
 		s := t.Schema()
 		if len(s.Args) == 0 {
 			fmt.Fprintln(tw, "    (no arguments)")

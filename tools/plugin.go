@@ -30,6 +30,9 @@ var argTypes = []string{"string", "number", "integer", "boolean", "object", "arr
 // pluginFile is the layout of a --tools-config file.
 type pluginFile struct {
 	Tools []pluginSpec `json:"tools" yaml:"tools"`
+	// MCP declares MCP servers, which package tools/mcp reads; its shape
+	// is that package's to check.
+	MCP any `json:"mcp" yaml:"mcp"`
 }
 
 // pluginSpec declares one plugin tool.
@@ -99,7 +102,8 @@ func (c *commandLine) split(s string) error {
 //
 // A relative command path containing a slash is taken from the directory
 // of the file; a bare name is looked up in PATH. Argument types are string, number, integer, boolean,
-// object, array or any.
+// object, array or any. The file may also hold an "mcp" section of MCP
+// servers, which package tools/mcp reads, and no tools.
 func LoadPlugins(path string, opts Options) ([]Tool, error) {
 	opts = opts.withDefaults()
 	data, err := os.ReadFile(path)
@@ -120,7 +124,10 @@ func LoadPlugins(path string, opts Options) ([]Tool, error) {
 		return nil, fmt.Errorf("tools config %s: %w", path, err)
 	}
 	if len(file.Tools) == 0 {
-		return nil, fmt.Errorf("tools config %s: no tools declared; expected a top-level \"tools\" list", path)
+		if file.MCP != nil {
+			return nil, nil // MCP servers only
+		}
+		return nil, fmt.Errorf("tools config %s: no tools declared; expected a top-level \"tools\" list, or an \"mcp\" section of MCP servers", path)
 	}
 	dir := filepath.Dir(path)
 	var tools []Tool

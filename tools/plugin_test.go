@@ -102,6 +102,33 @@ func TestPluginsFromJSON(t *testing.T) {
 	}
 }
 
+func TestPluginFilesWithMCPServers(t *testing.T) {
+	echo, err := filepath.Abs(filepath.Join(pluginDir, "echo_input.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, file, content string
+		want                int // plugin tools
+	}{
+		{"a YAML file of MCP servers only declares no plugin", "t.yaml", "mcp:\n  files:\n    command: npx\n", 0},
+		{"a JSON file of MCP servers only declares no plugin", "t.json", `{"mcp": {"files": {"command": "npx"}}}`, 0},
+		{"plugins beside MCP servers are loaded", "t.yaml", "tools:\n  - {name: x, description: d, command: " + echo + "}\nmcp:\n  files: {url: 'http://127.0.0.1:1/mcp'}\n", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tt.file)
+			if err := os.WriteFile(path, []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := LoadPlugins(path, Options{})
+			if err != nil || len(got) != tt.want {
+				t.Errorf("got %d tools, %v; want %d", len(got), err, tt.want)
+			}
+		})
+	}
+}
+
 func TestBadPluginConfigs(t *testing.T) {
 	echo, err := filepath.Abs(filepath.Join(pluginDir, "echo_input.sh"))
 	if err != nil {
@@ -117,7 +144,7 @@ func TestBadPluginConfigs(t *testing.T) {
 		{name: "a JSON syntax error", file: "t.json", content: `{"tools": [}`, wantErr: "invalid character"},
 		{name: "an unknown field", file: "t.yaml", content: "tools:\n  - name: x\n    descripton: typo\n", wantErr: "field descripton not found"},
 		{name: "an unknown JSON field", file: "t.json", content: `{"tools": [{"name": "x", "cmd": "ls"}]}`, wantErr: `unknown field "cmd"`},
-		{name: "no tools", file: "t.yaml", content: "# nothing\ntools: []\n", wantErr: `no tools declared; expected a top-level "tools" list`},
+		{name: "no tools", file: "t.yaml", content: "# nothing\ntools: []\n", wantErr: `no tools declared; expected a top-level "tools" list, or an "mcp" section of MCP servers`},
 		{name: "a bad name", file: "t.yaml", content: "tools:\n  - name: two words\n    description: d\n    command: ls\n", wantErr: `tool 1 ("two words"): name must start with a letter`},
 		{name: "no description", file: "t.yaml", content: "tools:\n  - name: x\n    command: ls\n", wantErr: `tool 1 ("x"): description is empty`},
 		{name: "no command", file: "t.yaml", content: "tools:\n  - name: x\n    description: d\n", wantErr: `tool 1 ("x"): command is empty`},

@@ -1,0 +1,185 @@
+package mcp
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/react-agent/react-agent/tools"
+)
+
+// DefaultStartTimeout bounds the start of a server when
+// [Options.StartTimeout] is zero.
+const DefaultStartTimeout = 30 * time.Second
+
+// Options tune [Start].
+type Options struct {
+	// StartTimeout bounds the start of each server: its process or
+	// connection, the MCP handshake and the listing of its tools. Zero
+	// means DefaultStartTimeout.
+	StartTimeout time.Duration
+	// Reserved lists tool names the servers' tools must not take, such
+	// as those of the registry they join. The names of the built-in tools
+	// ([tools.Catalog]) are always reserved.
+	Reserved []string
+}
+
+// Set is the running MCP servers of a run and their tools. Close it when
+// the run ends.
+type Set struct {
+	servers []*server
+	tools   []tools.Tool
+	cancel  context.CancelFunc
+}
+
+// Start starts the servers in parallel and lists their tools. A server
+// that runs a command gets a process group of its own and, from
+// react-agent's environment, only HOME, LOGNAME, PATH, SHELL, TERM, USER,
+// TMPDIR, LANG and LC_ALL (on Windows, the system's folders and PATH),
+// besides its Env: API keys meant for the model do not reach it. Servers
+// run until [Set.Close], or until ctx ends, which kills their processes.
+//
+// A server that fails to start, or does not answer within the start-up
+// time limit, makes Start fail with a [*StartError] quoting its stderr
+// (joined with the others' when several fail), after the others are
+// closed.
+//
+// Each tool keeps the name its server gives it when no other server has
+// a tool of that name and it is not reserved; otherwise it is called
+// server_tool (the server's name, then an underscore).
+func Start(ctx context.Context, servers []Server, opts Options) (*Set, error) {
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	for i, s := range servers {
+		for _, t := range servers[:i] {
+			if t.Name == s.Name {
+				return nil, &ConfigError{File: s.File, Server: s.Name, Problem: fmt.Sprintf("is declared in %s too; rename one of them", t.File)}
+			}
+		}
+	}
+	life, cancel := context.WithCancel(ctx)
+	set := &Set{cancel: cancel}
+	client := mcp.NewClient(&mcp.Implementation{Name: "react-agent", Version: version()},
+		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}) // no roots: servers keep the folders they are given
+	lists := make([][]*mcp.Tool, len(servers))
+	errs := make([]error, len(servers))
+	var wg sync.WaitGroup
+	for i, cfg := range servers {
+		s := &server{cfg: cfg, client: client, life: life, timeout: opts.StartTimeout}
+		set.servers = append(set.servers, s)
+		wg.Go(func() { lists[i], errs[i] = s.start(ctx) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		set.Close()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("starting the MCP servers: %w", ctx.Err())
+		}
+		return nil, err
+	}
+	var err error
+	if set.tools, err = name(set.servers, lists, opts.Reserved); err != nil {
+		set.Close()
+		return nil, err
+	}
+	return set, nil
+}
+
+// Tools returns the tools of every server, to register in a
+// [tools.Registry]. They implement [tools.Confirmable], and have a method
+// Server() string that names their server.
+func (s *Set) Tools() []tools.Tool { return slices.Clone(s.tools) }
+
+// Close closes every session and ends every server's process group, in
+// parallel. Calls still running fail. It is safe to call more than once.
+func (s *Set) Close() error {
+	var wg sync.WaitGroup
+	for _, srv := range s.servers {
+		wg.Go(srv.close)
+	}
+	wg.Wait()
+	s.cancel()
+	return nil
+}
+
+// unsafeName matches the characters a tool name does not hold.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// fold is the form of a name that a model could mean another by: "Web
+// Search" is web_search.
+func fold(name string) string {
+	return strings.NewReplacer("-", "_", ".", "_", " ", "_").Replace(strings.ToLower(name))
+}
+
+// name wraps the tools that lists holds for each server, named as [Start]
+// says.
+func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.Tool, error) {
+	taken := map[string]bool{}
+	for _, n := range append(tools.Catalog().ToolNames(), reserved...) {
+		taken[fold(n)] = true
+	}
+	count := map[string]int{}
+	for _, list := range lists {
+		for _, t := range list {
+			count[fold(unsafeName.ReplaceAllString(t.Name, "_"))]++
+		}
+	}
+	var out []tools.Tool
+	used := map[string]string{} // folded name → the server that has it
+	for i, s := range servers {
+		var names []string // the server's, and ours where they differ
+		for _, t := range lists[i] {
+			names = append(names, t.Name)
+			own := unsafeName.ReplaceAllString(t.Name, "_")
+			n := own
+			if count[fold(own)] > 1 || taken[fold(own)] {
+				n = strings.Trim(unsafeName.ReplaceAllString(s.cfg.Name, "_"), "_.-") + "_" + own
+			}
+			if other, ok := used[fold(n)]; ok || taken[fold(n)] {
+				if !ok {
+					other = "react-agent"
+				}
+				return nil, &ConfigError{File: s.cfg.File, Server: s.cfg.Name, Problem: fmt.Sprintf("its tool %q would be called %q, a name %s has a tool of already; rename the server", t.Name, n, other)}
+			}
+			used[fold(n)] = s.cfg.Name
+			if n != t.Name {
+				names = append(names, n)
+			}
+			// One paragraph, as the prompt lists tools.
+			desc := strings.Join(strings.Fields(cmp.Or(t.Description, t.Title, fmt.Sprintf("The tool %s of the MCP server %s.", t.Name, s.cfg.Name))), " ")
+			out = append(out, &tool{
+				srv:         s,
+				name:        n,
+				remote:      t.Name,
+				description: visible(desc),
+				schema:      schemaOf(t.InputSchema),
+				confirm:     s.cfg.Confirm && !slices.Contains(s.cfg.Allow, t.Name) && !slices.Contains(s.cfg.Allow, n),
+			})
+		}
+		for _, a := range s.cfg.Allow {
+			if !slices.Contains(names, a) {
+				return nil, &ConfigError{File: s.cfg.File, Server: s.cfg.Name, Problem: fmt.Sprintf(`"allow" names %q, which is not one of its tools: %s`, a, strings.Join(names, ", "))}
+			}
+		}
+	}
+	return out, nil
+}
+
+// version is react-agent's version, as the build recorded it, which
+// clients tell servers.
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}

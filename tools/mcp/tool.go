@@ -1,0 +1,68 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/react-agent/react-agent/tools"
+)
+
+// tool is a tool of an MCP server, as the registry sees it.
+type tool struct {
+	srv         *server
+	name        string // as the model calls it
+	remote      string // as the server calls it
+	description string
+	schema      tools.Schema
+	confirm     bool
+}
+
+func (t *tool) Name() string         { return t.name }
+func (t *tool) Description() string  { return t.description }
+func (t *tool) Schema() tools.Schema { return t.schema }
+
+// Server names the MCP server the tool runs on, for listings.
+func (t *tool) Server() string { return t.srv.cfg.Name }
+
+// Confirmation shows the server, the tool and the arguments it gets,
+// unless the server's tools need no confirmation or this one is allowed.
+func (t *tool) Confirmation(args map[string]any) (string, bool) {
+	if !t.confirm {
+		return "", false
+	}
+	b, err := json.MarshalIndent(args, "    ", "  ")
+	if err != nil {
+		b = []byte(fmt.Sprint(args))
+	}
+	what := fmt.Sprintf("its tool %s", t.remote)
+	if t.remote != t.name {
+		what += fmt.Sprintf(" (%s here)", t.name)
+	}
+	return fmt.Sprintf("The MCP server %q is to run %s with these arguments:\n\n    %s\n\nRun it?",
+		visible(t.srv.cfg.Name), visible(what), visible(string(b))), true
+}
+
+// Call calls the tool on its server. A result the server marks as an
+// error becomes an error with the server's message, for the model.
+func (t *tool) Call(ctx context.Context, args map[string]any) (string, error) {
+	res, err := t.srv.call(ctx, t.remote, args)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("%s: %w", t.name, context.Cause(ctx))
+		}
+		return "", fmt.Errorf("%s: %w", t.name, err)
+	}
+	text := observation(res)
+	if res.IsError {
+		if strings.TrimSpace(text) == "" {
+			text = "the tool failed and said nothing about why"
+		}
+		return "", fmt.Errorf("%s: %s", t.name, text)
+	}
+	if strings.TrimSpace(text) == "" {
+		return "(no output)", nil
+	}
+	return text, nil
+}
