@@ -44,6 +44,7 @@ type Trace struct {
 	lastParseErr string       // the last parse error shown whole
 	lastPrompt   string       // the last prompt shown, with -v
 	iteration    int          // the step of the reply being streamed
+	carry        string       // the streamed start of what may be a reasoning tag
 }
 
 // Option configures a Trace.
@@ -113,6 +114,21 @@ func (t *Trace) Event(e event.Event) {
 	t.stopSpinner()
 	if t.tokens {
 		t.tokens, t.streamed = false, e.Iteration
+		t.flushCarry()
+		if e.Kind == event.Thought || e.Kind == event.Final || e.Kind == event.ParseError {
+			// The streamed reply's model time, at its end.
+			if d := took(e.Duration); d != "" {
+				t.undim()
+				if !t.midLine {
+					t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)))
+				}
+				t.write(t.paint(ansiDim, d))
+				t.midLine = true
+				if e.Kind == event.Thought {
+					t.timed = e.Iteration
+				}
+			}
+		}
 	}
 	t.tokenBytes = 0
 	if s := t.format(e); s != "" {
@@ -150,12 +166,55 @@ func (t *Trace) Token(chunk string) {
 		// A reply begins: tag it with its step, as the other lines are.
 		t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", t.iteration)) + " ")
 	}
+	chunk = t.reasoningTags(chunk)
+	if chunk == "" {
+		return
+	}
 	t.midLine = !strings.HasSuffix(chunk, "\n")
 	if t.opts.color && !t.dim {
 		t.dim = true // one dim run for the whole streamed reply
 		t.write(ansiDim)
 	}
 	t.write(Visible(chunk))
+}
+
+// streamedTags are how reasoning tags show in a streamed reply: the
+// reasoning is labelled, as the trace labels it elsewhere, not tagged.
+var streamedTags = strings.NewReplacer(
+	"</think>\n", "\n", "</thinking>\n", "\n", "</reasoning>\n", "\n",
+	"<think>", "thinking: ", "</think>", "\n", "<thinking>", "thinking: ", "</thinking>", "\n",
+	"<reasoning>", "thinking: ", "</reasoning>", "\n",
+	"<THINK>", "thinking: ", "</THINK>", "\n", "<Think>", "thinking: ", "</Think>", "\n")
+
+// reasoningTags rewrites the reasoning tags of a streamed chunk, holding
+// back a tag's start that the next chunk may finish.
+func (t *Trace) reasoningTags(chunk string) string {
+	s := t.carry + chunk
+	t.carry = ""
+	if i := strings.LastIndexByte(s, '<'); i >= 0 && len(s)-i < len("</reasoning>") && !strings.Contains(s[i:], ">") {
+		s, t.carry = s[:i], s[i:]
+	} else if strings.HasSuffix(s, ">") && strings.Contains(s[max(0, len(s)-len("</reasoning>")):], "</") {
+		// A closing tag whose line end may come in the next chunk.
+		s, t.carry = s[:i], s[i:]
+	}
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	return streamedTags.Replace(s)
+}
+
+// flushCarry writes what reasoningTags held back when the stream ends.
+func (t *Trace) flushCarry() {
+	if t.carry == "" {
+		return
+	}
+	c := strings.TrimSuffix(streamedTags.Replace(t.carry), "\n")
+	t.carry = ""
+	if c == "" {
+		return
+	}
+	t.midLine = !strings.HasSuffix(c, "\n")
+	t.write(Visible(c))
 }
 
 // Close stops and erases the spinner, and ends a streamed line. It is safe

@@ -116,8 +116,16 @@ func TestTrace(t *testing.T) {
 				event.Event{Kind: event.Thought, Iteration: 2, Text: "done"},
 				event.Event{Kind: event.Final, Iteration: 2, Text: "3"},
 			},
-			nil, "[1] <think>hmm</think>\nThought: add\nAction: add\nAction Input: {}\n[1] Observation: 3\n" +
+			nil, "[1] thinking: hmm\nThought: add\nAction: add\nAction Input: {} (1s)\n[1] Observation: 3\n" +
 				"[2] Thought: done\nFinal Answer: 3\n"},
+		{"reasoning tags split across streamed pieces",
+			[]any{
+				event.Event{Kind: event.Model, Iteration: 1},
+				token("<thi"), token("nk>a < b, so"), token(" yes</th"), token("ink>"), token("\nFinal Answer: yes"),
+				event.Event{Kind: event.Thought, Iteration: 1, Reasoning: "a < b, so yes", Duration: 2 * time.Second},
+				event.Event{Kind: event.Final, Iteration: 1, Text: "yes"},
+			},
+			nil, "[1] thinking: a < b, so yes\nFinal Answer: yes (2s)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
