@@ -102,14 +102,14 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	if len(stops) > 0 {
 		opts = append(opts, llms.WithStopWords(stops))
 	}
-	var cutter *streamCutter
-	if a.opts.onToken != nil || len(stops) == 0 {
-		cutter = newStreamCutter(a.parser, a.opts.onToken)
-		opts = append(opts, llms.WithStreamingFunc(cutter.write))
-	}
+	// Replies are always streamed, whether anyone shows them or not, so
+	// that the generation stops as soon as the reply holds a complete
+	// action, also from servers that ignore stop sequences.
+	cutter := newStreamCutter(a.parser, a.opts.onToken)
+	opts = append(opts, llms.WithStreamingFunc(cutter.write))
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
 	if err != nil {
-		if cutter != nil && errors.Is(err, errStreamCut) {
+		if errors.Is(err, errStreamCut) {
 			return generation{text: cutter.text()}, nil
 		}
 		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
@@ -122,7 +122,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	}
 	c := resp.Choices[0]
 	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c)}
-	if cutter != nil && cutter.cut < 0 {
+	if cutter.cut < 0 {
 		// Servers that ignore stop sequences, or a reply generated without
 		// them, may still hold a made-up observation.
 		if i := observationAfterAction(a.parser, r.text); i >= 0 {

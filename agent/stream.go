@@ -9,13 +9,15 @@ import (
 )
 
 // errStreamCut is what the streaming callback returns to make the client
-// stop generating, once the reply holds a complete action followed by an
-// observation the model made up.
-var errStreamCut = errors.New("agent: generation cut at a made-up observation")
+// stop generating, once the reply holds a complete action: one followed by
+// an observation the model made up, or by the start of another step.
+var errStreamCut = errors.New("agent: generation cut after a complete action")
 
 // streamCutter collects a streamed reply, passes each chunk on, and stops
-// the generation at an observation the model made up after an action.
-// Text inside a reasoning block never stops it.
+// the generation as soon as the reply holds a complete action, so that
+// nothing past it is read (servers that ignore stop sequences would
+// otherwise send the rest of a made-up conversation). Text inside a
+// reasoning block never stops it.
 type streamCutter struct {
 	b       strings.Builder
 	parser  *parser.Parser
@@ -38,14 +40,29 @@ func (s *streamCutter) write(_ context.Context, chunk []byte) error {
 		s.onToken(string(chunk))
 	}
 	text := s.b.String()
-	if tail := strings.ToLower(text[from:]); !strings.Contains(tail, "bservation") && !strings.Contains(tail, "观察") {
+	// A label that ends an action has a colon (or a full-width one, or a
+	// bracket) or stands alone on a line: look only when one came.
+	if tail := text[from:]; !strings.ContainsAny(tail, ":：]\n") {
 		return nil
 	}
-	if i := observationAfterAction(s.parser, text); i >= 0 {
+	if i := completeAction(text); i >= 0 {
 		s.cut = i
 		return errStreamCut
 	}
 	return nil
+}
+
+// completeAction returns where the first action of a reply is complete,
+// outside any reasoning block (see parser.StepEnd), or -1.
+func completeAction(text string) int {
+	visible, open := parser.ReasoningEnd(text)
+	if open {
+		return -1
+	}
+	if end := parser.StepEnd(text[visible:]); end >= 0 {
+		return visible + end
+	}
+	return -1
 }
 
 // text returns the reply, cut before a made-up observation.

@@ -178,3 +178,37 @@ func TestCallsWithPunctuationAfter(t *testing.T) {
 		{"an exclamation mark after brackets", "Action: web_search[zig]!", action("", "web_search", obj{"query": "zig"})},
 	})
 }
+
+func TestStepEnd(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // the text before the end, or "" for -1
+	}{
+		{"Thought: add\nAction: calculator\nAction Input: 2+2\nObservation: 4", "Thought: add\nAction: calculator\nAction Input: 2+2\n"},
+		{"Action: calculator\nAction Input: 2+2\nThought: now I wait", "Action: calculator\nAction Input: 2+2\n"},
+		{"Action: calculator\nAction Input: {\"expression\": \"2+2\"} Observation: 4", "Action: calculator\nAction Input: {\"expression\": \"2+2\"} "},
+		{"Action: calculator(2+2)\nAction: web_search[x]", "Action: calculator(2+2)\n"},
+		{"Action: calculator\nAction Input: 2+2", ""},
+		{"Action: calculator\nAction Input: 2+", ""},
+		{"Thought: I know\nFinal Answer: 4\nThought: more", ""},
+		{"Thought: still thinking\nAction: calc", ""},
+	}
+	for _, tt := range tests {
+		got := parser.StepEnd(tt.text)
+		want := len(tt.want)
+		if tt.want == "" {
+			want = -1
+		}
+		if got != want {
+			t.Errorf("StepEnd(%q) = %d, want %d", tt.text, got, want)
+		}
+	}
+}
+
+func TestStepEndWaitsForALabelToBeWhole(t *testing.T) {
+	for _, text := range []string{"Action: add\nAction", "Action: add\nAction Input", "Action: add\n**Action"} {
+		if got := parser.StepEnd(text); got != -1 {
+			t.Errorf("StepEnd(%q) = %d, want -1: the label may grow", text, got)
+		}
+	}
+}

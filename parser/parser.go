@@ -129,6 +129,41 @@ func ObservationAt(text string) int {
 	return r.end
 }
 
+// StepEnd returns the offset at which the first action of text is
+// complete: where a label that starts something else (a Thought, another
+// Action, a Final Answer, an Observation) follows the action and its
+// input, so that a streamed reply can be cut there. It returns -1 while
+// the action may still be going on, and for text that holds no action.
+// Text is read as it is: pass the part outside reasoning tags.
+func StepEnd(text string) int {
+	var r reply
+	var marks [8]mark
+	r.init(nil, text)
+	r.marks = marks[:0]
+	for i := 0; r.has(i); i++ {
+		switch r.marks[i].kind {
+		case labelFinal:
+			return -1
+		case labelAction:
+			last := i
+			if r.has(i+1) && r.marks[i+1].kind == labelInput {
+				last = i + 1
+			}
+			if r.has(last + 1) {
+				if next := r.marks[last+1]; next.value < len(text) || strings.HasSuffix(text, "\n") {
+					return next.line
+				}
+				return -1 // "Action" at the very end may yet be "Action Input"
+			}
+			if r.end < len(text) {
+				return r.end // a made-up observation
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
 // reply is one response being parsed: its text, the labels in it, and the
 // part of it that counts (from start to end: a leading echoed observation
 // and everything from a hallucinated one on are left out). Labels are read

@@ -76,7 +76,7 @@ func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, reply s
 	case HugeLine:
 		w.Header().Set("Content-Type", stream)
 		piece(reply + strings.Repeat(" ", 1<<20))
-		s.dialect.answer(w, map[string]any{"stream": true}, name, "", nil)
+		s.dialect.answer(w, map[string]any{"stream": true}, name, "", nil, func() bool { return true })
 	}
 }
 

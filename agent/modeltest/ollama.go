@@ -47,7 +47,7 @@ func (ollama) stops(req map[string]any) []string {
 	return stopsOf(opts["stop"])
 }
 
-func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call) {
+func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call, pace func() bool) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	var tcs []any
@@ -63,6 +63,9 @@ func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply stri
 	}
 	if stream, ok := req["stream"].(bool); !ok || stream { // Ollama streams unless told not to
 		for _, c := range model.Chunks(reply) {
+			if !pace() {
+				return
+			}
 			enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": false,
 				"message": map[string]any{"role": "assistant", "content": c}})
 			w.(http.Flusher).Flush()

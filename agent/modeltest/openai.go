@@ -41,7 +41,7 @@ type openai struct{}
 
 func (openai) stops(req map[string]any) []string { return stopsOf(req["stop"]) }
 
-func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call) {
+func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call, pace func() bool) {
 	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 	created := time.Now().Unix()
 	finish := "stop"
@@ -73,6 +73,9 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply stri
 		return map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": created, "model": name, "choices": choices}
 	}
 	for _, c := range model.Chunks(reply) {
+		if !pace() {
+			return
+		}
 		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"content": c}}}))
 	}
 	for i, c := range calls {

@@ -1,6 +1,9 @@
 package modeltest
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // An Option changes how a Server answers.
 type Option func(*config)
@@ -14,6 +17,23 @@ type config struct {
 	misbehave  Misbehaviour
 	retryAfter int    // seconds, sent with every failure
 	reject     string // a parameter refused with a 400
+	noStops    bool   // stop sequences are ignored
+	pause      time.Duration
+}
+
+// IgnoreStops makes the server ignore the request's stop sequences, as
+// some OpenAI-compatible servers do: a scripted reply that runs on past
+// its action (into a made-up observation, the next step, a whole made-up
+// conversation) is sent whole, unless the client hangs up.
+func IgnoreStops() Option {
+	return func(c *config) { c.noStops = true }
+}
+
+// Slow makes the server wait d before each streamed piece of a reply, as
+// a model generating tokens does; a client that hangs up stops the
+// stream. [Server.Sent] tells how many pieces went out.
+func Slow(d time.Duration) Option {
+	return func(c *config) { c.pause = d }
 }
 
 // Model makes name the only model the server knows. Calls for any other

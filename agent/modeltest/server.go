@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // A Server is a fake model server listening on loopback. Its URL, from the
@@ -26,6 +27,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	requests []map[string]any // the body of every chat call, in order
+	sent     map[int]int      // streamed pieces written, by call number from 1
 	served   int              // the replies used up
 }
 
@@ -34,7 +36,7 @@ type dialect interface {
 	// stops returns the stop sequences of a chat request.
 	stops(req map[string]any) []string
 	// answer writes a successful reply to a chat request.
-	answer(w http.ResponseWriter, req map[string]any, model, reply string, calls []Call)
+	answer(w http.ResponseWriter, req map[string]any, model, reply string, calls []Call, pace func() bool)
 	// error writes an error response with the real server's body.
 	error(w http.ResponseWriter, status int, message string)
 	// failure is the real server's message for a call failing with status.
@@ -44,7 +46,7 @@ type dialect interface {
 }
 
 func newServer(d dialect, replies []string, opts []Option, routes func(*Server, *http.ServeMux)) *Server {
-	s := &Server{replies: slices.Clone(replies), dialect: d, closed: make(chan struct{})}
+	s := &Server{replies: slices.Clone(replies), dialect: d, closed: make(chan struct{}), sent: map[int]int{}}
 	for _, opt := range opts {
 		opt(&s.cfg)
 	}
@@ -158,7 +160,43 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	content, calls := splitCalls(s.take())
-	d.answer(w, req, model, stopAt(content, d.stops(req)), calls)
+	if !s.cfg.noStops {
+		content = stopAt(content, d.stops(req))
+	}
+	d.answer(w, req, model, content, calls, s.pace(r, n))
+}
+
+// pace is called before each streamed piece of the reply to call n: it
+// counts the piece, waits as Slow says, and reports whether the client is
+// still there.
+func (s *Server) pace(r *http.Request, n int) func() bool {
+	return func() bool {
+		if s.cfg.pause > 0 {
+			select {
+			case <-r.Context().Done():
+				return false
+			case <-s.closed:
+				return false
+			case <-time.After(s.cfg.pause):
+			}
+		}
+		if r.Context().Err() != nil {
+			return false
+		}
+		s.mu.Lock()
+		s.sent[n]++
+		s.mu.Unlock()
+		return true
+	}
+}
+
+// Sent returns how many streamed pieces of its reply the server wrote for
+// chat call n, counted from 0, before the reply ended or the client hung
+// up. A reply sent whole, unstreamed, counts as none.
+func (s *Server) Sent(n int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent[n+1]
 }
 
 // models lists the models the server knows: the one given with [Model],

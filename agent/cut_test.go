@@ -1,0 +1,63 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// TestStopsReadingAfterACompleteAction runs against servers that ignore
+// stop sequences and stream a long made-up continuation slowly: in every
+// mode, shown or not, the agent reads no more than a few pieces past the
+// complete action, whatever follows it.
+func TestStopsReadingAfterACompleteAction(t *testing.T) {
+	action := "Thought: I will add.\nAction: add\nAction Input: {\"a\": 17, \"b\": 25}"
+	tail := strings.Repeat("Thought: I know it now, and I go on and on about it.\n", 60) + "Final Answer: 99"
+	tails := map[string]string{
+		"a made-up observation":             "\nObservation: 99\n" + tail,
+		"a new thought, with no observation": "\n" + tail,
+		"an observation on the same line":    " Observation: 99\n" + tail,
+	}
+	actionPieces := len(model.Chunks(action))
+	for _, provider := range []string{"ollama", "openai"} {
+		for name, rest := range tails {
+			for _, shown := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s, %s, shown=%v", provider, name, shown), func(t *testing.T) {
+					start := modeltest.NewOllama
+					if provider == "openai" {
+						start = modeltest.NewOpenAI
+					}
+					s := start([]string{action + rest, "Thought: done\nFinal Answer: 42"}, modeltest.IgnoreStops(), modeltest.Slow(2*time.Millisecond))
+					defer s.Close()
+					m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, APIKey: "k", Model: "m"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var opts []Option
+					if shown {
+						opts = append(opts, WithStreaming(func(string) {}))
+					}
+					res, err := New(m, registry(t), opts...).Run(context.Background(), "What is 17 + 25?")
+					if err != nil {
+						t.Fatal(err)
+					}
+					if res.Answer != "42" || res.Steps[0].Observation != "42" {
+						t.Fatalf("answer %q, first observation %q", res.Answer, res.Steps[0].Observation)
+					}
+					t.Logf("pieces past the action: %d (the reply has %d in all)", s.Sent(0)-actionPieces, len(model.Chunks(action+rest)))
+					// The server may have written a piece or two before it
+					// saw the client hang up.
+					if past := s.Sent(0) - actionPieces; past > 4 {
+						t.Errorf("the server sent %d pieces past the %d of the action (of %d in all)",
+							past, actionPieces, len(model.Chunks(action+rest)))
+					}
+				})
+			}
+		}
+	}
+}
