@@ -19,7 +19,7 @@ func TestStopsReadingAfterACompleteAction(t *testing.T) {
 	action := "Thought: I will add.\nAction: add\nAction Input: {\"a\": 17, \"b\": 25}"
 	tail := strings.Repeat("Thought: I know it now, and I go on and on about it.\n", 60) + "Final Answer: 99"
 	tails := map[string]string{
-		"a made-up observation":             "\nObservation: 99\n" + tail,
+		"a made-up observation":              "\nObservation: 99\n" + tail,
 		"a new thought, with no observation": "\n" + tail,
 		"an observation on the same line":    " Observation: 99\n" + tail,
 	}
