@@ -1275,6 +1275,11 @@ printed), 130 interrupted.
 		return err
 	}
 	defer s.close()
+	if s.log == nil || len(s.log.turns) == 0 {
+		// One question, not the next of a conversation: its events carry
+		// no turn.
+		return s.report(s.log.run(question, given, func() (*agent.Result, error) { return s.agent.Run(ctx, question+given) }))
+	}
 	chat := s.log.newChat(s.agent)
 	return s.report(s.log.run(question, given, func() (*agent.Result, error) { return chat.Ask(ctx, question+given) }))
 }

@@ -62,6 +62,7 @@ func (c *Chat) Resume(turns []Turn) {
 		turns = turns[len(turns)-c.maxTurns:]
 	}
 	c.turns = append([]Turn(nil), turns...)
+	c.asked = len(c.turns) // the next question's turn follows them
 }
 
 // Reset forgets the conversation.
