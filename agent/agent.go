@@ -81,6 +81,12 @@ type runState struct {
 	tr      transcript
 	native  bool // the run speaks the native protocol
 	turn    int  // the conversation's question number, or 0
+
+	bytesPerToken   float64 // measured on the last prompt the server counted
+	sent            int     // the bytes of the last prompt sent
+	fitTurns        int     // turns left out to fit the context window
+	fitObservations int     // observations shortened to fit it
+	fitSaid         bool    // the warning that says so was given
 	warned  bool
 	lastErr error
 	repeats int
@@ -115,32 +121,6 @@ func (r *runState) emit(e event.Event) {
 	for _, fn := range r.a.opts.events {
 		fn(e)
 	}
-}
-
-// textTranscript starts the text protocol's transcript: the system
-// prompt with the tools, the turns of history, and the scratchpad.
-func (a *Agent) textTranscript(history []Turn, question string) (*textTranscript, error) {
-	system, err := a.opts.template.System(a.promptData(question))
-	if err != nil {
-		return nil, err
-	}
-	if a.opts.system != "" && !strings.Contains(system, a.opts.system) {
-		// A template of one's own may leave out {{.Context}}: the extra
-		// context still reaches the model, at the end.
-		system = strings.TrimRight(system, "\n") + "\n\n" + a.opts.system
-	}
-	t := &textTranscript{msgs: make([]llms.MessageContent, 0, 2+2*len(history))}
-	t.msgs = append(t.msgs, llms.TextParts(llms.ChatMessageTypeSystem, system))
-	t.fixed = len(system)
-	for _, h := range history {
-		q := a.opts.template.Begin(h.Question).String()
-		ans := prompt.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.Answer})
-		t.msgs = append(t.msgs, llms.TextParts(llms.ChatMessageTypeHuman, q), llms.TextParts(llms.ChatMessageTypeAI, ans))
-		t.fixed += len(q) + len(ans)
-	}
-	t.pad = a.opts.template.Begin(question)
-	t.msgs = append(t.msgs, llms.MessageContent{})
-	return t, nil
 }
 
 func (r *runState) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
@@ -248,8 +228,9 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if size := r.tr.size(); size > maxPromptBytes {
 		return nil, fmt.Errorf("agent: %w: %d bytes, more than the %d a run may send", ErrPromptTooLarge, size, maxPromptBytes)
 	}
-	msgs := r.tr.messages()
 	r.checkWindow(iter)
+	msgs := r.tr.messages()
+	r.sent = r.tr.size()
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: msgs, Forced: forced}); err != nil {
 		return nil, err
 	}
@@ -263,6 +244,13 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	}
 	r.warnDropped(iter)
 	r.res.Usage.Add(mr.usage)
+	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
+		// A server that reuses a cached prompt may count only the tokens
+		// it did not have: a ratio no tokenizer gives is not a count.
+		if bpt := float64(r.sent) / float64(p); bpt >= 1 && bpt <= 6 {
+			r.bytesPerToken = bpt
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -307,13 +295,17 @@ func (r *runState) checkWindow(iter int) {
 	if w <= 0 || r.warned {
 		return
 	}
-	// About four bytes a token for English; fewer for other scripts, so
-	// this errs on the side of warning late rather than often.
-	tokens := r.tr.size() / 4
-	if r.res.Usage.PromptTokens > 0 && len(r.res.Steps) > 0 {
-		tokens = max(tokens, r.res.Steps[len(r.res.Steps)-1].Usage.PromptTokens)
+	tokens := r.tokens(r.tr.size())
+	limit := w * 8 / 10
+	if t, ok := r.tr.(*textTranscript); ok {
+		// The text transcript was fitted to the window: warn only when
+		// even the system prompt, the question and the last step are
+		// too many.
+		limit = w - replyReserve(w)
+		r.fitWindow(t, iter)
+		tokens = r.tokens(r.tr.size())
 	}
-	if tokens*10 >= w*8 {
+	if tokens > limit {
 		r.warned = true
 		where := "near"
 		if tokens > w {
@@ -323,6 +315,59 @@ func (r *runState) checkWindow(iter int) {
 			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w)
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	}
+}
+
+// replyReserve is the part of a context window of w tokens kept for the
+// reply: Ollama counts the generated tokens in the window too.
+func replyReserve(w int) int { return min(w/8, 512) }
+
+// tokens estimates how many tokens a prompt of n bytes is: with the
+// server's own count of the last prompt when it gave one, and at three
+// bytes a token before, which errs towards fewer bytes a token, as text
+// in other scripts than English has.
+func (r *runState) tokens(n int) int {
+	if r.bytesPerToken > 0 {
+		return int(float64(n) / r.bytesPerToken)
+	}
+	return n / 3
+}
+
+// fitWindow fits the text transcript into the context window before a
+// model call, and says once what it left out.
+func (r *runState) fitWindow(t *textTranscript, iter int) {
+	w := r.a.opts.contextWindow
+	bpt := r.bytesPerToken
+	if bpt <= 0 {
+		bpt = 3
+	}
+	turns, observations, _ := t.fit(int(float64(w-replyReserve(w)) * bpt))
+	r.fitTurns += turns
+	r.fitObservations += observations
+	if (turns > 0 || observations > 0) && !r.fitSaid {
+		r.fitSaid = true
+		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,
+			Text: fmt.Sprintf("to fit the context window of %d tokens, the prompt leaves out %s",
+				w, leftOut(r.fitTurns, r.fitObservations))})
+	}
+}
+
+// leftOut says what fitting the context window left out.
+func leftOut(turns, observations int) string {
+	var parts []string
+	if turns > 0 {
+		parts = append(parts, plural(turns, "earlier question and its answer", "earlier questions and their answers"))
+	}
+	if observations > 0 {
+		parts = append(parts, "most of "+plural(observations, "old observation", "old observations"))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // parseFailed shows the model the parser's message, and ends the run when

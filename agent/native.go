@@ -47,49 +47,6 @@ func WithProtocol(p Protocol) Option {
 	}
 }
 
-// transcript is the conversation of one run as the model sees it: the
-// text protocol keeps one growing user message (the scratchpad), the
-// native protocol the assistant's tool calls and the tool results as
-// messages of their own.
-type transcript interface {
-	// messages returns the messages to send, the fixed ones first.
-	messages() []llms.MessageContent
-	// size is the bytes of text the messages hold.
-	size() int
-	// addStep records a tool call and its observation.
-	addStep(reply *Reply, step parser.Step, observation string)
-	// addReply records a reply the agent could not use, and what it told
-	// the model.
-	addReply(reply *Reply, message string)
-	// addFinalRequest asks for the final answer, with no more tool calls.
-	addFinalRequest()
-}
-
-// textTranscript is the text protocol's transcript.
-type textTranscript struct {
-	msgs  []llms.MessageContent // the fixed messages, then the scratchpad's
-	fixed int
-	pad   *prompt.Scratchpad
-}
-
-func (t *textTranscript) messages() []llms.MessageContent {
-	t.msgs[len(t.msgs)-1] = llms.TextParts(llms.ChatMessageTypeHuman, t.pad.String())
-	return t.msgs
-}
-
-func (t *textTranscript) size() int { return t.fixed + t.pad.Len() }
-
-func (t *textTranscript) addStep(_ *Reply, step parser.Step, observation string) {
-	t.pad.AddStep(step, observation)
-}
-
-func (t *textTranscript) addReply(reply *Reply, message string) {
-	_, visible := parser.SplitReasoning(reply.Text)
-	t.pad.AddReply(visible, message)
-}
-
-func (t *textTranscript) addFinalRequest() { t.pad.AddFinalRequest() }
-
 // nativeTranscript is the native protocol's transcript.
 type nativeTranscript struct {
 	msgs  []llms.MessageContent

@@ -1,0 +1,167 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/prompt"
+)
+
+// transcript is the conversation of one run as the model sees it: the
+// text protocol keeps one growing user message (the scratchpad), the
+// native protocol the assistant's tool calls and the tool results as
+// messages of their own.
+type transcript interface {
+	// messages returns the messages to send, the fixed ones first.
+	messages() []llms.MessageContent
+	// size is the bytes of text the messages hold.
+	size() int
+	// addStep records a tool call and its observation.
+	addStep(reply *Reply, step parser.Step, observation string)
+	// addReply records a reply the agent could not use, and what it told
+	// the model.
+	addReply(reply *Reply, message string)
+	// addFinalRequest asks for the final answer, with no more tool calls.
+	addFinalRequest()
+}
+
+// textTranscript is the text protocol's transcript: the system prompt
+// with the tools, the turns of a conversation so far, and the scratchpad
+// of the question. To fit a context window it leaves out the oldest
+// turns, then shortens the oldest observations; the system prompt and the
+// question always stay.
+type textTranscript struct {
+	tmpl     *prompt.Template
+	question string
+	system   llms.MessageContent
+	sysLen   int
+	turns    []llms.MessageContent // question and answer of each earlier turn
+	turnLen  []int                 // the bytes of each pair
+	pad      *prompt.Scratchpad
+	entries  []padEntry // what the scratchpad holds after the question
+	final    bool       // the final answer was asked for
+	dropped  int        // the oldest turns left out
+	short    int        // the oldest entries whose observations are shortened
+	msgs     []llms.MessageContent
+}
+
+// padEntry is one step of the scratchpad, kept so that the scratchpad can
+// be written again with its observation shortened.
+type padEntry struct {
+	step        parser.Step
+	reply       string // a reply that could not be parsed, when step is empty
+	observation string
+}
+
+// textTranscript starts the text protocol's transcript.
+func (a *Agent) textTranscript(history []Turn, question string) (*textTranscript, error) {
+	system, err := a.opts.template.System(a.promptData(question))
+	if err != nil {
+		return nil, err
+	}
+	if a.opts.system != "" && !strings.Contains(system, a.opts.system) {
+		// A template of one's own may leave out {{.Context}}: the extra
+		// context still reaches the model, at the end.
+		system = strings.TrimRight(system, "\n") + "\n\n" + a.opts.system
+	}
+	t := &textTranscript{tmpl: a.opts.template, question: question,
+		system: llms.TextParts(llms.ChatMessageTypeSystem, system), sysLen: len(system)}
+	for _, h := range history {
+		q := a.opts.template.Begin(h.Question).String()
+		ans := prompt.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.Answer})
+		t.turns = append(t.turns, llms.TextParts(llms.ChatMessageTypeHuman, q), llms.TextParts(llms.ChatMessageTypeAI, ans))
+		t.turnLen = append(t.turnLen, len(q)+len(ans))
+	}
+	t.pad = a.opts.template.Begin(question)
+	return t, nil
+}
+
+func (t *textTranscript) messages() []llms.MessageContent {
+	t.msgs = append(t.msgs[:0], t.system)
+	t.msgs = append(t.msgs, t.turns[2*t.dropped:]...)
+	t.msgs = append(t.msgs, llms.TextParts(llms.ChatMessageTypeHuman, t.pad.String()))
+	return t.msgs
+}
+
+func (t *textTranscript) size() int {
+	n := t.sysLen + t.pad.Len()
+	for _, l := range t.turnLen[t.dropped:] {
+		n += l
+	}
+	return n
+}
+
+func (t *textTranscript) addStep(_ *Reply, step parser.Step, observation string) {
+	t.entries = append(t.entries, padEntry{step: step, observation: observation})
+	t.pad.AddStep(step, observation)
+}
+
+func (t *textTranscript) addReply(reply *Reply, message string) {
+	_, visible := parser.SplitReasoning(reply.Text)
+	t.entries = append(t.entries, padEntry{reply: visible, observation: message})
+	t.pad.AddReply(visible, message)
+}
+
+func (t *textTranscript) addFinalRequest() {
+	t.final = true
+	t.pad.AddFinalRequest()
+}
+
+// shortObservation is how much of an old observation stays when it is
+// shortened to fit the context window.
+const shortObservation = 300
+
+// fit leaves out what it must for the transcript to be at most budget
+// bytes: the oldest turns first, then the oldest observations but the
+// last, shortened. What it left out before stays out, so that the start
+// of the prompt changes as seldom as possible and the server's prompt
+// cache keeps working. It reports what it changed, and whether the
+// transcript fits.
+func (t *textTranscript) fit(budget int) (turns, observations int, fits bool) {
+	for t.size() > budget && t.dropped < len(t.turnLen) {
+		t.dropped++
+		turns++
+	}
+	for t.size() > budget && t.short < len(t.entries)-1 {
+		if len(t.entries[t.short].observation) > shortObservation {
+			observations++
+		}
+		t.short++
+		t.rewrite()
+	}
+	return turns, observations, t.size() <= budget
+}
+
+// rewrite writes the scratchpad again, with the observations of the
+// oldest entries shortened.
+func (t *textTranscript) rewrite() {
+	pad := t.tmpl.Begin(t.question)
+	for i, e := range t.entries {
+		obs := e.observation
+		if i < t.short {
+			obs = shorten(obs)
+		}
+		if e.reply != "" || e.step.Kind == "" {
+			pad.AddReply(e.reply, obs)
+		} else {
+			pad.AddStep(e.step, obs)
+		}
+	}
+	if t.final {
+		pad.AddFinalRequest()
+	}
+	t.pad = pad
+}
+
+// shorten keeps the start of an old observation and says how much was
+// left out.
+func shorten(obs string) string {
+	if len(obs) <= shortObservation {
+		return obs
+	}
+	cut := strings.ToValidUTF8(obs[:shortObservation], "")
+	return fmt.Sprintf("%s\n[%d more bytes left out to fit the context window]", cut, len(obs)-len(cut))
+}

@@ -1,0 +1,105 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/agent/model"
+)
+
+// promptBytes is the text of one request.
+func promptBytes(msgs []llms.MessageContent) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(model.MessageText(m))
+	}
+	return n
+}
+
+// TestChatFitsTheContextWindow asks ten questions with long answers in a
+// chat with a small window: every request stays inside the window (at
+// the agent's estimate of three bytes a token), the oldest turns go
+// first, the system prompt and the question always stay, and each run
+// says once what it left out.
+func TestChatFitsTheContextWindow(t *testing.T) {
+	const window = 1200
+	long := strings.Repeat("a long answer that takes room. ", 30) // ~900 bytes
+	var replies []string
+	for i := range 10 {
+		replies = append(replies, final(fmt.Sprintf("answer %d: %s", i+1, long)))
+	}
+	m := scripted(replies...)
+	var warnings []string
+	a := New(m, registry(t), WithContextWindow(window), WithEvents(func(e event.Event) {
+		if e.Kind == event.Warning {
+			warnings = append(warnings, fmt.Sprintf("turn %d: %s", e.Turn, e.Text))
+		}
+	}))
+	c := NewChat(a, 20)
+	var sizes []int
+	for i := range 10 {
+		if _, err := c.Ask(context.Background(), fmt.Sprintf("question %d?", i+1)); err != nil {
+			t.Fatal(err)
+		}
+		msgs := m.calls[i]
+		sizes = append(sizes, promptBytes(msgs))
+		if got := promptBytes(msgs) / 3; got > window-replyReserve(window) {
+			t.Errorf("question %d: the prompt is about %d tokens, over the window of %d", i+1, got, window)
+		}
+		if !strings.Contains(model.MessageText(msgs[len(msgs)-1]), fmt.Sprintf("question %d?", i+1)) {
+			t.Errorf("question %d: the last message lost the question", i+1)
+		}
+		if !strings.Contains(model.MessageText(msgs[0]), "Action Input") {
+			t.Errorf("question %d: the system prompt is gone", i+1)
+		}
+		if i > 0 && len(msgs) > 2 && !strings.Contains(model.MessageText(msgs[len(msgs)-3]), fmt.Sprintf("question %d?", i)) {
+			t.Errorf("question %d: the turn kept is not the latest one", i+1)
+		}
+	}
+	t.Logf("prompt bytes of the ten questions: %v", sizes)
+	if len(warnings) == 0 || len(warnings) > 9 {
+		t.Errorf("warnings %q: want at most one a question, once turns are left out", warnings)
+	}
+	for _, w := range warnings {
+		if !strings.Contains(w, "leaves out") {
+			t.Errorf("warning %q does not say what was left out", w)
+		}
+	}
+}
+
+// TestOldObservationsAreShortened runs steps with large observations in a
+// small window: the oldest are shortened first, the last is kept whole.
+func TestOldObservationsAreShortened(t *testing.T) {
+	big := func(c string) string { return strings.Repeat(c, 2000) }
+	fetch := funcTool{name: "fetch", schema: oneString("page"), fn: func(_ context.Context, args map[string]any) (string, error) {
+		return big(fmt.Sprint(args["page"])), nil
+	}}
+	m := scripted(action("fetch", "a"), action("fetch", "b"), action("fetch", "c"), final("done"))
+	var warned []string
+	res, err := New(m, registry(t, fetch), WithContextWindow(1600), WithEvents(func(e event.Event) {
+		if e.Kind == event.Warning {
+			warned = append(warned, e.Text)
+		}
+	})).Run(context.Background(), "q")
+	if err != nil || res.Answer != "done" {
+		t.Fatalf("answer %q, %v", res.Answer, err)
+	}
+	last := model.MessageText(m.calls[3][len(m.calls[3])-1])
+	if !strings.Contains(last, big("c")) {
+		t.Error("the last observation was shortened")
+	}
+	if strings.Contains(last, big("a")) || strings.Contains(last, big("b")) || !strings.Contains(last, "left out to fit the context window") {
+		t.Errorf("the oldest observation was not shortened:\n%.300s", last)
+	}
+	if !strings.HasPrefix(last, "Question: q") {
+		t.Errorf("the question is gone: %.80q", last)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "old observation") {
+		t.Errorf("warnings %q, want one that says observations were shortened", warned)
+	}
+}
