@@ -75,23 +75,23 @@ func (a *Agent) Run(ctx context.Context, question string) (*Result, error) {
 
 // runState holds the state of one run.
 type runState struct {
-	a       *Agent
-	res     *Result
-	start   time.Time
-	tr      transcript
-	native  bool // the run speaks the native protocol
-	turn    int  // the conversation's question number, or 0
+	a      *Agent
+	res    *Result
+	start  time.Time
+	tr     transcript
+	native bool // the run speaks the native protocol
+	turn   int  // the conversation's question number, or 0
 
 	bytesPerToken   float64 // measured on the last prompt the server counted
 	sent            int     // the bytes of the last prompt sent
 	fitTurns        int     // turns left out to fit the context window
 	fitObservations int     // observations shortened to fit it
 	fitSaid         bool    // the warning that says so was given
-	warned  bool
-	lastErr error
-	repeats int
-	dropped []string             // the refused parameters already warned about
-	calls   map[string]*pastCall // the tool calls made, by tool and arguments
+	warned          bool
+	lastErr         error
+	repeats         int
+	dropped         []string             // the refused parameters already warned about
+	calls           map[string]*pastCall // the tool calls made, by tool and arguments
 }
 
 // answer runs the loop for question after the turns of history.
