@@ -61,3 +61,41 @@ func TestStopsReadingAfterACompleteAction(t *testing.T) {
 		}
 	}
 }
+
+// TestReasoningInAFieldOfItsOwn runs servers that send the reasoning apart
+// from the reply (Ollama's "thinking", vLLM's "reasoning_content"): it is
+// kept as the step's reasoning, and an Observation or an Action inside it
+// neither cuts the reply nor is read as protocol.
+func TestReasoningInAFieldOfItsOwn(t *testing.T) {
+	reply := "<think>I could write Action: add, then Observation: 5. No.</think>\nThought: I know it.\nFinal Answer: 42"
+	for _, provider := range []string{"ollama", "openai"} {
+		for _, shown := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, shown=%v", provider, shown), func(t *testing.T) {
+				start := modeltest.NewOllama
+				if provider == "openai" {
+					start = modeltest.NewOpenAI
+				}
+				s := start([]string{reply}, modeltest.SeparateThinking())
+				defer s.Close()
+				m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, APIKey: "k", Model: "m"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var opts []Option
+				if shown {
+					opts = append(opts, WithStreaming(func(string) {}))
+				}
+				res, err := New(m, registry(t), opts...).Run(context.Background(), "q")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Answer != "42" || len(res.Steps) != 1 {
+					t.Fatalf("answer %q in %d steps, want 42 in 1", res.Answer, len(res.Steps))
+				}
+				if got := res.Steps[0].Reasoning; !strings.Contains(got, "Observation: 5") {
+					t.Errorf("reasoning %q, want the server's thinking", got)
+				}
+			})
+		}
+	}
+}

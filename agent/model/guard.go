@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -47,8 +48,26 @@ type watchKey struct{}
 // for clients that drop the errors of their reads (langchaingo's Ollama
 // client ends a stream without a word when its reader fails).
 type watch struct {
-	mu  sync.Mutex
-	err error
+	mu       sync.Mutex
+	err      error
+	thinking strings.Builder // Ollama's "thinking", which its client drops
+}
+
+// think adds a piece of the reasoning a server sent apart from the reply.
+func (w *watch) think(s string) {
+	if w == nil || s == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.thinking.WriteString(s)
+}
+
+// Thinking returns the reasoning the server sent apart from the reply.
+func (w *watch) Thinking() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.thinking.String()
 }
 
 // withWatch returns ctx with a new watch for the call made with it.
@@ -131,6 +150,7 @@ type guardedBody struct {
 	maxLine  int  // the longest line the client reads, or 0
 	tail     []byte
 	finished bool
+	pending  []byte // an NDJSON line not yet ended, when it may hold thinking
 }
 
 // streamKind says how a streamed response marks its end.
@@ -199,7 +219,43 @@ func (g *guardedBody) scan(b []byte) error {
 		return nil
 	}
 	g.scanMarker(b)
+	if g.stream == ndjsonStream {
+		g.scanThinking(b)
+	}
 	return nil
+}
+
+// maxThinkingLine bounds the line kept to read a thinking field from.
+const maxThinkingLine = 1 << 20
+
+// scanThinking reads the "thinking" of Ollama's NDJSON messages, which
+// langchaingo's client drops, so that the reasoning is shown.
+func (g *guardedBody) scanThinking(b []byte) {
+	for len(b) > 0 {
+		nl := bytes.IndexByte(b, '\n')
+		piece := b
+		if nl >= 0 {
+			piece = b[:nl]
+		}
+		if len(g.pending)+len(piece) <= maxThinkingLine {
+			g.pending = append(g.pending, piece...)
+		}
+		if nl < 0 {
+			return
+		}
+		if bytes.Contains(g.pending, []byte(`"thinking"`)) {
+			var m struct {
+				Message struct {
+					Thinking string `json:"thinking"`
+				} `json:"message"`
+			}
+			if json.Unmarshal(g.pending, &m) == nil {
+				g.watch.think(m.Message.Thinking)
+			}
+		}
+		g.pending = g.pending[:0]
+		b = b[nl+1:]
+	}
 }
 
 // scanMarker looks for the stream's end marker in b, and in the few bytes

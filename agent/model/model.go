@@ -189,6 +189,9 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 		// cut short, too large, or a server gone quiet.
 		err = werr
 	}
+	if err == nil && len(resp.Choices) > 0 && resp.Choices[0].ReasoningContent == "" {
+		resp.Choices[0].ReasoningContent = w.Thinking()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, redactError(err, m.secrets...)

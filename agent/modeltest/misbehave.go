@@ -37,7 +37,7 @@ func Misbehave(m Misbehaviour) Option {
 }
 
 // misbehave answers a chat call as s.cfg.misbehave says.
-func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, reply string) {
+func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, text string) {
 	_, isOllama := s.dialect.(ollama)
 	piece := func(content string) {
 		if isOllama {
@@ -72,11 +72,11 @@ func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, reply s
 		}
 	case TruncatedStream:
 		w.Header().Set("Content-Type", stream)
-		piece(reply[:len(reply)/2])
+		piece(text[:len(text)/2])
 	case HugeLine:
 		w.Header().Set("Content-Type", stream)
-		piece(reply + strings.Repeat(" ", 1<<20))
-		s.dialect.answer(w, map[string]any{"stream": true}, name, "", nil, func() bool { return true })
+		piece(text + strings.Repeat(" ", 1<<20))
+		s.dialect.answer(w, map[string]any{"stream": true}, name, reply{}, func() bool { return true })
 	}
 }
 

@@ -47,7 +47,8 @@ func (ollama) stops(req map[string]any) []string {
 	return stopsOf(opts["stop"])
 }
 
-func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call, pace func() bool) {
+func (ollama) answer(w http.ResponseWriter, req map[string]any, name string, rp reply, pace func() bool) {
+	reply, calls, thinking := rp.content, rp.calls, rp.thinking
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	var tcs []any
@@ -62,6 +63,15 @@ func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply stri
 		tcs = append(tcs, map[string]any{"function": map[string]any{"name": c.Name, "arguments": args}})
 	}
 	if stream, ok := req["stream"].(bool); !ok || stream { // Ollama streams unless told not to
+		for _, c := range model.Chunks(thinking) {
+			if !pace() {
+				return
+			}
+			enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": false,
+				"message": map[string]any{"role": "assistant", "content": "", "thinking": c}})
+			w.(http.Flusher).Flush()
+		}
+		thinking = ""
 		for _, c := range model.Chunks(reply) {
 			if !pace() {
 				return
@@ -79,6 +89,9 @@ func (ollama) answer(w http.ResponseWriter, req map[string]any, name, reply stri
 		reply = ""
 	}
 	msg := map[string]any{"role": "assistant", "content": reply}
+	if thinking != "" {
+		msg["thinking"] = thinking
+	}
 	if len(tcs) > 0 {
 		msg["tool_calls"] = tcs
 	}

@@ -41,7 +41,8 @@ type openai struct{}
 
 func (openai) stops(req map[string]any) []string { return stopsOf(req["stop"]) }
 
-func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply string, calls []Call, pace func() bool) {
+func (openai) answer(w http.ResponseWriter, req map[string]any, name string, rp reply, pace func() bool) {
+	content, calls := rp.content, rp.calls
 	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 	created := time.Now().Unix()
 	finish := "stop"
@@ -49,7 +50,10 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply stri
 		finish = "tool_calls"
 	}
 	if stream, _ := req["stream"].(bool); !stream {
-		msg := map[string]any{"role": "assistant", "content": reply}
+		msg := map[string]any{"role": "assistant", "content": content}
+		if rp.thinking != "" {
+			msg["reasoning_content"] = rp.thinking
+		}
 		if len(calls) > 0 {
 			var tcs []any
 			for i, c := range calls {
@@ -72,7 +76,13 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name, reply stri
 	chunk := func(choices []any) map[string]any {
 		return map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": created, "model": name, "choices": choices}
 	}
-	for _, c := range model.Chunks(reply) {
+	for _, c := range model.Chunks(rp.thinking) {
+		if !pace() {
+			return
+		}
+		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"reasoning_content": c}}}))
+	}
+	for _, c := range model.Chunks(content) {
 		if !pace() {
 			return
 		}

@@ -19,6 +19,15 @@ type config struct {
 	reject     string // a parameter refused with a 400
 	noStops    bool   // stop sequences are ignored
 	pause      time.Duration
+	thinking   bool // reasoning goes in a field of its own
+}
+
+// SeparateThinking makes the server send the reasoning that opens a
+// scripted reply, in <think>…</think>, in a field of its own, as reasoning
+// models do: Ollama's "thinking", OpenAI-compatible servers' (vLLM,
+// llama.cpp) "reasoning_content".
+func SeparateThinking() Option {
+	return func(c *config) { c.thinking = true }
 }
 
 // IgnoreStops makes the server ignore the request's stop sequences, as

@@ -85,6 +85,28 @@ func (c Call) argumentsJSON() string {
 	return string(b)
 }
 
+// reply is what a server sends for one call: the text, the reasoning
+// sent apart from it, and the tool calls.
+type reply struct {
+	content  string
+	thinking string
+	calls    []Call
+}
+
+// splitThinking takes the reasoning in <think>…</think> that opens text
+// out of it.
+func splitThinking(text string) (thinking, rest string) {
+	body, ok := strings.CutPrefix(strings.TrimLeft(text, " \n"), "<think>")
+	if !ok {
+		return "", text
+	}
+	thinking, rest, ok = strings.Cut(body, "</think>")
+	if !ok {
+		return body, ""
+	}
+	return thinking, strings.TrimLeft(rest, "\n")
+}
+
 // stopAt cuts text at the first of the stop sequences, as a server does.
 func stopAt(text string, stops []string) string {
 	for _, s := range stops {

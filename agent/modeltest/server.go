@@ -36,7 +36,7 @@ type dialect interface {
 	// stops returns the stop sequences of a chat request.
 	stops(req map[string]any) []string
 	// answer writes a successful reply to a chat request.
-	answer(w http.ResponseWriter, req map[string]any, model, reply string, calls []Call, pace func() bool)
+	answer(w http.ResponseWriter, req map[string]any, model string, r reply, pace func() bool)
 	// error writes an error response with the real server's body.
 	error(w http.ResponseWriter, status int, message string)
 	// failure is the real server's message for a call failing with status.
@@ -160,10 +160,14 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	content, calls := splitCalls(s.take())
+	thinking := ""
+	if s.cfg.thinking {
+		thinking, content = splitThinking(content)
+	}
 	if !s.cfg.noStops {
 		content = stopAt(content, d.stops(req))
 	}
-	d.answer(w, req, model, content, calls, s.pace(r, n))
+	d.answer(w, req, model, reply{content: content, thinking: thinking, calls: calls}, s.pace(r, n))
 }
 
 // pace is called before each streamed piece of the reply to call n: it

@@ -45,6 +45,7 @@ type Trace struct {
 	lastPrompt   string       // the last prompt shown, with -v
 	iteration    int          // the step of the reply being streamed
 	carry        string       // the streamed start of what may be a reasoning tag
+	tagged       bool         // the streamed reply held its reasoning, in tags
 }
 
 // Option configures a Trace.
@@ -134,6 +135,9 @@ func (t *Trace) Event(e event.Event) {
 	if s := t.format(e); s != "" {
 		t.writeLine(s)
 	}
+	if e.Kind == event.Model {
+		t.tagged = false
+	}
 	switch e.Kind {
 	case event.Model:
 		t.iteration = e.Iteration
@@ -200,7 +204,9 @@ func (t *Trace) reasoningTags(chunk string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
-	return streamedTags.Replace(s)
+	r := streamedTags.Replace(s)
+	t.tagged = t.tagged || r != s
+	return r
 }
 
 // flushCarry writes what reasoningTags held back when the stream ends.
@@ -265,7 +271,9 @@ func (t *Trace) format(e event.Event) string {
 	var b strings.Builder
 	tag := t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)) + " "
 	streamed := e.Iteration == t.streamed
-	if e.Reasoning != "" && !streamed && e.Kind != event.Model {
+	// Reasoning a server sent apart from the streamed reply was not on
+	// screen: show it as for a reply that was not streamed.
+	if e.Reasoning != "" && e.Kind != event.Model && (!streamed || !t.tagged) {
 		r := shortenBytes(strings.TrimSpace(e.Reasoning), t.textLimit())
 		if !t.opts.verbose {
 			r = shortenBytes(r, traceReasoningBytes)

@@ -346,3 +346,16 @@ func TestVerboseTraceShowsThePromptOnceThenWhatWasAdded(t *testing.T) {
 		t.Errorf("the second prompt does not show what was added:\n%s", out)
 	}
 }
+
+func TestReasoningSentApartFromAStreamedReply(t *testing.T) {
+	var b bytes.Buffer
+	feed(New(&b), []any{
+		event.Event{Kind: event.Model, Iteration: 1},
+		token("Thought: easy\nFinal Answer: 4"),
+		event.Event{Kind: event.Thought, Iteration: 1, Text: "easy", Reasoning: "2 and 2"},
+		event.Event{Kind: event.Final, Iteration: 1, Text: "4"},
+	})
+	if got := b.String(); !strings.Contains(got, "thinking:\n    2 and 2") || strings.Count(got, "2 and 2") != 1 {
+		t.Errorf("the reasoning a server sent apart is not shown once:\n%s", got)
+	}
+}
