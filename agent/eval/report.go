@@ -1,0 +1,191 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Report is what an evaluation found: the outcome of every run.
+type Report struct {
+	Targets  []Target
+	Outcomes []Outcome
+	// HideTime leaves the time column out of the table, for output that
+	// must be the same from run to run (a replayed evaluation, a test).
+	HideTime bool
+}
+
+// Summary adds up the runs of one target.
+type Summary struct {
+	Target       Target
+	Runs         int
+	Correct      int
+	Failed       int // runs that ended in an error without an answer
+	MeanSteps    float64
+	MedianSteps  float64
+	FormatErrors int // replies the parser could not read
+	Recovered    int // replies the tolerant parser read, or calls rescued from the text
+	Forced       int // answers asked for at a limit
+	TokensIn     int
+	TokensOut    int
+	Time         time.Duration // the runs' time, added up
+}
+
+// CorrectPct is the share of runs answered right, in percent.
+func (s Summary) CorrectPct() float64 {
+	if s.Runs == 0 {
+		return 0
+	}
+	return 100 * float64(s.Correct) / float64(s.Runs)
+}
+
+// Summaries adds up the outcomes of each target, in the targets' order.
+func (r *Report) Summaries() []Summary {
+	var out []Summary
+	for _, t := range r.Targets {
+		s := Summary{Target: t}
+		var steps []int
+		for _, o := range r.Outcomes {
+			if o.Target != t {
+				continue
+			}
+			s.Runs++
+			if o.Correct {
+				s.Correct++
+			}
+			if o.Err != "" {
+				s.Failed++
+			}
+			steps = append(steps, o.Steps)
+			s.FormatErrors += o.FormatErrors
+			s.Recovered += o.Recovered + o.Rescued
+			if o.Forced {
+				s.Forced++
+			}
+			s.TokensIn += o.TokensIn
+			s.TokensOut += o.TokensOut
+			s.Time += o.Duration
+		}
+		s.MeanSteps, s.MedianSteps = meanMedian(steps)
+		out = append(out, s)
+	}
+	return out
+}
+
+func meanMedian(xs []int) (mean, median float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	sum := 0
+	for _, x := range xs {
+		sum += x
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	median = float64(s[len(s)/2])
+	if len(s)%2 == 0 {
+		median = float64(s[len(s)/2-1]+s[len(s)/2]) / 2
+	}
+	return float64(sum) / float64(len(xs)), median
+}
+
+// WriteTable writes the comparison, one row a model and protocol.
+func (r *Report) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "model\tprotocol\tcorrect\tsteps mean/median\tformat errors\trecovered\tforced\tfailed\ttokens in/out"
+	if !r.HideTime {
+		head += "\ttime"
+	}
+	fmt.Fprintln(tw, head)
+	for _, s := range r.Summaries() {
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d %.0f%%\t%.1f / %s\t%d\t%d\t%d\t%d\t%d / %d",
+			s.Target.Model, s.Target.Protocol, s.Correct, s.Runs, s.CorrectPct(), s.MeanSteps, trimFloat(s.MedianSteps),
+			s.FormatErrors, s.Recovered, s.Forced, s.Failed, s.TokensIn, s.TokensOut)
+		if !r.HideTime {
+			fmt.Fprintf(tw, "\t%s", s.Time.Round(10*time.Millisecond))
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+func trimFloat(f float64) string {
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", f), ".0")
+}
+
+// WriteJSON writes one JSON object a run, in the report's order.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, o := range r.Outcomes {
+		type run struct {
+			Model    string `json:"model"`
+			Protocol string `json:"protocol"`
+			ID       string `json:"id"`
+			Outcome
+		}
+		o.Question.Tools = nil
+		if err := enc.Encode(run{o.Target.Model, o.Target.Protocol, o.Question.ID, o}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxReplyShown bounds each reply the failure view quotes.
+const maxReplyShown = 300
+
+// WriteFailures writes, for each run that was wrong or failed, what was
+// asked, what was expected, what the model answered and wrote, and where
+// it went wrong. Text from the model is quoted, never written raw.
+func (r *Report) WriteFailures(w io.Writer) error {
+	for _, o := range r.Outcomes {
+		if o.Correct {
+			continue
+		}
+		fmt.Fprintf(w, "%s, %s, %s: %s\n", o.Target.Model, o.Target.Protocol, o.Question.ID, o.Why)
+		fmt.Fprintf(w, "  question: %q\n", o.Question.Question)
+		fmt.Fprintf(w, "  expected: %s\n", expected(o.Question))
+		fmt.Fprintf(w, "  answered: %q (stop: %s, %d steps, %d format errors)\n", o.Answer, o.StopReason, o.Steps, o.FormatErrors)
+		for i, reply := range o.Replies {
+			fmt.Fprintf(w, "  reply %d: %q\n", i+1, clip(reply, maxReplyShown))
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expected says how a question judges its answer.
+func expected(q Question) string {
+	var parts []string
+	if q.Expect != "" {
+		parts = append(parts, fmt.Sprintf("%q", q.Expect))
+	}
+	if len(q.Contains) > 0 {
+		parts = append(parts, fmt.Sprintf("containing %q", []string(q.Contains)))
+	}
+	if q.Regex != "" {
+		parts = append(parts, "matching "+q.Regex)
+	}
+	if q.Number != nil {
+		n := fmt.Sprint(*q.Number)
+		if q.Tolerance > 0 {
+			n += fmt.Sprintf(" ± %v", q.Tolerance)
+		}
+		parts = append(parts, n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}

@@ -1,0 +1,189 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/modeltest"
+	"github.com/react-agent/react-agent/tools"
+)
+
+// arithmetic is four questions a calculator answers.
+var arithmetic = []Question{
+	{ID: "a", Question: "17 * 23 + 4?", Number: num(395)},
+	{ID: "b", Question: "2 ** 10?", Number: num(1024)},
+	{ID: "c", Question: "100 / 8?", Number: num(12.5)},
+	{ID: "d", Question: "7 * 6?", Number: num(42)},
+}
+
+// knownRates is a runner for two fake models: "good" answers three
+// questions of four right, in two steps, "poor" one, in four steps with a
+// parse error each time and a forced answer.
+func knownRates(_ context.Context, t Target, q Question) (Result, error) {
+	right := fmt.Sprint(*q.Number)
+	switch t.Model {
+	case "good":
+		answer := right
+		if q.ID == "d" {
+			answer = "41"
+		}
+		return Result{Answer: answer, Steps: 2, StopReason: "final_answer", Recovered: 1, TokensIn: 100, TokensOut: 10}, nil
+	case "poor":
+		answer := "I do not know"
+		if q.ID == "a" {
+			answer = right
+		}
+		return Result{Answer: answer, Steps: 4, StopReason: "max_iterations", Forced: true, ParseErrors: 1, TokensIn: 300, TokensOut: 40}, nil
+	}
+	return Result{}, errors.New("no such model")
+}
+
+const wantTable = `model  protocol  correct  steps mean/median  format errors  recovered  forced  failed  tokens in/out
+good   text      3/4 75%  2.0 / 2            0              4          0       0       400 / 40
+poor   text      1/4 25%  4.0 / 4            4              0          4       0       1200 / 160
+`
+
+func TestRunWithKnownRates(t *testing.T) {
+	targets, err := ParseTargets([]string{"good", "poor"}, []string{"text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []int{1, 4} {
+		t.Run(fmt.Sprintf("concurrency %d", j), func(t *testing.T) {
+			var calls atomic.Int32
+			r, err := Run(context.Background(), targets, arithmetic, knownRates, Options{Concurrency: j,
+				Progress: func(done, total int, _ Outcome) {
+					calls.Add(1)
+					if total != 8 || done > total {
+						t.Errorf("progress %d/%d", done, total)
+					}
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.HideTime = true
+			var b bytes.Buffer
+			if err := r.WriteTable(&b); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != wantTable {
+				t.Errorf("table\n%s\nwant\n%s", b.String(), wantTable)
+			}
+			if calls.Load() != 8 {
+				t.Errorf("progress called %d times, want 8", calls.Load())
+			}
+			for i, o := range r.Outcomes {
+				if want := arithmetic[i%4].ID; o.Question.ID != want {
+					t.Errorf("outcome %d is question %s, want %s: the order must not depend on the concurrency", i, o.Question.ID, want)
+				}
+			}
+			var f bytes.Buffer
+			r.WriteFailures(&f)
+			if got := strings.Count(f.String(), "  question:"); got != 4 {
+				t.Errorf("the failures view shows %d runs, want 4:\n%s", got, f.String())
+			}
+		})
+	}
+}
+
+func TestRunTimeoutAndCancel(t *testing.T) {
+	slow := func(ctx context.Context, _ Target, q Question) (Result, error) {
+		if q.ID == "b" {
+			<-ctx.Done()
+			return Result{StopReason: "timeout"}, ctx.Err()
+		}
+		return Result{Answer: fmt.Sprint(*q.Number)}, nil
+	}
+	targets := []Target{{Model: "m", Protocol: "text"}}
+	r, err := Run(context.Background(), targets, arithmetic, slow, Options{Timeout: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Summaries()[0]; s.Correct != 3 || s.Failed != 1 {
+		t.Errorf("correct %d, failed %d; want 3 and 1: a run that times out is an outcome", s.Correct, s.Failed)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err = Run(ctx, targets, arithmetic, slow, Options{})
+	if !errors.Is(err, context.Canceled) || len(r.Outcomes) > 1 {
+		t.Errorf("cancelled: %d outcomes, %v; want none started and context.Canceled", len(r.Outcomes), err)
+	}
+}
+
+func TestParseModel(t *testing.T) {
+	providers := []string{"ollama", "openai"}
+	tests := []struct{ in, provider, name, url string }{
+		{"qwen2.5:7b", "", "qwen2.5:7b", ""},
+		{"ollama:qwen2.5:7b", "ollama", "qwen2.5:7b", ""},
+		{"openai:gpt-4o-mini@http://127.0.0.1:8080/v1", "openai", "gpt-4o-mini", "http://127.0.0.1:8080/v1"},
+		{"llama3@http://host:11434", "", "llama3", "http://host:11434"},
+	}
+	for _, tt := range tests {
+		p, n, u, err := ParseModel(tt.in, providers)
+		if err != nil || p != tt.provider || n != tt.name || u != tt.url {
+			t.Errorf("ParseModel(%q) = %q, %q, %q, %v", tt.in, p, n, u, err)
+		}
+	}
+	if _, err := ParseTargets([]string{"m"}, []string{"smoke"}); err == nil {
+		t.Error("an unknown protocol was taken")
+	}
+}
+
+// TestRunRealAgents evaluates two scripted models through the real agent,
+// the real langchaingo client and a fake OpenAI server on loopback: one
+// writes canonical replies, the other markdown and an unlabelled answer,
+// both of which the tolerant parser recovers, and gets one answer wrong.
+func TestRunRealAgents(t *testing.T) {
+	scripts := map[string][]string{
+		"neat": {
+			"Thought: multiply\nAction: calculator\nAction Input: {\"expression\": \"17 * 23 + 4\"}", "Thought: done\nFinal Answer: 395",
+			"Thought: power\nAction: calculator\nAction Input: {\"expression\": \"2 ** 10\"}", "Thought: done\nFinal Answer: 1024",
+		},
+		"sloppy": {
+			"**Thought:** multiply\n**Action:** `calculator`\n**Action Input:** 17 * 23 + 4", "Final Answer: 395",
+			"I think it is 1000.", "Final Answer: 1000",
+		},
+	}
+	servers := map[string]*modeltest.Server{}
+	for name, replies := range scripts {
+		servers[name] = modeltest.NewOpenAI(replies)
+		defer servers[name].Close()
+	}
+	run := func(ctx context.Context, t Target, q Question) (Result, error) {
+		m, err := model.New(ctx, model.Config{Provider: "openai", BaseURL: servers[t.Model].URL, APIKey: "k", Model: t.Model})
+		if err != nil {
+			return Result{}, err
+		}
+		reg, err := tools.Builtins(tools.DefaultOptions())
+		if err != nil {
+			return Result{}, err
+		}
+		res, err := agent.New(m, reg, agent.WithProtocol(agent.Protocol(t.Protocol))).Run(ctx, q.Question)
+		return Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,
+			TokensIn: res.Usage.PromptTokens, TokensOut: res.Usage.CompletionTokens}, err
+	}
+	qs := arithmetic[:2]
+	targets := []Target{{"neat", "text"}, {"sloppy", "text"}}
+	r, err := Run(context.Background(), targets, qs, run, Options{}) // one at a time: each server's script is in order
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.HideTime = true
+	var b bytes.Buffer
+	r.WriteTable(&b)
+	want := `model   protocol  correct   steps mean/median  format errors  recovered  forced  failed  tokens in/out
+neat    text      2/2 100%  2.0 / 2            0              0          0       0       400 / 80
+sloppy  text      1/2 50%   1.5 / 1.5          0              2          0       0       300 / 60
+`
+	if b.String() != want {
+		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
+	}
+}
