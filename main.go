@@ -28,6 +28,7 @@ package main
 
 import (
 	"github.com/peterh/liner"
+	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/event"
 
 	"bufio"
@@ -71,6 +72,7 @@ Usage:
   react-agent tools [flags]            list the enabled tools
   react-agent tool [flags] NAME INPUT  call one tool directly
   react-agent models [flags]           list the models the provider serves
+  react-agent eval [flags] SET.jsonl   compare models and protocols on a question set
   react-agent settings [flags]         show each setting, its value and where it came from
   react-agent completion bash|zsh|fish a script that completes commands and flags in your shell
   react-agent --version                print the version
@@ -143,6 +145,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdSettings(rest, stdout, stderr)
 	case "models":
 		err = cmdModels(rest, stdout, stderr)
+	case "eval":
+		err = cmdEval(rest, stdout, stderr)
 	case "completion":
 		err = cmdCompletion(rest, stdout, stderr)
 	case "logs":
@@ -173,7 +177,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // commands are the commands of the command line, for finding one among
 // the arguments.
-var commands = []string{"ask", "chat", "parse", "tools", "tool", "models", "settings", "logs", "completion", "help", "version"}
+var commands = []string{"ask", "chat", "parse", "tools", "tool", "models", "eval", "settings", "logs", "completion", "help", "version"}
 
 // commandFirst moves a command written after flags to the front:
 // "react-agent -q chat" is "react-agent chat -q". Flags are read as ask's
@@ -1864,3 +1868,232 @@ will do); "logs delete" deletes one; "logs path" prints where the log is.
 	}
 	return logs.WriteText(stdout, runs)
 }
+
+// evalFlags are the flags of eval.
+type evalFlags struct {
+	*settings
+	models        []string
+	protocols     string
+	jobs          int
+	timeout       time.Duration
+	maxIterations int
+	apiKey        string
+	numCtx        int
+	temperature   float64
+	json          bool
+	failures      bool
+	record        string
+	replay        string
+}
+
+// cmdEval implements `react-agent eval SET.jsonl`: every question of the
+// set asked of every model with every protocol, and the comparison.
+func cmdEval(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", "eval [flags] SET.jsonl", `  react-agent eval --models ollama:qwen2.5:7b,ollama:llama3.1:8b --protocol text,native testdata/eval/arithmetic.jsonl
+  react-agent eval --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 -j 4 set.jsonl
+  react-agent eval --replay testdata/eval/replay --models ollama:neat,ollama:sloppy --protocol text,native testdata/eval/arithmetic.jsonl
+`, stdout, stderr)
+	f := &evalFlags{}
+	ollama, _ := model.Lookup("ollama")
+	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address)")
+	fs.StringVar(&f.protocols, "protocol", string(agent.ProtocolText), `protocols to compare, comma-separated: "text", "native" or "text,native"`)
+	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
+	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
+	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
+	fs.IntVar(&f.numCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+	fs.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object a run instead of the table")
+	fs.BoolVar(&f.failures, "failures", false, "after the table, show each wrong or failed run: what the model answered and wrote")
+	fs.StringVar(&f.record, "record", "", "write one cassette a run to this directory, to replay the evaluation offline")
+	pathFlag(fs, "record")
+	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
+	pathFlag(fs, "replay")
+	f.settings = addSettings(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: eval takes one question set, a JSONL file (got %d arguments)", errUsage, fs.NArg())
+	}
+	if err := applySettings(fs, f.config); err != nil {
+		return err
+	}
+	if f.record != "" && f.replay != "" {
+		return fmt.Errorf("%w: --record and --replay contradict each other; pass one", errUsage)
+	}
+	qs, err := evalpkg.LoadQuestions(fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	targets, err := evalpkg.ParseTargets(f.models, strings.Split(f.protocols, ","))
+	if err != nil {
+		return fmt.Errorf("%w: %v (see --help)", errUsage, err)
+	}
+	for _, t := range targets {
+		if _, _, _, err := evalpkg.ParseModel(t.Model, model.Names()); err != nil {
+			return fmt.Errorf("%w: --models: %v", errUsage, err)
+		}
+	}
+	if f.record != "" {
+		if err := os.MkdirAll(f.record, 0o755); err != nil {
+			return err
+		}
+	}
+	base, err := builtins(f.tools())
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		for _, name := range q.Tools {
+			if _, ok := base.Get(name); !ok {
+				return fmt.Errorf("%w: question %s asks for the tool %q, which is not enabled (enabled: %s)", errUsage, q.ID, name, strings.Join(base.ToolNames(), ", "))
+			}
+		}
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	progress := evalProgress(stderr, len(targets)*len(qs))
+	report, err := evalpkg.Run(ctx, targets, qs, f.runner(base), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout, Progress: progress.update})
+	progress.done()
+	if err != nil && ctx.Err() != nil {
+		err = errInterrupted
+	}
+	if f.json {
+		if werr := report.WriteJSON(stdout); werr != nil {
+			return werr
+		}
+		return err
+	}
+	report.HideTime = f.replay != "" // a replay's numbers are the recording's, its times are not
+	if werr := report.WriteTable(stdout); werr != nil {
+		return werr
+	}
+	wrong := 0
+	for _, o := range report.Outcomes {
+		if !o.Correct {
+			wrong++
+		}
+	}
+	switch {
+	case f.failures && wrong > 0:
+		fmt.Fprintln(stdout)
+		report.WriteFailures(forTerminalWriter(stdout))
+	case wrong > 0 && isTerminal(stderr):
+		fmt.Fprintf(stderr, "react-agent: %d of %d runs were wrong or failed; pass --failures to see what the models wrote\n", wrong, len(report.Outcomes))
+	}
+	return err
+}
+
+// runner returns how eval runs one question against one target: a model
+// for the target (replaying or recording a cassette of its own), the
+// tools the question asks for, and an agent.
+func (f *evalFlags) runner(base *tools.Registry) evalpkg.Runner {
+	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
+		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
+		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
+			Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
+		cassette := evalCassette(t, q)
+		switch {
+		case f.replay != "":
+			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
+		case f.record != "":
+			cfg.Record = filepath.Join(f.record, cassette)
+		}
+		m, err := model.New(ctx, cfg)
+		if err != nil {
+			return evalpkg.Result{}, err
+		}
+		reg := base
+		if len(q.Tools) > 0 {
+			var ts []tools.Tool
+			for _, n := range q.Tools {
+				tool, _ := base.Get(n)
+				ts = append(ts, tool)
+			}
+			if reg, err = tools.NewRegistry(ts...); err != nil {
+				return evalpkg.Result{}, err
+			}
+			reg.SetLimits(base.Limits())
+		}
+		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(agent.Protocol(t.Protocol)),
+			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes))))
+		res, err := a.Run(ctx, q.Question)
+		out := evalpkg.Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,
+			Rescued: res.Rescued, Forced: res.Forced, StopReason: string(res.StopReason),
+			TokensIn: res.Usage.PromptTokens, TokensOut: res.Usage.CompletionTokens}
+		for _, s := range res.Steps {
+			out.Replies = append(out.Replies, s.Reply)
+		}
+		return out, err
+	}
+}
+
+// evalCassette names the cassette of one run: the model (without its
+// URL), the protocol and the question.
+func evalCassette(t evalpkg.Target, q evalpkg.Question) string {
+	m := t.Model
+	if i := strings.LastIndex(m, "@"); i >= 0 && strings.Contains(m[i+1:], "://") {
+		m = m[:i]
+	}
+	safe := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return '_'
+		}, s)
+	}
+	return safe(m) + "_" + t.Protocol + "_" + safe(q.ID) + ".jsonl"
+}
+
+// progressLine shows an evaluation's progress on stderr, on a terminal:
+// a bar and the last run, redrawn.
+type progressLine struct {
+	w     io.Writer
+	tty   bool
+	total int
+}
+
+func evalProgress(stderr io.Writer, total int) *progressLine {
+	return &progressLine{w: stderr, tty: isTerminal(stderr) && os.Getenv("TERM") != "dumb", total: total}
+}
+
+func (p *progressLine) update(done, total int, last evalpkg.Outcome) {
+	mark := "right"
+	if !last.Correct {
+		mark = "wrong"
+	}
+	if last.Err != "" {
+		mark = "failed"
+	}
+	line := fmt.Sprintf("[%d/%d] %s %s %s: %s", done, total, trace.Visible(last.Target.Model), last.Target.Protocol, trace.Visible(last.Question.ID), mark)
+	if p.tty {
+		width := 30
+		filled := width * done / max(total, 1)
+		fmt.Fprintf(p.w, "\r\033[K[%s%s] %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), line)
+		return
+	}
+	_ = line // in a pipe, stderr stays quiet: the table says it all
+}
+
+func (p *progressLine) done() {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// forTerminalWriter passes text on, with control characters made visible
+// when w is a terminal.
+func forTerminalWriter(w io.Writer) io.Writer {
+	return writerFunc(func(b []byte) (int, error) {
+		if _, err := io.WriteString(w, forTerminal(w, string(b))); err != nil {
+			return 0, err
+		}
+		return len(b), nil
+	})
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

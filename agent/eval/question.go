@@ -167,7 +167,7 @@ func (q Question) Judge(answer string) (ok bool, why string) {
 		}
 		m := number.FindString(at)
 		if m == "" {
-			return false, fmt.Sprintf("the answer holds no number; want %v", *q.Number)
+			return false, fmt.Sprintf("the answer holds no number; want %s", formatNumber(*q.Number))
 		}
 		got, err := strconv.ParseFloat(strings.NewReplacer(",", "", "−", "-").Replace(m), 64)
 		if err != nil {
@@ -178,8 +178,11 @@ func (q Question) Judge(answer string) (ok bool, why string) {
 			tol = math.Abs(*q.Number) * 1e-9
 		}
 		if math.Abs(got-*q.Number) > tol {
-			return false, fmt.Sprintf("the answer's number is %v, want %v", got, *q.Number)
+			return false, fmt.Sprintf("the answer's number is %s, want %s", formatNumber(got), formatNumber(*q.Number))
 		}
 	}
 	return true, ""
 }
+
+// formatNumber writes a number as people do: 7006652, not 7.006652e+06.
+func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -174,7 +174,7 @@ func expected(q Question) string {
 		parts = append(parts, "matching "+q.Regex)
 	}
 	if q.Number != nil {
-		n := fmt.Sprint(*q.Number)
+		n := formatNumber(*q.Number)
 		if q.Tolerance > 0 {
 			n += fmt.Sprintf(" ± %v", q.Tolerance)
 		}

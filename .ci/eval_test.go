@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// evalScripts reads the scripts of the two fake models that the shipped
+// evaluation was recorded from.
+func evalScripts(t *testing.T) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "testdata/eval/models.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	scripts := map[string][]string{}
+	for name, list := range v {
+		if replies, ok := list.([]any); ok {
+			for _, r := range replies {
+				scripts[name] = append(scripts[name], r.(string))
+			}
+		}
+	}
+	return scripts
+}
+
+// TestEvalRecordsWhatItReplays runs an evaluation of two scripted models
+// served on loopback, with both protocols, recording a cassette a run;
+// replayed offline, the recording gives the same table, and so do the
+// cassettes shipped in testdata/eval/replay. With
+// REACT_AGENT_RECORD_EVAL=1 the new recording replaces the shipped one.
+func TestEvalRecordsWhatItReplays(t *testing.T) {
+	scripts := evalScripts(t)
+	neat := modeltest.NewOllama(scripts["neat"])
+	defer neat.Close()
+	sloppy := modeltest.NewOllama(scripts["sloppy"])
+	defer sloppy.Close()
+	dir := t.TempDir()
+	live := run(t, invocation{args: []string{"eval", "--record", dir,
+		"--models", "ollama:neat@" + neat.URL + ",ollama:sloppy@" + sloppy.URL,
+		"--protocol", "text,native", "testdata/eval/arithmetic.jsonl"}})
+	if live.code != 0 {
+		t.Fatalf("the live evaluation failed\n%s", live)
+	}
+	replay := func(from string) outcome {
+		return run(t, invocation{args: []string{"eval", "--replay", from, "--models", "ollama:neat,ollama:sloppy",
+			"--protocol", "text,native", "testdata/eval/arithmetic.jsonl"}})
+	}
+	again := replay(dir)
+	if again.code != 0 {
+		t.Fatalf("the replay failed\n%s", again)
+	}
+	// The live table names the models with their URLs and has times;
+	// the replayed one has neither. The numbers are the same.
+	cells := func(table string) [][]string {
+		var rows [][]string
+		for _, line := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
+			f := regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(line), -1)
+			rows = append(rows, f[1:9]) // protocol to tokens, not the model or the time
+		}
+		return rows
+	}
+	if l, r := cells(live.stdout), cells(again.stdout); fmt.Sprint(l) != fmt.Sprint(r) {
+		t.Errorf("the replay gives other numbers than the live run:\n replay: %v\n   live: %v", r, l)
+	}
+	if os.Getenv("REACT_AGENT_RECORD_EVAL") == "1" {
+		shipped := filepath.Join(root, "testdata/eval/replay")
+		os.RemoveAll(shipped)
+		if err := os.CopyFS(shipped, os.DirFS(dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shipped := replay("testdata/eval/replay")
+	if shipped.code != 0 || shipped.stdout != again.stdout {
+		t.Errorf("the shipped cassettes give another table than a new recording:\n%s\nwant\n%s", shipped, again.stdout)
+	}
+}
+
+func TestEvalUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no question set", []string{"eval"}, "one question set"},
+		{"an unknown protocol", []string{"eval", "--protocol", "smoke", "testdata/eval/arithmetic.jsonl"}, "not text or native"},
+		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", "testdata/eval/arithmetic.jsonl"}, "contradict"},
+		{"a set that is not one", []string{"eval", "README.md"}, "README.md:3: not a question"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := run(t, invocation{args: tt.args})
+			if got.code != 2 || !strings.Contains(got.stderr, tt.want) {
+				t.Errorf("want exit 2 and %q\n%s", tt.want, got)
+			}
+		})
+	}
+}
