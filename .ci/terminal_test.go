@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/hinshun/vt10x"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
 )
@@ -104,6 +107,23 @@ func (term *terminal) text() string {
 	term.mu.Lock()
 	defer term.mu.Unlock()
 	return term.screen.String()
+}
+
+// lines returns the screen as a person sees it: what a terminal emulator
+// shows after everything written so far (colours, erased lines, a
+// redrawn spinner, the cursor moving back), one string a line, without
+// trailing blanks and empty lines at the end.
+func (term *terminal) lines() []string {
+	vt := vt10x.New(vt10x.WithSize(120, 300))
+	vt.Write([]byte(term.text()))
+	lines := strings.Split(vt.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \x00")
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }
 
 // waitText waits until the terminal shows want.
@@ -328,10 +348,32 @@ func TestTerminalShowsTheAnswerOnce(t *testing.T) {
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
 	}
-	screen := term.text()
-	if n := strings.Count(screen, "17 * 23 + 4 = 395"); n != 1 || !strings.Contains(screen, "Final Answer: 17 * 23 + 4 = 395\r\n") {
-		t.Errorf("the answer shows %d times, want once on its own line:\n%q", n, screen)
+	// Read as a person reads the screen: the answer once, on a line of
+	// its own; every line of the trace tagged with its step; nothing left
+	// of the spinner.
+	screen := term.lines()
+	answers := 0
+	for _, l := range screen {
+		if strings.Contains(l, "17 * 23 + 4 = 395") {
+			answers++
+			if !strings.HasSuffix(l, "Final Answer: 17 * 23 + 4 = 395") && l != "17 * 23 + 4 = 395" {
+				t.Errorf("the answer shares its line: %q", l)
+			}
+		}
+		if strings.Contains(l, "thinking…") || strings.Contains(l, "running calculator") {
+			t.Errorf("a spinner's text is left on the screen: %q", l)
+		}
 	}
+	if answers != 1 {
+		t.Errorf("the answer shows %d times, want once:\n%s", answers, strings.Join(screen, "\n"))
+	}
+	// Each step starts a line of its own, tagged with its number.
+	for _, step := range []string{"[1] ", "[2] ", "[3] "} {
+		if !slices.ContainsFunc(screen, func(l string) bool { return strings.HasPrefix(l, step) }) {
+			t.Errorf("no line starts step %q:\n%s", step, strings.Join(screen, "\n"))
+		}
+	}
+	t.Logf("the screen:\n%s", strings.Join(screen, "\n"))
 
 	s := ollama(t, "calculator.json", modeltest.Repeat())
 	chat := startTerminal(t, invocation{args: []string{"chat", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
@@ -342,8 +384,21 @@ func TestTerminalShowsTheAnswerOnce(t *testing.T) {
 	if code := chat.wait(); code != 0 {
 		t.Fatalf("chat: exit %d; the terminal shows:\n%q", code, chat.text())
 	}
-	if screen := chat.text(); strings.Count(screen, "= 395") != 1 || strings.Contains(screen, "395395") || strings.Contains(screen, "395> ") {
-		t.Errorf("chat: want the answer once, on its own line:\n%q", screen)
+	screen = chat.lines()
+	answers = 0
+	for i, l := range screen {
+		if strings.Contains(l, "= 395") {
+			answers++
+			if strings.Contains(l, "395395") || strings.Contains(l, "> ") {
+				t.Errorf("chat: the answer shares its line: %q", l)
+			}
+		}
+		if strings.HasPrefix(l, "> /exit") && i > 0 && strings.Contains(screen[i-1], "> ") {
+			t.Errorf("chat: the prompt came twice before /exit:\n%s", strings.Join(screen, "\n"))
+		}
+	}
+	if answers != 1 {
+		t.Errorf("chat: the answer shows %d times, want once:\n%s", answers, strings.Join(screen, "\n"))
 	}
 }
 

@@ -46,6 +46,7 @@ type Trace struct {
 	iteration    int          // the step of the reply being streamed
 	carry        string       // the streamed start of what may be a reasoning tag
 	tagged       bool         // the streamed reply held its reasoning, in tags
+	pendingTime  string       // a streamed reply's model time, shown once its kind is known
 }
 
 // Option configures a Trace.
@@ -116,20 +117,24 @@ func (t *Trace) Event(e event.Event) {
 	if t.tokens {
 		t.tokens, t.streamed = false, e.Iteration
 		t.flushCarry()
-		if e.Kind == event.Thought || e.Kind == event.Final || e.Kind == event.ParseError {
-			// The streamed reply's model time, at its end.
-			if d := took(e.Duration); d != "" {
-				t.undim()
-				if !t.midLine {
-					t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)))
-				}
-				t.write(t.paint(ansiDim, d))
-				t.midLine = true
-				if e.Kind == event.Thought {
-					t.timed = e.Iteration
-				}
-			}
+		if e.Kind == event.Thought {
+			// The streamed reply's model time goes at its end, once its
+			// kind is known: not after a final answer, which stays alone
+			// on its line.
+			t.pendingTime = took(e.Duration)
+			t.timed = e.Iteration
 		}
+	}
+	if t.pendingTime != "" && e.Kind != event.Thought {
+		if e.Kind == event.Action || e.Kind == event.ParseError {
+			t.undim()
+			if !t.midLine {
+				t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)))
+			}
+			t.write(t.paint(ansiDim, t.pendingTime))
+			t.midLine = true
+		}
+		t.pendingTime = ""
 	}
 	t.tokenBytes = 0
 	if s := t.format(e); s != "" {
@@ -185,7 +190,7 @@ func (t *Trace) Token(chunk string) {
 // streamedTags are how reasoning tags show in a streamed reply: the
 // reasoning is labelled, as the trace labels it elsewhere, not tagged.
 var streamedTags = strings.NewReplacer(
-	"</think>\n", "\n", "</thinking>\n", "\n", "</reasoning>\n", "\n",
+	"<think>\n", "thinking: ", "\n</think>\n\n", "\n", "</think>\n\n", "\n", "\n</think>\n", "\n", "</think>\n", "\n", "</thinking>\n", "\n", "</reasoning>\n", "\n",
 	"<think>", "thinking: ", "</think>", "\n", "<thinking>", "thinking: ", "</thinking>", "\n",
 	"<reasoning>", "thinking: ", "</reasoning>", "\n",
 	"<THINK>", "thinking: ", "</THINK>", "\n", "<Think>", "thinking: ", "</Think>", "\n")
@@ -205,7 +210,13 @@ func (t *Trace) reasoningTags(chunk string) string {
 		return s
 	}
 	r := streamedTags.Replace(s)
-	t.tagged = t.tagged || r != s
+	if r != s {
+		t.tagged = true
+		if !t.midLine && t.tokenBytes > len(chunk) {
+			// A closing tag right after a line's end: no blank line.
+			r = strings.TrimPrefix(r, "\n")
+		}
+	}
 	return r
 }
 

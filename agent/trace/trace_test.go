@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"github.com/hinshun/vt10x"
 	"github.com/react-agent/react-agent/agent/event"
 
 	"bytes"
@@ -125,7 +126,7 @@ func TestTrace(t *testing.T) {
 				event.Event{Kind: event.Thought, Iteration: 1, Reasoning: "a < b, so yes", Duration: 2 * time.Second},
 				event.Event{Kind: event.Final, Iteration: 1, Text: "yes"},
 			},
-			nil, "[1] thinking: a < b, so yes\nFinal Answer: yes (2s)\n"},
+			nil, "[1] thinking: a < b, so yes\nFinal Answer: yes\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -357,5 +358,38 @@ func TestReasoningSentApartFromAStreamedReply(t *testing.T) {
 	})
 	if got := b.String(); !strings.Contains(got, "thinking:\n    2 and 2") || strings.Count(got, "2 and 2") != 1 {
 		t.Errorf("the reasoning a server sent apart is not shown once:\n%s", got)
+	}
+}
+
+// TestOnAScreen shows a coloured, streamed trace through a terminal
+// emulator, as a person sees it: the colours and the dim streamed text
+// leave no codes behind, each reply ends its line, and the screen reads
+// as the plain trace does.
+func TestOnAScreen(t *testing.T) {
+	steps := []any{
+		event.Event{Kind: event.Model, Iteration: 1},
+		token("<think>small</think>\nThought: add\nAction: add\nAction Input: {}"),
+		event.Event{Kind: event.Thought, Iteration: 1, Text: "add", Reasoning: "small", Duration: time.Second},
+		event.Event{Kind: event.Action, Iteration: 1, Tool: "add", Args: map[string]any{}},
+		event.Event{Kind: event.Observation, Iteration: 1, Tool: "add", Text: "3"},
+		event.Event{Kind: event.Model, Iteration: 2},
+		token("Thought: done\nFinal Answer: 3"),
+		event.Event{Kind: event.Thought, Iteration: 2, Text: "done"},
+		event.Event{Kind: event.Final, Iteration: 2, Text: "3"},
+	}
+	var colored bytes.Buffer
+	feed(New(&colored, Color(true)), steps)
+	vt := vt10x.New(vt10x.WithSize(80, 24))
+	vt.Write(bytes.ReplaceAll(colored.Bytes(), []byte("\n"), []byte("\r\n")))
+	var lines []string
+	for _, l := range strings.Split(vt.String(), "\n") {
+		if l = strings.TrimRight(l, " \x00"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	want := []string{"[1] thinking: small", "Thought: add", "Action: add", "Action Input: {} (1s)",
+		"[1] Observation: 3", "[2] Thought: done", "Final Answer: 3"}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the screen shows\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
