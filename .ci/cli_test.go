@@ -561,3 +561,26 @@ func TestNoColorWithoutTerminal(t *testing.T) {
 		t.Fatalf("stderr is a pipe: no colour\n%s", got)
 	}
 }
+
+// TestVersionNamesTheCommit builds the binary from the checkout with its
+// VCS stamp: --version names the commit, not "(devel)" alone.
+func TestVersionNamesTheCommit(t *testing.T) {
+	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "react-agent")
+	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".")
+	build.Dir = root
+	build.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if commit := strings.TrimSpace(string(head))[:12]; !strings.Contains(string(out), commit) {
+		t.Errorf("--version prints %q, want the commit %s", out, commit)
+	}
+}
