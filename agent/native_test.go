@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/react-agent/react-agent/agent/event"
@@ -140,4 +141,101 @@ func TestAutoFallsBackToText(t *testing.T) {
 	if _, ok := s.Request(1)["tools"]; ok {
 		t.Error("the call after the refusal still offered tools")
 	}
+}
+
+// TestProtocolsBehaveAlike runs the same behaviours through both
+// protocols, against the same fake server: the hooks, the observations,
+// the repeated-call rule and the stop reasons are the same whichever
+// protocol the model speaks.
+func TestProtocolsBehaveAlike(t *testing.T) {
+	type turn struct {
+		tool, args string // a call, or
+		answer     string // a final answer
+	}
+	script := func(p Protocol, turns []turn) []string {
+		var out []string
+		for _, tr := range turns {
+			switch {
+			case tr.answer != "" && p == ProtocolNative:
+				out = append(out, tr.answer)
+			case tr.answer != "":
+				out = append(out, final(tr.answer))
+			case p == ProtocolNative:
+				out = append(out, modeltest.Calls("", modeltest.Call{Name: tr.tool, Arguments: tr.args}))
+			default:
+				out = append(out, action(tr.tool, tr.args))
+			}
+		}
+		return out
+	}
+	echo := turn{tool: "echo", args: `{"text": "hi"}`}
+	tests := []struct {
+		name      string
+		turns     []turn
+		hook      *steer
+		wantSeen  string
+		wantObs   []string
+		wantStop  event.StopReason
+		wantSteps int
+	}{
+		{"hooks see every stage", []turn{echo, {answer: "done"}}, &steer{},
+			"model parse:action tool:echo done:hi model parse:final", []string{"hi", ""}, event.StopFinalAnswer, 2},
+		{"a denied call is not run", []turn{echo, {answer: "done"}}, &steer{decision: func(*ToolCall) Decision { return Deny("no") }},
+			"model parse:action tool:echo model parse:final", []string{"Error: the call was not run: no", ""}, event.StopFinalAnswer, 2},
+		{"a hook's arguments are the call's", []turn{echo, {answer: "done"}},
+			&steer{decision: func(*ToolCall) Decision { return WithArgs(map[string]any{"text": "changed"}) }},
+			"model parse:action tool:echo done:changed model parse:final", []string{"changed", ""}, event.StopFinalAnswer, 2},
+		{"an unknown tool is an observation", []turn{{tool: "nope", args: `{}`}, {answer: "done"}}, &steer{},
+			"model parse:action tool:nope done:Error: … model parse:final", nil, event.StopFinalAnswer, 2},
+		{"the same call three times ends the loop", []turn{echo, echo, echo, {answer: "forced"}}, &steer{},
+			"model parse:action tool:echo done:hi model parse:action model parse:action model parse:final", nil, event.StopRepeatedCall, 2},
+	}
+	for _, tt := range tests {
+		for _, p := range []Protocol{ProtocolText, ProtocolNative} {
+			t.Run(fmt.Sprintf("%s, %s", tt.name, p), func(t *testing.T) {
+				hook := *tt.hook
+				s := modeltest.NewOpenAI(script(p, tt.turns))
+				defer s.Close()
+				m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k", ToolCalling: p == ProtocolNative})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, _ := New(m, registry(t), WithProtocol(p), WithHooks(&hook)).Run(context.Background(), "q")
+				seen := strings.Join(hook.seen, " ")
+				if want := tt.wantSeen; !matchEllipsis(want, seen) {
+					t.Errorf("hooks saw %q, want %q", seen, want)
+				}
+				if res.StopReason != tt.wantStop || len(res.Steps) != tt.wantSteps+boolInt(res.Forced) {
+					t.Errorf("stop %s after %d steps, want %s after %d", res.StopReason, len(res.Steps), tt.wantStop, tt.wantSteps)
+				}
+				for i, want := range tt.wantObs {
+					if i < len(res.Steps) && res.Steps[i].Observation != want {
+						t.Errorf("step %d observation %q, want %q", i+1, res.Steps[i].Observation, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// matchEllipsis reports whether got is want, where "…" in want stands for
+// any text without spaces.
+func matchEllipsis(want, got string) bool {
+	before, after, ok := strings.Cut(want, "…")
+	if !ok {
+		return got == want
+	}
+	if !strings.HasPrefix(got, before) {
+		return false
+	}
+	rest := got[len(before):]
+	i := strings.Index(rest, after)
+	return i >= 0 && rest[i:] == after
 }
