@@ -122,10 +122,10 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	}
 	c := resp.Choices[0]
 	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c)}
-	if cutter.cut < 0 {
-		// Servers that ignore stop sequences, or a reply generated without
-		// them, may still hold a made-up observation.
-		if i := observationAfterAction(a.parser, r.text); i >= 0 {
+	if cutter.streamed && cutter.cut < 0 {
+		// A label that ends the action may have come last, whole only
+		// once the stream ended ("\nObservation").
+		if i := completeAction(a.parser, r.text); i >= 0 {
 			r.text = r.text[:i]
 		}
 	}

@@ -22,7 +22,8 @@ type streamCutter struct {
 	b       strings.Builder
 	parser  *parser.Parser
 	onToken func(string)
-	cut     int // length of the reply to keep once cut, or -1
+	cut      int  // length of the reply to keep once cut, or -1
+	streamed bool // the model streamed its reply
 }
 
 func newStreamCutter(p *parser.Parser, onToken func(string)) *streamCutter {
@@ -34,6 +35,7 @@ func (s *streamCutter) write(_ context.Context, chunk []byte) error {
 	if len(chunk) == 0 || s.cut >= 0 {
 		return nil
 	}
+	s.streamed = true
 	from := max(0, s.b.Len()-16) // a label may straddle two chunks
 	s.b.Write(chunk)
 	if s.onToken != nil {
@@ -45,24 +47,11 @@ func (s *streamCutter) write(_ context.Context, chunk []byte) error {
 	if tail := text[from:]; !strings.ContainsAny(tail, ":：]\n") {
 		return nil
 	}
-	if i := completeAction(text); i >= 0 {
+	if i := completeAction(s.parser, text); i >= 0 {
 		s.cut = i
 		return errStreamCut
 	}
 	return nil
-}
-
-// completeAction returns where the first action of a reply is complete,
-// outside any reasoning block (see parser.StepEnd), or -1.
-func completeAction(text string) int {
-	visible, open := parser.ReasoningEnd(text)
-	if open {
-		return -1
-	}
-	if end := parser.StepEnd(text[visible:]); end >= 0 {
-		return visible + end
-	}
-	return -1
 }
 
 // text returns the reply, cut before a made-up observation.
@@ -74,15 +63,20 @@ func (s *streamCutter) text() string {
 	return t
 }
 
-// observationAfterAction returns the index of an observation label that
-// the parser would cut the reply at, outside any reasoning block, when
-// what comes before it parses as an action; otherwise -1.
-func observationAfterAction(p *parser.Parser, text string) int {
+// completeAction returns where the first action of a reply is complete,
+// outside any reasoning block, or -1: where a label that starts something
+// else follows the action and its input (see parser.StepEnd), or, for a
+// call in another form (a JSON object), where a made-up observation
+// follows it.
+func completeAction(p *parser.Parser, text string) int {
 	visible, open := parser.ReasoningEnd(text)
 	if open {
 		return -1
 	}
 	rest := text[visible:]
+	if end := parser.StepEnd(rest); end >= 0 {
+		return visible + end
+	}
 	obs := parser.ObservationAt(rest)
 	if obs < 0 {
 		return -1

@@ -10,7 +10,7 @@ import (
 	"github.com/react-agent/react-agent/parser"
 )
 
-func TestObservationAfterAction(t *testing.T) {
+func TestCompleteAction(t *testing.T) {
 	act := "Thought: t\nAction: add\nAction Input: {}"
 	tests := []struct {
 		name string
@@ -26,11 +26,14 @@ func TestObservationAfterAction(t *testing.T) {
 		{"an inline call and a numbered observation", "Action 1: add[1, 2]\nObservation 1: 3", len("Action 1: add[1, 2]\n")},
 		{"a JSON-protocol action", `{"action": "add", "action_input": {}}` + "\nObservation: 3", len(`{"action": "add", "action_input": {}}`) + 1},
 		{"a final answer then an observation", "Final Answer: 3\nObservation: 3", -1},
+		{"a new thought after the action", act + "\nThought: and more", len(act) + 1},
+		{"another action after the action", "Action: add[1, 2]\nAction: add[3, 4]", len("Action: add[1, 2]\n")},
+		{"an action whose input may go on", act, -1},
 	}
 	p := parser.New(nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := observationAfterAction(p, tt.in); got != tt.want {
+			if got := completeAction(p, tt.in); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
