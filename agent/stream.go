@@ -19,9 +19,9 @@ var errStreamCut = errors.New("agent: generation cut after a complete action")
 // otherwise send the rest of a made-up conversation). Text inside a
 // reasoning block never stops it.
 type streamCutter struct {
-	b       strings.Builder
-	parser  *parser.Parser
-	onToken func(string)
+	b        strings.Builder
+	parser   *parser.Parser
+	onToken  func(string)
 	cut      int  // length of the reply to keep once cut, or -1
 	streamed bool // the model streamed its reply
 }
