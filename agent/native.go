@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -231,19 +230,25 @@ func (a *Agent) nativeMessages(history []Turn, question string) *nativeTranscrip
 
 // canonicalReply reports whether a text-protocol reply is in the
 // protocol's canonical form, which any strict parser reads: an optional
-// "Thought:" line, then "Action:" with the exact tool name and "Action
+// one-line "Thought:", then "Action:" with the exact tool name and "Action
 // Input:" with a JSON object, or "Final Answer:".
 func canonicalReply(text string, st parser.Step) bool {
 	_, visible := parser.SplitReasoning(text)
-	m := canonicalStep.FindStringSubmatch(strings.TrimSpace(visible))
-	switch {
-	case m == nil:
-		return false
-	case st.Kind == parser.KindFinal:
-		return m[1] == ""
+	s := strings.TrimSpace(visible)
+	if rest, ok := strings.CutPrefix(s, "Thought: "); ok {
+		nl := strings.IndexByte(rest, '\n')
+		if nl <= 0 {
+			return false
+		}
+		s = rest[nl+1:]
 	}
-	return m[1] == st.Action && json.Valid([]byte(m[2])) && strings.HasPrefix(m[2], "{")
+	if answer, ok := strings.CutPrefix(s, "Final Answer: "); ok {
+		return st.Kind == parser.KindFinal && answer != ""
+	}
+	name, ok := strings.CutPrefix(s, "Action: ")
+	if !ok || st.Kind != parser.KindAction {
+		return false
+	}
+	name, input, ok := strings.Cut(name, "\nAction Input: ")
+	return ok && name == st.Action && strings.HasPrefix(input, "{") && json.Valid([]byte(input))
 }
-
-// canonicalStep matches a reply in the canonical form.
-var canonicalStep = regexp.MustCompile(`(?s)^(?:Thought: [^\n]+\n)?(?:Action: ([A-Za-z0-9_.-]+)\nAction Input: (\{.*\})|Final Answer: .+)$`)
