@@ -83,6 +83,9 @@ func decodeInput(raw string) value {
 		if text, ok := unquote(s); ok {
 			return value{text: text}
 		}
+		if obj, ok := bracelessObject(s); ok {
+			return value{obj: obj}
+		}
 	case s[0] == '`':
 		n := len(s) - len(strings.TrimLeft(s, "`"))
 		if len(s) > 2*n && strings.HasSuffix(s, s[:n]) {
@@ -247,4 +250,15 @@ func isIdentifier(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// bracelessObject reads an object written without its braces, as in
+// "query": "zig": a quoted key, a colon, and the rest of an object.
+func bracelessObject(s string) (map[string]any, bool) {
+	r := jsonReader{s: s}
+	if _, err := r.str(); err != nil || !strings.HasPrefix(strings.TrimLeft(s[r.i:], " \t"), ":") {
+		return nil, false
+	}
+	obj, n, ok := decodeObject("{" + s + "}")
+	return obj, ok && n == len(s)+2
 }

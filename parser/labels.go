@@ -289,6 +289,13 @@ func indexFrom(s, sep string, from int) int {
 	return len(s)
 }
 
+// proseWords are label words that count at the start of a line but not
+// inside one, where prose uses them ("The Answer: is 42", "the Tool: a
+// hammer", "Reasoning: below"): inside a line only the protocol's own
+// labels count.
+var proseWords = map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true,
+	"question": true, "答案": true}
+
 // maxRejectedInline is how many label words a line may hold that cannot
 // follow its label before the rest of the line is taken as text.
 const maxRejectedInline = 4
@@ -331,7 +338,8 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 			break
 		}
 		var buf [maxLabelRunes * 4]byte
-		if kind, isLabel := labelWords[string(labelKey(buf[:0], text[j:wordsEnd]))]; isLabel {
+		key := labelKey(buf[:0], text[j:wordsEnd])
+		if kind, isLabel := labelWords[string(key)]; isLabel && !proseWords[string(key)] {
 			found, ok = mark{kind: kind, line: j}, true
 		}
 		// The next word back, past the spaces or the underscore or hyphen

@@ -212,3 +212,19 @@ func TestStepEndWaitsForALabelToBeWhole(t *testing.T) {
 		}
 	}
 }
+
+func TestInlineLabelsAreTheProtocolsOwn(t *testing.T) {
+	runCases(t, []parseCase{
+		{"Answer inside a thought is prose", "Thought: The Answer: is in the docs.\nAction: web_search\nAction Input: docs", action("The Answer: is in the docs.", "web_search", obj{"query": "docs"})},
+		{"Tool inside a thought is prose", "Thought: The Tool: a hammer.\nFinal Answer: a hammer", final("The Tool: a hammer.", "a hammer")},
+		{"Final Answer inside a thought is the answer", "Thought: Done. Final Answer: 42", final("Done.", "42")},
+	})
+}
+
+func TestAnObjectWithoutBraces(t *testing.T) {
+	runCases(t, []parseCase{
+		{"one key", "Action: web_search\nAction Input: \"query\": \"zig\"", action("", "web_search", obj{"query": "zig"})},
+		{"two keys", "Action: web_search\nAction Input: \"query\": \"zig\", \"max_results\": 2", action("", "web_search", obj{"query": "zig", "max_results": 2.0})},
+		{"a quoted string is still a string", "Action: web_search\nAction Input: \"zig: the language\"", action("", "web_search", obj{"query": "zig: the language"})},
+	})
+}
