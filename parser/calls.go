@@ -13,6 +13,9 @@ import (
 // whether an inline input was found; the name is returned as written, for
 // lookup.
 func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool) {
+	if _, ok := p.tools.byName[strings.TrimSpace(line)]; ok {
+		return strings.TrimSpace(line), "", false // the usual case: a registered name alone
+	}
 	// Markup and punctuation before the name go first, so that the name
 	// returned reads back the same ("::web_search" is "web_search").
 	s := strings.TrimLeftFunc(line, isNameJunk)

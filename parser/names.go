@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -158,6 +159,9 @@ func (info *toolInfo) adaptArgs(obj map[string]any) map[string]any {
 		return obj
 	}
 	if info.hasOwnKey(obj) {
+		if info.allOwn(obj) {
+			return obj // the usual case: every key as the tool writes it
+		}
 		for k, v := range obj {
 			if own := info.ownKey(k); own != "" && own != k {
 				if _, clash := obj[own]; !clash {
@@ -180,6 +184,17 @@ func (info *toolInfo) adaptArgs(obj map[string]any) map[string]any {
 		}
 	}
 	return obj
+}
+
+// allOwn reports whether every key of obj is one of the tool's arguments,
+// written as the tool writes it.
+func (info *toolInfo) allOwn(obj map[string]any) bool {
+	for k := range obj {
+		if !slices.Contains(info.args, k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (info *toolInfo) hasOwnKey(obj map[string]any) bool {

@@ -321,7 +321,8 @@ func (r *reply) hasProtocol() bool {
 // the first label and the values of Thought labels. Parts are joined with
 // a space, so that no part's first words start a line of their own.
 func (r *reply) thought(limit int) string {
-	var parts []string
+	var buf [4]string // the parts of most thoughts, without allocating
+	parts := buf[:0]
 	add := func(s string) {
 		if s = cleanText(s); s != "" {
 			parts = append(parts, s)
