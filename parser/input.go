@@ -34,7 +34,7 @@ func unfence(s string) string {
 // opens a fence right after it. A balanced fence is content and stays.
 func cleanText(s string) string {
 	s = strings.TrimSpace(s)
-	if strings.Count(s, "```")%2 == 0 {
+	if strings.IndexByte(s, '`') < 0 || strings.Count(s, "```")%2 == 0 {
 		return s
 	}
 	if nl := strings.LastIndexByte(s, '\n'); isFenceLine(s[nl+1:]) {

@@ -98,7 +98,13 @@ func (r *jsonReader) object() (any, error) {
 	if r.depth++; r.depth > maxDepth {
 		return nil, errSyntax
 	}
-	defer func() { r.depth-- }()
+	obj, err := r.members()
+	r.depth--
+	return obj, err
+}
+
+// members reads an object's members, after its opening brace.
+func (r *jsonReader) members() (any, error) {
 	r.i++ // {
 	obj := map[string]any{}
 	for {
@@ -216,6 +222,18 @@ func (r *jsonReader) str() (string, error) {
 		return unescape(r.s[start : start+end]), nil
 	}
 	start := r.i + 1
+	// The usual string: no escapes, and a quote that ends it.
+	for i, s := start, r.s; i < len(s); i++ {
+		if c := s[i]; c == quote {
+			if canFollowString(s[i+1:]) {
+				r.i = i + 1
+				return s[start:i], nil
+			}
+			break
+		} else if c == '\\' {
+			break
+		}
+	}
 	end := r.closingQuote(start, quote)
 	r.i = min(end+1, len(r.s))
 	return unescape(r.s[start:end]), nil
@@ -262,8 +280,16 @@ func escaped(s string) bool {
 // bracket. A parenthesis is not one: a call's parentheses are gone by the
 // time its arguments are read, and code in a string has many.
 func canFollowString(rest string) bool {
-	rest = strings.TrimLeft(rest, " \t\r\n")
-	return rest == "" || strings.IndexByte(",:}]", rest[0]) >= 0
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case ' ', '\t', '\r', '\n':
+		case ',', ':', '}', ']':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // unescape decodes the escapes of a string's text: JSON's, and \' as
@@ -381,6 +407,12 @@ func (r *jsonReader) bare(stop *byteSet) (any, error) {
 	case "null", "None", "nil", "NULL", "undefined":
 		return nil, nil
 	}
+	if n, ok := smallInt(tok); ok {
+		if n >= 0 && n < int64(len(smallNumbers)) {
+			return smallNumbers[n], nil
+		}
+		return float64(n), nil
+	}
 	if c := tok[0]; c == '-' || (c >= '0' && c <= '9') {
 		if f, err := strconv.ParseFloat(tok, 64); err == nil && isJSONNumber(tok) {
 			return f, nil
@@ -388,6 +420,42 @@ func (r *jsonReader) bare(stop *byteSet) (any, error) {
 	}
 	return tok, nil
 }
+
+// smallInt reads tok when it is a whole number of up to 15 digits, the
+// usual number in a tool's arguments, without the general float parser.
+func smallInt(tok string) (int64, bool) {
+	digits := tok
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(tok) {
+		if n == 0 {
+			return 0, false // -0, which the float parser keeps
+		}
+		n = -n
+	}
+	return n, true
+}
+
+// smallNumbers are the numbers 0 to 255 as arguments hold them, made
+// once: a value taken from here costs no allocation.
+var smallNumbers = func() (nums [256]any) {
+	for i := range nums {
+		nums[i] = float64(i)
+	}
+	return nums
+}()
 
 // isJSONNumber reports whether tok is a number as JSON writes them (no
 // hex, no underscores, no "Inf").

@@ -243,7 +243,7 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 	rejected := 0
 	for from := prev.value; from < end; {
 		if half < from {
-			half = indexFrom(text[:end], ":", from)
+			half = indexByteFrom(text[:end], ':', from)
 		}
 		if full < from {
 			full = indexFrom(text[:end], "：", from)
@@ -284,6 +284,14 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 // len(s) when there is none (so that it is not looked for again).
 func indexFrom(s, sep string, from int) int {
 	if k := strings.Index(s[from:], sep); k >= 0 {
+		return from + k
+	}
+	return len(s)
+}
+
+// indexByteFrom is indexFrom for a single byte.
+func indexByteFrom(s string, c byte, from int) int {
+	if k := strings.IndexByte(s[from:], c); k >= 0 {
 		return from + k
 	}
 	return len(s)
@@ -444,6 +452,14 @@ func followsInline(prev, m mark, text string, at int) bool {
 // ("Action Input" then the input), and "Finish[" starts the ReAct paper's
 // final action.
 func lineLabel(text string, start, end int) (mark, bool) {
+	if m, ok := plainLabel(text, start, end); ok {
+		return m, true
+	}
+	return readLineLabel(text, start, end)
+}
+
+// readLineLabel is lineLabel's general reading.
+func readLineLabel(text string, start, end int) (mark, bool) {
 	i := start
 	opened, bracket := false, false
 	// Leading white space, markup and list numbering.
@@ -581,6 +597,44 @@ afterWords:
 		i++
 	}
 	return mark{kind: kind, line: start, value: i, lower: lower}, true
+}
+
+// plainLabel is lineLabel's short way for a line that starts with a label
+// as the protocol spells it ("Action Input:") and has its value on the
+// same line: it gives the mark lineLabel's general reading gives.
+func plainLabel(text string, start, end int) (mark, bool) {
+	line := text[start:end]
+	if len(line) < len("Action:") {
+		return mark{}, false
+	}
+	var l string
+	var kind label
+	switch line[0] {
+	case 'T':
+		l, kind = "Thought:", labelThought
+	case 'A':
+		l, kind = "Action:", labelAction
+		if line[len("Action")] == ' ' {
+			l, kind = "Action Input:", labelInput
+		}
+	case 'F':
+		l, kind = "Final Answer:", labelFinal
+	case 'O':
+		l, kind = "Observation:", labelObservation
+	default:
+		return mark{}, false
+	}
+	if !strings.HasPrefix(line, l) {
+		return mark{}, false
+	}
+	i := start + len(l)
+	for i < end && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i == end {
+		return mark{}, false // the value is on the lines below
+	}
+	return mark{kind: kind, line: start, value: i}, true
 }
 
 // isLetter is unicode.IsLetter with a fast path for ASCII.

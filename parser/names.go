@@ -1,9 +1,9 @@
 package parser
 
 import (
-	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // toolInfo is what the parser knows of one registered tool.
@@ -146,8 +146,14 @@ func cleanName(s string) string {
 // isNameJunk reports whether r is white space, markup or punctuation that
 // never starts or ends a tool name.
 func isNameJunk(r rune) bool {
-	return unicode.IsSpace(r) || strings.ContainsRune("`'\"*_<>[](){}.,:;!?：。，", r)
+	if r < utf8.RuneSelf {
+		return asciiNameJunk[r]
+	}
+	return unicode.IsSpace(r) || strings.ContainsRune("：。，", r)
 }
+
+// asciiNameJunk is isNameJunk for ASCII.
+var asciiNameJunk = newByteSet(" \t\n\v\f\r`'\"*_<>[](){}.,:;!?")
 
 // adaptArgs fits an argument object to the tool it is for. An object
 // holding one of the tool's own keys is kept, with keys matched
@@ -158,10 +164,10 @@ func (info *toolInfo) adaptArgs(obj map[string]any) map[string]any {
 	if info == nil {
 		return obj
 	}
+	if info.allOwn(obj) {
+		return obj // the usual case: every key as the tool writes it
+	}
 	if info.hasOwnKey(obj) {
-		if info.allOwn(obj) {
-			return obj // the usual case: every key as the tool writes it
-		}
 		for k, v := range obj {
 			if own := info.ownKey(k); own != "" && own != k {
 				if _, clash := obj[own]; !clash {
@@ -189,12 +195,16 @@ func (info *toolInfo) adaptArgs(obj map[string]any) map[string]any {
 // allOwn reports whether every key of obj is one of the tool's arguments,
 // written as the tool writes it.
 func (info *toolInfo) allOwn(obj map[string]any) bool {
-	for k := range obj {
-		if !slices.Contains(info.args, k) {
-			return false
+	if len(obj) == 0 || len(obj) > len(info.args) {
+		return false
+	}
+	n := 0
+	for _, a := range info.args {
+		if _, ok := obj[a]; ok {
+			n++
 		}
 	}
-	return true
+	return n == len(obj)
 }
 
 func (info *toolInfo) hasOwnKey(obj map[string]any) bool {

@@ -45,9 +45,7 @@ func (p *Parser) Parse(text string) (Step, error) {
 		return rd.step, rd.err
 	}
 	var r reply
-	var marks [8]mark // room for the labels of most replies, without allocating
 	r.init(p, body)
-	r.marks = marks[:0]
 	return r.step()
 }
 
@@ -137,20 +135,18 @@ func ObservationAt(text string) int {
 // Text is read as it is: pass the part outside reasoning tags.
 func StepEnd(text string) int {
 	var r reply
-	var marks [8]mark
 	r.init(nil, text)
-	r.marks = marks[:0]
 	for i := 0; r.has(i); i++ {
-		switch r.marks[i].kind {
+		switch r.marks.at(i).kind {
 		case labelFinal:
 			return -1
 		case labelAction:
 			last := i
-			if r.has(i+1) && r.marks[i+1].kind == labelInput {
+			if r.has(i+1) && r.marks.at(i+1).kind == labelInput {
 				last = i + 1
 			}
 			if r.has(last + 1) {
-				if next := r.marks[last+1]; next.value < len(text) || strings.HasSuffix(text, "\n") {
+				if next := r.marks.at(last+1); next.value < len(text) || strings.HasSuffix(text, "\n") {
 					return next.line
 				}
 				return -1 // "Action" at the very end may yet be "Action Input"
@@ -172,7 +168,7 @@ func StepEnd(text string) int {
 type reply struct {
 	p          *Parser
 	body       string
-	marks      []mark
+	marks      marks
 	start, end int
 	scan       labelScanner
 	scanned    bool // every label before end is in marks
@@ -187,18 +183,18 @@ func (r *reply) init(p *Parser, body string) {
 // has reports whether the reply has a label numbered i, reading lines
 // until it finds it or the reply ends.
 func (r *reply) has(i int) bool {
-	for len(r.marks) <= i && !r.scanned {
+	for r.marks.n <= i && !r.scanned {
 		r.more()
 	}
-	return i < len(r.marks)
+	return i < r.marks.n
 }
 
 // more reads the labels of the next line that has any. An Observation
 // label that follows some content ends the reply there; one the model
 // echoes before writing anything is skipped instead.
 func (r *reply) more() {
-	n := len(r.marks)
-	marks, ok := r.scan.next(r.marks)
+	var buf [4]mark // the labels of one line
+	line, ok := r.scan.next(buf[:0])
 	if !ok {
 		r.scanned = true
 		if r.skipping {
@@ -206,13 +202,12 @@ func (r *reply) more() {
 		}
 		return
 	}
-	r.marks = marks[:n]
-	for _, m := range marks[n:] {
+	for _, m := range line {
 		if r.skipping {
 			r.start, r.skipping = m.line, false
 		}
 		if m.kind != labelObservation {
-			r.marks = append(r.marks, m)
+			r.marks.push(m)
 			continue
 		}
 		if strings.TrimSpace(r.body[r.start:m.line]) != "" {
@@ -223,18 +218,46 @@ func (r *reply) more() {
 	}
 }
 
+// marks are the labels of a reply read so far. The first few are held in
+// the struct itself, so that a reply on the stack keeps them there:
+// a slice field would send them to the heap with the strings the reply
+// gives out.
+type marks struct {
+	first [8]mark
+	more  []mark
+	n     int
+}
+
+// at returns label i.
+func (ms *marks) at(i int) mark {
+	if i < len(ms.first) {
+		return ms.first[i]
+	}
+	return ms.more[i-len(ms.first)]
+}
+
+// push appends m.
+func (ms *marks) push(m mark) {
+	if ms.n < len(ms.first) {
+		ms.first[ms.n] = m
+	} else {
+		ms.more = append(ms.more, m)
+	}
+	ms.n++
+}
+
 // segmentEnd returns where the value of mark i ends: at the next label's
 // line, or at the end of the reply.
 func (r *reply) segmentEnd(i int) int {
 	if r.has(i + 1) {
-		return r.marks[i+1].line
+		return r.marks.at(i+1).line
 	}
 	return r.end
 }
 
 // value returns the text after label i, up to the next label.
 func (r *reply) value(i int) string {
-	return r.body[r.marks[i].value:r.segmentEnd(i)]
+	return r.body[r.marks.at(i).value:r.segmentEnd(i)]
 }
 
 // step finds the first action or final answer and builds the Step.
@@ -266,13 +289,13 @@ func (r *reply) step() (Step, error) {
 	}
 	emptyAction := false
 	for i := 0; r.has(i); i++ {
-		switch r.marks[i].kind {
+		switch r.marks.at(i).kind {
 		case labelFinal:
 			answer := cleanText(r.value(i))
 			if answer == "" {
 				return Step{}, r.p.errEmptyAnswer()
 			}
-			return Step{Kind: KindFinal, Thought: r.thought(r.marks[i].line), FinalAnswer: answer}, nil
+			return Step{Kind: KindFinal, Thought: r.thought(r.marks.at(i).line), FinalAnswer: answer}, nil
 		case labelAction:
 			if rd, ok := r.action(i); ok {
 				return rd.step, rd.err
@@ -310,7 +333,7 @@ func (r *reply) step() (Step, error) {
 // echoed question.
 func (r *reply) hasProtocol() bool {
 	for i := 0; r.has(i); i++ {
-		if r.marks[i].kind != labelQuestion {
+		if r.marks.at(i).kind != labelQuestion {
 			return true
 		}
 	}
@@ -330,11 +353,11 @@ func (r *reply) thought(limit int) string {
 	}
 	first := r.end
 	if r.has(0) {
-		first = r.marks[0].line
+		first = r.marks.at(0).line
 	}
 	add(r.body[r.start:min(first, limit)])
-	for i := 0; r.has(i) && r.marks[i].line < limit; i++ {
-		if m := r.marks[i]; m.kind == labelThought {
+	for i := 0; r.has(i) && r.marks.at(i).line < limit; i++ {
+		if m := r.marks.at(i); m.kind == labelThought {
 			add(r.body[m.value:min(r.segmentEnd(i), limit)])
 		}
 	}
@@ -362,7 +385,7 @@ func (r *reply) action(i int) (reading, bool) {
 		rest = strings.TrimSpace(rest)
 		if strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "```") {
 			if rd, ok := p.blobAt(rest); ok {
-				return reading{r.withThought(rd.step, r.marks[i].line), rd.err}, true
+				return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 			}
 		}
 		if strings.HasPrefix(rest, "```") {
@@ -374,14 +397,14 @@ func (r *reply) action(i int) (reading, bool) {
 	}
 	if strings.HasPrefix(line, "{") {
 		if rd, ok := p.blobAt(strings.TrimSpace(seg)); ok {
-			return reading{r.withThought(rd.step, r.marks[i].line), rd.err}, true
+			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 		}
 	}
 	name, inline, hasInline := p.splitActionLine(line)
 	if isNoAction(name) {
 		return reading{}, false
 	}
-	thought := r.thought(r.marks[i].line)
+	thought := r.thought(r.marks.at(i).line)
 	input, fromInline := "", false
 	if j := r.inputFor(i); j >= 0 {
 		input = strings.TrimSpace(r.value(j))
@@ -479,7 +502,7 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 func (r *reply) inputFor(i int) int {
 forward:
 	for j := i + 1; r.has(j); j++ {
-		switch r.marks[j].kind {
+		switch r.marks.at(j).kind {
 		case labelInput:
 			return j
 		case labelAction, labelFinal:
@@ -487,12 +510,12 @@ forward:
 		}
 	}
 	for j := i - 1; j >= 0; j-- {
-		switch r.marks[j].kind {
+		switch r.marks.at(j).kind {
 		case labelAction, labelFinal:
 			return -1
 		case labelInput:
 			for k := j - 1; k >= 0; k-- {
-				switch r.marks[k].kind {
+				switch r.marks.at(k).kind {
 				case labelAction:
 					return -1 // the input of that action
 				case labelFinal:
@@ -603,7 +626,11 @@ func isNoAction(name string) bool {
 	if len(name) > 32 {
 		return false
 	}
-	switch strings.ToLower(cleanName(name)) {
+	name = cleanName(name)
+	if len(name) > len("no action") {
+		return false // longer than every word below
+	}
+	switch strings.ToLower(name) {
 	case "", "none", "n/a", "na", "null", "nil", "no action", "no_action", "no tool", "无":
 		return true
 	}
