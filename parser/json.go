@@ -222,8 +222,10 @@ func (r *jsonReader) str() (string, error) {
 		return unescape(r.s[start : start+end]), nil
 	}
 	start := r.i + 1
-	// The usual string: no escapes, and a quote that ends it.
-	for i, s := start, r.s; i < len(s); i++ {
+	// The usual string: short, with no escapes, and a quote that ends
+	// it. A long one is left to the scans below, which run at memchr
+	// speed.
+	for i, s := start, r.s; i < min(len(s), start+shortString); i++ {
 		if c := s[i]; c == quote {
 			if canFollowString(s[i+1:]) {
 				r.i = i + 1
@@ -238,6 +240,10 @@ func (r *jsonReader) str() (string, error) {
 	r.i = min(end+1, len(r.s))
 	return unescape(r.s[start:end]), nil
 }
+
+// shortString is how long a string may be for str to read it byte by
+// byte.
+const shortString = 48
 
 // closingQuote returns the offset of the quote that ends the string whose
 // text starts at start, or len(r.s) when none does.

@@ -166,9 +166,16 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 		if c := text[start] | 0x20; start < end && c >= 'a' && c <= 'z' && labelTrie[1][c-'a'] == 0 {
 			continue // a line of prose: no label starts with its letter
 		}
-		m, ok := lineLabel(text, start, end)
+		// lineLabel, by hand: this loop runs once a line.
+		var m mark
+		ok := false
+		if plainStarts[text[start]] {
+			m, ok = plainLabel(text, start, end)
+		}
 		if !ok {
-			continue
+			if m, ok = readLineLabel(text, start, end); !ok {
+				continue
+			}
 		}
 		if m.kind == labelArgs {
 			// "Input:" is the action's input only right after it.
@@ -452,8 +459,10 @@ func followsInline(prev, m mark, text string, at int) bool {
 // ("Action Input" then the input), and "Finish[" starts the ReAct paper's
 // final action.
 func lineLabel(text string, start, end int) (mark, bool) {
-	if m, ok := plainLabel(text, start, end); ok {
-		return m, true
+	if start < end && plainStarts[text[start]] {
+		if m, ok := plainLabel(text, start, end); ok {
+			return m, true
+		}
 	}
 	return readLineLabel(text, start, end)
 }
@@ -598,6 +607,9 @@ afterWords:
 	}
 	return mark{kind: kind, line: start, value: i, lower: lower}, true
 }
+
+// plainStarts are the first letters of the labels plainLabel reads.
+var plainStarts = newByteSet("TAFO")
 
 // plainLabel is lineLabel's short way for a line that starts with a label
 // as the protocol spells it ("Action Input:") and has its value on the

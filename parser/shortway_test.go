@@ -54,6 +54,7 @@ func checkPlainLabel(t *testing.T, line string) {
 var shortWayStrings = []string{
 	`"query"`, `"a b c": 1`, `"x", "y"`, `"said "yes" to it"`, `"a\"b"`, `"a\\"`, `"""long"""`, `""`, `"" x`,
 	`"open`, `'single'`, `'it\'s'`, `"tab\there"`, `"ends"}`, `"ends"]`, `"x" y "z"`, `"a" :`, `"é"`,
+	`"` + strings.Repeat("a", shortString-1) + `" x"`, `"` + strings.Repeat("a", shortString) + `"`, `"` + strings.Repeat("b", 100) + `\n"`,
 }
 
 func TestPlainStringReadsAsTheGeneralReading(t *testing.T) {
