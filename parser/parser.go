@@ -146,7 +146,7 @@ func StepEnd(text string) int {
 				last = i + 1
 			}
 			if r.has(last + 1) {
-				if next := r.marks.at(last+1); next.value < len(text) || strings.HasSuffix(text, "\n") {
+				if next := r.marks.at(last + 1); next.value < len(text) || strings.HasSuffix(text, "\n") {
 					return next.line
 				}
 				return -1 // "Action" at the very end may yet be "Action Input"
@@ -250,7 +250,7 @@ func (ms *marks) push(m mark) {
 // line, or at the end of the reply.
 func (r *reply) segmentEnd(i int) int {
 	if r.has(i + 1) {
-		return r.marks.at(i+1).line
+		return r.marks.at(i + 1).line
 	}
 	return r.end
 }
