@@ -158,6 +158,13 @@ func TestMarkupAndOtherCallShapes(t *testing.T) {
 		{"a JSON list of calls", `[{"name": "web_search", "arguments": {"query": "zig"}}, {"name": "calculator", "arguments": {"expression": "1"}}]`,
 			action("", "web_search", obj{"query": "zig"})},
 		{"a fenced JSON list of calls", "```json\n[{\"action\": \"calculator\", \"action_input\": \"6*7\"}]\n```", action("", "calculator", obj{"expression": "6*7"})},
+		{"a list of calls in a fence on the Action line", "Action: ```json\n[\n  {\"tool_name\": \"web_search\", \"parameters\": {\"query\": \"zig\"}}\n]\n```",
+			action("", "web_search", obj{"query": "zig"})},
+		{"a bracketed marker before a list of calls", `[CALLS] [{"name": "calculator", "arguments": {"expression": "5*5"}}]`, action("", "calculator", obj{"expression": "5*5"})},
+		{"a word marker glued to a list of calls", `calls[{"name": "web_search", "arguments": {"query": "go"}}]`, action("", "web_search", obj{"query": "go"})},
+		{"a legacy function_call object", `{"function_call": {"name": "calculator", "arguments": "{\"expression\": \"9-1\"}"}}`, action("", "calculator", obj{"expression": "9-1"})},
+		{"a call printed in a code fence", "```tool_code\nprint(web_search(query=\"zig\"))\n```", action("", "web_search", obj{"query": "zig"})},
+		{"a call assigned in code", "Let me add.\n```python\nresult = calculator(expression=\"1+1\")\n```", action("Let me add.", "calculator", obj{"expression": "1+1"})},
 	})
 }
 

@@ -383,7 +383,7 @@ func (r *reply) action(i int) (reading, bool) {
 	if line == "" {
 		// The name, or a JSON blob, on the lines below the label.
 		rest = strings.TrimSpace(rest)
-		if strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "```") {
+		if startsBlob(rest) {
 			if rd, ok := p.blobAt(rest); ok {
 				return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 			}
@@ -395,7 +395,9 @@ func (r *reply) action(i int) (reading, bool) {
 		line, rest, _ = strings.Cut(rest, "\n")
 		line = strings.TrimSpace(line)
 	}
-	if strings.HasPrefix(line, "{") {
+	if startsBlob(line) {
+		// A JSON blob, or a list of them, on the label's line: "Action:
+		// ```json" and the calls below.
 		if rd, ok := p.blobAt(strings.TrimSpace(seg)); ok {
 			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 		}
@@ -426,6 +428,12 @@ func (r *reply) action(i int) (reading, bool) {
 	}
 	st, err := p.call(thought, name, input, fromInline)
 	return reading{st, err}, true
+}
+
+// startsBlob reports whether s starts the way a JSON blob does: an
+// object, a list, or a code fence.
+func startsBlob(s string) bool {
+	return s != "" && (s[0] == '{' || s[0] == '[' || strings.HasPrefix(s, "```"))
 }
 
 // reading is what one form of reply gave: a step, or the error that tells
@@ -479,11 +487,27 @@ func (r *reply) callLine(from int) (reading, bool) {
 	return reading{}, false
 }
 
+// unwrapCall returns the call inside a line of code that does no more
+// than run it, as models that write their calls as code do:
+// "print(web_search(...))", "result = web_search(...)", "await
+// web_search(...)".
+func unwrapCall(line string) string {
+	line = strings.TrimSuffix(line, ";")
+	if name, rest, ok := strings.Cut(line, "="); ok && isIdentifier(strings.TrimSpace(name)) && !strings.HasPrefix(rest, "=") {
+		line = strings.TrimSpace(rest)
+	}
+	line = strings.TrimPrefix(line, "await ")
+	if inner, ok := strings.CutPrefix(line, "print("); ok && strings.HasSuffix(inner, ")") {
+		line = strings.TrimSpace(inner[:len(inner)-1])
+	}
+	return line
+}
+
 // bareCall reads a reply that is nothing but one inline call of a
 // registered tool, such as "web_search(query=\"go\")" (perhaps in a code
 // fence), as that call.
 func (p *Parser) bareCall(content string) (reading, bool) {
-	line := strings.TrimSpace(unfence(content))
+	line := unwrapCall(strings.TrimSpace(unfence(content)))
 	if strings.IndexByte(line, '\n') >= 0 || !(strings.HasSuffix(line, ")") || strings.HasSuffix(line, "]")) {
 		return reading{}, false
 	}

@@ -14,7 +14,7 @@ import (
 var (
 	thoughtKeys = []string{"thought", "thoughts", "reasoning", "思考"}
 	answerKeys  = []string{"final_answer", "finalanswer", "final answer", "answer", "response", "output", "最终答案"}
-	callKeys    = []string{"action", "tool", "tool_name", "command", "function", "tool_call", "行动"}
+	callKeys    = []string{"action", "tool", "tool_name", "command", "function", "tool_call", "function_call", "行动"}
 	argKeys     = []string{"action_input", "arguments", "args", "input", "tool_input", "parameters", "params", "action_variables", "variables", "行动输入"}
 )
 
@@ -175,8 +175,9 @@ func (r *reply) blob(from int) (reading, bool) {
 }
 
 // blobPrefix is what may stand before a JSON protocol object on its line:
-// white space, an opening fence, a tag such as <tool_call>.
-var blobPrefix = regexp.MustCompile("^[ \t]*(?:```[A-Za-z]*[ \t]*)?(?:<[A-Za-z_:-]{1,32}>[ \t]*)?$")
+// white space, an opening fence, a marker such as <tool_call>,
+// [TOOL_CALLS] or functools, and the bracket of a list of calls.
+var blobPrefix = regexp.MustCompile("^[ \t]*(?:```[A-Za-z_]*[ \t]*)?(?:(?:<[A-Za-z_:-]{1,32}>|\\[[A-Za-z_]{1,32}\\]|[A-Za-z_]{1,32})[ \t]*)?\\[?[ \t]*$")
 
 // blobAt parses the JSON protocol object at the start of s (after an
 // optional code fence).
