@@ -156,7 +156,7 @@ func kwargs(s string, key func(string) string, literalsOnly bool) (map[string]an
 // startsWithKey reports whether s starts with an identifier followed by
 // "=" or ":", so that only such inputs are split into pairs.
 func startsWithKey(s string) bool {
-	s = strings.TrimLeft(s, " \t\n")
+	s = trimBullet(strings.TrimLeft(s, " \t\n"))
 	i := 0
 	for i < len(s) && i < 64 && (isIdentifier(s[i:i+1]) || (i > 0 && s[i] >= '0' && s[i] <= '9')) {
 		i++
@@ -168,10 +168,18 @@ func startsWithKey(s string) bool {
 	return rest != "" && (rest[0] == '=' || rest[0] == ':')
 }
 
+// trimBullet removes a list bullet before a "key: value" line.
+func trimBullet(s string) string {
+	if len(s) > 2 && (s[0] == '-' || s[0] == '*') && s[1] == ' ' {
+		return strings.TrimLeft(s[2:], " ")
+	}
+	return s
+}
+
 // addKwarg adds one "key=value" or "key: value" pair to obj; a blank part
 // adds nothing and is fine.
 func addKwarg(obj map[string]any, part string, key func(string) string, literalsOnly bool) bool {
-	part = strings.TrimSpace(part)
+	part = trimBullet(strings.TrimSpace(part))
 	if part == "" {
 		return true
 	}

@@ -65,27 +65,50 @@ var labelWords = map[string]label{
 	"actionresult":    labelObservation,
 	"tooloutput":      labelObservation,
 	"toolresult":      labelObservation,
-	"input":           labelArgs,
-	"inputs":          labelArgs,
-	"args":            labelArgs,
-	"arguments":       labelArgs,
-	"parameters":      labelArgs,
-	"params":          labelArgs,
-	"输入":              labelArgs,
-	"参数":              labelArgs,
+	// The labels as models write them when they answer in another
+	// language, keyed as above (accents kept, apostrophes dropped).
+	"pensamiento": labelThought, "pensamento": labelThought, "pensée": labelThought, "réflexion": labelThought,
+	"gedanke": labelThought, "gedanken": labelThought, "überlegung": labelThought, "pensiero": labelThought,
+	"мысль": labelThought, "мысли": labelThought, "размышление": labelThought, "考え": labelThought, "생각": labelThought,
+	"acción": labelAction, "accion": labelAction, "ação": labelAction, "acao": labelAction, "aktion": labelAction,
+	"azione": labelAction, "действие": labelAction, "行動": labelAction, "アクション": labelAction, "행동": labelAction, "액션": labelAction,
+	"entradadeacción": labelInput, "entradadelaacción": labelInput, "entradadeaccion": labelInput, "entradadaação": labelInput,
+	"entradadeação": labelInput, "entréedelaction": labelInput, "entréedaction": labelInput, "aktionseingabe": labelInput,
+	"aktioneingabe": labelInput, "inputdellazione": labelInput, "вводдействия": labelInput, "行動入力": labelInput,
+	"アクション入力": labelInput, "行動輸入": labelInput, "행동입력": labelInput, "액션입력": labelInput,
+	"respuestafinal": labelFinal, "respostafinal": labelFinal, "réponsefinale": labelFinal, "endgültigeantwort": labelFinal,
+	"finaleantwort": labelFinal, "rispostafinale": labelFinal, "окончательныйответ": labelFinal, "итоговыйответ": labelFinal,
+	"финальныйответ": labelFinal, "最終回答": labelFinal, "最終答案": labelFinal, "最终答复": labelFinal, "最终回复": labelFinal,
+	"최종답변": labelFinal, "최종답": labelFinal,
+	"observación": labelObservation, "observacion": labelObservation, "observação": labelObservation,
+	"beobachtung": labelObservation, "osservazione": labelObservation, "наблюдение": labelObservation,
+	"観察": labelObservation, "観測": labelObservation, "觀察": labelObservation, "관찰": labelObservation,
+	"input":      labelArgs,
+	"inputs":     labelArgs,
+	"args":       labelArgs,
+	"arguments":  labelArgs,
+	"parameters": labelArgs,
+	"params":     labelArgs,
+	"输入":         labelArgs,
+	"参数":         labelArgs,
 }
 
-// labelTrie spells the ASCII keys of labelWords (and "finish") letter by
-// letter, so that a line whose first words begin no label is left at the
-// first letter that begins none ("I should ..." at the "s"), with one
-// array index a letter, and a label's kind is found without hashing.
-// Node 0 is the dead end; node 1 the root.
+// labelTrie spells the keys of labelWords (and "finish") letter by
+// letter, as far as they are ASCII, so that a line whose first words begin
+// no label is left at the first letter that begins none ("I should ..."
+// at the "s"), with one array index a letter, and a label's kind is found
+// without hashing. A key with letters beyond ASCII ("acción") is spelled
+// up to the first of them, and found in labelWords. Node 0 is the dead
+// end; node 1 the root.
 var labelTrie, trieKind = func() ([][26]uint16, []label) {
 	trie := make([][26]uint16, 2)
 	kinds := make([]label, 2)
 	add := func(k string, kind label) {
 		node := 1
 		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				return // the rest is looked up in labelWords
+			}
 			c := k[i] - 'a'
 			if trie[node][c] == 0 {
 				trie = append(trie, [26]uint16{})
@@ -97,9 +120,7 @@ var labelTrie, trieKind = func() ([][26]uint16, []label) {
 		kinds[node] = kind
 	}
 	for k, kind := range labelWords {
-		if k[0] < utf8.RuneSelf {
-			add(k, kind)
-		}
+		add(k, kind)
 	}
 	add("finish", labelNone)
 	return trie, kinds
@@ -360,7 +381,7 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 		// The next word back, past the spaces or the underscore or hyphen
 		// between them.
 		i = j
-		if i > from && strings.IndexByte(" \t_-", text[i-1]) >= 0 {
+		if i > from && strings.IndexByte(" \t_-'", text[i-1]) >= 0 {
 			i--
 		} else {
 			break
@@ -536,8 +557,8 @@ words:
 				n += utf8.EncodeRune(key[n:], unicode.ToLower(r))
 			}
 			i += size
-		case r == ' ' || r == '\t' || r == '_' || r == '-':
-			i += size
+		case r == ' ' || r == '\t' || r == '_' || r == '-' || r == '\'' || r == '’':
+			i += size // between words, and elided as in "l'action"
 		case r == '\\' && i+1 < end && text[i+1] == '_':
 			i += 2 // a markdown-escaped underscore
 		default:

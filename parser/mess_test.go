@@ -49,6 +49,24 @@ func TestOtherDialects(t *testing.T) {
 		{"bracketed final answer", "[THOUGHT]\nI know it.\n[FINAL ANSWER]\nBerlin", final("I know it.", "Berlin")},
 		{"bracketed labels with values on their lines", "[THOUGHT] add\n[ACTION] calculator\n[ACTION INPUT] 2*5", action("add", "calculator", obj{"expression": "2*5"})},
 		{"escaped underscore in a label", "Thought: go\nAction: web_search\nAction\\_Input: zig", action("go", "web_search", obj{"query": "zig"})},
+		{"a role name before an answer", "Assistant: The sum is 4.", final("", "The sum is 4.")},
+		{"key: value lines as a list", "Action: web_search\nAction Input:\n- query: zig\n- max_results: 2", action("", "web_search", obj{"query": "zig", "max_results": 2.0})},
+	})
+}
+
+func TestLabelsInOtherLanguages(t *testing.T) {
+	runCases(t, []parseCase{
+		{"Spanish", "Pensamiento: hay que sumar\nAcción: calculator\nEntrada de acción: {\"expression\": \"2+2\"}", action("hay que sumar", "calculator", obj{"expression": "2+2"})},
+		{"Spanish in upper case", "PENSAMIENTO: lo sé\nRESPUESTA FINAL: cuatro", final("lo sé", "cuatro")},
+		{"French, with a space before the colon and an elision", "Pensée : chercher\nAction : web_search\nEntrée de l'action : zig", action("chercher", "web_search", obj{"query": "zig"})},
+		{"German", "Gedanke: fertig\nEndgültige Antwort: vier", final("fertig", "vier")},
+		{"Portuguese", "Pensamento: somar\nAção: calculator\nEntrada da ação: 1+1", action("somar", "calculator", obj{"expression": "1+1"})},
+		{"Russian", "Мысль: готово\nОкончательный ответ: четыре", final("готово", "четыре")},
+		{"Japanese", "思考: 計算する\n行動: calculator\n行動入力: 3*3", action("計算する", "calculator", obj{"expression": "3*3"})},
+		{"Korean", "생각: 알았다\n최종 답변: 넷", final("알았다", "넷")},
+		{"traditional Chinese", "思考：搜尋\n行動：web_search\n行動輸入：zig", action("搜尋", "web_search", obj{"query": "zig"})},
+		{"a made-up observation in Spanish ends the step", "Acción: web_search\nEntrada de acción: zig\nObservación: Zig es un lenguaje", action("", "web_search", obj{"query": "zig"})},
+		{"prose in another language that starts with a label's letters stays prose", "Pensé que era fácil.", final("", "Pensé que era fácil.")},
 	})
 }
 

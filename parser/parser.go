@@ -279,6 +279,7 @@ func (r *reply) step() (Step, error) {
 		if answer, ok := gateAnswer(content); ok {
 			return Step{Kind: KindFinal, FinalAnswer: answer}, nil
 		}
+		content = dropSpeaker(content)
 		if err := r.p.notAnAnswer(content); err != nil {
 			return Step{}, err
 		}

@@ -198,6 +198,21 @@ func hasGate(text string) bool {
 	}
 }
 
+// speakers are the role names a model may put before its answer, as chat
+// transcripts write them.
+var speakers = []string{"AI", "Assistant", "ASSISTANT", "assistant", "Agent", "Bot"}
+
+// dropSpeaker removes a role name that opens a reply with no labels
+// ("AI: Paris is ..."): it is not part of the answer.
+func dropSpeaker(content string) string {
+	for _, name := range speakers {
+		if rest, ok := strings.CutPrefix(content, name+":"); ok && strings.TrimSpace(rest) != "" {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return content
+}
+
 // gateAnswer reads the answer of LangChain's conversational format: the
 // gate line answered "No", then "AI: <answer>".
 func gateAnswer(content string) (string, bool) {
