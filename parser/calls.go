@@ -135,11 +135,13 @@ func (p *Parser) isName(s string) bool {
 	return true
 }
 
-// inlineInputLabel finds "Action Input:" written on the Action line itself.
-// It returns where the label starts and where its value starts, or 0, 0.
+// inlineInputLabel finds "Action Input:" written on the Action line itself,
+// after the tool's name, so near the line's start. It returns where the
+// label starts and where its value starts, or 0, 0.
 func inlineInputLabel(s string) (int, int) {
+	head := s[:min(len(s), maxNameLen)]
 	for off := 0; ; {
-		k := strings.Index(s[off:], "nput")
+		k := strings.Index(head[off:], "nput")
 		if k < 0 {
 			return 0, 0
 		}
