@@ -65,6 +65,9 @@ var labelWords = map[string]label{
 	"actionresult":    labelObservation,
 	"tooloutput":      labelObservation,
 	"toolresult":      labelObservation,
+	// A made-up next turn of the conversation ends the reply as a made-up
+	// observation does.
+	"human": labelObservation, "user": labelObservation,
 	// The labels as models write them when they answer in another
 	// language, keyed as above (accents kept, apostrophes dropped).
 	"pensamiento": labelThought, "pensamento": labelThought, "pensée": labelThought, "réflexion": labelThought,
@@ -330,7 +333,7 @@ func indexByteFrom(s string, c byte, from int) int {
 // hammer", "Reasoning: below"): inside a line only the protocol's own
 // labels count.
 var proseWords = map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true,
-	"question": true, "答案": true}
+	"question": true, "答案": true, "human": true, "user": true}
 
 // maxRejectedInline is how many label words a line may hold that cannot
 // follow its label before the rest of the line is taken as text.

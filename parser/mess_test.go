@@ -253,3 +253,21 @@ func TestAnObjectWithoutBraces(t *testing.T) {
 		{"a quoted string is still a string", "Action: web_search\nAction Input: \"zig: the language\"", action("", "web_search", obj{"query": "zig: the language"})},
 	})
 }
+
+func TestAMadeUpNextTurnEndsTheReply(t *testing.T) {
+	runCases(t, []parseCase{
+		{"after a final answer", "Thought: done\nFinal Answer: 4\n\nHuman: and 3+3?\nAI: 6", final("done", "4")},
+		{"after prose", "The capital is Paris.\nUser: thanks", final("", "The capital is Paris.")},
+		{"after an action", "Action: calculator\nAction Input: 2+2\nUser: what now?", action("", "calculator", obj{"expression": "2+2"})},
+		{"a role word inside a line stays text", "Final Answer: ask the User: they know", final("", "ask the User: they know")},
+	})
+}
+
+func TestLineBreaksThatCameEscaped(t *testing.T) {
+	runCases(t, []parseCase{
+		{"as a JSON string writes them", `Thought: add\nAction: calculator\nAction Input: 2+2`, action("add", "calculator", obj{"expression": "2+2"})},
+		{"as HTML", "Thought: add<br>Action: calculator<br/>Action Input: 2+2", action("add", "calculator", obj{"expression": "2+2"})},
+		{"an escape inside an input on one line stays", `Action: shell, Input: printf 'a\nb'`, action("", "shell", obj{"command": `printf 'a\nb'`})},
+		{"prose with an escape stays one line", `Use \n for a new line.`, final("", `Use \n for a new line.`)},
+	})
+}

@@ -58,7 +58,28 @@ func normalize(text string) string {
 	if strings.IndexByte(text, '\r') >= 0 {
 		text = dropCR(text)
 	}
+	if strings.IndexByte(text, '\n') < 0 {
+		text = escapedBreaks(text)
+	}
 	return dropSpecialTokens(text)
+}
+
+// breaks turns line breaks written as escapes or HTML back into breaks.
+var breaks = strings.NewReplacer(`\r\n`, "\n", `\n`, "\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n")
+
+// escapedBreaks reads a reply of one line whose line breaks came escaped
+// ("Thought: x\nAction: y", as a JSON string writes it) or as HTML
+// ("<br>"): when a label starts one of its lines once the breaks are
+// back, the breaks are put back.
+func escapedBreaks(text string) string {
+	if !strings.Contains(text, `\n`) && !strings.Contains(text, "<br") {
+		return text
+	}
+	lines := breaks.Replace(text)
+	if nl := strings.IndexByte(lines, '\n'); nl >= 0 && hasLabel(lines[nl+1:]) {
+		return lines
+	}
+	return text
 }
 
 // specialToken matches the end-of-turn and role tokens of chat templates
