@@ -201,6 +201,9 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 				continue
 			}
 		}
+		if m.value < end {
+			m.value = skipRepeatedLabel(text, m, end)
+		}
 		if m.kind == labelArgs {
 			// "Input:" is the action's input only right after it.
 			if s.last != labelAction {
@@ -234,6 +237,19 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 		return marks, len(marks) > n
 	}
 	return marks, false
+}
+
+// skipRepeatedLabel returns where the value of m starts once the label
+// written again at its start is skipped ("Thought: Thought: x", "Final
+// Answer: Final Answer: 42").
+func skipRepeatedLabel(text string, m mark, end int) int {
+	if c := text[m.value] | 0x20; c < 'a' || c > 'z' || labelTrie[1][c-'a'] == 0 {
+		return m.value // the usual case: no label starts so
+	}
+	if again, ok := readLineLabel(text, m.value, end); ok && again.kind == m.kind && again.value < end {
+		return again.value
+	}
+	return m.value
 }
 
 // inlineLabels appends the labels that follow the last mark on its line,
@@ -588,14 +604,21 @@ afterWords:
 		return mark{}, false
 	}
 	lower := text[wordStart] >= 'a' && text[wordStart] <= 'z'
-	// Optional number and closing markup before the colon: "Action 1:",
-	// "**Action**:", "Thought #2:", "[ACTION]".
-	closed := false
+	// Optional number, a short qualifier and closing markup before the
+	// colon: "Action 1:", "**Action**:", "Thought #2:", "[ACTION]",
+	// "Action Input (JSON):".
+	closed, qualified := false, false
 	for i < end {
 		c := text[i]
 		if c == ' ' || c == '\t' || c == '#' || c == '*' || c == '_' || c == '`' || c == '\r' || (c >= '0' && c <= '9') {
 			i++
 			continue
+		}
+		if c == '(' && !qualified {
+			if k := strings.IndexByte(text[i:min(end, i+maxQualifier)], ')'); k > 0 {
+				i, qualified = i+k+1, true
+				continue
+			}
 		}
 		if c == ']' && bracket {
 			closed = true
@@ -611,7 +634,7 @@ afterWords:
 		i++
 	case strings.HasPrefix(text[i:end], "："):
 		i += len("：")
-	case i == end:
+	case i == end && !qualified:
 		// A label alone on its line ("Final Answer", "[THOUGHT]",
 		// "## Action"): the value is on the lines below.
 		return mark{kind: kind, line: start, value: end, lower: lower}, true
@@ -631,6 +654,10 @@ afterWords:
 	}
 	return mark{kind: kind, line: start, value: i, lower: lower}, true
 }
+
+// maxQualifier bounds the qualifier in parentheses a label may carry
+// before its colon ("Action Input (JSON):"), parentheses included.
+const maxQualifier = 24
 
 // plainStarts are the first letters of the labels plainLabel reads.
 var plainStarts = newByteSet("TAFO")

@@ -194,6 +194,20 @@ func TestForgivingNamesNotInventive(t *testing.T) {
 		{"another name is not this tool", "Action: Search\nAction Input: zig", action("", "Search", obj{"input": "zig"})},
 		{"the exact registered name wins", "Action: get_time\nAction Input: {}", action("", "get_time", obj{})},
 		{"JSON call with a generic word", `{"action": "calculator tool", "action_input": {"expression": "2"}}`, action("", "calculator", obj{"expression": "2"})},
+		{"a short sentence that names one tool exactly", "Action: I will use `web_search`\nAction Input: zig", action("", "web_search", obj{"query": "zig"})},
+		{"a sentence that names two tools names neither", "Action: either web_search or calculator\nAction Input: zig", action("", "either web_search or calculator", obj{"input": "zig"})},
+		{"a sentence that names a tool whose arguments do not fit", "Action: I will use calculator\nAction Input: {\"city\": \"Oslo\"}", action("", "I will use calculator", obj{"city": "Oslo"})},
+	})
+}
+
+func TestLabelsRepeatedOrQualified(t *testing.T) {
+	runCases(t, []parseCase{
+		{"a thought label written twice", "Thought: Thought: add\nAction: calculator\nAction Input: 1+1", action("add", "calculator", obj{"expression": "1+1"})},
+		{"a final answer label written twice", "Final Answer: Final Answer: 42", final("", "42")},
+		{"an action label written twice", "Action: Action: web_search\nAction Input: zig", action("", "web_search", obj{"query": "zig"})},
+		{"a qualifier before the colon", "Action: web_search\nAction Input (JSON): {\"query\": \"zig\"}", action("", "web_search", obj{"query": "zig"})},
+		{"a qualified final answer", "Thought: done\nFinal Answer (short): 42", final("done", "42")},
+		{"a label word and parentheses without a colon stay prose", "Answer (in short) is 42.", final("", "Answer (in short) is 42.")},
 	})
 }
 

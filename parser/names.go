@@ -117,6 +117,34 @@ func (idx toolIndex) loose(name string) *toolInfo {
 	return idx.byKey[strings.Join(kept, "_")]
 }
 
+// maxMentionWords bounds the words of an Action value that mentioned
+// reads: a short sentence, not a paragraph.
+const maxMentionWords = 8
+
+// mentioned finds the registered tool that a short sentence written as a
+// tool's name names exactly ("I will use web_search", "the `calculator`
+// tool"), or nil when it names none or more than one. The caller checks
+// that the arguments fit the tool.
+func (idx toolIndex) mentioned(name string) *toolInfo {
+	if len(idx.byName) == 0 || len(name) > 128 {
+		return nil
+	}
+	words := strings.Fields(name)
+	if len(words) < 2 || len(words) > maxMentionWords {
+		return nil
+	}
+	var found *toolInfo
+	for _, w := range words {
+		if info, ok := idx.byName[cleanName(w)]; ok {
+			if found != nil && found != info {
+				return nil
+			}
+			found = info
+		}
+	}
+	return found
+}
+
 // fits reports whether args, as written, fit the tool: every key is one
 // of its own, or a text (which the parser puts under "input" for a tool it
 // does not know) goes onto its primary argument.

@@ -586,7 +586,11 @@ func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
 	}
 	if info == nil {
-		if loose := p.tools.loose(name); loose != nil && loose.fits(p.inputArgs(nil, input, inline)) {
+		loose := p.tools.loose(name)
+		if loose == nil {
+			loose = p.tools.mentioned(name)
+		}
+		if loose != nil && loose.fits(p.inputArgs(nil, input, inline)) {
 			info = loose
 		}
 	}
