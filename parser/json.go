@@ -225,24 +225,18 @@ func (r *jsonReader) str() (string, error) {
 	// The usual string: short, with no escapes, and a quote that ends
 	// it. A long one is left to the scans below, which run at memchr
 	// speed.
-	for i, s := start, r.s; i < min(len(s), start+shortString); i++ {
-		if c := s[i]; c == quote {
-			if canFollowString(s[i+1:]) {
-				r.i = i + 1
-				return s[start:i], nil
-			}
-			break
-		} else if c == '\\' {
-			break
-		}
+	head := r.s[start:min(len(r.s), start+shortString)]
+	if k := strings.IndexByte(head, quote); k >= 0 && strings.IndexByte(head[:k], '\\') < 0 && canFollowString(r.s[start+k+1:]) {
+		r.i = start + k + 1
+		return head[:k], nil
 	}
 	end := r.closingQuote(start, quote)
 	r.i = min(end+1, len(r.s))
 	return unescape(r.s[start:end]), nil
 }
 
-// shortString is how long a string may be for str to read it byte by
-// byte.
+// shortString is how long a string may be for str to read it in one
+// look.
 const shortString = 48
 
 // closingQuote returns the offset of the quote that ends the string whose

@@ -243,8 +243,12 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 // written again at its start is skipped ("Thought: Thought: x", "Final
 // Answer: Final Answer: 42").
 func skipRepeatedLabel(text string, m mark, end int) int {
-	if c := text[m.value] | 0x20; c < 'a' || c > 'z' || labelTrie[1][c-'a'] == 0 {
-		return m.value // the usual case: no label starts so
+	first := m.line // the label's first letter, past its markup
+	for first < m.value && (text[first]|0x20 < 'a' || text[first]|0x20 > 'z') && text[first] < utf8.RuneSelf {
+		first++
+	}
+	if first == m.value || text[m.value]|0x20 != text[first]|0x20 {
+		return m.value // the usual case: the value starts otherwise
 	}
 	if again, ok := readLineLabel(text, m.value, end); ok && again.kind == m.kind && again.value < end {
 		return again.value
