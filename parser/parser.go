@@ -301,6 +301,9 @@ func (r *reply) step() (Step, error) {
 			return Step{Kind: KindFinal, FinalAnswer: answer}, nil
 		}
 		content = dropSpeaker(content)
+		if before, answer, ok := answerAfterStockLine(content); ok {
+			return Step{Kind: KindFinal, Thought: cleanText(before), FinalAnswer: answer}, nil
+		}
 		if err := r.p.notAnAnswer(content); err != nil {
 			return Step{}, err
 		}
@@ -340,6 +343,9 @@ func (r *reply) step() (Step, error) {
 	if answer, ok := gateAnswer(r.body[r.start:r.end]); ok {
 		return Step{Kind: KindFinal, FinalAnswer: answer}, nil
 	}
+	if rd, ok := r.answerInThought(); ok {
+		return rd.step, rd.err
+	}
 	if emptyAction {
 		return Step{}, r.p.errNoToolName()
 	}
@@ -349,6 +355,35 @@ func (r *reply) step() (Step, error) {
 		}
 	}
 	return Step{}, r.p.errNoAction()
+}
+
+// answerInThought reads a reply of thoughts alone whose last thought
+// says the answer is known and then gives it, without a Final Answer
+// label ("Thought: I now know the final answer.\nParis is ...").
+func (r *reply) answerInThought() (reading, bool) {
+	last := -1
+	for i := 0; r.has(i); i++ {
+		switch r.marks.at(i).kind {
+		case labelThought:
+			last = i
+		case labelQuestion:
+		default:
+			return reading{}, false
+		}
+	}
+	if last < 0 {
+		return reading{}, false
+	}
+	m := r.marks.at(last)
+	before, answer, ok := answerAfterStockLine(r.body[m.value:r.end])
+	if !ok {
+		return reading{}, false
+	}
+	thought := r.thought(m.line)
+	if before = cleanText(before); thought != "" {
+		before = thought + " " + before
+	}
+	return reading{Step{Kind: KindFinal, Thought: before, FinalAnswer: answer}, nil}, true
 }
 
 // hasProtocol reports whether the reply has a protocol label, beyond an

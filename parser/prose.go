@@ -30,7 +30,10 @@ var (
 		`|(?:using|use|calling|call|searching|checking|looking up)\s+(?:the\s+)?[\w.-]+\s+(?:tool|function|api)\b)`)
 	// stockLine matches a sentence that says the answer is known, or the
 	// question can be answered, without giving the answer.
-	stockLine = regexp.MustCompile(`(?i)^` + opener + `(?:i|we)\s+(?:now\s+|finally\s+)?(?:know|have|found|got|can (?:now\s+)?(?:give|provide|answer)|am (?:now\s+)?(?:ready|able) to (?:give|provide|answer)|have enough (?:information|info|data) to (?:answer|give|provide))\b(?:\s+(?:the|a|my|this|that))?(?:\s+(?:final|correct|complete))?(?:\s+(?:answer|response|result|question))?(?:\s+(?:now|to (?:this|the|that) question|to (?:the )?(?:user|original)(?:'s)? question))?\s*[.!]*$`)
+	stockLine = regexp.MustCompile(`(?i)^` + opener + stockPhrase + `\s*[.!]*$`)
+	// stockColon matches a stock line that goes on to give the answer
+	// after a colon: "I now know the final answer: Paris."
+	stockColon = regexp.MustCompile(`(?i)^` + opener + stockPhrase + `\s*[:：]\s*(\S[\s\S]*)$`)
 	// toolGate matches LangChain's conversational gate line.
 	toolGate = regexp.MustCompile(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
 	// aiLine is the answer line that follows a gate answered "No".
@@ -41,6 +44,38 @@ var (
 	// a sentence in English.
 	trailingFunctionWord = regexp.MustCompile(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such)$`)
 )
+
+// stockPhrase is the words of a line that says the answer is known.
+const stockPhrase = `(?:i|we)\s+(?:now\s+|finally\s+)?(?:know|have|found|got|can (?:now\s+)?(?:give|provide|answer)|am (?:now\s+)?(?:ready|able) to (?:give|provide|answer)|have enough (?:information|info|data) to (?:answer|give|provide))\b(?:\s+(?:the|a|my|this|that))?(?:\s+(?:final|correct|complete))?(?:\s+(?:answer|response|result|question))?(?:\s+(?:now|to (?:this|the|that) question|to (?:the )?(?:user|original)(?:'s)? question))?`
+
+// answerAfterStockLine finds an answer given after a line that says the
+// answer is known ("I now know the final answer.\nParis is ...", "I now
+// know the final answer: Paris"), as models write it when they leave out
+// the Final Answer label. It returns the text up to and including that
+// line, and the answer after it; ok is false when no such line is
+// followed by an answer, or when what follows is a plan.
+func answerAfterStockLine(text string) (before, answer string, ok bool) {
+	if len(text) > maxUnlabelledCheck*4 || !strings.Contains(strings.ToLower(text), "answer") {
+		return "", "", false
+	}
+	start := 0
+	for _, end := range sentenceEnds(text) {
+		s := strings.TrimSpace(text[start:end])
+		if m := stockColon.FindStringSubmatchIndex(s); m != nil && isStockLine(s[:strings.IndexAny(s, ":：")]) {
+			off := start + strings.Index(text[start:], s)
+			return strings.TrimRight(text[:off+m[2]], ":： \t"), cleanText(text[off+m[2]:]), true
+		}
+		if s != "" && isStockLine(s) {
+			answer := cleanText(text[end:])
+			if answer == "" || planStart.MatchString(answer) {
+				return "", "", false
+			}
+			return strings.TrimSpace(text[:end]), answer, true
+		}
+		start = end
+	}
+	return "", "", false
+}
 
 // notAnAnswer reports why an unlabelled reply is not a final answer, as
 // the error for the model, or nil when it reads as one.
@@ -95,25 +130,31 @@ func isStockLine(s string) bool {
 func splitSentences(text string) []string {
 	var out []string
 	start := 0
-	add := func(end int) {
+	for _, end := range sentenceEnds(text) {
 		if s := strings.TrimSpace(text[start:end]); s != "" {
 			out = append(out, s)
 		}
 		start = end
 	}
+	return out
+}
+
+// sentenceEnds returns where the sentences and lines of text end, the
+// end of the text last.
+func sentenceEnds(text string) []int {
+	var ends []int
 	for i, r := range text {
 		switch {
 		case r == '\n':
-			add(i)
+			ends = append(ends, i)
 		case strings.ContainsRune(".!?。！？", r):
 			next := i + utf8.RuneLen(r)
 			if next >= len(text) || text[next] == ' ' || text[next] == '\n' || r >= utf8.RuneSelf {
-				add(next)
+				ends = append(ends, next)
 			}
 		}
 	}
-	add(len(text))
-	return out
+	return append(ends, len(text))
 }
 
 // hasContent reports whether a sentence that opens as a plan still

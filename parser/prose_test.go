@@ -62,3 +62,23 @@ func TestGateAnswer(t *testing.T) {
 		{"gate as a thought, then AI", "Thought: Do I need to use a tool? No\nAI: 4", final("", "4")},
 	})
 }
+
+func TestAnAnswerAfterAStockLine(t *testing.T) {
+	runCases(t, []parseCase{
+		{"after the stock line, on the next line", "I now know the final answer.\nParis is the capital.", final("I now know the final answer.", "Paris is the capital.")},
+		{"after a colon", "I now know the final answer: Paris.", final("I now know the final answer", "Paris.")},
+		{"in a thought", "Thought: The page says so. I now know the final answer.\nZig is a language.", final("The page says so. I now know the final answer.", "Zig is a language.")},
+		{"in a thought, after a colon", "Thought: I have the final answer: 42", final("I have the final answer", "42")},
+		{"a question echoed before", "Question: 2+2?\nThought: I now know the final answer\n4", final("I now know the final answer", "4")},
+		{"an action after it wins", "Thought: I now know the final answer.\nAction: calculator\nAction Input: 1", action("I now know the final answer.", "calculator", obj{"expression": "1"})},
+	})
+	p := parser.New(builtins)
+	for _, text := range []string{
+		"Thought: I now know the final answer",                      // nothing after it
+		"Thought: I now know the answer. I will search to confirm.", // a plan after it
+	} {
+		if st, err := p.Parse(text); !errors.Is(err, parser.ErrNoAction) {
+			t.Errorf("Parse(%q) = %+v, %v; want ErrNoAction", text, st, err)
+		}
+	}
+}
