@@ -22,7 +22,7 @@ var (
 	// sequencing words ("Okay, first, ...").
 	opener = `(?:(?:ok(?:ay)?|sure|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
 	// planVerbs are the verbs of acting on the world or of thinking more.
-	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc)\b`
+	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc|compare|summari[sz]e|list|extract|collect|obtain|estimate|inspect|download|translate|write|test|scrape|lookup|count)\b`
 	// planStart matches a sentence that announces an action: "I should
 	// search for ...", "Let me use the calculator", "I'll look it up".
 	planStart = regexp.MustCompile(`(?i)^` + opener + `(?:i(?:\s*'ll|\s*'d|\s*'m going to|\s+(?:will|shall|should|need to|must|have to|want to|would like to|am going to|are going to|can|could|now|first|then|better|might|may|still|also|just|ought to|plan to|intend to))+\s+(?:(?:first|now|then|quickly|also|just|need to|to)\s+)*` + planVerbs +
