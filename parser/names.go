@@ -117,6 +117,16 @@ func (idx toolIndex) loose(name string) *toolInfo {
 	return idx.byKey[strings.Join(kept, "_")]
 }
 
+// forgiven finds the registered tool a name that is not one means: the
+// name with generic words around it, or a short sentence that names the
+// tool exactly. The caller checks that the arguments fit the tool.
+func (idx toolIndex) forgiven(name string) *toolInfo {
+	if info := idx.loose(name); info != nil {
+		return info
+	}
+	return idx.mentioned(name)
+}
+
 // maxMentionWords bounds the words of an Action value that mentioned
 // reads: a short sentence, not a paragraph.
 const maxMentionWords = 8

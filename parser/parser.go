@@ -621,11 +621,7 @@ func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
 	}
 	if info == nil {
-		loose := p.tools.loose(name)
-		if loose == nil {
-			loose = p.tools.mentioned(name)
-		}
-		if loose != nil && loose.fits(p.inputArgs(nil, input, inline)) {
+		if loose := p.tools.forgiven(name); loose != nil && loose.fits(p.inputArgs(nil, input, inline)) {
 			info = loose
 		}
 	}

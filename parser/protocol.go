@@ -275,7 +275,7 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		}
 		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
 	}
-	if loose := p.tools.loose(c.name); info == nil && loose != nil && loose.fits(c.args) {
+	if loose := p.tools.forgiven(c.name); info == nil && loose != nil && loose.fits(c.args) {
 		info = loose
 	}
 	name := cleanName(c.name)
