@@ -187,8 +187,8 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			end += start
 		}
 		s.pos = end + 1
-		if c := text[start] | 0x20; start < end && c >= 'a' && c <= 'z' && labelTrie[1][c-'a'] == 0 {
-			continue // a line of prose: no label starts with its letter
+		if proseStart(text, start, end) {
+			continue
 		}
 		// lineLabel, by hand: this loop runs once a line.
 		var m mark
@@ -254,6 +254,27 @@ func skipRepeatedLabel(text string, m mark, end int) int {
 		return again.value
 	}
 	return m.value
+}
+
+// proseStart reports whether the line text[start:end] is prose by its
+// first two bytes: no label starts with them.
+func proseStart(text string, start, end int) bool {
+	c := text[start] | 0x20
+	if start == end || c < 'a' || c > 'z' {
+		return false
+	}
+	node := labelTrie[1][c-'a']
+	if node == 0 {
+		return true
+	}
+	if start+1 < end {
+		if c := text[start+1]; c == ' ' || c == '\t' {
+			return true // a word of one letter ("I should ..."): no label's first word
+		} else if c |= 0x20; c >= 'a' && c <= 'z' {
+			return labelTrie[node][c-'a'] == 0
+		}
+	}
+	return false
 }
 
 // inlineLabels appends the labels that follow the last mark on its line,
