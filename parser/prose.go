@@ -46,7 +46,7 @@ var (
 )
 
 // stockPhrase is the words of a line that says the answer is known.
-const stockPhrase = `(?:i|we)\s+(?:now\s+|finally\s+)?(?:know|have|found|got|can (?:now\s+)?(?:give|provide|answer)|am (?:now\s+)?(?:ready|able) to (?:give|provide|answer)|have enough (?:information|info|data) to (?:answer|give|provide))\b(?:\s+(?:the|a|my|this|that))?(?:\s+(?:final|correct|complete))?(?:\s+(?:answer|response|result|question))?(?:\s+(?:now|to (?:this|the|that) question|to (?:the )?(?:user|original)(?:'s)? question))?`
+const stockPhrase = `(?:i|we)\s+(?:now\s+|finally\s+)?(?:know|have|found|got|can (?:now\s+)?(?:give|provide|answer)|am (?:now\s+)?(?:ready|able) to (?:give|provide|answer)|have enough (?:information|info|data) to (?:answer|give|provide))\b(?:\s+(?:the|a|my|this|that))?(?:\s+(?:final|correct|complete|great|good|best|full|comprehensive|detailed|accurate|clear|short|brief|direct))?(?:\s+(?:final\s+)?(?:answer|response|result|question))?(?:\s+(?:now|to (?:this|the|that) question|to (?:the )?(?:user|original)(?:'s)? question))?`
 
 // answerAfterStockLine finds an answer given after a line that says the
 // answer is known ("I now know the final answer.\nParis is ...", "I now

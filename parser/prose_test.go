@@ -67,6 +67,7 @@ func TestAnAnswerAfterAStockLine(t *testing.T) {
 	runCases(t, []parseCase{
 		{"after the stock line, on the next line", "I now know the final answer.\nParis is the capital.", final("I now know the final answer.", "Paris is the capital.")},
 		{"after a colon", "I now know the final answer: Paris.", final("I now know the final answer", "Paris.")},
+		{"after a stock line with a word of praise", "Thought: I now can give a great answer\n\nSales grew 5%.", final("I now can give a great answer", "Sales grew 5%.")},
 		{"in a thought", "Thought: The page says so. I now know the final answer.\nZig is a language.", final("The page says so. I now know the final answer.", "Zig is a language.")},
 		{"in a thought, after a colon", "Thought: I have the final answer: 42", final("I have the final answer", "42")},
 		{"a question echoed before", "Question: 2+2?\nThought: I now know the final answer\n4", final("I now know the final answer", "4")},
