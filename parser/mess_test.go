@@ -121,6 +121,8 @@ func TestFinalAnswersInOtherClothes(t *testing.T) {
 		{"finish call with a keyword", `finish(answer="Paris is the capital.")`, final("", "Paris is the capital.")},
 		{"finish call as the action", "Thought: done\nAction: finish(\"42\")", final("done", "42")},
 		{"Finish with the answer as input", "Thought: done\nAction: Finish\nAction Input: The answer is 42.", final("done", "The answer is 42.")},
+		{"a made-up answering tool", "Thought: greet them\nAction: Speak\nAction Input: Hello!", final("greet them", "Hello!")},
+		{"a made-up answering tool with JSON", `{"action": "respond", "action_input": {"text": "Hi."}}`, final("", "Hi.")},
 		{"final_answer tool with a keyword", "Action: final_answer(answer='Oslo')", final("", "Oslo")},
 		{"JSON with a response key", `{"thought": "known", "response": "Paris"}`, final("known", "Paris")},
 		{"JSON with an output key", `{"output": "Paris"}`, final("", "Paris")},

@@ -720,14 +720,17 @@ func isNoAction(name string) bool {
 
 // isFinish reports whether an action name is one of the ways models spell
 // "this is the final answer": the ReAct paper's Finish, LangChain's
-// "Final Answer".
+// "Final Answer", and the answering tools models make up ("Speak",
+// "Respond"). A registered tool of that name is called instead.
 func isFinish(name string) bool {
 	if len(name) > 32 {
 		return false
 	}
 	for _, k := range nameKeys(cleanName(name)) {
 		switch k {
-		case "finish", "final_answer", "finalanswer", "answer", "final", "最终答案":
+		case "finish", "final_answer", "finalanswer", "answer", "final", "最终答案",
+			// Answering written as a tool the model made up.
+			"respond", "response", "reply", "speak", "say", "final_response", "finalresponse", "direct_answer", "directanswer":
 			return true
 		}
 	}
