@@ -31,6 +31,7 @@ var labelWords = map[string]label{
 	"thought":         labelThought,
 	"thoughts":        labelThought,
 	"thinking":        labelThought,
+	"though":          labelThought, // "Thought" with its last letter lost
 	"reasoning":       labelThought,
 	"思考":              labelThought,
 	"想法":              labelThought,
@@ -373,7 +374,7 @@ func indexByteFrom(s string, c byte, from int) int {
 // inside one, where prose uses them ("The Answer: is 42", "the Tool: a
 // hammer", "Reasoning: below"): inside a line only the protocol's own
 // labels count.
-var proseWords = map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true,
+var proseWords = map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true, "though": true,
 	"question": true, "答案": true, "human": true, "user": true}
 
 // maxRejectedInline is how many label words a line may hold that cannot

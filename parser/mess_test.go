@@ -209,6 +209,7 @@ func TestLabelsRepeatedOrQualified(t *testing.T) {
 		{"an action label written twice", "Action: Action: web_search\nAction Input: zig", action("", "web_search", obj{"query": "zig"})},
 		{"a qualifier before the colon", "Action: web_search\nAction Input (JSON): {\"query\": \"zig\"}", action("", "web_search", obj{"query": "zig"})},
 		{"a qualified final answer", "Thought: done\nFinal Answer (short): 42", final("done", "42")},
+		{"a thought label missing its last letter", "Though: add\nAction: calculator\nAction Input: 1+1", action("add", "calculator", obj{"expression": "1+1"})},
 		{"a label word and parentheses without a colon stay prose", "Answer (in short) is 42.", final("", "Answer (in short) is 42.")},
 	})
 }
