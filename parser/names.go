@@ -81,12 +81,33 @@ func (idx toolIndex) lookup(name string) *toolInfo {
 	if info, ok := idx.byName[name]; ok {
 		return info // the exact registered name always wins
 	}
-	for _, k := range nameKeys(name) {
-		if info, ok := idx.byKey[k]; ok {
-			return info
+	return idx.lookupKeys(name)
+}
+
+// lookupKeys is lookup by the forms nameKeys gives, built on the stack:
+// lookup runs on every candidate name in a reply, most of them not names.
+func (idx toolIndex) lookupKeys(name string) *toolInfo {
+	var keyBuf, flatBuf [128]byte
+	key, flat := keyBuf[:0], flatBuf[:0]
+	for _, r := range name {
+		switch {
+		case r == ' ' || r == '-' || r == '.' || r == '_' || r == '\t':
+			key = append(key, '_')
+		case r < utf8.RuneSelf:
+			c := byte(r)
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			key, flat = append(key, c), append(flat, c)
+		default:
+			r = unicode.ToLower(r)
+			key, flat = utf8.AppendRune(key, r), utf8.AppendRune(flat, r)
 		}
 	}
-	return nil
+	if info, ok := idx.byKey[string(key)]; ok {
+		return info
+	}
+	return idx.byKey[string(flat)]
 }
 
 // genericWords are the words models add to a tool's name ("Calculator
@@ -102,19 +123,44 @@ func (idx toolIndex) loose(name string) *toolInfo {
 	if len(idx.byKey) == 0 || len(name) > 128 {
 		return nil
 	}
-	words := strings.FieldsFunc(strings.ToLower(cleanName(name)), func(r rune) bool {
-		return r == ' ' || r == '_' || r == '-' || r == '.' || r == '\t'
-	})
-	kept := words[:0]
-	for _, w := range words {
-		if !genericWords[w] {
-			kept = append(kept, w)
+	// The words kept, lower-cased and joined by '_', on the stack.
+	var keyBuf, wordBuf [128]byte
+	key := keyBuf[:0]
+	words, kept := 0, 0
+	for rest := cleanName(name); rest != ""; {
+		i := strings.IndexFunc(rest, isWordBreak)
+		if i < 0 {
+			i = len(rest)
 		}
+		w := wordBuf[:0]
+		for _, r := range rest[:i] {
+			w = utf8.AppendRune(w, unicode.ToLower(r))
+		}
+		if rest = rest[i:]; rest != "" {
+			_, size := utf8.DecodeRuneInString(rest)
+			rest = rest[size:]
+		}
+		if len(w) == 0 {
+			continue
+		}
+		words++
+		if genericWords[string(w)] {
+			continue
+		}
+		if kept++; kept > 1 {
+			key = append(key, '_')
+		}
+		key = append(key, w...)
 	}
-	if len(kept) == 0 || len(kept) == len(words) {
+	if kept == 0 || kept == words {
 		return nil
 	}
-	return idx.byKey[strings.Join(kept, "_")]
+	return idx.byKey[string(key)]
+}
+
+// isWordBreak reports whether r parts the words of a tool's name.
+func isWordBreak(r rune) bool {
+	return r == ' ' || r == '_' || r == '-' || r == '.' || r == '\t'
 }
 
 // forgiven finds the registered tool a name that is not one means: the
