@@ -602,6 +602,8 @@ words:
 				n += utf8.EncodeRune(key[n:], unicode.ToLower(r))
 			}
 			i += size
+		case r == '-' && i > wordStart && (text[i-1] == ' ' || text[i-1] == '\t'):
+			goto afterWords // "Action - x": a dash after a space parts the label from its value
 		case r == ' ' || r == '\t' || r == '_' || r == '-' || r == '\'' || r == '’':
 			i += size // between words, and elided as in "l'action"
 		case r == '\\' && i+1 < end && text[i+1] == '_':
@@ -660,6 +662,10 @@ afterWords:
 		i++
 	case strings.HasPrefix(text[i:end], "："):
 		i += len("：")
+	case !bracket && !lower && separator(text[i:end]) > 0:
+		// "Action = x", "Action - x", "Action -> x", "Action => x";
+		// capitalized, which "action = next(plan)" in code is not.
+		i += separator(text[i:end])
 	case i == end && !qualified:
 		// A label alone on its line ("Final Answer", "[THOUGHT]",
 		// "## Action"): the value is on the lines below.
@@ -679,6 +685,28 @@ afterWords:
 		i++
 	}
 	return mark{kind: kind, line: start, value: i, lower: lower}, true
+}
+
+// separator returns the length of the separator other than a colon
+// that s starts with, or 0: "=", "=>", "->", or a dash ("-", "–", "—")
+// followed by a space. A separator stands after white space ("Action =
+// x", "Action - x") or right after the label ("Action=x"), never in
+// "Action==x" or "Action-packed".
+func separator(s string) int {
+	switch {
+	case strings.HasPrefix(s, "=>"), strings.HasPrefix(s, "->"):
+		return 2
+	case strings.HasPrefix(s, "=="):
+		return 0
+	case strings.HasPrefix(s, "="):
+		return 1
+	}
+	for _, dash := range [...]string{"-", "–", "—"} {
+		if rest, ok := strings.CutPrefix(s, dash); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return len(dash)
+		}
+	}
+	return 0
 }
 
 // maxQualifier bounds the qualifier in parentheses a label may carry

@@ -288,3 +288,41 @@ func TestLineBreaksThatCameEscaped(t *testing.T) {
 		{"prose with an escape stays one line", `Use \n for a new line.`, final("", `Use \n for a new line.`)},
 	})
 }
+
+func TestSeparatorsOtherThanAColon(t *testing.T) {
+	runCases(t, []parseCase{
+		{"equals signs", "Thought = add\nAction = calculator\nAction Input = 2+2", action("add", "calculator", obj{"expression": "2+2"})},
+		{"dashes", "Thought - look it up\nAction - web_search\nAction Input - zig", action("look it up", "web_search", obj{"query": "zig"})},
+		{"arrows", "Action -> web_search\nAction Input => {\"query\": \"zig\"}", action("", "web_search", obj{"query": "zig"})},
+		{"an en dash before a final answer", "Final Answer – Paris", final("", "Paris")},
+		{"a hyphenated word stays prose", "Action-packed films are popular.", final("", "Action-packed films are popular.")},
+		{"an assignment in code stays code", "Pick the action first:\n```python\naction = pick(plan)\nrun(action)\n```",
+			final("", "Pick the action first:\n```python\naction = pick(plan)\nrun(action)\n```")},
+		{"a comparison stays prose", "Answer == 42 is true.", final("", "Answer == 42 is true.")},
+	})
+}
+
+func TestAToolNameAboveItsArguments(t *testing.T) {
+	runCases(t, []parseCase{
+		{"the name on the line above", "web_search\n{\"query\": \"zig\"}", action("", "web_search", obj{"query": "zig"})},
+		{"the name above a fence", "I will search.\nweb_search\n```json\n{\"query\": \"zig\"}\n```", action("I will search.", "web_search", obj{"query": "zig"})},
+		{"the name in bold after a thought", "Thought: I should search.\n**web_search**\n```\n{\"query\": \"zig\"}\n```", action("I should search.", "web_search", obj{"query": "zig"})},
+		{"the name after a prompt marker", ">>>calculator\n{\"expression\": \"6*7\"}", action("", "calculator", obj{"expression": "6*7"})},
+		{"the name before the object on its line", "web_search {\"query\": \"zig\"}", action("", "web_search", obj{"query": "zig"})},
+		{"a sentence that names the tool", "Let me call web_search:\n```json\n{\"query\": \"zig\"}\n```", action("Let me call web_search:", "web_search", obj{"query": "zig"})},
+		{"arguments that do not fit stay the answer", "calculator\n{\"city\": \"Oslo\"}", final("", "calculator\n{\"city\": \"Oslo\"}")},
+		{"an object under prose stays the answer", "Here is the data:\n{\"query\": \"zig\"}", final("", "Here is the data:\n{\"query\": \"zig\"}")},
+	})
+}
+
+func TestTemplateTokensAndLabels(t *testing.T) {
+	runCases(t, []parseCase{
+		{"DeepSeek tokens with the type before the name", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>web_search\n```json\n{\"query\": \"zig\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+			action("", "web_search", obj{"query": "zig"})},
+		{"DeepSeek tokens with the name before the arguments", "I need to search first.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>web_search<｜tool▁sep｜>{\"query\": \"zig\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>",
+			action("I need to search first.", "web_search", obj{"query": "zig"})},
+		{"a word before an end token stays", "The keyword is function<|im_end|>", final("", "The keyword is function")},
+		{"Qwen-Agent labels", "I will look it up.\n✿FUNCTION✿: web_search\n✿ARGS✿: {\"query\": \"zig\"}", action("I will look it up.", "web_search", obj{"query": "zig"})},
+		{"a Qwen-Agent answer", "✿RETURN✿: Zig is a language.", final("", "Zig is a language.")},
+	})
+}

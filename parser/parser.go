@@ -49,8 +49,8 @@ func (p *Parser) Parse(text string) (Step, error) {
 	return r.step()
 }
 
-// normalize makes text valid UTF-8 with "\n" line ends and no
-// chat-template tokens.
+// normalize makes text valid UTF-8 with "\n" line ends, no
+// chat-template tokens, and the protocol's labels for a template's own.
 func normalize(text string) string {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
@@ -61,8 +61,15 @@ func normalize(text string) string {
 	if strings.IndexByte(text, '\n') < 0 {
 		text = escapedBreaks(text)
 	}
+	if strings.Contains(text, "✿") {
+		text = qwenLabels.Replace(text)
+	}
 	return dropSpecialTokens(text)
 }
+
+// qwenLabels spells the labels of Qwen-Agent's function-calling template
+// ("✿FUNCTION✿: web_search", then "✿ARGS✿: {...}") as the protocol's.
+var qwenLabels = strings.NewReplacer("✿FUNCTION✿", "Action", "✿ARGS✿", "Action Input", "✿RESULT✿", "Observation", "✿RETURN✿", "Final Answer")
 
 // breaks turns line breaks written as escapes or HTML back into breaks.
 var breaks = strings.NewReplacer(`\r\n`, "\n", `\n`, "\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n")
@@ -83,15 +90,24 @@ func escapedBreaks(text string) string {
 }
 
 // specialToken matches the end-of-turn and role tokens of chat templates
-// that leak into a reply: <|im_end|>, <|eot_id|>, <|endoftext|>, </s>.
-var specialToken = regexp.MustCompile(`<\|[A-Za-z0-9_]{1,32}\|>|</s>`)
+// that leak into a reply: <|im_end|>, <|eot_id|>, <|endoftext|>, </s>,
+// and DeepSeek's with full-width bars (<｜tool▁calls▁begin｜>). A token
+// that begins a call, or separates its type or name from what follows
+// (function<｜tool▁sep｜>web_search), is a line break, with the type
+// "function" dropped.
+var specialToken = regexp.MustCompile(`(?:function)?<[|｜][A-Za-z0-9_▁]{1,32}[|｜]>|</s>`)
 
 // dropSpecialTokens removes chat-template tokens from text.
 func dropSpecialTokens(text string) string {
-	if strings.IndexByte(text, '<') < 0 || (!strings.Contains(text, "<|") && !strings.Contains(text, "</s>")) {
+	if strings.IndexByte(text, '<') < 0 || (!strings.Contains(text, "<|") && !strings.Contains(text, "<｜") && !strings.Contains(text, "</s>")) {
 		return text
 	}
-	return specialToken.ReplaceAllString(text, "")
+	return specialToken.ReplaceAllStringFunc(text, func(tok string) string {
+		if strings.Contains(tok, "sep") || strings.Contains(tok, "begin") {
+			return "\n"
+		}
+		return tok[:strings.IndexByte(tok, '<')] // the word before a token that is not a separator
+	})
 }
 
 // dropCR removes the carriage returns before line feeds ("\r\n" and
@@ -501,6 +517,11 @@ type reading struct {
 	err  error
 }
 
+// maxCallTries bounds how many lines callLine reads as calls, so that a
+// reply of many lines ending in brackets still parses in linear time:
+// the call a model writes instead of an Action label comes early.
+const maxCallTries = 16
+
 // callLine looks for a line that is one inline call of a registered tool
 // (or of finish), in the reply from offset from on, as models write it
 // below a thought or a sentence instead of an Action label:
@@ -510,7 +531,7 @@ func (r *reply) callLine(from int) (reading, bool) {
 	s := r.body[:r.end]
 	paren, bracket := -1, -1 // not looked for yet
 	next := -1               // the end of the line being looked at
-	for pos := from; pos < len(s); {
+	for tries, pos := 0, from; pos < len(s) && tries < maxCallTries; {
 		// The next closing parenthesis or bracket, at memchr speed.
 		if paren < pos {
 			paren = indexFrom(s, ")", pos)
@@ -536,6 +557,7 @@ func (r *reply) callLine(from int) (reading, bool) {
 		}
 		line := from + strings.LastIndexByte(s[from:at], '\n') + 1
 		if t := strings.TrimSpace(strings.Trim(strings.TrimSpace(s[line:next]), "`")); t != "" {
+			tries++
 			if rd, ok := r.p.bareCall(t); ok {
 				return reading{r.withThought(rd.step, line), rd.err}, true
 			}

@@ -165,6 +165,9 @@ func (r *reply) blob(from int) (reading, bool) {
 			}
 			return reading{r.withThought(rd.step, line), rd.err}, true
 		}
+		if rd, head, ok := r.headedCall(obj, line, at); ok {
+			return reading{r.withThought(rd.step, head), rd.err}, true
+		}
 		// Go on after the object's last line.
 		pos = len(s)
 		if nl := strings.IndexByte(s[at+n:], '\n'); nl >= 0 {
@@ -172,6 +175,47 @@ func (r *reply) blob(from int) (reading, bool) {
 		}
 	}
 	return reading{}, false
+}
+
+// headedCall reads obj, a JSON object with no protocol keys that starts
+// at offset at of a line starting at offset line, as the arguments of the
+// registered tool that its header names: the word before it on its line
+// ("web_search {...}"), or else the line above it, past an opening fence
+// ("web_search" or ">>>web_search", or a short sentence naming the tool
+// as "Let me call web_search:", then the object). The arguments must fit
+// the tool. head is where the thought before the call ends: where the
+// header starts, or after it when it is a sentence.
+func (r *reply) headedCall(obj map[string]any, line, at int) (rd reading, head int, ok bool) {
+	s := r.body
+	head = line
+	header := strings.TrimSpace(s[line:at])
+	if strings.HasPrefix(header, "```") {
+		header = "" // the fence's language tag
+	}
+	header = strings.TrimRight(header, "[ \t")
+	headEnd := at
+	for tries := 0; header == "" && head > r.start && tries < 2; tries++ {
+		headEnd = head - 1
+		head = r.start + strings.LastIndexByte(s[r.start:headEnd], '\n') + 1
+		header = strings.TrimSpace(s[head:headEnd])
+		if strings.HasPrefix(header, "```") && strings.IndexByte(header, ' ') < 0 {
+			header = "" // an opening fence: the header is above it
+		}
+	}
+	header = strings.TrimLeft(header, ">#-+ \t")
+	if header == "" {
+		return reading{}, 0, false
+	}
+	info := r.p.tools.lookup(header)
+	if info == nil {
+		// A sentence naming the tool is also the thought.
+		info, head = r.p.tools.mentioned(strings.TrimRight(header, ":.")), headEnd
+	}
+	if info == nil || !info.fits(obj) {
+		return reading{}, 0, false
+	}
+	st, err := r.p.objectCallStep("", call{name: info.name, args: obj, hasArgs: true})
+	return reading{st, err}, head, true
 }
 
 // blobPrefix is what may stand before a JSON protocol object on its line:
