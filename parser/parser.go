@@ -49,8 +49,8 @@ func (p *Parser) Parse(text string) (Step, error) {
 	return r.step()
 }
 
-// normalize makes text valid UTF-8 with "\n" line ends, no
-// chat-template tokens, and the protocol's labels for a template's own.
+// normalize makes text valid UTF-8 with "\n" line ends and no
+// chat-template tokens.
 func normalize(text string) string {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
@@ -60,9 +60,6 @@ func normalize(text string) string {
 	}
 	if strings.IndexByte(text, '\n') < 0 {
 		text = escapedBreaks(text)
-	}
-	if strings.Contains(text, "✿") {
-		text = qwenLabels.Replace(text)
 	}
 	return dropSpecialTokens(text)
 }
@@ -303,6 +300,15 @@ func (r *reply) step() (Step, error) {
 		content := strings.TrimSpace(r.body[r.start:r.end])
 		if content == "" {
 			return Step{}, r.p.errEchoedObservation()
+		}
+		if strings.Contains(content, "✿") {
+			// Looked for only here, in a reply without the protocol's
+			// labels, so that no other reply is read once more for it.
+			if labelled := qwenLabels.Replace(content); labelled != content {
+				var again reply
+				again.init(r.p, labelled)
+				return again.step()
+			}
 		}
 		if rd, ok := r.blob(r.start); ok {
 			return rd.step, rd.err
