@@ -537,6 +537,21 @@ func lineLabel(text string, start, end int) (mark, bool) {
 func readLineLabel(text string, start, end int) (mark, bool) {
 	i := start
 	opened, bracket := false, false
+	if i < end && (text[i] == '[' || text[i] == '<') {
+		// Llama 2's chat-template tokens: one that ends the user's turn
+		// or starts the reply stands before the label ("[/INST] Thought:",
+		// "<s> Thought:"); one that starts a user turn begins a made-up
+		// next turn, which ends the reply as an Observation does.
+		line := text[i:end]
+		switch {
+		case strings.HasPrefix(line, "[INST]"):
+			return mark{kind: labelObservation, line: start, value: i + len("[INST]")}, true
+		case strings.HasPrefix(line, "[/INST]"):
+			i += len("[/INST]")
+		case strings.HasPrefix(line, "<s>"):
+			i += len("<s>")
+		}
+	}
 	// Leading white space, markup and list numbering.
 	for i < end {
 		c := text[i]

@@ -326,3 +326,12 @@ func TestTemplateTokensAndLabels(t *testing.T) {
 		{"a Qwen-Agent answer", "✿RETURN✿: Zig is a language.", final("", "Zig is a language.")},
 	})
 }
+
+func TestLlamaTwoTemplateTokens(t *testing.T) {
+	runCases(t, []parseCase{
+		{"the start token before the labels", "<s> Thought: look\nAction: web_search\nAction Input: zig</s>", action("look", "web_search", obj{"query": "zig"})},
+		{"the end of the user's turn before the labels", "[/INST] Thought: look\nAction: web_search\nAction Input: zig", action("look", "web_search", obj{"query": "zig"})},
+		{"a made-up user turn ends the reply", "Thought: look\nAction: web_search\nAction Input: zig\n[INST] and then? [/INST]", action("look", "web_search", obj{"query": "zig"})},
+		{"a token before an answer without labels", "[/INST] Paris is the capital of France.", final("", "Paris is the capital of France.")},
+	})
+}

@@ -244,8 +244,14 @@ func hasGate(text string) bool {
 var speakers = []string{"AI", "Assistant", "ASSISTANT", "assistant", "Agent", "Bot"}
 
 // dropSpeaker removes a role name that opens a reply with no labels
-// ("AI: Paris is ..."): it is not part of the answer.
+// ("AI: Paris is ..."), and a chat-template token that does ("[/INST]",
+// "<s>"): neither is part of the answer.
 func dropSpeaker(content string) string {
+	for _, token := range [...]string{"[/INST]", "<s>"} {
+		if rest, ok := strings.CutPrefix(content, token); ok && strings.TrimSpace(rest) != "" {
+			content = strings.TrimSpace(rest)
+		}
+	}
 	for _, name := range speakers {
 		if rest, ok := strings.CutPrefix(content, name+":"); ok && strings.TrimSpace(rest) != "" {
 			return strings.TrimSpace(rest)
