@@ -69,6 +69,9 @@ var labelWords = map[string]label{
 	// A made-up next turn of the conversation ends the reply as a made-up
 	// observation does.
 	"human": labelObservation, "user": labelObservation,
+	// So does the PAUSE with which some ReAct prompts have the model wait
+	// for the observation after its action.
+	"pause": labelObservation,
 	// The labels as models write them when they answer in another
 	// language, keyed as above (accents kept, apostrophes dropped).
 	"pensamiento": labelThought, "pensamento": labelThought, "pensée": labelThought, "réflexion": labelThought,

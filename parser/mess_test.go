@@ -335,3 +335,11 @@ func TestLlamaTwoTemplateTokens(t *testing.T) {
 		{"a token before an answer without labels", "[/INST] Paris is the capital of France.", final("", "Paris is the capital of France.")},
 	})
 }
+
+func TestPauseEndsTheStep(t *testing.T) {
+	runCases(t, []parseCase{
+		{"after a raw input", "Thought: look\nAction: web_search\nAction Input: zig\nPAUSE", action("look", "web_search", obj{"query": "zig"})},
+		{"after an inline call", "Thought: look\nAction: web_search: zig\nPAUSE\n\nObservation: made up", action("look", "web_search", obj{"query": "zig"})},
+		{"a pause in a sentence stays prose", "Pause the video at two minutes to see it.", final("", "Pause the video at two minutes to see it.")},
+	})
+}
