@@ -343,3 +343,16 @@ func TestPauseEndsTheStep(t *testing.T) {
 		{"a pause in a sentence stays prose", "Pause the video at two minutes to see it.", final("", "Pause the video at two minutes to see it.")},
 	})
 }
+
+func TestQualifiedNamesAndCallMarkers(t *testing.T) {
+	runCases(t, []parseCase{
+		{"a namespace before the name", "Thought: x\nAction: functions.web_search\nAction Input: {\"query\": \"zig\"}", action("x", "web_search", obj{"query": "zig"})},
+		{"a namespaced inline call", "functions.web_search({\"query\": \"zig\"})", action("", "web_search", obj{"query": "zig"})},
+		{"a method after the name", "<|python_tag|>web_search.call(query=\"zig\")", action("", "web_search", obj{"query": "zig"})},
+		{"Gemini's default_api in a tool_code fence", "```tool_code\nprint(default_api.web_search(query=\"zig\"))\n```", action("", "web_search", obj{"query": "zig"})},
+		{"a JSON call with a namespace", `{"name": "functions.calculator", "arguments": {"expression": "2*3"}}`, action("", "calculator", obj{"expression": "2*3"})},
+		{"a marker before a call", "<<function>>web_search(query='zig')", action("", "web_search", obj{"query": "zig"})},
+		{"a dotted name of no tool stays as written", "Action: math.sqrt\nAction Input: 4", action("", "math.sqrt", obj{"input": "4"})},
+		{"a dotted name of two tools names neither", "Action: calculator.web_search\nAction Input: 4", action("", "calculator.web_search", obj{"input": "4"})},
+	})
+}

@@ -81,7 +81,33 @@ func (idx toolIndex) lookup(name string) *toolInfo {
 	if info, ok := idx.byName[name]; ok {
 		return info // the exact registered name always wins
 	}
-	return idx.lookupKeys(name)
+	if info := idx.lookupKeys(name); info != nil {
+		return info
+	}
+	if strings.IndexByte(name, '.') > 0 {
+		return idx.qualified(name)
+	}
+	return nil
+}
+
+// qualified finds the registered tool a dotted name holds as one of its
+// parts, as models qualify a name with a namespace or a method
+// ("functions.web_search", "default_api.web_search",
+// "web_search.call"), or nil when no part or more than one is a
+// registered name.
+func (idx toolIndex) qualified(name string) *toolInfo {
+	var found *toolInfo
+	for rest := name; rest != ""; {
+		part, after, _ := strings.Cut(rest, ".")
+		if info, ok := idx.byName[part]; ok {
+			if found != nil && found != info {
+				return nil
+			}
+			found = info
+		}
+		rest = after
+	}
+	return found
 }
 
 // lookupKeys is lookup by the forms nameKeys gives, built on the stack:

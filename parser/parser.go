@@ -575,18 +575,25 @@ func (r *reply) callLine(from int) (reading, bool) {
 // unwrapCall returns the call inside a line of code that does no more
 // than run it, as models that write their calls as code do:
 // "print(web_search(...))", "result = web_search(...)", "await
-// web_search(...)".
+// web_search(...)", or after a marker ("<<function>>web_search(...)").
 func unwrapCall(line string) string {
 	line = strings.TrimSuffix(line, ";")
 	if name, rest, ok := strings.Cut(line, "="); ok && isIdentifier(strings.TrimSpace(name)) && !strings.HasPrefix(rest, "=") {
 		line = strings.TrimSpace(rest)
 	}
 	line = strings.TrimPrefix(line, "await ")
+	if m := callMarker.FindString(line); m != "" {
+		line = line[len(m):]
+	}
 	if inner, ok := strings.CutPrefix(line, "print("); ok && strings.HasSuffix(inner, ")") {
 		line = strings.TrimSpace(inner[:len(inner)-1])
 	}
 	return line
 }
+
+// callMarker matches a marker some models put before a call:
+// "<<function>>web_search(...)", "<call>web_search(...)".
+var callMarker = regexp.MustCompile(`^<{1,2}[A-Za-z_]{1,32}>{1,2}[ \t]*`)
 
 // bareCall reads a reply that is nothing but one inline call of a
 // registered tool, such as "web_search(query=\"go\")" (perhaps in a code
