@@ -25,6 +25,10 @@ type jsonReader struct {
 	s     string
 	i     int
 	depth int
+	// doubled is set when the outermost object opens with "{{", as
+	// prompt templates escape braces and models copy them: then "{{" and
+	// "}}" read as one brace each.
+	doubled bool
 }
 
 // decodeObject reads the object at the start of s, ignoring whatever
@@ -106,6 +110,10 @@ func (r *jsonReader) object() (any, error) {
 // members reads an object's members, after its opening brace.
 func (r *jsonReader) members() (any, error) {
 	r.i++ // {
+	if r.i < len(r.s) && r.s[r.i] == '{' && (r.doubled || r.depth == 1) {
+		r.doubled = true
+		r.i++
+	}
 	obj := map[string]any{}
 	for {
 		r.space()
@@ -113,7 +121,7 @@ func (r *jsonReader) members() (any, error) {
 			return obj, nil // left open: closed by the end of the text
 		}
 		if r.s[r.i] == '}' {
-			r.i++
+			r.close()
 			return obj, nil
 		}
 		var key string
@@ -153,11 +161,19 @@ func (r *jsonReader) members() (any, error) {
 		case ',':
 			r.i++
 		case '}':
-			r.i++
+			r.close()
 			return obj, nil
 		default:
 			return nil, errSyntax
 		}
+	}
+}
+
+// close reads an object's closing brace, doubled or not.
+func (r *jsonReader) close() {
+	r.i++
+	if r.doubled && r.i < len(r.s) && r.s[r.i] == '}' {
+		r.i++
 	}
 }
 

@@ -356,3 +356,25 @@ func TestQualifiedNamesAndCallMarkers(t *testing.T) {
 		{"a dotted name of two tools names neither", "Action: calculator.web_search\nAction Input: 4", action("", "calculator.web_search", obj{"input": "4"})},
 	})
 }
+
+func TestBracesDoubledAsTemplatesEscapeThem(t *testing.T) {
+	runCases(t, []parseCase{
+		{"an Action Input", "Thought: x\nAction: web_search\nAction Input: {{\"query\": \"zig\"}}", action("x", "web_search", obj{"query": "zig"})},
+		{"nested objects", "Action: http_request\nAction Input: {{\"url\": \"https://a.example\", \"headers\": {{\"A\": \"b\"}}}}",
+			action("", "http_request", obj{"url": "https://a.example", "headers": map[string]any{"A": "b"}})},
+		{"only the outer object doubled", "Action: http_request\nAction Input: {{\"url\": \"https://a.example\", \"headers\": {\"A\": \"b\"}}}",
+			action("", "http_request", obj{"url": "https://a.example", "headers": map[string]any{"A": "b"}})},
+		{"a JSON blob under an Action label", "Thought: x\nAction:\n```\n{{\n  \"action\": \"web_search\",\n  \"action_input\": \"zig\"\n}}\n```", action("x", "web_search", obj{"query": "zig"})},
+		{"a final answer blob", "```json\n{{\"action\": \"Final Answer\", \"action_input\": \"Zig\"}}\n```", final("", "Zig")},
+	})
+}
+
+func TestAnInputThatWritesTheCallAgain(t *testing.T) {
+	runCases(t, []parseCase{
+		{"keyword arguments", "Action: web_search\nAction Input: web_search(query=\"zig\")", action("", "web_search", obj{"query": "zig"})},
+		{"brackets", "Action: web_search\nAction Input: web_search[zig]", action("", "web_search", obj{"query": "zig"})},
+		{"a call of something else is the input", "Action: calculator\nAction Input: sqrt(16)", action("", "calculator", obj{"expression": "sqrt(16)"})},
+		{"a call of the tool around an expression", "Action: calculator\nAction Input: calculator(sqrt(16))", action("", "calculator", obj{"expression": "sqrt(16)"})},
+		{"a Tool Call label and Arguments", "Thought: x\nTool Call: web_search\nArguments: {\"query\": \"zig\"}", action("x", "web_search", obj{"query": "zig"})},
+	})
+}

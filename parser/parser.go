@@ -665,6 +665,9 @@ func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 	} else {
 		name = cleanName(name)
 	}
+	if inner, ok := p.repeatedCall(name, info, input); ok {
+		input, inline = inner, true
+	}
 	if isPlaceholder(input) {
 		// No input, or one that says there is none: a call with no
 		// arguments, unless the tool needs some.
@@ -674,6 +677,24 @@ func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 		return Step{Kind: KindAction, Thought: thought, Action: name, Args: map[string]any{}}, nil
 	}
 	return Step{Kind: KindAction, Thought: thought, Action: name, Args: p.inputArgs(info, input, inline)}, nil
+}
+
+// repeatedCall reads an input that writes the call of the tool again
+// ("Action: web_search", then "Action Input: web_search(query="zig")"),
+// and returns the input inside it.
+func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string, bool) {
+	t := strings.TrimSpace(unfence(strings.TrimSpace(input)))
+	if !strings.HasSuffix(t, ")") && !strings.HasSuffix(t, "]") {
+		return "", false
+	}
+	again, inner, ok := p.splitActionLine(t)
+	if !ok || strings.IndexByte(again, '\n') >= 0 {
+		return "", false
+	}
+	if again = cleanName(again); again != name && (info == nil || p.tools.lookup(again) != info) {
+		return "", false
+	}
+	return inner, true
 }
 
 // isPlaceholder reports whether an Action Input says there is no input:
