@@ -57,17 +57,29 @@ func newToolIndex(t Tools) toolIndex {
 // with spaces, hyphens and dots as underscores, and the same without any
 // separator ("web_search", "websearch").
 func nameKeys(name string) []string {
-	var b, flat strings.Builder
-	for _, r := range strings.ToLower(name) {
+	key, flat := appendKeys(nil, nil, name)
+	return []string{string(key), string(flat)}
+}
+
+// appendKeys appends the two forms nameKeys gives of name to key and
+// flat.
+func appendKeys(key, flat []byte, name string) ([]byte, []byte) {
+	for _, r := range name {
 		switch {
-		case r == ' ' || r == '-' || r == '.' || r == '_' || r == '\t':
-			b.WriteByte('_')
+		case isWordBreak(r):
+			key = append(key, '_')
+		case r < utf8.RuneSelf:
+			c := byte(r)
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			key, flat = append(key, c), append(flat, c)
 		default:
-			b.WriteRune(r)
-			flat.WriteRune(r)
+			r = unicode.ToLower(r)
+			key, flat = utf8.AppendRune(key, r), utf8.AppendRune(flat, r)
 		}
 	}
-	return []string{b.String(), flat.String()}
+	return key, flat
 }
 
 // lookup finds the registered tool a model meant by name.
@@ -114,22 +126,7 @@ func (idx toolIndex) qualified(name string) *toolInfo {
 // lookup runs on every candidate name in a reply, most of them not names.
 func (idx toolIndex) lookupKeys(name string) *toolInfo {
 	var keyBuf, flatBuf [128]byte
-	key, flat := keyBuf[:0], flatBuf[:0]
-	for _, r := range name {
-		switch {
-		case r == ' ' || r == '-' || r == '.' || r == '_' || r == '\t':
-			key = append(key, '_')
-		case r < utf8.RuneSelf:
-			c := byte(r)
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			key, flat = append(key, c), append(flat, c)
-		default:
-			r = unicode.ToLower(r)
-			key, flat = utf8.AppendRune(key, r), utf8.AppendRune(flat, r)
-		}
-	}
+	key, flat := appendKeys(keyBuf[:0], flatBuf[:0], name)
 	if info, ok := idx.byKey[string(key)]; ok {
 		return info
 	}
