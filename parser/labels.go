@@ -543,19 +543,16 @@ func lineLabel(text string, start, end int) (mark, bool) {
 func readLineLabel(text string, start, end int) (mark, bool) {
 	i := start
 	opened, bracket := false, false
-	if i < end && (text[i] == '[' || text[i] == '<') {
-		// Llama 2's chat-template tokens: one that ends the user's turn
-		// or starts the reply stands before the label ("[/INST] Thought:",
-		// "<s> Thought:"); one that starts a user turn begins a made-up
-		// next turn, which ends the reply as an Observation does.
-		line := text[i:end]
-		switch {
-		case strings.HasPrefix(line, "[INST]"):
-			return mark{kind: labelObservation, line: start, value: i + len("[INST]")}, true
-		case strings.HasPrefix(line, "[/INST]"):
-			i += len("[/INST]")
-		case strings.HasPrefix(line, "<s>"):
-			i += len("<s>")
+	if i < end && text[i] == '[' {
+		// Llama 2's chat-template tokens: the one that ends the user's
+		// turn stands before the label ("[/INST] Thought:"); the one that
+		// starts a user turn begins a made-up next turn, which ends the
+		// reply as an Observation does.
+		if strings.HasPrefix(text[i:end], userTurn) {
+			return mark{kind: labelObservation, line: start, value: i + len(userTurn)}, true
+		}
+		if strings.HasPrefix(text[i:end], userTurnEnd) {
+			i += len(userTurnEnd)
 		}
 	}
 	// Leading white space, markup and list numbering.
@@ -729,6 +726,12 @@ func separator(s string) int {
 	}
 	return 0
 }
+
+// Llama 2's chat-template tokens around the user's turn.
+const (
+	userTurn    = "[INST]"
+	userTurnEnd = "[/INST]"
+)
 
 // maxQualifier bounds the qualifier in parentheses a label may carry
 // before its colon ("Action Input (JSON):"), parentheses included.

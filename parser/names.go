@@ -108,16 +108,20 @@ func (idx toolIndex) lookup(name string) *toolInfo {
 // "web_search.call"), or nil when no part or more than one is a
 // registered name.
 func (idx toolIndex) qualified(name string) *toolInfo {
+	return idx.onlyOne(strings.Split(name, "."))
+}
+
+// onlyOne returns the registered tool that the names among parts name,
+// or nil when they name none or more than one.
+func (idx toolIndex) onlyOne(parts []string) *toolInfo {
 	var found *toolInfo
-	for rest := name; rest != ""; {
-		part, after, _ := strings.Cut(rest, ".")
+	for _, part := range parts {
 		if info, ok := idx.byName[part]; ok {
 			if found != nil && found != info {
 				return nil
 			}
 			found = info
 		}
-		rest = after
 	}
 	return found
 }
@@ -212,16 +216,10 @@ func (idx toolIndex) mentioned(name string) *toolInfo {
 	if len(words) < 2 || len(words) > maxMentionWords {
 		return nil
 	}
-	var found *toolInfo
-	for _, w := range words {
-		if info, ok := idx.byName[cleanName(w)]; ok {
-			if found != nil && found != info {
-				return nil
-			}
-			found = info
-		}
+	for i, w := range words {
+		words[i] = cleanName(w)
 	}
-	return found
+	return idx.onlyOne(words)
 }
 
 // fits reports whether args, as written, fit the tool: every key is one

@@ -87,16 +87,16 @@ func escapedBreaks(text string) string {
 }
 
 // specialToken matches the end-of-turn and role tokens of chat templates
-// that leak into a reply: <|im_end|>, <|eot_id|>, <|endoftext|>, </s>,
+// that leak into a reply: <|im_end|>, <|eot_id|>, <|endoftext|>, <s>, </s>,
 // and DeepSeek's with full-width bars (<｜tool▁calls▁begin｜>). A token
 // that begins a call, or separates its type or name from what follows
 // (function<｜tool▁sep｜>web_search), is a line break, with the type
 // "function" dropped.
-var specialToken = regexp.MustCompile(`(?:function)?<[|｜][A-Za-z0-9_▁]{1,32}[|｜]>|</s>`)
+var specialToken = regexp.MustCompile(`(?:function)?<[|｜][A-Za-z0-9_▁]{1,32}[|｜]>|</?s>`)
 
 // dropSpecialTokens removes chat-template tokens from text.
 func dropSpecialTokens(text string) string {
-	if strings.IndexByte(text, '<') < 0 || (!strings.Contains(text, "<|") && !strings.Contains(text, "<｜") && !strings.Contains(text, "</s>")) {
+	if strings.IndexByte(text, '<') < 0 || (!strings.Contains(text, "<|") && !strings.Contains(text, "<｜") && !strings.Contains(text, "</s>") && !strings.Contains(text, "<s>")) {
 		return text
 	}
 	return specialToken.ReplaceAllStringFunc(text, func(tok string) string {

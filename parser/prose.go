@@ -244,13 +244,11 @@ func hasGate(text string) bool {
 var speakers = []string{"AI", "Assistant", "ASSISTANT", "assistant", "Agent", "Bot"}
 
 // dropSpeaker removes a role name that opens a reply with no labels
-// ("AI: Paris is ..."), and a chat-template token that does ("[/INST]",
-// "<s>"): neither is part of the answer.
+// ("AI: Paris is ..."), and Llama 2's token that ends the user's turn
+// ("[/INST]"): neither is part of the answer.
 func dropSpeaker(content string) string {
-	for _, token := range [...]string{"[/INST]", "<s>"} {
-		if rest, ok := strings.CutPrefix(content, token); ok && strings.TrimSpace(rest) != "" {
-			content = strings.TrimSpace(rest)
-		}
+	if rest, ok := strings.CutPrefix(content, userTurnEnd); ok && strings.TrimSpace(rest) != "" {
+		content = strings.TrimSpace(rest)
 	}
 	for _, name := range speakers {
 		if rest, ok := strings.CutPrefix(content, name+":"); ok && strings.TrimSpace(rest) != "" {
