@@ -489,7 +489,10 @@ func labelKeySlow(buf []byte, words string) []byte {
 func followsInline(prev, m mark, text string, at int) bool {
 	switch m.kind {
 	case labelArgs:
-		if prev.kind != labelAction {
+		// A generic word ("Input:") is a label inline only after the
+		// tool's name and a space or comma: "web_search, Input: zig",
+		// not "#Args:0".
+		if prev.kind != labelAction || at == 0 || strings.IndexByte(" \t,;", text[at-1]) < 0 {
 			return false
 		}
 	case labelInput:

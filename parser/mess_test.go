@@ -36,6 +36,7 @@ func TestAWholeStepOnOneLine(t *testing.T) {
 		{"a capitalised label inside a word is not one", "Thought: see MyAction: x\nFinal Answer: y", final("see MyAction: x", "y")},
 		{"Chinese labels on one line", "思考：需要计算 行动：calculator 行动输入：3*3", action("需要计算", "calculator", obj{"expression": "3*3"})},
 		{"tool, then Input", "Action: web_search, Input: zig language", action("", "web_search", obj{"query": "zig language"})},
+		{"a generic word glued to markup is no label", "Action: #Args:0", action("", "#Args:0", obj{})},
 		{"numbered action with a made-up observation", "Action 2: web_search[zig] Observation 2: Zig is a language.", action("", "web_search", obj{"query": "zig"})},
 		{"input with a made-up observation", `Action: web_search Action Input: {"query": "zig"} Observation: found`, action("", "web_search", obj{"query": "zig"})},
 		{"a key inside the input is not a label", `Action: http_request` + "\nAction Input: {\"url\": \"https://a.example\", \"Observation\": 1}", action("", "http_request", obj{"url": "https://a.example", "Observation": 1.0})},
