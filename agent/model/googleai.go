@@ -4,20 +4,19 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-
-	"github.com/tmc/langchaingo/llms/googleai"
 )
 
-// googleaiProvider talks to Google AI's API.
+// googleaiProvider talks to Google's Gemini API through its
+// OpenAI-compatible endpoint, which serves chat, streaming, stop
+// sequences and tool calls, so that Gemini needs no client of its own.
 var googleaiProvider = Provider{
 	Name:         "googleai",
 	KeyEnv:       "GOOGLE_API_KEY",
-	DefaultModel: "gemini-1.5-flash",
-	open: func(ctx context.Context, cfg Config, _ *http.Client) (opened, error) {
+	DefaultModel: "gemini-2.5-flash",
+	open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
 		if cfg.APIKey == "" {
 			return opened{}, &Error{Fix: "APIKey", Err: fmt.Errorf("%w: set GOOGLE_API_KEY", ErrNoAPIKey)}
 		}
-		m, err := googleai.New(ctx, googleai.WithAPIKey(cfg.APIKey), googleai.WithDefaultModel(cfg.Model))
-		return opened{model: m}, err
+		return openOpenAI(cfg, hc, "https://generativelanguage.googleapis.com/v1beta/openai", 0)
 	},
 }
