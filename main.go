@@ -39,11 +39,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -62,21 +64,31 @@ import (
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
-const usage = `react-agent answers questions with a ReAct agent on the models you run.
+// overview lists the commands for the top-level help and for completion:
+// each command's name, its form after the name, and what it does.
+var overview = []struct{ name, form, does string }{
+	{"ask", "[flags] QUESTION", `answer a question ("ask" may be left out; "-": from stdin)`},
+	{"chat", "[flags]", "a conversation with memory; /tools, /reset, /exit"},
+	{"logs", "[flags]", "the conversations logged; also logs show, delete and path"},
+	{"parse", "[flags]", "parse a model reply from stdin, print the step as JSON"},
+	{"tools", "[flags]", "list the enabled tools"},
+	{"tool", "[flags] NAME [INPUT]", "call one tool directly"},
+	{"models", "[flags]", "list the models the provider serves"},
+	{"eval", "[flags] SET.jsonl", "compare models and protocols on a question set"},
+	{"settings", "[flags]", "show each setting, its value and where it came from"},
+	{"completion", "bash|zsh|fish", "a script that completes commands and flags in your shell"},
+	{"help", "[COMMAND]", "this help, or a command's"},
+	{"version", "", "print the version"},
+}
 
-Usage:
-  react-agent [ask] [flags] QUESTION   answer one question (QUESTION "-" or none: read it from stdin)
-  react-agent chat [flags]             a conversation with memory; /tools, /reset, /exit
-  react-agent logs [flags]             the conversations logged; logs show ID, logs delete ID, logs path
-  react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
-  react-agent tools [flags]            list the enabled tools
-  react-agent tool [flags] NAME INPUT  call one tool directly
-  react-agent models [flags]           list the models the provider serves
-  react-agent eval [flags] SET.jsonl   compare models and protocols on a question set
-  react-agent settings [flags]         show each setting, its value and where it came from
-  react-agent completion bash|zsh|fish a script that completes commands and flags in your shell
-  react-agent --version                print the version
-
+// usage is the top-level help.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("react-agent answers questions with a ReAct agent on the models you run.\n\nUsage:\n")
+	for _, c := range overview {
+		fmt.Fprintf(&b, "  react-agent %-26s %s\n", c.name+" "+c.form, c.does)
+	}
+	b.WriteString(`
 Examples:
   react-agent ask --provider replay --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
   react-agent "What is the population of Tokyo divided by 1000?"
@@ -87,8 +99,10 @@ Examples:
 
 The answer goes to stdout, the trace to stderr. Exit status: 0 answered,
 1 failed, 2 usage error, 3 no real final answer, 130 interrupted.
-Run "react-agent COMMAND --help" for the flags of a command.
-`
+Run "react-agent help COMMAND" for the flags of a command.
+`)
+	return b.String()
+}
 
 // Exit statuses.
 const (
@@ -112,48 +126,14 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		if isTerminal(stdin) {
-			fmt.Fprint(stderr, usage)
+			fmt.Fprint(stderr, usage())
 			return exitUsage
 		}
 		args = []string{"ask"} // The question comes from stdin.
 	}
-	args = commandFirst(args)
-	if typo, want := mistypedCommand(args); want != "" {
-		fmt.Fprintf(stderr, "react-agent: unknown command %q; did you mean %q? To ask it as a question, write: react-agent ask %s\n", typo, want, typo)
-		return exitUsage
-	}
-	cmd, rest := args[0], args[1:]
-	var err error
-	switch cmd {
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	case "version", "--version":
-		fmt.Fprintln(stdout, version())
-		return 0
-	case "parse":
-		err = cmdParse(rest, stdin, stdout, stderr)
-	case "tools":
-		err = cmdTools(rest, stdout, stderr)
-	case "tool":
-		err = cmdTool(rest, stdin, stdout, stderr)
-	case "ask":
-		err = cmdAsk(rest, stdin, stdout, stderr)
-	case "chat":
-		err = cmdChat(rest, stdin, stdout, stderr)
-	case "settings":
-		err = cmdSettings(rest, stdout, stderr)
-	case "models":
-		err = cmdModels(rest, stdout, stderr)
-	case "eval":
-		err = cmdEval(rest, stdout, stderr)
-	case "completion":
-		err = cmdCompletion(rest, stdout, stderr)
-	case "logs":
-		err = cmdLogs(rest, stdout, stderr)
-	default:
-		cmd = "ask"
-		err = cmdAsk(args, stdin, stdout, stderr)
+	cmd, rest, err := route(args)
+	if err == nil {
+		err = dispatch(cmd, rest, stdin, stdout, stderr)
 	}
 	var exit exitError
 	switch {
@@ -162,7 +142,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.Is(err, pflag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "react-agent %s: %v\n", cmd, err)
+		if cmd == "" {
+			fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(strings.TrimPrefix(err.Error(), errUsage.Error()+": ")))
+		} else {
+			fmt.Fprintf(stderr, "react-agent %s: %s\n", cmd, trace.Visible(strings.TrimPrefix(err.Error(), errUsage.Error()+": ")))
+		}
 		return exitUsage
 	case errors.As(err, &exit):
 		return int(exit)
@@ -175,64 +159,151 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// commands are the commands of the command line, for finding one among
-// the arguments.
-var commands = []string{"ask", "chat", "parse", "tools", "tool", "models", "eval", "settings", "logs", "completion", "help", "version"}
-
-// commandFirst moves a command written after flags to the front:
-// "react-agent -q chat" is "react-agent chat -q". Flags are read as ask's
-// are, so that a flag's value ("--base-url tools") is not taken for one.
-func commandFirst(args []string) []string {
-	fs := pflag.NewFlagSet("ask", pflag.ContinueOnError)
-	addAgentFlags(fs)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return args
-		case strings.HasPrefix(a, "--"):
-			if f := fs.Lookup(strings.TrimPrefix(a, "--")); f != nil && f.NoOptDefVal == "" && !strings.Contains(a, "=") {
-				i++ // its value
-			}
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			if f := fs.ShorthandLookup(a[len(a)-1:]); f != nil && f.NoOptDefVal == "" {
-				i++
-			}
-		case slices.Contains(commands, a):
-			if i == 0 {
-				return args
-			}
-			return append(append([]string{a}, args[:i]...), args[i+1:]...)
-		default:
-			return args // the question
-		}
+// dispatch runs the command cmd with its arguments.
+func dispatch(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	switch cmd {
+	case "help":
+		return cmdHelp(args, stdin, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, version())
+		return nil
+	case "parse":
+		return cmdParse(args, stdin, stdout, stderr)
+	case "tools":
+		return cmdTools(args, stdout, stderr)
+	case "tool":
+		return cmdTool(args, stdin, stdout, stderr)
+	case "chat":
+		return cmdChat(args, stdin, stdout, stderr)
+	case "settings":
+		return cmdSettings(args, stdout, stderr)
+	case "models":
+		return cmdModels(args, stdout, stderr)
+	case "eval":
+		return cmdEval(args, stdout, stderr)
+	case "completion":
+		return cmdCompletion(args, stdout, stderr)
+	case "__complete":
+		return cmdComplete(args, stdout)
+	case "logs":
+		return cmdLogs(args, stdout, stderr)
 	}
-	return args
+	return cmdAsk(args, stdin, stdout, stderr)
 }
 
-// mistypedCommand reports a bare word that is one slip away from a command
-// ("tols", "chta"), with the command it is near. A question of one word
-// is still asked when it is not that near a command, ends in a question
-// mark, or is written after ask.
-func mistypedCommand(args []string) (typo, want string) {
-	if len(args) == 0 || slices.Contains(commands, args[0]) || strings.HasPrefix(args[0], "-") {
-		return "", ""
+// cmdHelp implements `react-agent help [COMMAND]`.
+func cmdHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, usage())
+		return nil
+	case len(args) == 1 && slices.Contains(commandNames(), args[0]):
+		return dispatch(args[0], []string{"--help"}, stdin, stdout, stderr)
+	}
+	return fmt.Errorf("%w: help takes the name of a command: %s", errUsage, strings.Join(commandNames(), ", "))
+}
+
+// isCommand reports whether name is one of the commands.
+func isCommand(name string) bool {
+	return slices.ContainsFunc(overview, func(c struct{ name, form, does string }) bool { return c.name == name })
+}
+
+// commandNames returns the names of the commands that do something of
+// their own: all but help and version.
+func commandNames() []string {
+	var names []string
+	for _, c := range overview {
+		if c.name != "help" && c.name != "version" {
+			names = append(names, c.name)
+		}
+	}
+	return names
+}
+
+// route finds the command of a command line and the arguments it gets.
+// Flags may come before the command (`react-agent -q chat`): they are read
+// as settings, as ask reads them, and the command gets those it takes,
+// ignoring the others as it ignores the same settings in the
+// environment. A command line with no command asks a question, unless
+// its first word is a command mistyped or one of another tool's.
+func route(args []string) (cmd string, rest []string, err error) {
+	switch args[0] {
+	case "-h", "--help":
+		return "help", args[1:], nil
+	case "--version":
+		return "version", args[1:], nil
+	}
+	ask := flagsOf("ask")
+	lead, i := leadingFlags(ask, args)
+	if i == len(args) {
+		return "ask", args, nil // flags alone: the question comes from stdin
+	}
+	if word := args[i]; isCommand(word) || word == "__complete" {
+		cfs := flagsOf(word)
+		for _, f := range lead {
+			if cfs != nil && cfs.Lookup(f.name) != nil {
+				rest = append(rest, f.form())
+			}
+		}
+		return word, append(rest, args[i+1:]...), nil
 	}
 	var words []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
+	for _, a := range args[i:] {
+		if !strings.HasPrefix(a, "-") || a == "-" {
 			words = append(words, a)
 		}
 	}
-	if len(words) != 1 || len(words[0]) < 3 || strings.IndexFunc(words[0], func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
-		return "", ""
+	if err := notAQuestion(words); err != nil {
+		return "", nil, err
 	}
-	for _, c := range commands {
-		if d := editDistance(words[0], c); d == 1 || d == 2 && len(words[0]) >= 7 {
-			return words[0], c
+	return "ask", args, nil
+}
+
+// otherTools are commands of tools people use beside this one (simonw/llm,
+// aichat), with what to do here instead: typed out of habit they are a
+// usage error, not a question sent to a model, perhaps a paid one.
+var otherTools = map[string]string{
+	"keys":        "keys are not kept by react-agent: set the provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY), write api-key: in the config file, or pass --api-key",
+	"templates":   "your own prompt is a template given with --prompt-file, and extra context is --system",
+	"aliases":     "a model is named with --model, and settings are kept in the config file (see: react-agent settings)",
+	"plugins":     "tools are added with --tools-config and --mcp-config (see: react-agent tools --help)",
+	"embed":       "it answers questions and keeps no embeddings",
+	"collections": "it answers questions and keeps no embeddings",
+	"schemas":     "the tools' argument schemas are listed by: react-agent tools",
+	"fragments":   "files are attached with -a FILE",
+}
+
+// notAQuestion returns a usage error for the words of a command line
+// without a command that look like a command line rather than a question:
+// a command one slip away ("tols", "lgos show 3f"), or a command of
+// another tool ("keys set openai"). Questions have more words, a question
+// mark, or come after ask.
+func notAQuestion(words []string) error {
+	if len(words) == 0 || len(words) > 3 {
+		return nil
+	}
+	for _, w := range words {
+		if strings.ContainsAny(w, "?？") {
+			return nil
 		}
 	}
-	return "", ""
+	w := words[0]
+	if strings.IndexFunc(w, func(r rune) bool { return (r < 'a' || r > 'z') && r != '-' }) >= 0 {
+		return nil
+	}
+	asQuestion := "react-agent ask " + strings.Join(words, " ")
+	if advice, ok := otherTools[w]; ok {
+		return fmt.Errorf("%w: react-agent has no %q command; %s. To ask it as a question, write: %s", errUsage, w, advice, asQuestion)
+	}
+	if len(w) < 3 {
+		return nil
+	}
+	for _, c := range overview {
+		if d := editDistance(w, c.name); d == 1 || d == 2 && len(w) >= 7 {
+			return fmt.Errorf("%w: unknown command %q; did you mean %q? To ask it as a question, write: %s", errUsage, w, c.name, asQuestion)
+		}
+	}
+	return nil
 }
 
 // editDistance counts the insertions, deletions, substitutions and swaps
@@ -259,6 +330,98 @@ func editDistance(a, b string) int {
 		}
 	}
 	return d[len(a)][len(b)]
+}
+
+// flagsOf returns the flags of the command called name, as the command
+// defines them, for completion and for flags written before it; nil for
+// a command without flags of its own to share.
+func flagsOf(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	switch name {
+	case "ask":
+		addAskFlags(fs)
+	case "chat", "settings":
+		addAgentFlags(fs)
+	case "models":
+		addModelsFlags(fs)
+	case "tools":
+		addToolsFlags(fs, false)
+	case "tool":
+		addToolsFlags(fs, true)
+	case "eval":
+		addEvalFlags(fs)
+	case "logs":
+		addLogsFlags(fs)
+	default:
+		return nil
+	}
+	return fs
+}
+
+// leadingFlag is one flag written before the command, with its value.
+type leadingFlag struct {
+	name  string
+	value *string
+}
+
+// form is the flag as the command reads it.
+func (f leadingFlag) form() string {
+	if f.value == nil {
+		return "--" + f.name
+	}
+	return "--" + f.name + "=" + *f.value
+}
+
+// leadingFlags reads the flags of fs at the start of args, and returns
+// them with the index of the first argument that is neither a flag nor a
+// flag's value. A flag fs does not know is taken to have no value.
+func leadingFlags(fs *pflag.FlagSet, args []string) ([]leadingFlag, int) {
+	var flags []leadingFlag
+	takesValue := func(f *pflag.Flag) bool { return f != nil && f.NoOptDefVal == "" }
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return flags, i
+		case strings.HasPrefix(a, "--"):
+			name, value, inline := strings.Cut(a[2:], "=")
+			f := fs.Lookup(name)
+			lf := leadingFlag{name: name}
+			switch {
+			case inline:
+				lf.value = &value
+			case takesValue(f) && i+1 < len(args):
+				i++
+				lf.value = &args[i]
+			}
+			flags = append(flags, lf)
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// Shorthands, perhaps several (-qv), the last perhaps with
+			// its value (-m qwen, -mqwen, -m=qwen).
+			for k := 1; k < len(a); k++ {
+				f := fs.ShorthandLookup(a[k : k+1])
+				lf := leadingFlag{name: a[k : k+1]}
+				if f != nil {
+					lf.name = f.Name
+				}
+				if takesValue(f) {
+					switch v := strings.TrimPrefix(a[k+1:], "="); {
+					case v != "":
+						lf.value = &v
+					case i+1 < len(args):
+						i++
+						lf.value = &args[i]
+					}
+					flags = append(flags, lf)
+					break
+				}
+				flags = append(flags, lf)
+			}
+		default:
+			return flags, i
+		}
+	}
+	return flags, len(args)
 }
 
 // exitError is an exit status whose message was already printed.
@@ -294,28 +457,137 @@ func version() string {
 	return v + " " + info.GoVersion
 }
 
+// helpWidth is the width help is wrapped at: a terminal's, up to 100
+// columns.
+func helpWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
+			return min(cols, 100) - 1
+		}
+	}
+	return 99
+}
+
 // newFlags returns a flag set for a command that reports errors as usage
-// errors and prints help, with examples, on --help.
+// errors and prints help, with examples, on --help: its flags under the
+// headings they were added with, wrapped to fit 100 columns.
 // Asked-for help goes to stdout, so that it can be paged or searched.
 func newFlags(name, synopsis, examples string, stdout, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // errors are returned, in words of ours
 	fs.SortFlags = false
 	fs.Usage = func() { // called for --help only: parse errors are returned
-		fmt.Fprintf(stdout, "Usage: react-agent %s\n\nExamples:\n%s\nFlags:\n%s", synopsis, examples, fs.FlagUsages())
+		fmt.Fprintf(stdout, "Usage: react-agent %s\n\nExamples:\n%s", synopsis, examples)
+		writeFlags(stdout, fs, helpWidth(stdout))
 	}
 	return fs
 }
 
-// parseFlags parses args into fs, turning flag errors into usage errors.
+// writeFlags writes the flags of fs under their headings, as help lists
+// them.
+func writeFlags(w io.Writer, fs *pflag.FlagSet, width int) {
+	var headings []string
+	sets := map[string]*pflag.FlagSet{}
+	fs.VisitAll(func(f *pflag.Flag) {
+		h := "Flags"
+		if g := f.Annotations[groupAnnotation]; len(g) > 0 {
+			h = g[0]
+		}
+		if sets[h] == nil {
+			headings = append(headings, h)
+			sets[h] = pflag.NewFlagSet(h, pflag.ContinueOnError)
+			sets[h].SortFlags = false
+		}
+		sets[h].AddFlag(f)
+	})
+	for _, h := range headings {
+		fmt.Fprintf(w, "\n%s:\n%s", h, sets[h].FlagUsagesWrapped(width))
+	}
+}
+
+// parseFlags parses args into fs, turning flag errors into usage errors
+// in people's words.
 func parseFlags(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
-		return fmt.Errorf("%w: %v (see --help)", errUsage, err)
+		return fmt.Errorf("%w: %s (see --help)", errUsage, flagProblem(fs, err))
 	}
 	return nil
+}
+
+// flagProblem says what is wrong with a flag, from pflag's error.
+func flagProblem(fs *pflag.FlagSet, err error) string {
+	var invalid *pflag.InvalidValueError
+	var missing *pflag.ValueRequiredError
+	var unknown *pflag.NotExistError
+	switch {
+	case errors.As(err, &invalid):
+		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(invalid.GetFlag()), invalid.GetValue())
+	case errors.As(err, &missing):
+		return fmt.Sprintf("--%s needs a value: %s", missing.GetFlag().Name, valueKind(missing.GetFlag()))
+	case errors.As(err, &unknown):
+		name := unknown.GetSpecifiedName()
+		if name == "" {
+			return fmt.Sprintf("unknown flag -%s", unknown.GetSpecifiedShortnames())
+		}
+		msg := fmt.Sprintf("unknown flag --%s", name)
+		if near := nearestFlag(fs, name); near != "" {
+			return msg + fmt.Sprintf("; did you mean --%s?", near)
+		}
+		if cmds := commandsWithFlag(name); len(cmds) > 0 {
+			return msg + fmt.Sprintf("; it is a flag of %s", strings.Join(cmds, ", "))
+		}
+		return msg
+	}
+	return err.Error()
+}
+
+// valueKind says in words what a flag's value is.
+func valueKind(f *pflag.Flag) string {
+	switch f.Value.Type() {
+	case "int", "int64":
+		return "a whole number, like " + map[bool]string{true: f.DefValue, false: "10"}[f.DefValue != "0" && f.DefValue != ""]
+	case "duration":
+		return "a time with its unit, like 30s, 5m or 1h30m"
+	case "float64":
+		return "a number, like 0.7"
+	case "bool":
+		return "true or false"
+	}
+	return "a value"
+}
+
+// setFlag sets the flag name of fs to a value from a setting, with an
+// error in people's words.
+func setFlag(fs *pflag.FlagSet, name, value string) error {
+	if err := fs.Set(name, value); err != nil {
+		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs.Lookup(name)), value)
+	}
+	return nil
+}
+
+// nearestFlag returns the flag of fs one or two slips from name, or "".
+func nearestFlag(fs *pflag.FlagSet, name string) string {
+	best, bestD := "", 3
+	fs.VisitAll(func(f *pflag.Flag) {
+		if d := editDistance(name, f.Name); d < bestD && (d == 1 || len(name) >= 6) {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// commandsWithFlag lists the commands that take the flag called name.
+func commandsWithFlag(name string) []string {
+	var cmds []string
+	for _, c := range commandNames() {
+		if fs := flagsOf(c); fs != nil && fs.Lookup(name) != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds
 }
 
 // parseOutput is one line of `react-agent parse` output.
@@ -602,8 +874,8 @@ func applySettings(fs *pflag.FlagSet, configPath string) error {
 				values = filepath.SplitList(v) // several files, as in PATH
 			}
 			for _, v := range values {
-				if err := fs.Set(name, v); err != nil {
-					return fmt.Errorf("%w: %s=%q: %v", errUsage, envName(name), v, err)
+				if err := setFlag(fs, name, v); err != nil {
+					return fmt.Errorf("%w: %s: %v", errUsage, envName(name), err)
 				}
 			}
 			fs.SetAnnotation(name, sourceAnnotation, []string{envName(name)})
@@ -626,8 +898,8 @@ func applySettings(fs *pflag.FlagSet, configPath string) error {
 			if isPath && v != "" && !filepath.IsAbs(v) {
 				v = filepath.Join(filepath.Dir(cf.path), v) // Relative to the file.
 			}
-			if err := fs.Set(name, v); err != nil {
-				return fmt.Errorf("%w: config file %s: %s: %v", errUsage, cf.path, name, err)
+			if err := setFlag(fs, name, v); err != nil {
+				return fmt.Errorf("%w: config file %s: %v", errUsage, cf.path, err)
 			}
 		}
 		fs.SetAnnotation(name, sourceAnnotation, []string{cf.path})
@@ -652,12 +924,27 @@ type settings struct {
 // addSettings adds --config and the tool flags to fs.
 func addSettings(fs *pflag.FlagSet) *settings {
 	s := &settings{}
-	fs.StringVar(&s.config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file: flag names and values (default: react-agent/config.yaml in the user's config directory)")
-	s.tools = toolFlags(fs)
-	fs.StringArrayVar(&s.mcpConfigs, "mcp-config", nil, `JSON or YAML file of MCP servers whose tools to add, as Claude Desktop writes it ({"mcpServers": {…}}) (repeatable)`)
-	pathFlag(fs, "mcp-config")
-	fs.BoolVar(&s.yes, "yes", false, "run shell, plugin and MCP tools without asking")
+	grouped(fs, "Tool flags", func() {
+		s.tools = toolFlags(fs)
+		fs.StringArrayVar(&s.mcpConfigs, "mcp-config", nil, `JSON or YAML file of MCP servers whose tools to add, as Claude Desktop writes it ({"mcpServers": {…}}) (repeatable)`)
+		pathFlag(fs, "mcp-config")
+	})
+	addConfigFlag(fs, &s.config)
 	return s
+}
+
+// addConfigFlag adds --config to fs.
+func addConfigFlag(fs *pflag.FlagSet, config *string) {
+	grouped(fs, "Settings flags", func() {
+		fs.StringVar(config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file: flag names and values (default: react-agent/config.yaml in the user's config directory)")
+	})
+}
+
+// addYes adds --yes to fs, for the commands that run tools.
+func addYes(fs *pflag.FlagSet, s *settings) {
+	grouped(fs, "Tool flags", func() {
+		fs.BoolVar(&s.yes, "yes", false, "run shell, plugin and MCP tools without asking")
+	})
 }
 
 // toolFlags adds the tool flags to fs and returns a function that reads
@@ -676,6 +963,26 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands, and MCP servers in its mcp section")
 	pathFlag(fs, "tools-config")
 	return func() tools.Options { return *o }
+}
+
+// groupAnnotation files a flag under a heading of its command's help.
+const groupAnnotation = "react-agent/group"
+
+// grouped adds flags to fs with add, and files them under heading in the
+// command's help.
+func grouped(fs *pflag.FlagSet, heading string, add func()) {
+	before := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) { before[f.Name] = true })
+	add()
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !before[f.Name] {
+			f.Annotations = maps.Clone(f.Annotations)
+			if f.Annotations == nil {
+				f.Annotations = map[string][]string{}
+			}
+			f.Annotations[groupAnnotation] = []string{heading}
+		}
+	})
 }
 
 // builtins returns the registry of the built-in tools o enables; options
@@ -763,51 +1070,93 @@ func confirmTerminal(stdin io.Reader, stderr io.Writer) (in *os.File, out io.Wri
 	return nil, stderr, func() {}
 }
 
+// toolsFlags are the flags of tools and tool.
+type toolsFlags struct {
+	*settings
+	json bool
+}
+
+// addToolsFlags adds the flags of tools to fs, and with run those of
+// tool, which runs one.
+func addToolsFlags(fs *pflag.FlagSet, run bool) *toolsFlags {
+	f := &toolsFlags{settings: addSettings(fs)}
+	if run {
+		addYes(fs, f.settings)
+	}
+	what := "the tools"
+	if run {
+		what = "the observation"
+	}
+	grouped(fs, "Output flags", func() {
+		fs.BoolVar(&f.json, "json", false, "print "+what+" as JSON")
+	})
+	return f
+}
+
 // cmdTools implements `react-agent tools`.
 func cmdTools(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tools", "tools [flags]", `  react-agent tools
   react-agent tools --allow-shell --tools-config plugins.yaml
+  react-agent tools --json > tools.json      (name, description and input_schema of each)
 `, stdout, stderr)
-	s := addSettings(fs)
+	f := addToolsFlags(fs, false)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: tools takes no arguments, got %q", errUsage, fs.Args())
 	}
-	if err := applySettings(fs, s.config); err != nil {
+	if err := applySettings(fs, f.config); err != nil {
 		return err
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	reg, closeTools, err := toolRegistry(ctx, s)
+	reg, closeTools, err := toolRegistry(ctx, f.settings)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
 	defer closeTools()
+	if f.json {
+		type entry struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			Server      string         `json:"server,omitempty"`
+			InputSchema map[string]any `json:"input_schema"`
+		}
+		list := []entry{}
+		for _, t := range reg.List() {
+			e := entry{Name: t.Name(), Description: t.Description(), InputSchema: t.Schema().JSONSchema()}
+			if s, ok := t.(tools.Served); ok {
+				e.Server = s.Server()
+			}
+			list = append(list, e)
+		}
+		return writeJSON(stdout, list)
+	}
 	return tools.FormatList(stdout, reg)
 }
 
-// cmdTool implements `react-agent tool NAME INPUT`: one call of one tool,
-// with INPUT read as the parser reads an Action Input.
+// cmdTool implements `react-agent tool NAME [INPUT]`: one call of one
+// tool, with INPUT read as the parser reads an Action Input.
 func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("tool", "tool [flags] NAME INPUT   (INPUT: a JSON object, or raw text for the tool's primary argument)", `  react-agent tool calculator "2**10 / 4"
+	fs := newFlags("tool", "tool [flags] NAME [INPUT]\n\nINPUT is a JSON object, or raw text for the tool's primary argument; a tool\nwithout arguments needs none.", `  react-agent tool calculator "2**10 / 4"
   react-agent tool Calculator '{"expression": "3+4"}'
   react-agent tool --allow-shell shell "ls -la"
+  react-agent tool --mcp-config testdata/mcp/servers.json list_allowed_directories
 `, stdout, stderr)
-	s := addSettings(fs)
+	f := addToolsFlags(fs, true)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
-		return fmt.Errorf("%w: tool takes a tool name and its input, as in: react-agent tool calculator '2+2' (got %d arguments)", errUsage, fs.NArg())
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return fmt.Errorf("%w: tool takes a tool name and its input, as in: react-agent tool calculator '2+2' (got %d arguments; quote an input of several words)", errUsage, fs.NArg())
 	}
-	if err := applySettings(fs, s.config); err != nil {
+	if err := applySettings(fs, f.config); err != nil {
 		return err
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	reg, closeTools, err := toolRegistry(ctx, s)
+	reg, closeTools, err := toolRegistry(ctx, f.settings)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -819,11 +1168,14 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		// the parser would, and let the registry say how to turn it on.
 		canonical, callArgs = parser.New(tools.Catalog()).Args(name, input)
 	}
+	if t, ok := reg.Get(canonical); ok && fs.NArg() == 1 && len(reg.RequiredArgs(canonical)) > 0 {
+		return fmt.Errorf("%w: %s needs an input: %s, as in: react-agent tool %s '…'", errUsage, canonical, t.Schema(), canonical)
+	}
 	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
 		callArgs = checked
 		in, out, closeTTY := confirmTerminal(stdin, stderr)
 		defer closeTTY()
-		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, s.yes), t, callArgs); err != nil {
+		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, f.yes), t, callArgs); err != nil {
 			return interrupted(ctx, err)
 		}
 	}
@@ -831,8 +1183,19 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return interrupted(ctx, err)
 	}
-	fmt.Fprintln(stdout, forTerminal(stdout, obs))
-	if code := tools.ExitCode(obs); code != 0 {
+	code := tools.ExitCode(obs)
+	if f.json {
+		if err := writeJSON(stdout, struct {
+			Tool        string         `json:"tool"`
+			Args        map[string]any `json:"args"`
+			Observation string         `json:"observation"`
+		}{canonical, callArgs, obs}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(stdout, forTerminal(stdout, obs))
+	}
+	if code != 0 {
 		return exitError(code) // a command that failed: its status, as a shell gives it
 	}
 	return nil
@@ -868,43 +1231,64 @@ type agentFlags struct {
 	log           *logFlags
 }
 
+// addAgentFlags adds the flags of ask and chat to fs.
 func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	f := &agentFlags{}
 	m := &f.model
-	ollama, _ := model.Lookup("ollama")
-	fs.StringVar(&m.Provider, "provider", ollama.Name, "model provider: "+strings.Join(model.Names(), ", "))
-	fs.StringVarP(&m.Model, "model", "m", "", fmt.Sprintf("model name (default: %s on ollama, the provider's default elsewhere)", ollama.DefaultModel))
-	fs.StringVar(&m.BaseURL, "base-url", "", "server URL (default: OLLAMA_HOST or http://127.0.0.1:11434 for ollama, OPENAI_BASE_URL for openai; any OpenAI-compatible server with --provider openai)")
-	fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY; a local server needs none)")
-	fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
-	fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
-	fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
-	fs.DurationVar(&m.IdleTimeout, "idle-timeout", model.DefaultIdleTimeout, "time the model server may send nothing, before or within a reply")
-	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
-	fs.StringVar(&f.protocol, "protocol", string(agent.ProtocolText), `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
-	fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run (0: none)")
-	fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
-	fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
-	pathFlag(fs, "prompt-file")
-	fs.StringVar(&f.system, "system", "", "extra context appended to the system prompt")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only the answer: no trace on stderr")
-	fs.BoolVarP(&f.verbose, "verbose", "v", false, "trace the full prompts and observations")
-	fs.BoolVar(&f.stream, "stream", false, "show the model's text as it arrives (default: on when stderr is a terminal)")
-	fs.BoolVar(&f.noStream, "no-stream", false, "do not show the model's text as it arrives, even on a terminal")
-	fs.StringArrayVar(&f.stops, "stop", nil, "a stop sequence sent on every model call, replacing the default set (repeatable)")
-	fs.BoolVar(&f.noStop, "no-stop", false, "send no stop sequences: the agent cuts replies itself")
-	fs.BoolVarP(&f.usage, "usage", "u", false, "print the tokens in and out and the model's time after the answer, on stderr")
-	fs.BoolVar(&f.json, "json", false, "print the run as JSON Lines events on stdout instead of the answer")
-	fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
-	fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
-	f.log = addLogFlags(fs, true)
+	addModelFlags(fs, m, true)
+	grouped(fs, "Agent flags", func() {
+		fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
+		fs.StringVar(&f.protocol, "protocol", string(agent.ProtocolText), `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
+		fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run, such as 90s or 5m (0: none)")
+		fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
+		fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
+		pathFlag(fs, "prompt-file")
+		fs.StringVarP(&f.system, "system", "s", "", "extra context appended to the system prompt")
+		fs.StringArrayVar(&f.stops, "stop", nil, "a stop sequence sent on every model call, replacing the default set (repeatable)")
+		fs.BoolVar(&f.noStop, "no-stop", false, "send no stop sequences: the agent cuts replies itself")
+	})
+	grouped(fs, "Output flags", func() {
+		fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only the answer: no trace on stderr")
+		fs.BoolVarP(&f.verbose, "verbose", "v", false, "trace the full prompts and observations")
+		fs.BoolVar(&f.stream, "stream", false, "show the model's text as it arrives (default: on when stderr is a terminal)")
+		fs.BoolVar(&f.noStream, "no-stream", false, "do not show the model's text as it arrives, even on a terminal")
+		fs.BoolVarP(&f.usage, "usage", "u", false, "print the tokens in and out and the model's time after the answer, on stderr")
+		fs.BoolVar(&f.json, "json", false, "print the run as JSON Lines events on stdout instead of the answer")
+	})
+	grouped(fs, "Log and replay flags", func() {
+		f.log = addLogFlags(fs, true)
+		fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
+		fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
+	})
 	f.settings = addSettings(fs)
+	addYes(fs, f.settings)
 	return f
 }
 
+// addModelFlags adds the flags that say which model server to talk to
+// and, with sampling, which model and how it samples.
+func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
+	grouped(fs, "Model flags", func() {
+		fs.StringVar(&m.Provider, "provider", "ollama", "model provider: "+strings.Join(model.Names(), ", "))
+		if sampling {
+			ollama, _ := model.Lookup("ollama")
+			fs.StringVarP(&m.Model, "model", "m", "", fmt.Sprintf("model name (default: %s on ollama, the provider's own elsewhere)", ollama.DefaultModel))
+		}
+		fs.StringVar(&m.BaseURL, "base-url", "", "server URL (default: OLLAMA_HOST or http://127.0.0.1:11434 for ollama, OPENAI_BASE_URL for openai); with --provider openai, any OpenAI-compatible server")
+		fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY); a local server needs none")
+		if sampling {
+			fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+			fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
+		}
+		fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
+		fs.DurationVar(&m.IdleTimeout, "idle-timeout", model.DefaultIdleTimeout, "time the model server may send nothing, before or within a reply")
+	})
+}
+
 // cmdCompletion implements `react-agent completion SHELL`: a script that
-// completes the commands, and the flags of ask (which most commands
-// share), taken from the flag set itself so that it never falls behind.
+// asks react-agent itself what may come next (`react-agent __complete
+// WORD…`), so that each command's flags and their values are completed
+// as the command reads them, and never fall behind.
 func cmdCompletion(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("completion", "completion bash|zsh|fish", `  source <(react-agent completion bash)           # in ~/.bashrc
   react-agent completion zsh > "${fpath[1]}/_react-agent"
@@ -916,47 +1300,291 @@ func cmdCompletion(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: completion takes the name of a shell: bash, zsh or fish", errUsage)
 	}
-	flags := pflag.NewFlagSet("ask", pflag.ContinueOnError)
-	addAgentFlags(flags)
-	var words []string
-	flags.VisitAll(func(f *pflag.Flag) { words = append(words, "--"+f.Name) })
-	cmds := strings.Join(commands, " ")
-	switch fs.Arg(0) {
-	case "bash":
-		fmt.Fprintf(stdout, `# bash completion for react-agent
-_react_agent() {
-	local cur=${COMP_WORDS[COMP_CWORD]}
-	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W %q -- "$cur"))
-	elif [[ $COMP_CWORD -eq 1 ]]; then
-		COMPREPLY=($(compgen -W %q -- "$cur"))
-	fi
-}
-complete -o default -F _react_agent react-agent
-`, strings.Join(words, " "), cmds)
-	case "zsh":
-		fmt.Fprintf(stdout, `#compdef react-agent
-# zsh completion for react-agent
-_react_agent() {
-	if [[ $words[CURRENT] == -* ]]; then
-		compadd -- %s
-	elif (( CURRENT == 2 )); then
-		compadd -- %s
-	else
-		_files
-	fi
-}
-compdef _react_agent react-agent
-`, strings.Join(words, " "), cmds)
-	case "fish":
-		fmt.Fprintf(stdout, "# fish completion for react-agent\ncomplete -c react-agent -n __fish_use_subcommand -a %q\n", cmds)
-		flags.VisitAll(func(f *pflag.Flag) {
-			fmt.Fprintf(stdout, "complete -c react-agent -l %s -d %q\n", f.Name, strings.SplitN(f.Usage, "\n", 2)[0])
-		})
-	default:
+	script, ok := map[string]string{"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion}[fs.Arg(0)]
+	if !ok {
 		return fmt.Errorf("%w: completion: unknown shell %q; use bash, zsh or fish", errUsage, fs.Arg(0))
 	}
+	_, err := io.WriteString(stdout, script)
+	return err
+}
+
+// The completion scripts pass the words of the command line up to the
+// cursor to `react-agent __complete`, which prints one candidate a line
+// (with a description after a tab) and "::files" when file names fit.
+const (
+	bashCompletion = `# bash completion for react-agent
+_react_agent() {
+	local line=${COMP_LINE:0:COMP_POINT} IFS=$' \t\n'
+	local -a words
+	if [[ -n $line ]]; then
+		read -r -a words <<< "$line"
+		[[ $line == *[[:space:]] ]] && words+=("")
+	else
+		words=("${COMP_WORDS[@]:0:COMP_CWORD+1}")
+	fi
+	local cur=${words[${#words[@]}-1]} bcur=${COMP_WORDS[COMP_CWORD]}
+	local prefix=${cur%"$bcur"} out cand
+	out=$(command react-agent __complete "${words[@]:1}" 2>/dev/null) || return
+	COMPREPLY=()
+	while IFS= read -r cand; do
+		case $cand in
+		::files) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$bcur")) ;;
+		*) COMPREPLY+=("${cand%%$'\t'*}") ;;
+		esac
+	done <<< "$out"
+	[[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]#"$prefix"}")
+	[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+	return 0
+}
+complete -o default -F _react_agent react-agent
+`
+	zshCompletion = `#compdef react-agent
+# zsh completion for react-agent
+_react_agent() {
+	local -a words_ cands descs
+	local out line
+	words_=("${(@Q)words[2,CURRENT]}")
+	out=$(command react-agent __complete "${words_[@]}" 2>/dev/null) || return 1
+	for line in "${(@f)out}"; do
+		if [[ $line == ::files ]]; then
+			_files
+		elif [[ -n $line ]]; then
+			cands+=("${line%%$'\t'*}")
+		fi
+	done
+	(( ${#cands} )) && compadd -Q -- "${cands[@]}"
+}
+compdef _react_agent react-agent
+`
+	fishCompletion = `# fish completion for react-agent
+function __react_agent_complete
+	set -l words (commandline -opc)[2..-1] (commandline -ct)
+	set -l out (command react-agent __complete $words 2>/dev/null)
+	for line in $out
+		if test "$line" = "::files"
+			__fish_complete_path (commandline -ct)
+		else
+			echo $line
+		end
+	end
+end
+complete -c react-agent -f -a '(__react_agent_complete)'
+`
+)
+
+// candidate is one completion: a word, and what it means.
+type candidate struct{ word, about string }
+
+// cmdComplete implements `react-agent __complete WORD…`: what may come at
+// the last word, which the cursor is at (empty after a space).
+func cmdComplete(words []string, stdout io.Writer) error {
+	if len(words) == 0 {
+		words = []string{""}
+	}
+	cands, files := completions(words)
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	for _, c := range cands {
+		if c.about != "" {
+			fmt.Fprintf(w, "%s\t%s\n", c.word, c.about)
+		} else {
+			fmt.Fprintln(w, c.word)
+		}
+	}
+	if files {
+		fmt.Fprintln(w, "::files")
+	}
 	return nil
+}
+
+// completions returns what may come at the last of words: the commands,
+// a command's flags, a flag's values or a command's arguments, those
+// that start with what is typed; files is true when a file's name fits.
+func completions(words []string) (cands []candidate, files bool) {
+	cur, before := words[len(words)-1], words[:len(words)-1]
+	if len(before) > 0 && before[len(before)-1] == "=" && len(before) > 1 {
+		// bash cut "--flag=value" at the "=": put it together again.
+		cur, before = before[len(before)-2]+"="+cur, before[:len(before)-2]
+	}
+	cmd, fs, args := "", flagsOf("ask"), before
+	if _, i := leadingFlags(fs, before); i < len(before) {
+		cmd = "ask"
+		if isCommand(before[i]) {
+			cmd, fs = before[i], flagsOf(before[i])
+			args = append(append([]string{}, before[:i]...), before[i+1:]...)
+		}
+	}
+	if fs == nil {
+		fs = pflag.NewFlagSet(cmd, pflag.ContinueOnError)
+	}
+	// A flag's value: after the flag, or after its "=".
+	if name, value, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(name, "--") {
+		if f := fs.Lookup(name[2:]); f != nil {
+			vals, fl := flagValues(f, args)
+			for _, v := range vals {
+				if strings.HasPrefix(v.word, value) {
+					cands = append(cands, candidate{name + "=" + v.word, v.about})
+				}
+			}
+			return cands, fl
+		}
+	}
+	if len(before) > 0 {
+		if f := flagBefore(fs, before[len(before)-1]); f != nil {
+			vals, fl := flagValues(f, args)
+			return matching(vals, cur), fl
+		}
+	}
+	if strings.HasPrefix(cur, "-") {
+		var all []candidate
+		fs.VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				all = append(all, candidate{"--" + f.Name, firstLine(f.Usage)})
+			}
+		})
+		return matching(all, cur), false
+	}
+	_, i := leadingFlags(fs, args)
+	positional := 0
+	for _, a := range args[i:] {
+		if !strings.HasPrefix(a, "-") {
+			positional++
+		}
+	}
+	switch cmd {
+	case "":
+		var all []candidate
+		for _, c := range overview {
+			if c.name != "help" && c.name != "version" {
+				all = append(all, candidate{c.name, c.does})
+			}
+		}
+		return matching(all, cur), false
+	case "help":
+		var all []candidate
+		for _, c := range overview {
+			if c.name != "help" && c.name != "version" && positional == 0 {
+				all = append(all, candidate{c.name, c.does})
+			}
+		}
+		return matching(all, cur), false
+	case "completion":
+		if positional == 0 {
+			return matching([]candidate{{"bash", ""}, {"zsh", ""}, {"fish", ""}}, cur), false
+		}
+	case "logs":
+		if positional == 0 {
+			return matching([]candidate{{"show", "print a conversation whole"}, {"delete", "delete a conversation"},
+				{"path", "where the log is"}}, cur), false
+		}
+	case "tool":
+		if positional == 0 {
+			var all []candidate
+			for _, t := range tools.Catalog().List() {
+				all = append(all, candidate{t.Name(), firstLine(t.Description())})
+			}
+			return matching(all, cur), false
+		}
+	case "eval":
+		return nil, true
+	}
+	return nil, false
+}
+
+// flagBefore returns the flag of fs that word is, when it takes a value
+// that has not been given with it.
+func flagBefore(fs *pflag.FlagSet, word string) *pflag.Flag {
+	var f *pflag.Flag
+	switch {
+	case strings.HasPrefix(word, "--") && !strings.Contains(word, "="):
+		f = fs.Lookup(word[2:])
+	case strings.HasPrefix(word, "-") && len(word) == 2:
+		f = fs.ShorthandLookup(word[1:])
+	}
+	if f == nil || f.NoOptDefVal != "" {
+		return nil
+	}
+	return f
+}
+
+// flagValues returns the values the flag f may take, given the other
+// arguments of the command line; files is true when it takes a file.
+func flagValues(f *pflag.Flag, args []string) (vals []candidate, files bool) {
+	words := func(ws ...string) []candidate {
+		for _, w := range ws {
+			vals = append(vals, candidate{w, ""})
+		}
+		return vals
+	}
+	switch f.Name {
+	case "provider":
+		return words(model.Names()...), false
+	case "protocol":
+		return words(string(agent.ProtocolText), string(agent.ProtocolNative), string(agent.ProtocolAuto)), false
+	case "lang":
+		return words(prompt.Languages()...), false
+	case "search-engine":
+		return words(tools.EngineDuckDuckGo, tools.EngineSearXNG), false
+	case "model":
+		return words(servedModels(args)...), false
+	case "attach", "record", "replay", "log-db", "config":
+		return nil, true
+	}
+	_, isPath := f.Annotations[pathAnnotation]
+	return nil, isPath
+}
+
+// servedModels returns the models the server that args name serves, or
+// none when it does not answer within a second: completion must not hang.
+func servedModels(args []string) []string {
+	fs := pflag.NewFlagSet("ask", pflag.ContinueOnError)
+	f, _ := addAskFlags(fs)
+	fs.Parse(args) // what is wrong in a line being written is no matter here
+	if applySettings(fs, f.config) != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	names, _ := model.List(ctx, f.model)
+	return names
+}
+
+// matching returns the candidates that start with prefix.
+func matching(all []candidate, prefix string) []candidate {
+	var out []candidate
+	for _, c := range all {
+		if strings.HasPrefix(c.word, prefix) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// firstLine returns the first line of text, cut at 70 characters.
+func firstLine(text string) string {
+	text, _, _ = strings.Cut(text, "\n")
+	if r := []rune(text); len(r) > 70 {
+		text = string(r[:69]) + "…"
+	}
+	return text
+}
+
+// modelsFlags are the flags of models.
+type modelsFlags struct {
+	model  model.Config
+	config string
+	json   bool
+}
+
+// addModelsFlags adds the flags of models to fs.
+func addModelsFlags(fs *pflag.FlagSet) *modelsFlags {
+	f := &modelsFlags{}
+	addModelFlags(fs, &f.model, false)
+	grouped(fs, "Output flags", func() {
+		fs.BoolVar(&f.json, "json", false, `print a JSON list, [{"name": …}], rather than a name a line`)
+	})
+	addConfigFlag(fs, &f.config)
+	return f
 }
 
 // cmdModels implements `react-agent models`: the models the provider's
@@ -964,8 +1592,9 @@ compdef _react_agent react-agent
 func cmdModels(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("models", "models [flags]", `  react-agent models
   react-agent models --provider openai --base-url http://127.0.0.1:8080
+  react-agent models --json
 `, stdout, stderr)
-	f := addAgentFlags(fs)
+	f := addModelsFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -984,6 +1613,16 @@ func cmdModels(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return interrupted(ctx, err)
 	}
+	if f.json {
+		type entry struct {
+			Name string `json:"name"`
+		}
+		list := []entry{}
+		for _, n := range names {
+			list = append(list, entry{n})
+		}
+		return writeJSON(stdout, list)
+	}
 	if len(names) == 0 {
 		fmt.Fprintln(stderr, "react-agent: the server serves no model yet")
 	}
@@ -991,6 +1630,14 @@ func cmdModels(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, forTerminal(stdout, n))
 	}
 	return nil
+}
+
+// writeJSON writes v to w as indented JSON, with <, > and & as they are.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // cmdSettings implements `react-agent settings`: the settings of ask and
@@ -1010,22 +1657,49 @@ func cmdSettings(args []string, stdout, stderr io.Writer) error {
 	if err := applySettings(fs, f.config); err != nil {
 		return err
 	}
+	if f.model.Replay != "" && !fs.Changed("provider") {
+		f.model.Provider = "replay" // as ask reads it
+	}
+	resolved, rerr := model.Resolve(context.Background(), f.model)
+	prov, _ := model.Lookup(f.model.Provider)
+	if rerr != nil {
+		resolved.Model = prov.DefaultModel
+	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
-		source := "default"
+		value, source := fl.Value.String(), "default"
 		switch from := fl.Annotations[sourceAnnotation]; {
 		case len(from) > 0:
 			source = from[0]
 		case fl.Changed:
 			source = "command line"
 		}
-		value := fl.Value.String()
-		if name == "api-key" && value != "" {
-			value = "(set)"
+		// What an empty or automatic value comes to, and from where.
+		switch {
+		case source != "default":
+		case name == "model":
+			value, source = resolved.Model, "default of "+prov.Name
+		case name == "base-url" && prov.URLEnv != "" && os.Getenv(prov.URLEnv) != "":
+			value, source = resolved.URL, prov.URLEnv
+		case name == "base-url" && resolved.URL != "":
+			value, source = resolved.URL, "default of "+prov.Name
+		case name == "api-key" && prov.KeyEnv != "" && os.Getenv(prov.KeyEnv) != "":
+			source = prov.KeyEnv
+		case name == "stream" && !f.noStream:
+			value, source = strconv.FormatBool(isTerminal(stderr)), "default: on when stderr is a terminal"
 		}
-		fmt.Fprintf(w, "%s=%s\t(%s)\n", name, value, source)
+		switch {
+		case name == "api-key" && (value != "" || source != "default"):
+			value = "(set)"
+		case name == "api-key":
+			value = "(none)"
+		}
+		fmt.Fprintf(w, "%s=%s\t(%s)\n", name, forTerminal(stdout, value), source)
+	}
+	if rerr != nil {
+		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(rerr)))
 	}
 	return nil
 }
@@ -1217,6 +1891,16 @@ func (s *session) report(res *agent.Result, err error) error {
 	return exitError(exitFailure)
 }
 
+// addAskFlags adds the flags of ask to fs: chat's, and the files to
+// attach.
+func addAskFlags(fs *pflag.FlagSet) (*agentFlags, *[]string) {
+	var attach []string
+	grouped(fs, "Input flags", func() {
+		fs.StringArrayVarP(&attach, "attach", "a", nil, "a file the model gets with the question: a text, or an image (PNG, JPEG, WebP, GIF) for models that see (repeatable)")
+	})
+	return addAgentFlags(fs), &attach
+}
+
 // cmdAsk implements `react-agent ask QUESTION` and the bare form.
 func cmdAsk(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("ask", "[ask] [flags] QUESTION   (QUESTION \"-\" or none: read it from stdin)", `  react-agent ask --provider replay --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
@@ -1229,8 +1913,7 @@ Exit status: 0 answered, 1 failed (model unreachable, …), 2 usage error,
 3 no real final answer (a limit was reached; a forced answer is still
 printed), 130 interrupted.
 `, stdout, stderr)
-	f := addAgentFlags(fs)
-	attach := fs.StringArrayP("attach", "a", nil, "a file whose text the model gets with the question (repeatable)")
+	f, attach := addAskFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -1329,7 +2012,8 @@ func cmdChat(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
   react-agent chat --provider openai --base-url http://127.0.0.1:8080
   printf 'What is 2+2?\nAnd times 10?\n' | react-agent chat -q
 
-In a session: `+strings.ReplaceAll(strings.TrimSpace(chatHelp), "\n", "; ")+`.
+In a session:
+`+chatHelp+`
 Ctrl-C stops the answer being written; at the prompt it ends the session.
 `, stdout, stderr)
 	f := addAgentFlags(fs)
@@ -1543,7 +2227,8 @@ func adviseStop(err error, stop event.StopReason) string {
 	case errors.Is(err, agent.ErrContextWindow):
 		more = "raise --num-ctx or lower --max-observation"
 	case errors.Is(err, tools.ErrShellDisabled):
-		more = "pass --allow-shell to let the agent run shell commands"
+		// The tool's own message is written for the model.
+		msg, more = "shell: "+tools.ErrShellDisabled.Error(), "pass --allow-shell to let the agent run shell commands"
 	case errors.Is(err, tools.ErrNoConfirmer):
 		more = "pass --yes to allow tool commands without asking"
 	case errors.Is(err, tools.ErrTimeout):
@@ -1773,6 +2458,29 @@ func (l *runLog) close(stderr io.Writer) {
 	l.store.Close()
 }
 
+// logsFlags are the flags of logs.
+type logsFlags struct {
+	config, query, model, since string
+	log                         *logFlags
+	limit                       int
+	json                        bool
+}
+
+// addLogsFlags adds the flags of logs to fs.
+func addLogsFlags(fs *pflag.FlagSet) *logsFlags {
+	f := &logsFlags{}
+	grouped(fs, "Listing flags", func() {
+		fs.IntVarP(&f.limit, "limit", "n", 10, "how many conversations to list")
+		fs.StringVarP(&f.query, "query", "q", "", "list the conversations with these words in a question, answer, thought or observation")
+		fs.StringVar(&f.model, "model", "", "list the conversations with a model whose name contains this")
+		fs.StringVar(&f.since, "since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
+		fs.BoolVar(&f.json, "json", false, "print JSON rather than text")
+	})
+	grouped(fs, "Log flags", func() { f.log = addLogFlags(fs, false) })
+	addConfigFlag(fs, &f.config)
+	return f
+}
+
 // cmdLogs implements `react-agent logs`.
 func cmdLogs(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("logs", "logs [flags]   (and: logs show [--json] [ID], logs delete ID, logs path)", `  react-agent logs
@@ -1786,18 +2494,12 @@ func cmdLogs(args []string, stdout, stderr io.Writer) error {
 the trace showed it (the latest when no ID is given; the start of an ID
 will do); "logs delete" deletes one; "logs path" prints where the log is.
 `, stdout, stderr)
-	var config string
-	fs.StringVar(&config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file, for its log-db")
-	l := addLogFlags(fs, false)
-	n := fs.IntP("limit", "n", 10, "how many conversations to list")
-	query := fs.StringP("query", "q", "", "list the conversations with these words in a question, answer, thought or observation")
-	model := fs.String("model", "", "list the conversations with a model whose name contains this")
-	since := fs.String("since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
-	asJSON := fs.Bool("json", false, "print JSON rather than text")
+	lf := addLogsFlags(fs)
+	config, l, n, query, model, since, asJSON := &lf.config, lf.log, &lf.limit, &lf.query, &lf.model, &lf.since, &lf.json
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := applySettings(fs, config); err != nil {
+	if err := applySettings(fs, *config); err != nil {
 		return err
 	}
 	path, err := l.path()
@@ -1886,13 +2588,8 @@ type evalFlags struct {
 	replay        string
 }
 
-// cmdEval implements `react-agent eval SET.jsonl`: every question of the
-// set asked of every model with every protocol, and the comparison.
-func cmdEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval [flags] SET.jsonl", `  react-agent eval --models ollama:qwen2.5:7b,ollama:llama3.1:8b --protocol text,native testdata/eval/arithmetic.jsonl
-  react-agent eval --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 -j 4 set.jsonl
-  react-agent eval --replay testdata/eval/replay --models ollama:neat,ollama:sloppy --protocol text,native testdata/eval/arithmetic.jsonl
-`, stdout, stderr)
+// addEvalFlags adds the flags of eval to fs.
+func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	f := &evalFlags{}
 	ollama, _ := model.Lookup("ollama")
 	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address)")
@@ -1910,6 +2607,20 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
 	f.settings = addSettings(fs)
+	addYes(fs, f.settings)
+	return f
+}
+
+// cmdEval implements `react-agent eval SET.jsonl`: every question of the
+// set asked of every model with every protocol, and the comparison.
+func cmdEval(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", "eval [flags] SET.jsonl", `  react-agent eval --models ollama:qwen2.5:7b,ollama:llama3.1:8b --protocol text,native \
+      testdata/eval/arithmetic.jsonl
+  react-agent eval --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 -j 4 set.jsonl
+  react-agent eval --replay testdata/eval/replay --models ollama:neat,ollama:sloppy \
+      --protocol text,native testdata/eval/arithmetic.jsonl
+`, stdout, stderr)
+	f := addEvalFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -111,8 +111,11 @@ func English() *Template { return mustBuiltin("en", english) }
 // English, as the scratchpad writes them.
 func Chinese() *Template { return mustBuiltin("zh", chinese) }
 
-// ForLang returns the built-in template for lang, "en" or "zh" (--lang).
-// An empty lang means English.
+// Languages returns the languages of the built-in templates, for ForLang.
+func Languages() []string { return []string{"en", "zh"} }
+
+// ForLang returns the built-in template for lang, one of Languages. An
+// empty lang means English.
 func ForLang(lang string) (*Template, error) {
 	switch strings.ToLower(lang) {
 	case "", "en":

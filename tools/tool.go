@@ -64,6 +64,28 @@ func (s Schema) String() string {
 	return b.String()
 }
 
+// JSONSchema returns the schema as a JSON Schema object, the form MCP
+// and OpenAI-style tool definitions take: {"type": "object",
+// "properties": {...}, "required": [...]}.
+func (s Schema) JSONSchema() map[string]any {
+	props := map[string]any{}
+	required := []string{}
+	for _, a := range s.Args {
+		p := map[string]any{}
+		if a.Type != "" && a.Type != "any" {
+			p["type"] = a.Type
+		}
+		if a.Description != "" {
+			p["description"] = a.Description
+		}
+		props[a.Name] = p
+		if a.Required {
+			required = append(required, a.Name)
+		}
+	}
+	return map[string]any{"type": "object", "properties": props, "required": required}
+}
+
 // arg returns the declared argument called name.
 func (s Schema) arg(name string) (Arg, bool) {
 	for _, a := range s.Args {
