@@ -10,7 +10,7 @@ import (
 // reads, not those of ask.
 func TestHelpFitsAndListsTheFlagsACommandTakes(t *testing.T) {
 	tests := []struct {
-		args       []string
+		args      []string
 		want, not []string
 	}{
 		{[]string{"--help"}, []string{"react-agent chat"}, nil},
