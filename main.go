@@ -40,9 +40,11 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -2001,7 +2003,7 @@ func withAttachments(texts []attachment) string {
 
 const chatHelp = `/tools  list the tools
 /reset  forget the conversation
-/exit   end the session (or Ctrl-D)
+/exit   end the session (or exit, quit, Ctrl-D)
 /help   this list
 `
 
@@ -2014,7 +2016,7 @@ func cmdChat(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 In a session:
 `+chatHelp+`
-Ctrl-C stops the answer being written; at the prompt it ends the session.
+Ctrl-C stops the answer being written; at the prompt it clears the line.
 `, stdout, stderr)
 	f := addAgentFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -2046,7 +2048,9 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 		// Ctrl-R) and lines continued with a backslash.
 		edit := liner.NewLiner()
 		defer edit.Close()
-		edit.SetCtrlCAborts(true)
+		// Ctrl-C clears the line being typed, as in a shell; Ctrl-D or
+		// /exit ends the session.
+		edit.SetCtrlCAborts(false)
 		read = func() (*string, error) {
 			type result struct {
 				line *string
@@ -2092,7 +2096,7 @@ Ctrl-C stops the answer being written; at the prompt it ends the session.
 		}
 		switch q := strings.TrimSpace(*line); {
 		case q == "":
-		case q == "/exit" || q == "/quit":
+		case q == "/exit" || q == "/quit" || strings.EqualFold(q, "exit") || strings.EqualFold(q, "quit"):
 			return failed
 		case q == "/reset":
 			chat.Reset()
@@ -2139,7 +2143,9 @@ func editLine(edit *liner.State) (*string, error) {
 		}
 		q := strings.Join(append(parts, line), "\n")
 		if strings.TrimSpace(q) != "" {
-			edit.AppendHistory(q)
+			// The history holds lines: a question of several comes
+			// back as one, which the editor can show and edit.
+			edit.AppendHistory(strings.Join(strings.Fields(q), " "))
 		}
 		return &q, nil
 	}
@@ -2210,6 +2216,8 @@ func adviseStop(err error, stop event.StopReason) string {
 	switch {
 	case errors.Is(err, agent.ErrToolsRefused):
 		more = "pass --protocol text (or auto), or use a model whose server supports tool calling"
+	case errors.Is(err, agent.ErrNoAnswer) && errors.Is(err, context.DeadlineExceeded):
+		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg)
 	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
@@ -2238,6 +2246,12 @@ func adviseStop(err error, stop event.StopReason) string {
 	case errors.Is(err, tools.ErrSearchRefused):
 		more = "or use --search-engine searxng"
 	case errors.Is(err, agent.ErrRepeatedParseError):
+		// The parser's message is the model's, with the format spelled
+		// out; the trace (or -v) shows it.
+		msg = agent.ErrRepeatedParseError.Error()
+		if n := timesInARow.FindString(err.Error()); n != "" {
+			msg += ", " + n
+		}
 		more = "the model does not follow the reply format: try another model, --lang zh for a model that answers in Chinese, or a lower --temperature"
 	case stop == event.StopRepeatedCall:
 		more = "the model kept making the same call: try another model"
@@ -2256,6 +2270,15 @@ func adviseStop(err error, stop event.StopReason) string {
 // which flag changes what its Fix names.
 func modelAdvice(e *model.Error, msg string) (string, string) {
 	p, _ := model.Lookup(e.Provider)
+	if cause := networkCause(e); cause != "" && e.Hint != "" {
+		// What could not be reached and why, without the client's
+		// request line: "cannot reach Ollama at URL (connection refused)".
+		what, todo, _ := strings.Cut(e.Hint, ": ")
+		msg = fmt.Sprintf("%s: %s (%s)", e.Provider, what, cause)
+		if todo != "" {
+			msg += ": " + todo
+		}
+	}
 	switch e.Fix {
 	case "APIKey":
 		if errors.Is(e, model.ErrNoAPIKey) {
@@ -2291,6 +2314,32 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 		return msg, "record the run again with --record FILE against a model"
 	}
 	return msg, ""
+}
+
+// timesInARow finds how often the parser failed, in the error of a run
+// that ended for it.
+var timesInARow = regexp.MustCompile(`(\d+) times in a row`)
+
+// networkCause names in a few words why a server could not be reached,
+// or returns "" when err is no network failure.
+func networkCause(err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "no route to the host"
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "no such host: " + dns.Name
+	case errors.As(err, &dns):
+		return "the host name could not be looked up"
+	case errors.As(err, &op) && op.Timeout():
+		return "the connection timed out"
+	}
+	return ""
 }
 
 // advised passes each event on to fn with the message of an error or a

@@ -40,6 +40,13 @@ func openPTY() (master, slave *os.File, err error) {
 		master.Close()
 		return nil, nil, err
 	}
+	// A real terminal has a size; line editors and progress lines read it.
+	size := [4]uint16{24, 80, 0, 0} // rows, columns, pixels
+	if err := ioctl(master, syscall.TIOCSWINSZ, unsafe.Pointer(&size)); err != nil {
+		master.Close()
+		slave.Close()
+		return nil, nil, fmt.Errorf("sizing the pty: %w", err)
+	}
 	return master, slave, nil
 }
 
@@ -114,7 +121,7 @@ func (term *terminal) text() string {
 // redrawn spinner, the cursor moving back), one string a line, without
 // trailing blanks and empty lines at the end.
 func (term *terminal) lines() []string {
-	vt := vt10x.New(vt10x.WithSize(120, 300))
+	vt := vt10x.New(vt10x.WithSize(80, 300)) // as wide as the pty
 	vt.Write([]byte(term.text()))
 	lines := strings.Split(vt.String(), "\n")
 	for i, l := range lines {
@@ -259,12 +266,20 @@ func TestTerminalChatCtrlC(t *testing.T) {
 		t.Fatalf("after Ctrl-C stopped an answer, /exit should end the session with 0; exit %d; the terminal shows:\n%q", code, term.text())
 	}
 
-	t.Run("Ctrl-C at the prompt ends the session with 130", func(t *testing.T) {
+	t.Run("Ctrl-C on a half-typed line clears it and the session goes on", func(t *testing.T) {
+		s := ollama(t, "calculator.json", modeltest.Repeat())
 		term := startTerminal(t, invocation{args: []string{"chat", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
 		term.waitText("> ")
+		term.master.Write([]byte("half typed"))
+		term.waitText("half typed")
 		term.master.Write([]byte{3})
-		if code := term.wait(); code != 130 {
-			t.Fatalf("exit %d, want 130; the terminal shows:\n%q", code, term.text())
+		term.waitText("^C")
+		term.typeLine("exit")
+		if code := term.wait(); code != 0 {
+			t.Fatalf("exit %d, want 0 from a bare exit after Ctrl-C cleared the line; the terminal shows:\n%q", code, term.text())
+		}
+		if n := s.Calls(); n != 0 {
+			t.Errorf("%d model calls: the cleared line or exit was asked", n)
 		}
 	})
 }
@@ -426,7 +441,16 @@ func TestTerminalChatEditsLines(t *testing.T) {
 	term.typeLine("+ 4?")
 	term.waitText("= 395")
 	time.Sleep(200 * time.Millisecond)
-	term.master.Write([]byte("\x1b[A\r")) // up arrow, Enter
+	term.master.Write([]byte("\x1b[A")) // up arrow
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		lines := term.lines()
+		if last := lines[len(lines)-1]; last == "> What is 17 * 23 + 4?" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the question of two lines came back as %q, want it on one line; the screen:\n%s", last, strings.Join(lines, "\n"))
+		}
+	}
+	term.master.Write([]byte("\r")) // Enter
 	for deadline := time.Now().Add(20 * time.Second); strings.Count(term.text(), "= 395") < 2; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the up arrow did not bring the question back; the terminal shows:\n%q", term.text())
