@@ -1827,15 +1827,19 @@ func parseProtocol(s string) (agent.Protocol, error) {
 // onOwnLine is a confirmer whose questions start a line of their own,
 // after whatever the trace streamed.
 type onOwnLine struct {
-	tools.Confirmer
+	*tools.TerminalConfirmer
 	s *session
 }
 
 func (c onOwnLine) Confirm(ctx context.Context, prompt string) (bool, error) {
+	return c.ConfirmTool(ctx, "", prompt)
+}
+
+func (c onOwnLine) ConfirmTool(ctx context.Context, name, prompt string) (bool, error) {
 	if c.s.trace != nil {
 		c.s.trace.EndLine()
 	}
-	return c.Confirmer.Confirm(ctx, prompt)
+	return c.TerminalConfirmer.ConfirmTool(ctx, name, prompt)
 }
 
 // close stops the trace's spinner and closes the terminal opened for

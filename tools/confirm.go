@@ -50,7 +50,12 @@ func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) erro
 	if c == nil {
 		return fmt.Errorf("%s: %w: the call needs the user's confirmation, and %w in this run; do not retry it: try another way, or answer with what you have", t.Name(), ErrNotConfirmed, ErrNoConfirmer)
 	}
-	ok, err := c.Confirm(ctx, prompt)
+	var err error
+	if tc, isTC := c.(ToolConfirmer); isTC {
+		ok, err = tc.ConfirmTool(ctx, t.Name(), prompt)
+	} else {
+		ok, err = c.Confirm(ctx, prompt)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.Name(), err)
 	}
@@ -58,6 +63,15 @@ func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) erro
 		return fmt.Errorf("%s: %w: the user declined to run it; do not retry the same call, try another way or answer with what you have", t.Name(), ErrNotConfirmed)
 	}
 	return nil
+}
+
+// ToolConfirmer is a Confirmer told which tool asks, so that the user may
+// allow that tool for the rest of the session. [Confirm] uses ConfirmTool
+// when its Confirmer has it.
+type ToolConfirmer interface {
+	Confirmer
+	// ConfirmTool is Confirm for a call of the tool called name.
+	ConfirmTool(ctx context.Context, name, prompt string) (bool, error)
 }
 
 // TerminalConfirmer asks y/N questions on a terminal.
@@ -68,6 +82,8 @@ type TerminalConfirmer struct {
 	// isTerminal reports whether a file descriptor is a terminal.
 	isTerminal func(fd int) bool
 	mu         sync.Mutex
+	// always holds the tools the user allowed for the session.
+	always map[string]bool
 }
 
 // NewTerminalConfirmer returns a Confirmer that writes its questions to out
@@ -82,15 +98,29 @@ func NewTerminalConfirmer(in *os.File, out io.Writer, yes bool) *TerminalConfirm
 // (any case) allows the call, anything else (an empty line, end of input)
 // refuses it. It returns early with ctx's error when ctx ends first.
 func (c *TerminalConfirmer) Confirm(ctx context.Context, prompt string) (bool, error) {
+	return c.ConfirmTool(ctx, "", prompt)
+}
+
+// ConfirmTool is Confirm with a third answer: "a" or "always" allows this
+// call and every later call of the tool called name, without asking
+// again, for as long as c is used.
+func (c *TerminalConfirmer) ConfirmTool(ctx context.Context, name, prompt string) (bool, error) {
 	if c.yes {
+		return true, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if name != "" && c.always[name] {
 		return true, nil
 	}
 	if c.in == nil || !c.isTerminal(int(c.in.Fd())) {
 		return false, fmt.Errorf("%w: the call needs the user's confirmation, and %w: there is no terminal to ask on; do not retry it: try another way, or answer with what you have", ErrNotConfirmed, ErrNoConfirmer)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, err := fmt.Fprintf(c.out, "%s [y/N] ", prompt); err != nil {
+	hint := "[y/N]"
+	if name != "" {
+		hint = fmt.Sprintf("[y/N, or a: always %s in this session]", name)
+	}
+	if _, err := fmt.Fprintf(c.out, "%s %s ", prompt, hint); err != nil {
 		return false, fmt.Errorf("asking for confirmation: %w", err)
 	}
 	line, err := readLineContext(ctx, c.in)
@@ -107,6 +137,15 @@ func (c *TerminalConfirmer) Confirm(ctx context.Context, prompt string) (bool, e
 	}
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
+		return true, nil
+	case "a", "always":
+		if name == "" {
+			return false, nil
+		}
+		if c.always == nil {
+			c.always = map[string]bool{}
+		}
+		c.always[name] = true
 		return true, nil
 	}
 	return false, nil

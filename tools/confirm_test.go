@@ -156,3 +156,41 @@ func TestTerminalConfirmerHonoursContext(t *testing.T) {
 		t.Errorf("Confirm = %v, %v; want false, deadline exceeded", ok, err)
 	}
 }
+
+func TestTerminalConfirmerAlwaysAllowsOneToolForTheSession(t *testing.T) {
+	var out bytes.Buffer
+	c, w := fakeTerminal(t, &out)
+	io.WriteString(w, "a\nn\na\n")
+	shellArgs := map[string]any{"command": "ls"}
+	if err := Confirm(context.Background(), c, newShell(Options{AllowShell: true}), shellArgs); err != nil {
+		t.Fatalf("answering a: %v", err)
+	}
+	if !strings.Contains(out.String(), "a: always shell in this session") {
+		t.Errorf("the question does not offer always: %q", out.String())
+	}
+	out.Reset()
+	if err := Confirm(context.Background(), c, newShell(Options{AllowShell: true}), map[string]any{"command": "pwd"}); err != nil {
+		t.Fatalf("a later shell call after always: %v", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("a later shell call was asked about again: %q", out.String())
+	}
+	plugin := confirmable{name: "deploy"}
+	if err := Confirm(context.Background(), c, plugin, nil); !errors.Is(err, ErrNotConfirmed) {
+		t.Errorf("another tool was allowed without asking, or the n answer was not read: %v", err)
+	}
+	if ok, _ := c.Confirm(context.Background(), "Run it?"); ok {
+		t.Error("a question without a tool's name was answered always")
+	}
+}
+
+// confirmable is a tool that asks before each call.
+type confirmable struct{ name string }
+
+func (c confirmable) Name() string        { return c.name }
+func (c confirmable) Description() string { return "asks first" }
+func (c confirmable) Schema() Schema      { return Schema{} }
+func (c confirmable) Call(context.Context, map[string]any) (string, error) {
+	return "ran", nil
+}
+func (c confirmable) Confirmation(map[string]any) (string, bool) { return "Run " + c.name + "?", true }
