@@ -40,6 +40,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"net/http"
 	"net"
 	"os"
 	"os/signal"
@@ -1924,45 +1925,48 @@ printed), 130 interrupted.
 		return err
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	var texts []attachment
+	ctx, stop := interruptible()
+	defer stop()
+	budget := &attachBudget{left: maxAttached}
+	var given []attachment
 	switch {
 	case question == "-" || (question == "" && !isTerminal(stdin)):
-		b, err := readLimited(stdin, "stdin")
+		a, err := readAttachment(ctx, stdin, "stdin", budget)
 		if err != nil {
-			return err
+			return interrupted(ctx, err)
 		}
-		question = strings.TrimSpace(string(b))
+		if a.mime != "" {
+			return fmt.Errorf("%w: stdin holds an image (%s) and no question; write the question after the flags", errUsage, a.mime)
+		}
+		question = strings.TrimSpace(a.text)
 	case !isTerminal(stdin):
 		// A question and piped text: the text is what to work on.
-		b, err := readLimited(stdin, "stdin")
+		a, err := readAttachment(ctx, stdin, "stdin", budget)
 		if err != nil {
-			return err
+			return interrupted(ctx, err)
 		}
-		if strings.TrimSpace(string(b)) != "" {
-			texts = append(texts, attachment{"stdin", string(b)})
+		if a.mime != "" || strings.TrimSpace(a.text) != "" {
+			given = append(given, a)
 		}
 	}
 	if question == "" {
 		return fmt.Errorf("%w: no question; write it after the flags, as in: react-agent \"What is 17 * 23?\", or pipe it to stdin", errUsage)
 	}
-	for _, name := range *attach {
-		file, err := os.Open(name)
-		if err != nil {
-			return fmt.Errorf("%w: --attach: %v", errUsage, err)
-		}
-		b, err := readLimited(file, name)
-		file.Close()
-		if err != nil {
-			return err
-		}
-		texts = append(texts, attachment{name, string(b)})
+	files, err := attachFiles(ctx, *attach, budget)
+	if err != nil {
+		return interrupted(ctx, err)
 	}
-	given := withAttachments(texts)
-	if len(given) > maxAttached {
-		return fmt.Errorf("%w: the piped and attached text is %d bytes, more than the %d a question may carry; pass less of it", errUsage, len(given), maxAttached)
+	given = append(given, files...)
+	var images []attachment
+	for _, a := range given {
+		if a.mime != "" {
+			images = append(images, a)
+		}
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	if len(images) > 0 {
+		return fmt.Errorf("%w: %s is an image (%s), which cannot be attached yet", errUsage, images[0].name, images[0].mime)
+	}
+	texts := withAttachments(given)
 	s, err := newSession(ctx, fs, f, stdin, stdout, stderr)
 	if err != nil {
 		return err
@@ -1971,36 +1975,114 @@ printed), 130 interrupted.
 	if s.log == nil || len(s.log.turns) == 0 {
 		// One question, not the next of a conversation: its events carry
 		// no turn.
-		return s.report(s.log.run(question, given, func() (*agent.Result, error) { return s.agent.Run(ctx, question+given) }))
+		return s.report(s.log.run(question, texts, func() (*agent.Result, error) { return s.agent.Run(ctx, question+texts) }))
 	}
 	chat := s.log.newChat(s.agent)
-	return s.report(s.log.run(question, given, func() (*agent.Result, error) { return chat.Ask(ctx, question+given) }))
+	return s.report(s.log.run(question, texts, func() (*agent.Result, error) { return chat.Ask(ctx, question+texts) }))
 }
 
-// maxAttached bounds the text piped or attached to a question.
+// maxAttached bounds what is piped or attached to a question, in all.
 const maxAttached = 1 << 20
 
-// attachment is a text given with the question: piped, or a file's.
-type attachment struct{ name, text string }
+// attachment is what is given with the question, piped or a file's: a
+// text, or an image for models that see.
+type attachment struct {
+	name string
+	text string // a text's content
+	mime string // an image's type, empty for a text
+	data []byte // an image's bytes
+}
 
-// readLimited reads r, refusing more than maxAttached bytes.
-func readLimited(r io.Reader, name string) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxAttached+1))
+// attachBudget is what is left of maxAttached.
+type attachBudget struct{ left int64 }
+
+// take counts n bytes of name against the budget, with a usage error when
+// they do not fit.
+func (b *attachBudget) take(name string, n int64) error {
+	if n > b.left {
+		return fmt.Errorf("%w: with %s, what is given with the question holds more than the %d bytes a question may carry; pass less of it", errUsage, name, maxAttached)
+	}
+	b.left -= n
+	return nil
+}
+
+// attachFiles reads the files of -a. Sizes are checked before anything is
+// read, so that a thousand large files fail at once; a name that is no
+// file (a folder, a socket) is a usage error, and a pipe (a FIFO, or
+// <(command)) is read as it comes, until Ctrl-C.
+func attachFiles(ctx context.Context, names []string, budget *attachBudget) ([]attachment, error) {
+	var total int64
+	for _, name := range names {
+		info, err := os.Stat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("%w: -a %s: no such file", errUsage, name)
+		case err != nil:
+			return nil, fmt.Errorf("%w: -a %s: %v", errUsage, name, errors.Unwrap(err))
+		case info.IsDir():
+			return nil, fmt.Errorf("%w: -a %s is a folder; attach its files, as in -a %s", errUsage, name, filepath.Join(name, "notes.txt"))
+		case info.Mode().IsRegular():
+			if total += info.Size(); total > budget.left {
+				return nil, fmt.Errorf("%w: the attached files hold %d bytes or more, past the %d a question may carry; pass less of them", errUsage, total, maxAttached)
+			}
+		case info.Mode()&(fs.ModeNamedPipe|fs.ModeCharDevice) == 0:
+			return nil, fmt.Errorf("%w: -a %s is not a file (%s); attach a file, or pipe what it holds to stdin", errUsage, name, info.Mode().Type())
+		}
+	}
+	var out []attachment
+	for _, name := range names {
+		// Not blocking on open: a FIFO nobody writes to opens at once
+		// and reads as empty.
+		f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%w: -a %s: %v", errUsage, name, errors.Unwrap(err))
+		}
+		a, err := readAttachment(ctx, f, name, budget)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// readAttachment reads what r holds, within the budget: a text, or an
+// image (PNG, JPEG, GIF, WebP). Other binary content is a usage error.
+// Reading stops when ctx ends.
+func readAttachment(ctx context.Context, r io.Reader, name string, budget *attachBudget) (attachment, error) {
+	if f, ok := r.(*os.File); ok {
+		stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+		defer stop()
+	}
+	b, err := io.ReadAll(io.LimitReader(r, budget.left+1))
+	if ctx.Err() != nil {
+		return attachment{}, ctx.Err()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("ask: reading %s: %w", name, err)
+		return attachment{}, fmt.Errorf("ask: reading %s: %w", name, err)
 	}
-	if len(b) > maxAttached {
-		return nil, fmt.Errorf("%w: %s holds more than the %d bytes a question may carry; pass less of it", errUsage, name, maxAttached)
+	if err := budget.take(name, int64(len(b))); err != nil {
+		return attachment{}, err
 	}
-	return b, nil
+	switch kind := http.DetectContentType(b); {
+	case kind == "image/png", kind == "image/jpeg", kind == "image/gif", kind == "image/webp":
+		return attachment{name: name, mime: kind, data: b}, nil
+	case strings.HasPrefix(kind, "text/"), len(b) == 0:
+		return attachment{name: name, text: strings.ToValidUTF8(string(b), "\uFFFD")}, nil
+	default:
+		return attachment{}, fmt.Errorf("%w: %s is not text but %s; attach text files, or images (PNG, JPEG, GIF, WebP) for models that see", errUsage, name, strings.TrimSuffix(kind, "; charset=utf-8"))
+	}
 }
 
 // withAttachments renders the texts given with a question, to follow it:
 // the question is what to do, they are what to do it with.
-func withAttachments(texts []attachment) string {
+func withAttachments(given []attachment) string {
 	var b strings.Builder
-	for _, t := range texts {
-		fmt.Fprintf(&b, "\n\n--- %s ---\n%s", t.name, strings.TrimRight(t.text, "\n"))
+	for _, t := range given {
+		if t.mime == "" {
+			fmt.Fprintf(&b, "\n\n--- %s ---\n%s", t.name, strings.TrimRight(t.text, "\n"))
+		}
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -152,4 +153,52 @@ func quoteWords(words []string) string {
 		q = append(q, "'"+strings.ReplaceAll(w, "'", `'\''`)+"'")
 	}
 	return strings.Join(q, " ")
+}
+
+// TestAttachmentsThatAreNotText tries what -a should refuse, quickly and
+// without hanging: a folder, binary data, endless devices, a FIFO nobody
+// writes to, a missing file whose name holds escape sequences, and many
+// large files, whose sizes are summed before any is read.
+func TestAttachmentsThatAreNotText(t *testing.T) {
+	dir := t.TempDir()
+	binary := filepath.Join(dir, "data.bin")
+	if err := os.WriteFile(binary, append([]byte{0, 1, 2, 3}, make([]byte, 500_000)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var many []string
+	for range 1500 {
+		many = append(many, "-a", binary)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"a folder is a usage error", []string{"-a", dir}, 2, "is a folder"},
+		{"binary data is a usage error", []string{"-a", binary}, 2, "is not text but application/octet-stream"},
+		{"an endless device stops at the bound", []string{"-a", "/dev/zero"}, 2, "more than the 1048576 bytes"},
+		{"a FIFO nobody writes to does not hang", []string{"-a", fifo}, 1, "cannot reach Ollama"},
+		{"a missing file's name is shown escaped", []string{"-a", filepath.Join(dir, "no\x1b]0;pwned\x07")}, 2, `no\x1b]0;pwned\x07: no such file`},
+		{"many large files fail before reading", many, 2, "past the 1048576 a question may carry"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			got := run(t, invocation{args: append(append([]string{"-q", "--base-url", "http://127.0.0.1:9"}, tt.args...), "Summarize this")})
+			if got.code != tt.code || !strings.Contains(got.stderr, tt.want) {
+				t.Fatalf("want exit %d and %q\n%s", tt.code, tt.want, got)
+			}
+			if strings.Contains(got.stderr, "\x1b") {
+				t.Errorf("an escape sequence reached stderr:\n%q", got.stderr)
+			}
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("took %s", took)
+			}
+		})
+	}
 }
