@@ -460,13 +460,22 @@ func version() string {
 	return v + " " + info.GoVersion
 }
 
+// terminalWidth returns the columns of the terminal w is, or 0 when it is
+// none or does not say.
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return cols
+		}
+	}
+	return 0
+}
+
 // helpWidth is the width help is wrapped at: a terminal's, up to 100
 // columns.
 func helpWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok && isTerminal(f) {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
-			return min(cols, 100) - 1
-		}
+	if cols := terminalWidth(w); cols > 20 {
+		return min(cols, 100) - 1
 	}
 	return 99
 }
@@ -2799,9 +2808,19 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	progress := evalProgress(stderr, len(targets)*len(qs))
-	report, err := evalpkg.Run(ctx, targets, qs, f.runner(base), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout, Progress: progress.update})
-	progress.done()
+	progress := trace.NewProgress(stderr, isTerminal(stderr) && os.Getenv("TERM") != "dumb", terminalWidth(stderr))
+	report, err := evalpkg.Run(ctx, targets, qs, f.runner(base), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+		Progress: func(done, total int, last evalpkg.Outcome) {
+			mark := "right"
+			switch {
+			case last.Err != "":
+				mark = "failed"
+			case !last.Correct:
+				mark = "wrong"
+			}
+			progress.Update(done, total, fmt.Sprintf("%s %s %s: %s", last.Target.Model, last.Target.Protocol, last.Question.ID, mark))
+		}})
+	progress.Done()
 	if err != nil && ctx.Err() != nil {
 		err = errInterrupted
 	}
@@ -2812,6 +2831,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	report.HideTime = f.replay != "" // a replay's numbers are the recording's, its times are not
+	report.Width = terminalWidth(stdout)
 	if werr := report.WriteTable(stdout); werr != nil {
 		return werr
 	}
@@ -2826,7 +2846,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout)
 		report.WriteFailures(forTerminalWriter(stdout))
 	case wrong > 0 && isTerminal(stderr):
-		fmt.Fprintf(stderr, "react-agent: %d of %d runs were wrong or failed; pass --failures to see what the models wrote\n", wrong, len(report.Outcomes))
+		fmt.Fprintf(stderr, "react-agent: %d of %d runs wrong or failed; --failures shows what was written\n", wrong, len(report.Outcomes))
 	}
 	return err
 }
@@ -2891,42 +2911,6 @@ func evalCassette(t evalpkg.Target, q evalpkg.Question) string {
 		}, s)
 	}
 	return safe(m) + "_" + t.Protocol + "_" + safe(q.ID) + ".jsonl"
-}
-
-// progressLine shows an evaluation's progress on stderr, on a terminal:
-// a bar and the last run, redrawn.
-type progressLine struct {
-	w     io.Writer
-	tty   bool
-	total int
-}
-
-func evalProgress(stderr io.Writer, total int) *progressLine {
-	return &progressLine{w: stderr, tty: isTerminal(stderr) && os.Getenv("TERM") != "dumb", total: total}
-}
-
-func (p *progressLine) update(done, total int, last evalpkg.Outcome) {
-	mark := "right"
-	if !last.Correct {
-		mark = "wrong"
-	}
-	if last.Err != "" {
-		mark = "failed"
-	}
-	line := fmt.Sprintf("[%d/%d] %s %s %s: %s", done, total, trace.Visible(last.Target.Model), last.Target.Protocol, trace.Visible(last.Question.ID), mark)
-	if p.tty {
-		width := 30
-		filled := width * done / max(total, 1)
-		fmt.Fprintf(p.w, "\r\033[K[%s%s] %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), line)
-		return
-	}
-	_ = line // in a pipe, stderr stays quiet: the table says it all
-}
-
-func (p *progressLine) done() {
-	if p.tty {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
 
 // forTerminalWriter passes text on, with control characters made visible

@@ -120,8 +120,12 @@ func (term *terminal) text() string {
 // shows after everything written so far (colours, erased lines, a
 // redrawn spinner, the cursor moving back), one string a line, without
 // trailing blanks and empty lines at the end.
-func (term *terminal) lines() []string {
-	vt := vt10x.New(vt10x.WithSize(80, 300)) // as wide as the pty
+func (term *terminal) lines() []string { return term.linesAt(80) }
+
+// linesAt is lines on an emulator of width columns: wider than the pty,
+// it shows a line the program wrote too wide as it is, unwrapped.
+func (term *terminal) linesAt(width int) []string {
+	vt := vt10x.New(vt10x.WithSize(width, 300))
 	vt.Write([]byte(term.text()))
 	lines := strings.Split(vt.String(), "\n")
 	for i, l := range lines {
@@ -478,5 +482,31 @@ func TestTerminalJSONAlone(t *testing.T) {
 	screen := term.text()
 	if !strings.Contains(screen, `{"type":"final"`) || strings.Contains(screen, "[1] Action:") || strings.Contains(screen, "Thought: I will") {
 		t.Errorf("want the events alone:\n%q", screen)
+	}
+}
+
+// TestTerminalEvalFitsEightyColumns runs eval on a terminal of 80
+// columns: the progress line is redrawn in place and erased, and the
+// table fits the width.
+func TestTerminalEvalFitsEightyColumns(t *testing.T) {
+	term := startTerminal(t, invocation{args: []string{"eval", "--replay", "testdata/eval/replay", "--models", "ollama:neat,ollama:sloppy",
+		"--protocol", "text,native", "testdata/eval/arithmetic.jsonl"}, env: []string{"NO_COLOR=1"}})
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%s", code, term.text())
+	}
+	screen := term.linesAt(200)
+	for _, line := range screen {
+		if n := len([]rune(line)); n > 80 {
+			t.Errorf("a line of %d columns: %q", n, line)
+		}
+		if strings.Contains(line, "[#") || strings.Contains(line, "..]") {
+			t.Errorf("a stale progress line: %q", line)
+		}
+	}
+	if !strings.Contains(strings.Join(screen, "\n"), "ollama:sloppy  native") {
+		t.Errorf("the table is not on the screen:\n%s", strings.Join(screen, "\n"))
+	}
+	if !strings.Contains(term.text(), "[#") {
+		t.Errorf("no progress was shown:\n%q", term.text())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 )
 
 // Report is what an evaluation found: the outcome of every run.
@@ -17,6 +18,11 @@ type Report struct {
 	// HideTime leaves the time column out of the table, for output that
 	// must be the same from run to run (a replayed evaluation, a test).
 	HideTime bool
+	// Width is the columns the table may take, a terminal's; zero means
+	// no limit. A wider table names long models by keys (m1, m2, …) listed
+	// below it, and puts the columns that still do not fit in a second
+	// table under the first.
+	Width int
 }
 
 // Summary adds up the runs of one target.
@@ -93,24 +99,87 @@ func meanMedian(xs []int) (mean, median float64) {
 	return float64(sum) / float64(len(xs)), median
 }
 
-// WriteTable writes the comparison, one row a model and protocol.
+// WriteTable writes the comparison, one row a model and protocol, within
+// r.Width columns.
 func (r *Report) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "model\tprotocol\tcorrect\tsteps mean/median\tformat errors\trecovered\tforced\tfailed\ttokens in/out"
+	rows := [][]string{{"model", "protocol", "correct", "steps mean/median", "format errors", "recovered", "forced", "failed", "tokens in/out"}}
 	if !r.HideTime {
-		head += "\ttime"
+		rows[0] = append(rows[0], "time")
 	}
-	fmt.Fprintln(tw, head)
-	for _, s := range r.Summaries() {
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d %.0f%%\t%.1f / %s\t%d\t%d\t%d\t%d\t%d / %d",
-			s.Target.Model, s.Target.Protocol, s.Correct, s.Runs, s.CorrectPct(), s.MeanSteps, trimFloat(s.MedianSteps),
-			s.FormatErrors, s.Recovered, s.Forced, s.Failed, s.TokensIn, s.TokensOut)
+	sums := r.Summaries()
+	for _, s := range sums {
+		row := []string{s.Target.Model, s.Target.Protocol, fmt.Sprintf("%d/%d %.0f%%", s.Correct, s.Runs, s.CorrectPct()),
+			fmt.Sprintf("%.1f / %s", s.MeanSteps, trimFloat(s.MedianSteps)), fmt.Sprint(s.FormatErrors), fmt.Sprint(s.Recovered),
+			fmt.Sprint(s.Forced), fmt.Sprint(s.Failed), fmt.Sprintf("%d / %d", s.TokensIn, s.TokensOut)}
 		if !r.HideTime {
-			fmt.Fprintf(tw, "\t%s", s.Time.Round(10*time.Millisecond))
+			row = append(row, s.Time.Round(10*time.Millisecond).String())
 		}
-		fmt.Fprintln(tw)
+		rows = append(rows, row)
 	}
-	return tw.Flush()
+	var legend []string
+	if r.Width > 0 && tableWidth(rows) > r.Width && tableWidth(columns(rows, 0, 0)[1:]) > r.Width/3 {
+		// Long names (provider:model@URL) would leave no room.
+		keys := map[string]string{}
+		for _, row := range rows[1:] {
+			if _, ok := keys[row[0]]; !ok {
+				keys[row[0]] = fmt.Sprintf("m%d", len(keys)+1)
+				legend = append(legend, keys[row[0]]+"  "+row[0])
+			}
+			row[0] = keys[row[0]]
+		}
+	}
+	// The model and protocol name every row; the other columns go to as
+	// many tables as it takes to fit.
+	for first := 2; first < len(rows[0]); {
+		last := first + 1
+		for last < len(rows[0]) && (r.Width <= 0 || tableWidth(columns(rows, first, last+1)) <= r.Width) {
+			last++
+		}
+		if first > 2 {
+			fmt.Fprintln(w)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, row := range columns(rows, first, last) {
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		first = last
+	}
+	if len(legend) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(legend, "\n"))
+	}
+	return nil
+}
+
+// columns returns the model and protocol columns of rows, with the
+// columns from first up to last.
+func columns(rows [][]string, first, last int) [][]string {
+	out := make([][]string, len(rows))
+	for i, row := range rows {
+		out[i] = append(append([]string{}, row[:2]...), row[first:last]...)
+	}
+	return out
+}
+
+// tableWidth returns the columns rows take as WriteTable writes them: each
+// column as wide as its widest cell, two spaces between.
+func tableWidth(rows [][]string) int {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	total := 0
+	for _, n := range widths {
+		total += n + 2
+	}
+	return total - 2
 }
 
 func trimFloat(f float64) string {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
@@ -185,5 +186,36 @@ sloppy  text      1/2 50%   1.5 / 1.5          0              2          0      
 `
 	if b.String() != want {
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestTableFitsTheWidth writes the table of models with long names at 80
+// columns: no line is wider, the names are given by keys with a legend,
+// and every column is still there.
+func TestTableFitsTheWidth(t *testing.T) {
+	long := []Target{{"openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1", "text"}, {"openai:llama-3.1-8b-instruct@http://127.0.0.1:8000/v1", "native"}}
+	r := &Report{Targets: long, Width: 80}
+	for _, tg := range long {
+		r.Outcomes = append(r.Outcomes, Outcome{Target: tg, Correct: true, Steps: 2, TokensIn: 123456, TokensOut: 7890, Duration: 90 * time.Second})
+	}
+	var b bytes.Buffer
+	if err := r.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("a line of %d columns: %q", n, line)
+		}
+	}
+	for _, want := range []string{"m1  openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1", "m2  openai:llama", "format errors", "tokens in/out", "123456 / 7890", "1m30s"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, b.String())
+		}
+	}
+	r.Width = 0
+	b.Reset()
+	r.WriteTable(&b)
+	if strings.Contains(b.String(), "m1") || strings.Count(b.String(), "\n") != 3 {
+		t.Errorf("without a width the table is one, with the names:\n%s", b.String())
 	}
 }
