@@ -161,7 +161,7 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 				srv:         s,
 				name:        n,
 				remote:      t.Name,
-				description: visible(desc),
+				description: tools.Visible(desc),
 				schema:      schemaOf(t.InputSchema),
 				confirm:     s.cfg.Confirm && !slices.Contains(s.cfg.Allow, t.Name) && !slices.Contains(s.cfg.Allow, n),
 			})
