@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"runtime"
@@ -89,6 +90,7 @@ type server struct {
 type conn struct {
 	sess   *mcp.ClientSession
 	cmd    *exec.Cmd          // nil for a remote server
+	http   *http.Client       // nil for a server that runs a command
 	marker string             // NAME=value in the environment of the process and its children
 	end    context.CancelFunc // kills the process group, while it runs
 	done   chan struct{}      // closed when the session has ended
@@ -136,6 +138,7 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 			end()
 			return nil, err
 		}
+		c.http = client
 		if s.cfg.Transport == HTTP {
 			t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: int(s.maxReply)}
 		} else {
@@ -470,5 +473,8 @@ func (c *conn) kill() {
 	if c.cmd != nil {
 		killGroup(c.cmd)
 		killMarked(c.marker, killWait)
+	}
+	if c.http != nil {
+		c.http.CloseIdleConnections()
 	}
 }
