@@ -48,7 +48,7 @@ func newHTTPRequest(o Options) *httpRequest {
 	o = o.withDefaults()
 	var control dialControl
 	if !o.AllowPrivateNetwork {
-		control = publicOnly()
+		control = PublicOnly()
 	}
 	h := &httpRequest{
 		client:      newHTTPClient(control),
@@ -93,7 +93,7 @@ func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, er
 	}
 	resp, err := h.client.Do(req)
 	if err != nil {
-		if isBlockedAddress(err) {
+		if IsBlockedAddress(err) {
 			return "", fmt.Errorf("http_request: %s %s: %w (%v); loopback, private and other non-public addresses are refused in this run",
 				req.Method, req.URL.Redacted(), ErrBlockedAddress, unwrapURLError(err))
 		}

@@ -260,7 +260,7 @@ func TestHTTPRequestChecksTheAddressOfEachRedirect(t *testing.T) {
 	})
 	// Stand in for a public server: let the dialler reach the outer
 	// server's exact address and check every other address as usual.
-	guard := publicOnly()
+	guard := PublicOnly()
 	outerAddr := outer.Listener.Addr().String()
 	h := newHTTPRequest(Options{})
 	h.client = newHTTPClient(func(network, address string, c syscall.RawConn) error {

@@ -61,3 +61,64 @@ func TestFormatListNamesServers(t *testing.T) {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
+
+func TestVisible(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain text, tabs and newlines are kept", "plain text\n\twith a tab", "plain text\n\twith a tab"},
+		{"control characters are escaped", "bell\a and \x7f", `bell\x07 and \x7f`},
+		{"a byte that is not UTF-8 is escaped", "bad \xff byte", `bad \xff byte`},
+		{"a real replacement character stays", "a real \uFFFD stays", "a real \uFFFD stays"},
+		{"a clipboard write is escaped", "\x1b]52;c;ZWNobyBoaQ==\a", `\x1b]52;c;ZWNobyBoaQ==\x07`},
+		{"a right-to-left override is escaped", "abc\u202efdp.exe", `abc\u202efdp.exe`},
+		{"a C1 control is escaped", "a\u009bb", `a\x9bb`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Visible(tt.in); got != tt.want {
+				t.Errorf("Visible(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// described is a tool whose every word comes from a hostile server.
+type described struct{}
+
+func (described) Name() string { return "evil\x1b]0;pwned\a" }
+func (described) Description() string {
+	return "Reads.\x1b[2J\nSecond line\twith a tab."
+}
+func (described) Schema() Schema {
+	return Schema{Primary: "path\x1b]52;c;aGk=\a", Args: []Arg{
+		{Name: "path\x1b]52;c;aGk=\a", Type: "string", Required: true, Description: "where\u202eeno\tcolumn\nline"},
+		{Name: "mode", Type: "str\x1bing", Description: "one of \"r\x1b[31m\""},
+	}}
+}
+func (described) Server() string { return "srv\x1b[1m" }
+func (described) Call(context.Context, map[string]any) (string, error) {
+	return "", nil
+}
+
+func TestFormatListEscapes(t *testing.T) {
+	r, err := NewRegistry(described{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := FormatList(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if strings.ContainsAny(got, "\x1b\a\u202e\t") {
+		t.Errorf("the listing holds a control character, a tab or an override:\n%q", got)
+	}
+	want := "evil\\x1b]0;pwned\\x07  (server: srv\\x1b[1m)\n" +
+		"    Reads.\\x1b[2J\n" +
+		"    Second line with a tab.\n" +
+		"    arguments:\n" +
+		"      path\\x1b]52;c;aGk=\\x07  string      required, primary  where\\u202eeno\\tcolumn\\nline\n" +
+		"      mode                    str\\x1bing  optional           one of \"r\\x1b[31m\"\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

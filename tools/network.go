@@ -21,11 +21,13 @@ const userAgent = "react-agent/1 (+https://github.com/react-agent/react-agent)"
 // dialControl is the signature of net.Dialer.Control.
 type dialControl = func(network, address string, c syscall.RawConn) error
 
-// publicOnly returns a dial control that refuses loopback, private,
-// link-local and other non-public addresses on any port. It runs on the
-// address actually dialled, after DNS resolution and on every redirect, so
-// a public name resolving to 127.0.0.1 is refused too.
-func publicOnly() dialControl {
+// PublicOnly returns a dial control (for [net.Dialer.Control]) that
+// refuses loopback, private, link-local and other non-public addresses on
+// any port: the network policy of http_request, which MCP servers at a
+// public address share. It runs on the address actually dialled, after
+// DNS resolution and on every redirect, so a public name resolving to
+// 127.0.0.1 is refused too. [IsBlockedAddress] recognises its errors.
+func PublicOnly() func(network, address string, c syscall.RawConn) error {
 	return ssrf.New(ssrf.WithAnyPort()).Safe
 }
 
@@ -60,9 +62,9 @@ func newHTTPClient(control dialControl) *http.Client {
 	}
 }
 
-// isBlockedAddress reports whether err comes from the non-public address
-// check.
-func isBlockedAddress(err error) bool {
+// IsBlockedAddress reports whether err comes from the non-public address
+// check of [PublicOnly].
+func IsBlockedAddress(err error) bool {
 	return errors.Is(err, ssrf.ErrProhibitedIP) || errors.Is(err, ssrf.ErrProhibitedNetwork)
 }
 

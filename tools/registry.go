@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // ErrUnknownTool is matched (with errors.Is) by the error [Registry.Call]
@@ -64,11 +65,52 @@ func NewRegistry(tools ...Tool) (*Registry, error) {
 	return r, nil
 }
 
-// Register adds t under its name. It fails if the name is empty or taken.
+// ErrAnswerName is matched (with errors.Is) by the error [Registry.Register]
+// returns for a tool named as models write a final answer.
+var ErrAnswerName = errors.New("the name is how models write a final answer")
+
+// answerNames are the lookup keys of the action names that the parser
+// reads as a final answer rather than a call ("Finish[42]", "Action:
+// Final Answer", a made-up "respond" tool), as package parser spells them
+// in isFinish.
+var answerNames = []string{"finish", "final_answer", "finalanswer", "answer", "final", "最终答案",
+	"respond", "response", "reply", "speak", "say", "final_response", "finalresponse", "direct_answer", "directanswer"}
+
+// IsAnswerName reports whether name is one of the action names that mean
+// "this is the final answer" to the parser, however it is written:
+// Finish, final_answer, "Final Answer", final-answer, Respond and the
+// like. A tool of such a name would take the model's answers as calls,
+// so [Registry.Register] refuses it.
+func IsAnswerName(name string) bool {
+	name = strings.TrimFunc(name, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("`'\"*_<>[](){}.,:;!?：。，", r)
+	})
+	if len(name) > 32 {
+		return false
+	}
+	var key, flat strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r == ' ' || r == '_' || r == '-' || r == '.' || r == '\t' {
+			key.WriteByte('_')
+			continue
+		}
+		key.WriteRune(r)
+		flat.WriteRune(r)
+	}
+	return slices.Contains(answerNames, key.String()) || slices.Contains(answerNames, flat.String())
+}
+
+// Register adds t under its name. It fails if the name is empty or taken,
+// or is one that models write for a final answer ([IsAnswerName]): what
+// the protocol means as an answer stays an answer, whatever tools are
+// registered.
 func (r *Registry) Register(t Tool) error {
 	name := t.Name()
 	if name == "" {
 		return fmt.Errorf("tools: register: a tool needs a name")
+	}
+	if IsAnswerName(name) {
+		return fmt.Errorf("tools: register: a tool named %q: %w, so a call of it would be read as one; give the tool another name", name, ErrAnswerName)
 	}
 	if _, ok := r.tools[name]; ok {
 		return fmt.Errorf("tools: register: a tool named %q is already registered", name)

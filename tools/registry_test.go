@@ -194,3 +194,45 @@ func TestTimeoutErrorCarriesTheLimit(t *testing.T) {
 		t.Fatalf("error = %v, want a *TimeoutError of slow after 50ms", err)
 	}
 }
+
+// named is a tool of a given name.
+type named string
+
+func (n named) Name() string      { return string(n) }
+func (named) Description() string { return "A tool." }
+func (named) Schema() Schema      { return Schema{} }
+func (named) Call(context.Context, map[string]any) (string, error) {
+	return "", nil
+}
+
+func TestRegisterRefusesAnswerNames(t *testing.T) {
+	tests := []struct {
+		name    string
+		refused bool
+	}{
+		{"Finish", true},
+		{"final_answer", true},
+		{"Final Answer", true},
+		{"final-answer", true},
+		{"FinalAnswer", true},
+		{"Respond", true},
+		{"answer", true},
+		{"_reply_", true},
+		{"最终答案", true},
+		{"finish_task", false},
+		{"answer_question", false},
+		{"server_finish", false},
+		{"calculator", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewRegistry(named(tt.name))
+			if refused := errors.Is(err, ErrAnswerName); refused != tt.refused {
+				t.Errorf("refused = %v (%v), want %v", refused, err, tt.refused)
+			}
+			if tt.refused && !strings.Contains(err.Error(), "give the tool another name") {
+				t.Errorf("the error does not say what to do: %v", err)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -471,4 +472,40 @@ func (s *Server) resolve(dir string) error {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// Secrets returns the values of the server's settings that may hold a
+// credential, for a log to redact: each header's value and, of one of
+// several words ("Bearer TOKEN"), its last word; each env value; and the
+// password and the query values of its URL. They are returned as the
+// server gets them, ${NAME} variables replaced.
+func (s Server) Secrets() []string {
+	var out []string
+	add := func(v string) {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+		v := s.Headers[k]
+		add(v)
+		if f := strings.Fields(v); len(f) > 1 {
+			add(f[len(f)-1])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		add(s.Env[k])
+	}
+	if u, err := url.Parse(s.URL); err == nil && s.URL != "" {
+		if p, ok := u.User.Password(); ok {
+			add(p)
+		}
+		q := u.Query()
+		for _, k := range slices.Sorted(maps.Keys(q)) {
+			for _, v := range q[k] {
+				add(v)
+			}
+		}
+	}
+	return out
 }

@@ -147,3 +147,28 @@ func TestLoadConfigErrors(t *testing.T) {
 		}
 	})
 }
+
+func TestSecrets(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("MCP_TEST_TOKEN", "s3cret-t0ken")
+	servers, err := LoadConfig(writeFile(t, dir, "servers.json", `{"mcpServers": {
+		"remote": {"url": "https://user:pa55word@mcp.example.com/mcp?key=query-k3y", "headers": {"Authorization": "Bearer ${MCP_TEST_TOKEN}", "X-Api-Key": "abc123"}},
+		"local": {"command": "server", "env": {"DB_PASSWORD": "hunter2!", "LOG_LEVEL": "debug"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		server string
+		want   []string
+	}{
+		{"local", []string{"hunter2!", "debug"}},
+		{"remote", []string{"Bearer s3cret-t0ken", "s3cret-t0ken", "abc123", "pa55word", "query-k3y"}},
+	}
+	for i, tt := range tests {
+		t.Run("the "+tt.server+" server's headers, env and URL are secrets", func(t *testing.T) {
+			if got := servers[i].Secrets(); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -5,7 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/react-agent/react-agent/tools"
 )
+
+// maxQuoted caps what an error for people quotes of a server's own
+// words, such as the message of an error it sent back.
+const maxQuoted = 4 << 10
+
+// clip cuts s at maxQuoted bytes, with a marker.
+func clip(s string) string { return tools.Truncate(s, maxQuoted) }
 
 // StartError is the error of a server that could not start: its command
 // failed or exited, it did not answer in time, or it broke the protocol.
@@ -33,7 +42,7 @@ func (e *StartError) Error() string {
 	if e.File != "" {
 		fmt.Fprintf(&b, " (from %s)", e.File)
 	}
-	fmt.Fprintf(&b, " did not start: %v", e.Err)
+	fmt.Fprintf(&b, " did not start: %s", tools.Visible(clip(e.Err.Error())))
 	if e.URL == "" {
 		writeStderr(&b, e.Stderr)
 	}

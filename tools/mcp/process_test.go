@@ -141,28 +141,60 @@ func TestFailedStartEndsTheOthers(t *testing.T) {
 	waitGone(t, pid)
 }
 
-func TestRestart(t *testing.T) {
-	reg := registry(t, start(t, Options{}, testServer(t, "test")), tools.Limits{})
-	first := callPid(t, reg, "pid")
-	marker := filepath.Join(t.TempDir(), "crashed")
-	out, err := reg.Call(context.Background(), "crash_once", map[string]any{"marker": marker})
+// lines returns the lines of the file at path.
+func lines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("a server that stopped during a call was not restarted: %v", err)
+		t.Fatal(err)
 	}
-	second := callPid(t, reg, "pid")
-	if second == first || out != "still here, as process "+strconv.Itoa(second) {
-		t.Errorf("got %q from process %d, then %d: want the call made again by a new process", out, first, second)
-	}
-	waitGone(t, first)
+	return strings.Fields(string(b))
+}
 
-	_, err = reg.Call(context.Background(), "crash", nil)
-	if !errors.Is(err, ErrServerStopped) || !strings.Contains(err.Error(), `crash: the MCP server "test" stopped (exit status 3) and was restarted once already`) ||
-		!strings.Contains(err.Error(), "\n    crashing on purpose") {
-		t.Fatalf("a second stop: got %v", err)
-	}
-	_, err = reg.Call(context.Background(), "echo", map[string]any{"text": "x"})
-	if !errors.Is(err, ErrServerStopped) || !strings.Contains(err.Error(), "do not call them again") {
-		t.Errorf("a call after the server stopped for good: got %v", err)
-	}
-	waitGone(t, second)
+func TestRestart(t *testing.T) {
+	t.Run("a call the server stopped during is not made again, and the next call starts the server again", func(t *testing.T) {
+		reg := registry(t, start(t, Options{}, testServer(t, "test")), tools.Limits{})
+		first := callPid(t, reg, "pid")
+		marker := filepath.Join(t.TempDir(), "crashed")
+		_, err := reg.Call(context.Background(), "crash_once", map[string]any{"marker": marker})
+		if !errors.Is(err, ErrCallInterrupted) || !strings.Contains(err.Error(), `crash_once: the MCP server "test" stopped (exit status 3) during the call, which may or may not have taken effect; it was not made again`) ||
+			!strings.Contains(err.Error(), "\n    crashing once on purpose") {
+			t.Fatalf("got %v", err)
+		}
+		if got := lines(t, marker); len(got) != 1 {
+			t.Errorf("the call was made %d times, by processes %q", len(got), got)
+		}
+		waitGone(t, first)
+		second := callPid(t, reg, "pid")
+		if second == first {
+			t.Errorf("the server was not started again")
+		}
+		_, err = reg.Call(context.Background(), "crash", nil)
+		if !errors.Is(err, ErrServerStopped) || !strings.Contains(err.Error(), `crash: the MCP server "test" stopped (exit status 3) during the call, which may or may not have taken effect, and was restarted once already, so its tools cannot be used`) ||
+			!strings.Contains(err.Error(), "\n    crashing on purpose") {
+			t.Fatalf("a second stop: got %v", err)
+		}
+		_, err = reg.Call(context.Background(), "echo", map[string]any{"text": "x"})
+		if !errors.Is(err, ErrServerStopped) || !strings.Contains(err.Error(), "do not call them again") {
+			t.Errorf("a call after the server stopped for good: got %v", err)
+		}
+		waitGone(t, second)
+	})
+	t.Run("a call of a tool that says it is idempotent is made again on a new process", func(t *testing.T) {
+		reg := registry(t, start(t, Options{}, testServer(t, "test")), tools.Limits{})
+		first := callPid(t, reg, "pid")
+		marker := filepath.Join(t.TempDir(), "crashed")
+		out, err := reg.Call(context.Background(), "crash_once_idempotent", map[string]any{"marker": marker})
+		if err != nil {
+			t.Fatalf("a server that stopped during a call was not restarted: %v", err)
+		}
+		second := callPid(t, reg, "pid")
+		if second == first || out != "still here, as process "+strconv.Itoa(second) {
+			t.Errorf("got %q from process %d, then %d: want the call made again by a new process", out, first, second)
+		}
+		if got := lines(t, marker); len(got) != 2 || got[0] != strconv.Itoa(first) || got[1] != strconv.Itoa(second) {
+			t.Errorf("the call was made by processes %q, want %d then %d", got, first, second)
+		}
+		waitGone(t, first)
+	})
 }

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -26,6 +29,9 @@ const (
 	// endGrace is how long a failed call waits to learn whether the
 	// server's connection ended with it.
 	endGrace = time.Second
+	// killWait bounds how long a closed server's processes, killed, may
+	// take to be gone.
+	killWait = 2 * time.Second
 )
 
 // inherited are the variables a server gets from react-agent's
@@ -55,14 +61,22 @@ func environ(own map[string]string) []string {
 	return env
 }
 
+// Bounds of a server's list of tools; MaxReply bounds its bytes.
+const (
+	maxTools = 1000
+	maxPages = 100
+)
+
 // server is one MCP server of a [Set]: its settings and its current
 // connection, which is replaced once if the server stops.
 type server struct {
-	cfg     Server
-	client  *mcp.Client
-	life    context.Context // its end kills the server's processes
-	timeout time.Duration   // of a start
-	stderr  tail
+	cfg      Server
+	client   *mcp.Client
+	life     context.Context // its end kills the server's processes
+	timeout  time.Duration   // of a start
+	maxReply int64
+	maxError int
+	stderr   tail
 
 	mu        sync.Mutex
 	conn      *conn // nil once the server has stopped for good
@@ -74,11 +88,22 @@ type server struct {
 // conn is one connection to a server: a process it runs in, or a session
 // with a remote one.
 type conn struct {
-	sess *mcp.ClientSession
-	cmd  *exec.Cmd          // nil for a remote server
-	end  context.CancelFunc // kills the process group, while it runs
-	done chan struct{}      // closed when the session has ended
+	sess   *mcp.ClientSession
+	cmd    *exec.Cmd          // nil for a remote server
+	http   *http.Client       // nil for a server that runs a command
+	marker string             // NAME=value in the environment of the process and its children
+	end    context.CancelFunc // kills the process group, while it runs
+	done   chan struct{}      // closed when the session has ended
+
+	// overflowed is set when a reply passed the server's MaxReply, which
+	// ends the connection: live is then closed, once it is set.
+	overflowed atomic.Bool
+	live       atomic.Pointer[mcp.ClientSession]
 }
+
+// markerVar is the environment variable that marks the processes of one
+// connection to a server that runs a command.
+const markerVar = "REACT_AGENT_MCP_SERVER"
 
 // connect starts the server's process or connects to its URL, and makes
 // the MCP handshake within ctx.
@@ -90,7 +115,10 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 	case Stdio:
 		cmd := exec.CommandContext(life, s.cfg.Command, s.cfg.Args...)
 		cmd.Dir = s.cfg.Dir
-		cmd.Env = environ(s.cfg.Env)
+		// Every process the server starts inherits the marker, so that
+		// what leaves its process group can be found and killed.
+		c.marker = markerVar + "=" + rand.Text()
+		cmd.Env = append(environ(s.cfg.Env), c.marker)
 		cmd.Stderr = &s.stderr
 		cmd.WaitDelay = waitDelay
 		inOwnGroup(cmd)
@@ -104,22 +132,33 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 		}
 		c.cmd = cmd
 		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}
-	case HTTP:
-		t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient()}
-	case SSE:
-		t = &mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient()}
+	case HTTP, SSE:
+		client, err := newRemote(ctx, s.cfg.URL, s.cfg.Headers, s.maxReply, c.overflow)
+		if err != nil {
+			end()
+			return nil, err
+		}
+		c.http = client
+		if s.cfg.Transport == HTTP {
+			t = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: int(s.maxReply)}
+		} else {
+			t = &mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxEventSize: int(s.maxReply)}
+		}
 	default:
 		end()
 		return nil, fmt.Errorf("unknown transport %q", s.cfg.Transport)
 	}
 	// A server that does not answer in time is killed at once, rather
-	// than asked to stop first.
+	// than asked to stop first. The connection lives on life, not ctx:
+	// the SSE transport keeps the context of Connect for its stream.
 	stopKill := context.AfterFunc(ctx, end)
-	sess, err := s.client.Connect(ctx, t, nil)
+	sess, err := s.client.Connect(life, t, nil)
 	stopKill()
 	if err != nil {
 		c.kill()
 		switch {
+		case c.overflowed.Load():
+			return nil, s.tooLarge(false)
 		case ctx.Err() != nil && s.life.Err() == nil:
 			return nil, timeoutError(fmt.Sprintf("it did not answer within %s", s.timeout))
 		case c.cmd != nil && c.cmd.ProcessState != nil && c.cmd.ProcessState.Exited():
@@ -128,6 +167,10 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 		return nil, err
 	}
 	c.sess = sess
+	c.live.Store(sess)
+	if c.overflowed.Load() {
+		sess.Close()
+	}
 	go func() {
 		sess.Wait()
 		close(c.done)
@@ -135,42 +178,110 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 	return c, nil
 }
 
+// overflow ends the connection, whose server sent a reply larger than
+// MaxReply: the SDK would go on reading, or wait for a reply it dropped.
+func (c *conn) overflow() {
+	if !c.overflowed.CompareAndSwap(false, true) {
+		return
+	}
+	if sess := c.live.Load(); sess != nil {
+		go sess.Close()
+	}
+}
+
+// tooLarge is the error of a reply larger than MaxReply, during a call
+// or else during the start.
+func (s *server) tooLarge(call bool) error {
+	if !call {
+		return fmt.Errorf("%w: it sent more than %s, the most react-agent reads of one reply", ErrReplyTooLarge, size(int(s.maxReply)))
+	}
+	return fmt.Errorf("%w: it sent more than %s, the most react-agent reads of one reply; its connection was closed: ask it for less at a time", ErrReplyTooLarge, size(int(s.maxReply)))
+}
+
 // start connects to the server and lists its tools, within the start-up
-// time limit.
-func (s *server) start(ctx context.Context) ([]*mcp.Tool, error) {
+// time limit. cut says what was left out of a list that passed the bounds.
+func (s *server) start(ctx context.Context) (list []*mcp.Tool, cut string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	c, err := s.connect(ctx)
 	if err != nil {
-		return nil, s.startError(err)
+		return nil, "", s.startError(err)
 	}
-	var list []*mcp.Tool
-	for t, err := range c.sess.Tools(ctx, nil) {
-		if err != nil {
-			c.close()
-			if ctx.Err() != nil && s.life.Err() == nil {
-				err = timeoutError(fmt.Sprintf("it did not list its tools within %s", s.timeout))
-			} else {
-				err = fmt.Errorf("listing its tools: %w", err)
-			}
-			return nil, s.startError(err)
+	list, cut, err = s.list(ctx, c)
+	if err != nil {
+		c.close()
+		switch {
+		case c.overflowed.Load():
+			err = s.tooLarge(false)
+		case ctx.Err() != nil && s.life.Err() == nil:
+			err = timeoutError(fmt.Sprintf("it did not list its tools within %s", s.timeout))
+		default:
+			err = fmt.Errorf("listing its tools: %w", err)
 		}
-		list = append(list, t)
+		return nil, "", s.startError(err)
 	}
 	s.mu.Lock()
 	s.conn = c
 	s.mu.Unlock()
-	return list, nil
+	return list, cut, nil
+}
+
+// list reads the server's tools, page by page, up to maxTools tools,
+// maxPages pages or maxReply bytes of tools. cut says what was left out
+// when a bound was reached.
+func (s *server) list(ctx context.Context, c *conn) (list []*mcp.Tool, cut string, err error) {
+	params := &mcp.ListToolsParams{}
+	var total int64
+	for page := 1; ; page++ {
+		res, err := c.sess.ListTools(ctx, params)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, t := range res.Tools {
+			b, _ := json.Marshal(t)
+			total += int64(len(b))
+			switch {
+			case len(list) == maxTools:
+				cut = fmt.Sprintf("more than %d tools", maxTools)
+			case total > s.maxReply:
+				cut = fmt.Sprintf("more than %s of tools", size(int(s.maxReply)))
+			}
+			if cut != "" {
+				return list, s.cutWarning(cut, len(list)), nil
+			}
+			list = append(list, t)
+		}
+		if res.NextCursor == "" {
+			return list, "", nil
+		}
+		if page == maxPages {
+			return list, s.cutWarning(fmt.Sprintf("more than %d pages of tools", maxPages), len(list)), nil
+		}
+		params.Cursor = res.NextCursor
+	}
+}
+
+// cutWarning says that the server's list of tools was cut after n tools.
+func (s *server) cutWarning(why string, n int) string {
+	return fmt.Sprintf("MCP server %q lists %s, more than react-agent reads; only its first %d tools are used", s.cfg.Name, why, n)
 }
 
 func (s *server) startError(err error) error {
 	return &StartError{Server: s.cfg.Name, File: s.cfg.File, URL: s.cfg.URL, Err: err, Stderr: s.stderr.Lines()}
 }
 
-// call calls the tool the server calls name. When the server's connection
-// ends during the call, the server is started again, once in the run, and
-// the call made again.
-func (s *server) call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+// ErrCallInterrupted is matched (with errors.Is) by the error of a call
+// during which its server stopped: the call may have taken effect, so it
+// is not made again unless the tool says it is safe to repeat
+// (readOnlyHint or idempotentHint).
+var ErrCallInterrupted = errors.New("the MCP server stopped during the call")
+
+// call calls the tool the server calls name. A server whose connection
+// has ended is started again first, once in the run. When the connection
+// ends during the call, the call is made again on a new one only if
+// repeatable says it is safe, since the server may have done what it was
+// asked before it stopped.
+func (s *server) call(ctx context.Context, name string, args map[string]any, repeatable bool) (*mcp.CallToolResult, error) {
 	c, err := s.current()
 	if err != nil {
 		return nil, err
@@ -180,14 +291,32 @@ func (s *server) call(ctx context.Context, name string, args map[string]any) (*m
 	}
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
 	res, err := c.sess.CallTool(ctx, params)
-	if err == nil || ctx.Err() != nil || !c.ended(err) {
+	switch {
+	case err == nil || ctx.Err() != nil:
 		return res, err
+	case c.overflowed.Load():
+		return nil, s.tooLarge(true)
+	case !c.ended(err):
+		return res, err
+	case !repeatable:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.restarted && s.conn == c {
+			s.stop(c, fmt.Sprintf("stopped (%s) during the call, which may or may not have taken effect, and was restarted once already", c.status()))
+			return nil, s.stoppedError()
+		}
+		return nil, s.interrupted(c)
 	}
 	if c, err = s.restart(c); err != nil {
 		return nil, err
 	}
 	res, err = c.sess.CallTool(ctx, params)
-	if err != nil && ctx.Err() == nil && c.ended(err) {
+	switch {
+	case err == nil || ctx.Err() != nil:
+		return res, err
+	case c.overflowed.Load():
+		return nil, s.tooLarge(true)
+	case c.ended(err):
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.stop(c, fmt.Sprintf("stopped (%s) during the call, and again after it was restarted", c.status()))
@@ -196,19 +325,49 @@ func (s *server) call(ctx context.Context, name string, args map[string]any) (*m
 	return res, err
 }
 
-// current returns the server's connection, or the error that says it
-// stopped for good.
+// interrupted is the error of a call during which the connection c ended,
+// which is not made again. The next call starts the server again.
+func (s *server) interrupted(c *conn) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the MCP server %q stopped (%s) during the call, which may or may not have taken effect; it was not made again, since the tool does not say that is safe: check whether it took effect before you call it again", s.cfg.Name, c.status())
+	if s.cfg.Transport == Stdio {
+		writeStderr(&b, s.stderr.Lines())
+	}
+	return &interruptedError{msg: b.String()}
+}
+
+// interruptedError is the error of an interrupted call; it matches
+// [ErrCallInterrupted].
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string        { return e.msg }
+func (e *interruptedError) Is(target error) bool { return target == ErrCallInterrupted }
+
+// current returns the server's connection, started again if it has ended
+// (the request not yet sent), or the error that says the server stopped
+// for good.
 func (s *server) current() (*conn, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.conn == nil {
+	c := s.conn
+	if c == nil {
+		defer s.mu.Unlock()
 		return nil, s.stoppedError()
 	}
-	return s.conn, nil
+	s.mu.Unlock()
+	select {
+	case <-c.done:
+	default:
+		if !c.overflowed.Load() {
+			return c, nil
+		}
+	}
+	return s.restart(c)
 }
 
 // restart replaces dead, the connection that ended, unless it was
-// replaced meanwhile or the server was restarted once already.
+// replaced meanwhile or the server was restarted once already. A
+// connection that was ended for a reply too large is replaced whatever
+// the count.
 func (s *server) restart(dead *conn) (*conn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -219,18 +378,20 @@ func (s *server) restart(dead *conn) (*conn, error) {
 		return nil, s.stoppedError()
 	case s.life.Err() != nil:
 		return nil, s.life.Err()
-	case s.restarted:
+	case s.restarted && !dead.overflowed.Load():
 		s.stop(dead, fmt.Sprintf("stopped (%s) and was restarted once already", dead.status()))
 		return nil, s.stoppedError()
 	}
-	s.restarted = true
+	if !dead.overflowed.Load() {
+		s.restarted = true
+	}
 	status := dead.status()
 	dead.close()
 	ctx, cancel := context.WithTimeout(s.life, s.timeout)
 	defer cancel()
 	c, err := s.connect(ctx)
 	if err != nil {
-		s.stop(nil, fmt.Sprintf("stopped (%s), and starting it again failed: %v", status, err))
+		s.stop(nil, fmt.Sprintf("stopped (%s), and starting it again failed: %s", status, clip(err.Error())))
 		return nil, s.stoppedError()
 	}
 	s.conn = c
@@ -305,33 +466,15 @@ func (c *conn) close() {
 	c.kill()
 }
 
-// kill kills the server's process group, if it has one.
+// kill kills the server's process group, if it has one, and the
+// processes that left it, and waits until they are gone.
 func (c *conn) kill() {
 	c.end()
 	if c.cmd != nil {
 		killGroup(c.cmd)
+		killMarked(c.marker, killWait)
 	}
-}
-
-// httpClient returns the client of a remote server, which sends its
-// headers with every request.
-func (s *server) httpClient() *http.Client {
-	if len(s.cfg.Headers) == 0 {
-		return nil
+	if c.http != nil {
+		c.http.CloseIdleConnections()
 	}
-	return &http.Client{Transport: headers{base: http.DefaultTransport, h: s.cfg.Headers}}
-}
-
-// headers adds fixed headers to each request.
-type headers struct {
-	base http.RoundTripper
-	h    map[string]string
-}
-
-func (t headers) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	for k, v := range t.h {
-		req.Header.Set(k, v)
-	}
-	return t.base.RoundTrip(req)
 }

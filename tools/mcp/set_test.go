@@ -70,7 +70,7 @@ func callPid(t *testing.T, reg *tools.Registry, name string) int {
 	return pid
 }
 
-var serverTools = []string{"crash", "crash_once", "echo", "fail", "hang", "image", "pid"}
+var serverTools = []string{"crash", "crash_once", "crash_once_idempotent", "echo", "fail", "hang", "image", "pid", "spawn"}
 
 func prefixed(prefix string, names ...string) []string {
 	var out []string
@@ -89,9 +89,9 @@ func TestStartNamesTools(t *testing.T) {
 	}{
 		{"one server's tools keep their names", []Server{testServer(t, "solo")}, Options{}, serverTools},
 		{"a tool named like a built-in takes its server's name", []Server{testServer(t, "x", "-shadow")}, Options{},
-			append([]string{"crash", "crash_once", "echo", "fail", "hang", "image", "pid"}, "x_calculator")},
+			append(slices.Clone(serverTools), "x_calculator")},
 		{"a reserved name is not taken", []Server{testServer(t, "my server")}, Options{Reserved: []string{"Echo"}},
-			[]string{"crash", "crash_once", "fail", "hang", "image", "my_server_echo", "pid"}},
+			[]string{"crash", "crash_once", "crash_once_idempotent", "fail", "hang", "image", "my_server_echo", "pid", "spawn"}},
 		{"the tools two servers share take their servers' names", []Server{testServer(t, "a"), testServer(t, "b")}, Options{},
 			append(prefixed("a_", serverTools...), prefixed("b_", serverTools...)...)},
 	}
@@ -114,7 +114,7 @@ func TestStartNamesTools(t *testing.T) {
 		s.Allow = []string{"ecoh"}
 		_, err := Start(context.Background(), []Server{s}, Options{})
 		var ce *ConfigError
-		if !errors.As(err, &ce) || !strings.Contains(err.Error(), `"allow" names "ecoh", which is not one of its tools: crash, crash_once, echo, `) {
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), `"allow" names "ecoh", which is not one of its tools: crash, crash_once, crash_once_idempotent, echo, `) {
 			t.Errorf("got %v", err)
 		}
 	})
@@ -240,32 +240,45 @@ func TestStartFails(t *testing.T) {
 }
 
 func TestRemoteServer(t *testing.T) {
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testserver.New(testserver.Options{}) }, nil)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer s3cret" {
-			http.Error(w, "who are you?", http.StatusUnauthorized)
-			return
-		}
-		handler.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	dir := t.TempDir()
-	t.Setenv("MCP_TEST_TOKEN", "s3cret")
-	servers, err := LoadConfig(writeFile(t, dir, "remote.json", `{"mcpServers": {
-		"remote": {"url": "`+srv.URL+`", "headers": {"Authorization": "Bearer ${MCP_TEST_TOKEN}"}}}}`))
-	if err != nil {
-		t.Fatal(err)
+	newServer := func(*http.Request) *mcp.Server { return testserver.New(testserver.Options{}) }
+	tests := []struct {
+		name, typ string
+		handler   http.Handler
+	}{
+		{"streamable HTTP", "http", mcp.NewStreamableHTTPHandler(newServer, nil)},
+		{"SSE, whose stream outlives the start", "sse", mcp.NewSSEHandler(newServer, nil)},
 	}
-	reg := registry(t, start(t, Options{}, servers...), tools.Limits{})
-	if out, err := reg.Call(context.Background(), "echo", map[string]any{"text": "over HTTP"}); err != nil || out != "over HTTP" {
-		t.Errorf("got %q, %v", out, err)
-	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Authorization") != "Bearer s3cret" {
+					http.Error(w, "who are you?", http.StatusUnauthorized)
+					return
+				}
+				tt.handler.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			dir := t.TempDir()
+			t.Setenv("MCP_TEST_TOKEN", "s3cret")
+			servers, err := LoadConfig(writeFile(t, dir, "remote.json", `{"mcpServers": {
+				"remote": {"url": "`+srv.URL+`", "type": "`+tt.typ+`", "headers": {"Authorization": "Bearer ${MCP_TEST_TOKEN}"}}}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			reg := registry(t, start(t, Options{}, servers...), tools.Limits{})
+			for _, text := range []string{"over HTTP", "and again"} {
+				if out, err := reg.Call(context.Background(), "echo", map[string]any{"text": text}); err != nil || out != text {
+					t.Errorf("got %q, %v", out, err)
+				}
+			}
 
-	servers[0].Headers = nil
-	_, err = Start(context.Background(), servers, Options{})
-	var se *StartError
-	if !errors.As(err, &se) || se.URL != srv.URL || !strings.Contains(err.Error(), "Unauthorized") || strings.Contains(err.Error(), "stderr") {
-		t.Errorf("without its header: got %v", err)
+			servers[0].Headers = nil
+			_, err = Start(context.Background(), servers, Options{})
+			var se *StartError
+			if !errors.As(err, &se) || se.URL != srv.URL || !strings.Contains(err.Error(), "Unauthorized") || strings.Contains(err.Error(), "stderr") {
+				t.Errorf("without its header: got %v", err)
+			}
+		})
 	}
 }
 

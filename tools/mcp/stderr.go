@@ -2,11 +2,10 @@ package mcp
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/react-agent/react-agent/tools"
 )
 
 // Bounds of what a server's error quotes of its stderr.
@@ -72,7 +71,7 @@ func (t *tail) Lines() []string {
 		lines = lines[len(lines)-stderrLines:]
 	}
 	for i, l := range lines {
-		lines[i] = visible(l)
+		lines[i] = tools.Visible(l)
 	}
 	return lines
 }
@@ -82,34 +81,4 @@ func (t *tail) Reset() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lines, t.partial = nil, t.partial[:0]
-}
-
-// visible returns s with control characters, invalid UTF-8 and other
-// characters that do not print escaped as Go writes them (\x1b, \u202e),
-// so that text from a server cannot move the cursor, recolour a terminal
-// or hide what it says. Tabs and newlines are kept.
-func visible(s string) string {
-	if !strings.ContainsFunc(s, hidden) && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case hidden(r) && r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// hidden reports whether r is a character that does not print, other than
-// a tab or a newline.
-func hidden(r rune) bool {
-	return r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r))
 }

@@ -31,17 +31,3 @@ func TestTail(t *testing.T) {
 		})
 	}
 }
-
-func TestVisible(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain text\n\twith a tab", "plain text\n\twith a tab"},
-		{"bell\a and \x7f", `bell\x07 and \x7f`},
-		{"bad \xff byte", `bad \xff byte`},
-		{"a real \uFFFD stays", "a real \uFFFD stays"},
-	}
-	for _, tt := range tests {
-		if got := visible(tt.in); got != tt.want {
-			t.Errorf("visible(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,6 +18,10 @@ type tool struct {
 	description string
 	schema      tools.Schema
 	confirm     bool
+	// repeatable is true for a tool that says it changes nothing, or
+	// nothing more when called again (readOnlyHint, idempotentHint): a
+	// call its server stopped during is made again.
+	repeatable bool
 }
 
 func (t *tool) Name() string         { return t.name }
@@ -41,28 +46,38 @@ func (t *tool) Confirmation(args map[string]any) (string, bool) {
 		what += fmt.Sprintf(" (%s here)", t.name)
 	}
 	return fmt.Sprintf("The MCP server %q is to run %s with these arguments:\n\n    %s\n\nRun it?",
-		visible(t.srv.cfg.Name), visible(what), visible(string(b))), true
+		tools.Visible(t.srv.cfg.Name), tools.Visible(what), tools.Visible(string(b))), true
 }
 
 // Call calls the tool on its server. A result the server marks as an
-// error becomes an error with the server's message, for the model.
+// error becomes an error with the server's message, for the model. The
+// text of an error is cut at the server's MaxError.
 func (t *tool) Call(ctx context.Context, args map[string]any) (string, error) {
-	res, err := t.srv.call(ctx, t.remote, args)
+	res, err := t.srv.call(ctx, t.remote, args, t.repeatable)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("%s: %w", t.name, context.Cause(ctx))
 		}
-		return "", fmt.Errorf("%s: %w", t.name, err)
+		return "", &cutError{msg: tools.Truncate(t.name+": "+err.Error(), t.srv.maxError), err: err}
 	}
 	text := observation(res)
 	if res.IsError {
 		if strings.TrimSpace(text) == "" {
 			text = "the tool failed and said nothing about why"
 		}
-		return "", fmt.Errorf("%s: %s", t.name, text)
+		return "", errors.New(tools.Truncate(t.name+": "+text, t.srv.maxError))
 	}
 	if strings.TrimSpace(text) == "" {
 		return "(no output)", nil
 	}
 	return text, nil
 }
+
+// cutError is an error whose text was cut; it unwraps to the whole one.
+type cutError struct {
+	msg string
+	err error
+}
+
+func (e *cutError) Error() string { return e.msg }
+func (e *cutError) Unwrap() error { return e.err }
