@@ -1014,49 +1014,57 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 // built-in ones, the plugins, and the tools of the MCP servers that the
 // tools file and the --mcp-config files declare, which it starts. The
 // servers run until closeFn is called, or until ctx ends.
-func toolRegistry(ctx context.Context, s *settings) (reg *tools.Registry, closeFn func(), err error) {
+func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
 	if reg, err = builtins(s.tools()); err != nil {
 		return nil, nil, err
 	}
-	if closeFn, err = startMCP(ctx, s, reg); err != nil {
+	if closeFn, _, err = startMCP(ctx, s, reg, stderr); err != nil {
 		return nil, nil, err
 	}
 	return reg, closeFn, nil
 }
 
 // startMCP starts the MCP servers that the tools file and the
-// --mcp-config files declare, and adds their tools to reg. The servers
-// run until closeFn is called, or until ctx ends.
-func startMCP(ctx context.Context, s *settings, reg *tools.Registry) (closeFn func(), err error) {
+// --mcp-config files declare, adds their tools to reg, and says on stderr
+// what it had to change (a tool renamed, a list cut). The servers run
+// until closeFn is called, or until ctx ends. secrets are the values of
+// the servers' headers and environment, for the log to leave out.
+func startMCP(ctx context.Context, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), secrets []string, err error) {
 	var servers []mcp.Server
 	if path := s.tools().ToolsConfig; path != "" {
 		list, err := mcp.LoadConfig(path)
 		if err != nil && !errors.Is(err, mcp.ErrNoServers) {
-			return nil, err
+			return nil, nil, err
 		}
 		servers = append(servers, list...)
 	}
 	for _, path := range s.mcpConfigs {
 		list, err := mcp.LoadConfig(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		servers = append(servers, list...)
 	}
 	if len(servers) == 0 {
-		return func() {}, nil
+		return func() {}, nil, nil
 	}
-	set, err := mcp.Start(ctx, servers, mcp.Options{Reserved: reg.ToolNames()})
+	for _, srv := range servers {
+		secrets = append(secrets, srv.Secrets()...)
+	}
+	set, err := mcp.Start(ctx, servers, mcp.Options{Reserved: reg.ToolNames(), MaxError: s.tools().MaxObservation})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	for _, w := range set.Warnings() {
+		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(w))
 	}
 	for _, t := range set.Tools() {
 		if err := reg.Register(t); err != nil {
 			set.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return func() { set.Close() }, nil
+	return func() { set.Close() }, secrets, nil
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or
@@ -1123,7 +1131,7 @@ func cmdTools(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	reg, closeTools, err := toolRegistry(ctx, f.settings)
+	reg, closeTools, err := toolRegistry(ctx, f.settings, stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -1168,7 +1176,7 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	reg, closeTools, err := toolRegistry(ctx, f.settings)
+	reg, closeTools, err := toolRegistry(ctx, f.settings, stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -1814,7 +1822,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if s.log != nil {
 		opts = append(opts, agent.WithEvents(s.log.event))
 	}
-	closeTools, err := startMCP(ctx, f.settings, reg)
+	closeTools, _, err := startMCP(ctx, f.settings, reg, stderr)
 	if err != nil {
 		s.log.close(stderr)
 		closeTTY()
@@ -2327,6 +2335,8 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "fix the file given with --mcp-config (or the mcp section of --tools-config)"
 	case errors.Is(err, mcp.ErrServerStopped):
 		more = "run the server's command in a terminal to see why it stops"
+	case errors.Is(err, mcp.ErrReplyTooLarge):
+		more = "the server sent more than react-agent reads from one reply; ask less of the tool, or check the server"
 	case errors.Is(err, agent.ErrContextWindow):
 		more = "raise --num-ctx or lower --max-observation"
 	case errors.Is(err, tools.ErrShellDisabled):

@@ -93,7 +93,7 @@ func (e *ConfigError) Error() string {
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // fields are the keys a server's entry may hold.
-var fields = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "confirm", "allow"}
+var fields = []string{"command", "args", "env", "envFile", "cwd", "url", "headers", "type", "disabled", "confirm", "allow", "dev"}
 
 // LoadConfig reads the MCP servers declared in the JSON or YAML file at path
 // (JSON when the name ends in .json). It reads two layouts. The one Claude
@@ -104,8 +104,9 @@ var fields = []string{"command", "args", "env", "cwd", "url", "headers", "type",
 //	  "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}
 //	}}
 //
-// And the "mcp" section of react-agent's tools file (beside its "tools"
-// list), in YAML:
+// VS Code's "servers" object, in the same form, with its "envFile" (a file
+// of NAME=value lines) and ${workspaceFolder}. And the "mcp" section of
+// react-agent's tools file (beside its "tools" list), in YAML:
 //
 //	mcp:
 //	  files:
@@ -151,7 +152,7 @@ func LoadConfig(path string) ([]Server, error) {
 	}
 	var servers []Server
 	found := false
-	for _, key := range []string{"mcpServers", "mcp"} {
+	for _, key := range []string{"mcpServers", "servers", "mcp"} {
 		section, ok := doc[key]
 		if !ok || section == nil {
 			continue
@@ -168,7 +169,7 @@ func LoadConfig(path string) ([]Server, error) {
 		sort.Strings(names)
 		for _, name := range names {
 			if slices.ContainsFunc(servers, func(s Server) bool { return s.Name == name }) {
-				return nil, &ConfigError{File: path, Server: name, Problem: `is declared both in "mcpServers" and in "mcp"; keep one`}
+				return nil, &ConfigError{File: path, Server: name, Problem: `is declared in two of "mcpServers", "servers" and "mcp"; keep one`}
 			}
 			s, skip, err := parseServer(path, dir, name, entries[name])
 			if err != nil {
@@ -180,7 +181,7 @@ func LoadConfig(path string) ([]Server, error) {
 		}
 	}
 	if !found {
-		return nil, &ConfigError{File: path, Problem: fmt.Sprintf(`%v: expected an "mcpServers" object (as Claude Desktop and Cursor write it), as in %s, or an "mcp" section in a tools file`, ErrNoServers, example("mcpServers")), Err: ErrNoServers}
+		return nil, &ConfigError{File: path, Problem: fmt.Sprintf(`%v: expected an "mcpServers" object (as Claude Desktop and Cursor write it), as in %s, a "servers" object (as VS Code writes it), or an "mcp" section in a tools file`, ErrNoServers, example("mcpServers")), Err: ErrNoServers}
 	}
 	return servers, nil
 }
@@ -223,6 +224,7 @@ func parseServer(file, dir, name string, entry any) (s Server, skip bool, err er
 	s.Command = r.string("command")
 	s.Args = r.strings("args")
 	s.Env = r.stringMap("env")
+	envFile := r.string("envFile")
 	s.Dir = r.string("cwd")
 	s.URL = r.string("url")
 	s.Headers = r.stringMap("headers")
@@ -269,6 +271,11 @@ func parseServer(file, dir, name string, entry any) (s Server, skip bool, err er
 	for _, a := range s.Allow {
 		if strings.TrimSpace(a) == "" {
 			return s, false, fail(`"allow" holds an empty name; list the server's tool names`)
+		}
+	}
+	if envFile != "" {
+		if err := s.readEnvFile(envFile, dir); err != nil {
+			return s, false, fail("%v", err)
 		}
 	}
 	if err := s.expand(); err != nil {
@@ -395,24 +402,85 @@ func describe(v any) string {
 	return "a number"
 }
 
-// variable matches ${NAME} and ${env:NAME}.
-var variable = regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
+// variable matches ${NAME}, ${env:NAME}, VS Code's ${input:ID} and
+// ${workspaceFolder}.
+var variable = regexp.MustCompile(`\$\{(env:|input:)?([A-Za-z_][A-Za-z0-9_.-]*)\}`)
 
-// expandVars replaces each ${NAME} in s by the environment variable NAME.
-func expandVars(s, what string) (string, error) {
-	var missing string
+// expandVars replaces each ${NAME} in s by the environment variable NAME,
+// and ${workspaceFolder} by workspace.
+func expandVars(s, what, workspace string) (string, error) {
+	var problem error
 	out := variable.ReplaceAllStringFunc(s, func(m string) string {
-		name := variable.FindStringSubmatch(m)[1]
+		sub := variable.FindStringSubmatch(m)
+		kind, name := sub[1], sub[2]
+		switch {
+		case kind == "" && name == "workspaceFolder":
+			return workspace
+		case kind == "input:" && problem == nil:
+			problem = fmt.Errorf("%s uses ${input:%s}, which VS Code asks its user for; react-agent cannot ask: write the value in the file, or ${NAME} of an environment variable", what, name)
+		}
 		v, ok := os.LookupEnv(name)
-		if !ok && missing == "" {
-			missing = name
+		if !ok && problem == nil {
+			problem = fmt.Errorf("%s uses ${%s}, and the environment variable %s is not set; set it, or write the value in the file", what, name, name)
 		}
 		return v
 	})
-	if missing != "" {
-		return "", fmt.Errorf("%s uses ${%s}, and the environment variable %s is not set; set it, or write the value in the file", what, missing, missing)
+	if problem != nil {
+		return "", problem
 	}
 	return out, nil
+}
+
+// workspace is the folder ${workspaceFolder} names for a server declared
+// in file: the folder above .vscode for VS Code's .vscode/mcp.json, else
+// the file's own.
+func workspace(file string) string {
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return filepath.Dir(file)
+	}
+	if filepath.Base(dir) == ".vscode" {
+		return filepath.Dir(dir)
+	}
+	return dir
+}
+
+// readEnvFile adds the NAME=value lines of VS Code's envFile to s.Env;
+// the entry's own "env" wins. Blank lines and # comments are skipped, and
+// a value may be quoted.
+func (s *Server) readEnvFile(name, dir string) error {
+	name, err := expandVars(name, `"envFile"`, workspace(s.File))
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf(`"envFile" %s cannot be read: %v`, name, errors.Unwrap(err))
+	}
+	if s.Env == nil {
+		s.Env = map[string]string{}
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "export "))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return fmt.Errorf(`"envFile" %s, line %d: expected NAME=value`, name, i+1)
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		if _, set := s.Env[k]; !set {
+			s.Env[k] = v
+		}
+	}
+	return nil
 }
 
 // expand replaces the ${NAME} variables of s.
@@ -420,7 +488,7 @@ func (s *Server) expand() error {
 	var err error
 	one := func(p *string, what string) {
 		if err == nil {
-			*p, err = expandVars(*p, what)
+			*p, err = expandVars(*p, what, workspace(s.File))
 		}
 	}
 	one(&s.Command, `"command"`)

@@ -71,7 +71,18 @@ mcp:
 		{"a server may be in both layouts' sections of one file", "both.json", `{"mcpServers": {"a": {"command": "x"}}, "mcp": {"b": {"url": "http://localhost:1/mcp"}}}`,
 			[]Server{{Name: "a", Transport: Stdio, Command: "x", Confirm: true}, {Name: "b", Transport: HTTP, URL: "http://localhost:1/mcp", Confirm: true}}},
 		{"a section whose servers are all disabled declares none", "off.json", `{"mcpServers": {"a": {"command": "x", "disabled": true}}}`, nil},
+		{"VS Code's servers, with its types, envFile and workspace folder", ".vscode/mcp.json", `{
+			"inputs": [{"type": "promptString", "id": "unused"}],
+			"servers": {
+				"files": {"type": "stdio", "command": "npx", "args": ["-y", "server-filesystem", "${workspaceFolder}"], "envFile": "${workspaceFolder}/.env", "env": {"B": "from env"}},
+				"remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${env:MCP_TEST_TOKEN}"}}
+			}}`,
+			[]Server{
+				{Name: "files", Transport: Stdio, Command: "npx", Args: []string{"-y", "server-filesystem", dir},
+					Env: map[string]string{"A": "from file", "B": "from env", "C": "quoted value"}, Confirm: true},
+				{Name: "remote", Transport: HTTP, URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer s3cret"}, Confirm: true}}},
 	}
+	writeFile(t, dir, ".env", "# the server's settings\nA=from file\nB=from the file\nexport C=\"quoted value\"\n")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, dir, tt.file, tt.text)
@@ -97,6 +108,8 @@ func TestLoadConfigErrors(t *testing.T) {
 	}{
 		{"a file with no section says what to write", "none.json", `{"tools": []}`, []string{"no MCP servers declared", `"mcpServers"`, `"command": "npx"`}},
 		{"a file that is not JSON says so", "bad.json", `{"mcpServers": {`, []string{"not valid JSON"}},
+		{"VS Code's inputs cannot be asked for", "inputs.json", `{"servers": {"s": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer ${input:token}"}}}}`, []string{"${input:token}", "VS Code asks its user for"}},
+		{"a missing envFile says which", "envfile.json", `{"servers": {"s": {"command": "x", "envFile": "missing.env"}}}`, []string{`"envFile"`, "missing.env", "cannot be read"}},
 		{"a file that is not YAML says so", "bad.yaml", "mcp: [\n", []string{"not valid YAML"}},
 		{"a file that is a list is refused", "list.json", `[]`, []string{`expected an object with an "mcpServers" object`}},
 		{"a section that is a list is refused", "section.json", `{"mcpServers": []}`, []string{`"mcpServers" must map server names to their settings`}},
