@@ -3,6 +3,7 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -157,12 +158,14 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 			}
 			// One paragraph, as the prompt lists tools.
 			desc := strings.Join(strings.Fields(cmp.Or(t.Description, t.Title, fmt.Sprintf("The tool %s of the MCP server %s.", t.Name, s.cfg.Name))), " ")
+			input, _ := json.Marshal(t.InputSchema)
 			out = append(out, &tool{
 				srv:         s,
 				name:        n,
 				remote:      t.Name,
 				description: visible(desc),
 				schema:      schemaOf(t.InputSchema),
+				input:       input,
 				confirm:     s.cfg.Confirm && !slices.Contains(s.cfg.Allow, t.Name) && !slices.Contains(s.cfg.Allow, n),
 			})
 		}
