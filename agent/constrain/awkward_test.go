@@ -26,7 +26,7 @@ func (t schemaTool) Call(context.Context, map[string]any) (string, error) {
 // for, and arguments it must allow and refuse.
 type awkwardSchema struct {
 	name, toolName, schema string
-	fit, misfit        []string // argument objects that fit the schema, and that do not
+	fit, misfit            []string // argument objects that fit the schema, and that do not
 }
 
 func (a awkwardSchema) tool() tools.Tool { return schemaTool{a.toolName, a.schema} }

@@ -53,6 +53,9 @@ type Constraint struct {
 	Grammar string `json:"grammar,omitempty"`
 	// Triggers start the lazy grammar.
 	Triggers []Trigger `json:"grammar_triggers,omitempty"`
+	// ThinkingTriggers start it instead when the prompt ends inside a
+	// reasoning block that the chat template opened for the model.
+	ThinkingTriggers []Trigger `json:"thinking_triggers,omitempty"`
 	// Tag is the structural tag of vLLM and SGLang.
 	Tag *StructuralTag `json:"structural_tag,omitempty"`
 	// Schema is the JSON schema of the whole reply in the JSON object
