@@ -214,6 +214,10 @@ const (
 // reply, which the transport adds to the request body.
 type fieldsKey struct{}
 
+// constraintCtxKey is the context key of the constraint of a call, for
+// providers that adapt its fields to the prompt.
+type constraintCtxKey struct{}
+
 // generationPaths are the endpoints whose requests the fields of a
 // constraint go into: not the model listing or a template's rendering.
 var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
@@ -328,7 +332,7 @@ func (m *served) bound(ctx context.Context, opts []llms.CallOption,
 	if fields == nil {
 		return call(ctx, opts)
 	}
-	resp, err := call(context.WithValue(ctx, fieldsKey{}, fields), opts)
+	resp, err := call(context.WithValue(context.WithValue(ctx, fieldsKey{}, fields), constraintCtxKey{}, c), opts)
 	var me *Error
 	if !errors.As(err, &me) || me.StatusCode != http.StatusBadRequest {
 		return resp, err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -119,6 +120,7 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	if err != nil {
 		return nil, err
 	}
+	ctx = thinkingTriggers(ctx, prompt)
 	body, err := json.Marshal(completionRequest{Prompt: prompt, Stream: true, CachePrompt: true, NPredict: o.MaxTokens,
 		Temperature: o.Temperature, TopP: o.TopP, TopK: o.TopK, Seed: o.Seed, Stop: o.StopWords})
 	if err != nil {
@@ -174,6 +176,20 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 			"TotalTokens":      last.TokensEvaluated + last.TokensPredicted,
 		},
 	}}}, nil
+}
+
+// thinkingTriggers returns ctx with the lazy grammar's triggers for a
+// prompt that ends inside a reasoning block the chat template opened,
+// where nothing may start the grammar before the block's end.
+func thinkingTriggers(ctx context.Context, prompt string) context.Context {
+	c, _ := ctx.Value(constraintCtxKey{}).(*Constraint)
+	fields, _ := ctx.Value(fieldsKey{}).(map[string]any)
+	if c == nil || len(c.ThinkingTriggers) == 0 || fields == nil || !strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
+		return ctx
+	}
+	f := maps.Clone(fields)
+	f["grammar_triggers"] = c.ThinkingTriggers
+	return context.WithValue(ctx, fieldsKey{}, f)
 }
 
 // applyTemplate renders msgs as the prompt the model's chat template
