@@ -187,3 +187,17 @@ sloppy  text      1/2 50%   1.5 / 1.5          0              2          0      
 		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+func TestParseTargetsTakesTheConstrainedProtocolBesideTheOthers(t *testing.T) {
+	ts, err := ParseTargets([]string{"llamacpp:q"}, []string{Text, Constrained, Native})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tt := range ts {
+		got = append(got, tt.String())
+	}
+	if want := "llamacpp:q text,llamacpp:q constrained,llamacpp:q native"; strings.Join(got, ",") != want {
+		t.Errorf("targets %q, want %q", got, want)
+	}
+}

@@ -296,7 +296,11 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 			"the run asked for call %d but the cassette %s holds only %d: %w", i+1, r.path, len(r.items), ErrDiverged)}
 	}
 	in := r.items[i]
-	if err := r.check(i, in, msgs, ConstraintOf(opts)); err != nil {
+	c := ConstraintOf(opts)
+	if bound, ok := ctx.Value(constraintCtxKey{}).(*Constraint); ok && c == nil {
+		c = bound // the constraint as a model of New passes it on
+	}
+	if err := r.check(i, in, msgs, c); err != nil {
 		return nil, &Error{Provider: "replay", Fix: "Record", Err: err}
 	}
 	if in.Error != nil {

@@ -38,6 +38,28 @@ var llamafileProvider = Provider{
 	},
 }
 
+// vllmProvider and sglangProvider are the openai provider told which
+// server it talks to (Config.Server), at its usual address; the model
+// must be named as the server serves it.
+var (
+	vllmProvider = Provider{
+		Name:   "vllm",
+		KeyEnv: "OPENAI_API_KEY",
+		open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
+			cfg.Server = ServerVLLM
+			return openOpenAI(cfg, hc, "http://127.0.0.1:8000/v1", 0)
+		},
+	}
+	sglangProvider = Provider{
+		Name:   "sglang",
+		KeyEnv: "OPENAI_API_KEY",
+		open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
+			cfg.Server = ServerSGLang
+			return openOpenAI(cfg, hc, "http://127.0.0.1:30000/v1", 0)
+		},
+	}
+)
+
 // openOpenAI opens an OpenAI-compatible server at cfg.BaseURL, or def.
 func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, error) {
 	u, err := serverURL(cfg.BaseURL, def, "/v1", "")

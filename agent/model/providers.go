@@ -35,7 +35,7 @@ type opened struct {
 
 // providers lists every provider, in the order help texts show them.
 // Adding a provider is a file that declares its Provider and an entry here.
-var providers = []Provider{ollamaProvider, openaiProvider, llamacppProvider, llamafileProvider, anthropicProvider, googleaiProvider, replayProvider}
+var providers = []Provider{ollamaProvider, openaiProvider, llamacppProvider, vllmProvider, sglangProvider, llamafileProvider, anthropicProvider, googleaiProvider, replayProvider}
 
 // Providers returns the providers New knows, in the order help texts show
 // them.
