@@ -8,6 +8,7 @@ require (
 	github.com/PuerkitoBio/goquery v1.13.0
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/expr-lang/expr v1.17.8
+	github.com/google/jsonschema-go v0.4.3
 	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/peterh/liner v1.2.2
@@ -39,7 +40,6 @@ require (
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/generative-ai-go v0.15.1 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/s2a-go v0.1.9 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/googleapis/enterprise-certificate-proxy v0.3.4 // indirect

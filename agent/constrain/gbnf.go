@@ -21,6 +21,8 @@ var primitives = []string{
 	`array ::= "[" space ( value ( "," space value )* )? "]" space`,
 	`string ::= "\"" char* "\"" space`,
 	`char ::= [^"\\\x7F\x00-\x1F] | [\\] (["\\/bfnrt] | "u" [0-9a-fA-F]{4})`,
+	`filled-string ::= "\"" " "{0,3} filled char* "\"" space`,
+	`filled ::= [^"\\\x7F\x00-\x20] | [\\] (["\\/] | "u" [0-9a-fA-F]{4})`,
 	`number ::= "-"? integral-part ("." decimal-part)? ([eE] [-+]? integral-part)? space`,
 	`integer ::= "-"? integral-part space`,
 	`integral-part ::= [0] | [1-9] [0-9]{0,15}`,
@@ -229,7 +231,12 @@ func typesOf(m map[string]any) []string {
 // typed returns an expression for the values of type t that m allows.
 func (g *grammar) typed(base, t string, m map[string]any, depth int) string {
 	switch t {
-	case "string", "number", "integer", "boolean", "null":
+	case "string":
+		if n, ok := m["minLength"].(float64); ok && n >= 1 {
+			return "filled-string" // at least a character that is not blank
+		}
+		return t
+	case "number", "integer", "boolean", "null":
 		return t
 	case "object":
 		return g.object(base, m, depth)
@@ -247,13 +254,15 @@ func (g *grammar) typed(base, t string, m map[string]any, depth int) string {
 
 // object returns an expression for the objects m allows: its properties in
 // the order of propertyOrder, the required ones always there, and others
-// only when additionalProperties asks for them; with no properties and
-// nothing said, any object.
+// only when additionalProperties asks for them (as the registry refuses
+// arguments a tool does not declare); with no properties declared and
+// nothing said, any object. An additional property may have the name of
+// a declared one: the grammar then allows more than the schema.
 func (g *grammar) object(base string, m map[string]any, depth int) string {
-	props, _ := m["properties"].(map[string]any)
+	props, declared := m["properties"].(map[string]any)
 	req, _ := m["required"].([]any)
 	addl, hasAddl := m["additionalProperties"]
-	if len(props) == 0 && len(req) == 0 && (!hasAddl || addl == true) {
+	if !declared && len(req) == 0 && (!hasAddl || addl == true) {
 		return "object"
 	}
 	name := g.name(base)

@@ -50,6 +50,10 @@ func fromArgs(s tools.Schema) argsSchema {
 		if a.Type != "" && a.Type != "any" {
 			p = append(p, kv{"type", a.Type})
 		}
+		if a.Type == "string" && a.Required {
+			// The registry refuses a required string that is blank.
+			p = append(p, kv{"minLength", 1.0})
+		}
 		props = append(props, kv{a.Name, p})
 		tree[a.Name] = p.tree()
 		if a.Required && !slices.Contains(required, a.Name) {
