@@ -161,7 +161,7 @@ func TestLlamaCompilesTheGrammarsOfAwkwardSchemas(t *testing.T) {
 // referenceTools starts the reference MCP servers of testdata/mcp and
 // returns a registry of their tools, or skips the test when they are not
 // installed (unless REACT_AGENT_REQUIRE_MCP=1).
-func referenceTools(t *testing.T) *tools.Registry {
+func referenceTools(t testing.TB) *tools.Registry {
 	t.Helper()
 	const testdata = "../../testdata/mcp"
 	_, err := os.Stat(filepath.Join(testdata, "node_modules", "@modelcontextprotocol", "server-everything"))

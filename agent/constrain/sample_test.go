@@ -65,7 +65,7 @@ func tinyModel(t *testing.T) string {
 }
 
 // runSamples has llama.cpp answer req with sample.mjs.
-func runSamples(t *testing.T, req sampleRequest) []sampleResult {
+func runSamples(t testing.TB, req sampleRequest) []sampleResult {
 	t.Helper()
 	input, err := json.Marshal(req)
 	if err != nil {
