@@ -11,6 +11,11 @@ import (
 // are any JSON value.
 const maxDepth = 16
 
+// maxRules bounds the rules a grammar has, whatever the schemas it is
+// written from (a schema can branch at every level): past it, values are
+// any JSON value.
+const maxRules = 4000
+
 // primitives are the rules every grammar has, the JSON values of
 // llama.cpp's own JSON grammars: one-line JSON, with at most one space
 // between its tokens, as the prompt asks for the Action Input.
@@ -150,8 +155,8 @@ func jsonLiteral(v any) string {
 // name of a rule, a primitive's or one it adds, named after base.
 func (g *grammar) value(base string, s any, depth int) string {
 	m, ok := s.(map[string]any)
-	if !ok || depth > maxDepth {
-		return "value" // true, false, or too deep: any value
+	if !ok || depth > maxDepth || len(g.rules) >= maxRules {
+		return "value" // true, false, too deep or too much: any value
 	}
 	if ref, ok := m["$ref"].(string); ok {
 		return g.ref(ref, depth)
@@ -285,48 +290,38 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 	case map[string]any:
 		extra = `string ":" space ` + g.value(name+"-extra", a, depth+1)
 	}
-	// after(i) is the rest of the object after item i-1, once something
-	// was written: each item after a comma.
-	after := func(i int) string {
-		var parts []string
-		for _, it := range items[i:] {
-			if it.required {
-				parts = append(parts, `"," space `+it.kv)
-			} else {
-				parts = append(parts, `( "," space `+it.kv+` )?`)
-			}
-		}
-		if extra != "" {
-			parts = append(parts, `( "," space `+extra+` )*`)
-		}
-		return strings.Join(parts, " ")
+	// after[i] is the rest of the object from item i on, once something
+	// was written, each item after a comma: a rule a level, so that the
+	// grammar grows with the properties, not with their square.
+	after := make([]string, len(items)+1)
+	if extra != "" {
+		after[len(items)] = g.add(g.name(name+"-extra-rest"), `( "," space `+extra+` )*`)
 	}
-	// first(i) is the rest from item i on, before anything was written:
+	for i := len(items) - 1; i >= 0; i-- {
+		part := `( "," space ` + items[i].kv + ` )?`
+		if items[i].required {
+			part = `"," space ` + items[i].kv
+		}
+		after[i] = g.add(g.name(fmt.Sprintf("%s-after-%d", name, i)), strings.TrimSpace(part+" "+after[i+1]))
+	}
+	// first[i] is the rest from item i on, before anything was written:
 	// the first item present needs no comma.
-	var first func(i int) string
-	first = func(i int) string {
-		if i == len(items) {
-			if extra == "" {
-				return ""
-			}
-			return `( ` + extra + ` ( "," space ` + extra + ` )* )?`
-		}
-		it := items[i]
-		rest := after(i + 1)
-		if rest != "" {
-			rest = g.add(g.name(fmt.Sprintf("%s-after-%d", name, i)), rest)
-		}
-		present := strings.TrimSpace(it.kv + " " + rest)
-		if it.required {
-			return present
-		}
-		absent := first(i + 1)
-		if absent == "" {
-			return `( ` + present + ` )?`
-		}
-		return `( ` + present + ` | ` + g.add(g.name(fmt.Sprintf("%s-from-%d", name, i+1)), absent) + ` )`
+	first := make([]string, len(items)+1)
+	if extra != "" {
+		first[len(items)] = `( ` + extra + ` ( "," space ` + extra + ` )* )?`
 	}
-	body := first(0)
+	for i := len(items) - 1; i >= 0; i-- {
+		present := strings.TrimSpace(items[i].kv + " " + after[i+1])
+		switch {
+		case items[i].required:
+			first[i] = present
+		case first[i+1] == "":
+			first[i] = `( ` + present + ` )?`
+		default:
+			first[i] = g.add(g.name(fmt.Sprintf("%s-from-%d", name, i)), present+` | `+first[i+1])
+		}
+	}
+	body := first[0]
 	if body != "" {
 		body += " "
 	}
