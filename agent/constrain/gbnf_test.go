@@ -2,8 +2,8 @@ package constrain
 
 import (
 	"encoding/json"
-	"regexp"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
