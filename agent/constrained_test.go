@@ -246,3 +246,40 @@ func TestConstrainOnWithAServerThatCannotIsAnError(t *testing.T) {
 		t.Errorf("err %v after %d calls; want ErrCannotConstrain before any", err, srv.Calls())
 	}
 }
+
+func TestLMStudioAndOpenAIGetAJSONSchemaInResponseFormat(t *testing.T) {
+	replies := []string{
+		`{"thought": "I will use add.", "action": "add", "action_input": {"a": 17, "b": 25}}`,
+		`{"thought": "I know it now.", "action": "Final Answer", "action_input": "17 + 25 = 42"}`,
+	}
+	tests := []struct {
+		server string
+		strict bool
+	}{
+		{model.ServerLMStudio, false},
+		{model.ServerOpenAI, true}, // the tools' arguments fit strict mode's subset
+	}
+	for _, tt := range tests {
+		t.Run(tt.server, func(t *testing.T) {
+			srv := modeltest.NewOpenAI(replies)
+			defer srv.Close()
+			m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: srv.URL, Model: "m", Server: tt.server})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := New(m, registry(t), WithConstrain(ConstrainOn)).Run(context.Background(), "What is 17 + 25?")
+			if err != nil || res.Answer != "17 + 25 = 42" {
+				t.Fatalf("answer %q, err %v", res.Answer, err)
+			}
+			rf, _ := srv.Request(0)["response_format"].(map[string]any)
+			js, _ := rf["json_schema"].(map[string]any)
+			schema, _ := js["schema"].(map[string]any)
+			if rf["type"] != "json_schema" || js["name"] != "react_step" || js["strict"] != tt.strict || schema == nil {
+				t.Fatalf("response_format is %v", rf)
+			}
+			if _, rootAnyOf := schema["anyOf"]; rootAnyOf == tt.strict {
+				t.Errorf("strict %v with a root anyOf %v: %v", tt.strict, rootAnyOf, schema)
+			}
+		})
+	}
+}
