@@ -1248,6 +1248,7 @@ type agentFlags struct {
 	verbose       bool
 	json          bool
 	protocol      string
+	constrain     string
 	log           *logFlags
 }
 
@@ -1259,6 +1260,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	grouped(fs, "Agent flags", func() {
 		fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
 		fs.StringVar(&f.protocol, "protocol", string(agent.ProtocolText), `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
+		fs.StringVar(&f.constrain, "constrain", string(agent.ConstrainAuto), `bind each step to the tools as the server samples it: "auto" (where the text protocol stays: llamacpp, vLLM, SGLang), "on" (also the JSON object protocol on Ollama, LM Studio, OpenAI; an error where the server cannot) or "off"`)
 		fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run, such as 90s or 5m (0: none)")
 		fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
 		fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
@@ -1771,6 +1773,10 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		return nil, err
 	}
 	f.model.ToolCalling = protocol != agent.ProtocolText
+	constrain, err := parseConstrain(f.constrain, protocol)
+	if err != nil {
+		return nil, err
+	}
 	m, err := model.New(ctx, f.model)
 	if errors.Is(err, model.ErrUnknownProvider) {
 		return nil, fmt.Errorf("%w: --provider: %v", errUsage, err)
@@ -1778,11 +1784,15 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if err != nil {
 		return nil, err
 	}
+	if mode, _ := model.Constraining(ctx, m); constrain == agent.ConstrainOn && mode == model.ModeNone {
+		return nil, fmt.Errorf("%w: --constrain on: %v: %s", errUsage, model.ErrCannotConstrain, constrainAdvice)
+	}
 	in, out, closeTTY := confirmTerminal(stdin, stderr)
 	s := &session{flags: f, reg: reg, stdout: stdout, stderr: stderr, closeFn: closeTTY}
 	opts := []agent.Option{
 		agent.WithMaxIterations(f.maxIterations),
 		agent.WithProtocol(protocol),
+		agent.WithConstrain(constrain),
 		agent.WithTemplate(tmpl),
 		agent.WithSystem(f.system),
 		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
@@ -1841,6 +1851,25 @@ func parseProtocol(s string) (agent.Protocol, error) {
 	}
 	return "", fmt.Errorf("%w: --protocol must be text, native or auto, got %q", errUsage, s)
 }
+
+// parseConstrain reads --constrain, which binds only the text protocol.
+func parseConstrain(s string, protocol agent.Protocol) (agent.Constrain, error) {
+	switch c := agent.Constrain(strings.ToLower(strings.TrimSpace(s))); c {
+	case agent.ConstrainAuto, agent.ConstrainOff:
+		return c, nil
+	case agent.ConstrainOn:
+		if protocol != agent.ProtocolText {
+			return "", fmt.Errorf("%w: --constrain on binds the text protocol; pass --protocol text, or --constrain auto", errUsage)
+		}
+		return c, nil
+	}
+	return "", fmt.Errorf("%w: --constrain must be auto, on or off, got %q", errUsage, s)
+}
+
+// constrainAdvice says which servers bind steps to the tools.
+const constrainAdvice = "steps are bound by --provider llamacpp (llama-server), --provider vllm or sglang " +
+	"(or --provider openai, which finds vLLM and SGLang by their /v1/models), and with --constrain on also by Ollama, " +
+	"LM Studio and OpenAI; pass --constrain auto or off to run without"
 
 // onOwnLine is a confirmer whose questions start a line of their own,
 // after whatever the trace streamed.
@@ -2321,6 +2350,8 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "pass --protocol text (or auto), or use a model whose server supports tool calling"
 	case errors.Is(err, agent.ErrNoAnswer) && errors.Is(err, context.DeadlineExceeded):
 		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
+	case errors.Is(err, model.ErrCannotConstrain):
+		more = constrainAdvice
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg)
 	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
@@ -2747,7 +2778,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	f := &evalFlags{}
 	ollama, _ := model.Lookup("ollama")
 	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address)")
-	fs.StringVar(&f.protocols, "protocol", string(agent.ProtocolText), `protocols to compare, comma-separated: "text", "native" or "text,native"`)
+	fs.StringVar(&f.protocols, "protocol", string(agent.ProtocolText), `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
 	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
@@ -2869,6 +2900,10 @@ func (f *evalFlags) runner(base *tools.Registry) evalpkg.Runner {
 		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
 		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
 			Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
+		protocol, constrain := agent.Protocol(t.Protocol), agent.ConstrainOff
+		if t.Protocol == evalpkg.Constrained {
+			protocol, constrain = agent.ProtocolText, agent.ConstrainOn
+		}
 		cassette := evalCassette(t, q)
 		switch {
 		case f.replay != "":
@@ -2892,7 +2927,7 @@ func (f *evalFlags) runner(base *tools.Registry) evalpkg.Runner {
 			}
 			reg.SetLimits(base.Limits())
 		}
-		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(agent.Protocol(t.Protocol)),
+		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain),
 			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes))))
 		res, err := a.Run(ctx, q.Question)
 		out := evalpkg.Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,

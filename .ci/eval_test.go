@@ -94,7 +94,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"no question set", []string{"eval"}, "one question set"},
-		{"an unknown protocol", []string{"eval", "--protocol", "smoke", "testdata/eval/arithmetic.jsonl"}, "not text or native"},
+		{"an unknown protocol", []string{"eval", "--protocol", "smoke", "testdata/eval/arithmetic.jsonl"}, "not text, constrained or native"},
 		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", "testdata/eval/arithmetic.jsonl"}, "contradict"},
 		{"a set that is not one", []string{"eval", "README.md"}, "README.md:3: not a question"},
 	}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/react-agent/react-agent/agent/event"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/react-agent/react-agent/agent/constrain"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -46,6 +48,9 @@ type Agent struct {
 	reg    *tools.Registry
 	parser *parser.Parser
 	opts   options
+
+	constraints *constrain.Set // the registry's constraints, or nil
+	saidBinding atomic.Bool    // the trace was told how steps are bound
 }
 
 // New returns an agent that asks model and calls the tools in reg, which
@@ -63,7 +68,9 @@ func New(model llms.Model, reg *tools.Registry, opts ...Option) *Agent {
 			o.contextWindow = w.ContextWindow()
 		}
 	}
-	return &Agent{model: model, reg: reg, parser: parser.New(reg), opts: o}
+	a := &Agent{model: model, reg: reg, parser: parser.New(reg), opts: o}
+	a.constraints = constraintsFor(o, a)
+	return a
 }
 
 // Run answers question. It always returns a Result, which holds the steps
@@ -92,6 +99,7 @@ type runState struct {
 	repeats         int
 	dropped         []string             // the refused parameters already warned about
 	calls           map[string]*pastCall // the tool calls made, by tool and arguments
+	bound           *binding             // how the steps are bound, or nil
 }
 
 // answer runs the loop for question after the turns of history.
@@ -128,7 +136,12 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 	if a.opts.protocol == ProtocolNative || a.opts.protocol == ProtocolAuto {
 		r.tr, r.native = a.nativeMessages(history, question), true
 	} else {
-		t, err := a.textTranscript(history, question)
+		tmpl, err := r.bind(ctx, 1)
+		if err != nil {
+			res.StopReason = event.StopError
+			return res, err
+		}
+		t, err := a.textTranscript(history, question, tmpl)
 		if err != nil {
 			res.StopReason = event.StopError
 			return res, err
@@ -154,7 +167,7 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		res.Iterations = iter
 		reply, err := r.ask(runCtx, iter, false)
 		if err != nil && errors.Is(err, ErrToolsRefused) && a.opts.protocol == ProtocolAuto && r.native {
-			t, terr := a.textTranscript(history, question)
+			t, terr := a.textTranscript(history, question, a.opts.template)
 			if terr != nil {
 				res.StopReason = event.StopError
 				return res, terr
@@ -186,7 +199,7 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		switch {
 		case reply.rescued:
 			res.Rescued++
-		case !r.native && !canonicalReply(reply.Text, reply.Step):
+		case !r.native && !r.canonical(reply):
 			res.Recovered++
 		}
 		r.lastErr, r.repeats = nil, 0
@@ -240,9 +253,10 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if r.native {
 		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit)
 	} else {
-		mr, err = a.generate(ctx, msgs, iter, r.emit)
+		mr, err = a.generate(ctx, msgs, r.constraint(forced), iter, r.emit)
 	}
 	r.warnDropped(iter)
+	r.warnRefused(iter)
 	r.res.Usage.Add(mr.usage)
 	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
 		// A server that reuses a cached prompt may count only the tokens

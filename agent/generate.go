@@ -27,14 +27,14 @@ type generation struct {
 // retrying transient failures. When the stop sequences cut the reply short
 // inside a reasoning block, where they must not apply, it asks again
 // without them and cuts the reply itself, outside reasoning only.
-func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(event.Event)) (generation, error) {
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event)) (generation, error) {
 	start := time.Now()
 	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-		return a.callOnce(ctx, msgs, a.opts.stops)
+		return a.callOnce(ctx, msgs, a.opts.stops, con)
 	})
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
 		r, err = a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-			return a.callOnce(ctx, msgs, nil)
+			return a.callOnce(ctx, msgs, nil, con)
 		})
 	}
 	r.duration = time.Since(start)
@@ -92,15 +92,18 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 }
 
 // callOnce makes one attempt of a model call.
-func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string) (generation, error) {
+func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string, con *model.Constraint) (generation, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
-	opts := make([]llms.CallOption, 0, 2)
+	opts := make([]llms.CallOption, 0, 3)
 	if len(stops) > 0 {
 		opts = append(opts, llms.WithStopWords(stops))
+	}
+	if con != nil {
+		opts = append(opts, model.WithConstraint(con))
 	}
 	// Replies are always streamed, whether anyone shows them or not, so
 	// that the generation stops as soon as the reply holds a complete

@@ -28,6 +28,7 @@ type options struct {
 	contextWindow   int
 	maxParseRepeats int
 	protocol        Protocol
+	constrain       Constrain
 }
 
 func defaultOptions() options {

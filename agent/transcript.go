@@ -57,8 +57,8 @@ type padEntry struct {
 }
 
 // textTranscript starts the text protocol's transcript.
-func (a *Agent) textTranscript(history []Turn, question string) (*textTranscript, error) {
-	system, err := a.opts.template.System(a.promptData(question))
+func (a *Agent) textTranscript(history []Turn, question string, tmpl *prompt.Template) (*textTranscript, error) {
+	system, err := tmpl.System(a.promptData(question))
 	if err != nil {
 		return nil, err
 	}
@@ -67,15 +67,15 @@ func (a *Agent) textTranscript(history []Turn, question string) (*textTranscript
 		// context still reaches the model, at the end.
 		system = strings.TrimRight(system, "\n") + "\n\n" + a.opts.system
 	}
-	t := &textTranscript{tmpl: a.opts.template, question: question,
+	t := &textTranscript{tmpl: tmpl, question: question,
 		system: llms.TextParts(llms.ChatMessageTypeSystem, system), sysLen: len(system)}
 	for _, h := range history {
-		q := a.opts.template.Begin(h.Question).String()
-		ans := prompt.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.Answer})
+		q := tmpl.Begin(h.Question).String()
+		ans := tmpl.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.Answer})
 		t.turns = append(t.turns, llms.TextParts(llms.ChatMessageTypeHuman, q), llms.TextParts(llms.ChatMessageTypeAI, ans))
 		t.turnLen = append(t.turnLen, len(q)+len(ans))
 	}
-	t.pad = a.opts.template.Begin(question)
+	t.pad = tmpl.Begin(question)
 	return t, nil
 }
 

@@ -37,10 +37,15 @@ func (t *Template) Begin(question string) *Scratchpad {
 	return s
 }
 
-// AddStep appends a parsed step, in the canonical form of [FormatStep], and
-// the observation it produced.
+// AddStep appends a parsed step, in the canonical form of [FormatStep] (of
+// [FormatObject] for the [JSONObject] template), and the observation it
+// produced.
 func (s *Scratchpad) AddStep(step parser.Step, observation string) {
-	s.b.WriteString(FormatStep(step))
+	if s.words.object {
+		s.b.WriteString(FormatObject(step))
+	} else {
+		s.b.WriteString(FormatStep(step))
+	}
 	s.observe(observation)
 }
 

@@ -57,3 +57,52 @@ func FormatArgs(args map[string]any) string {
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
 }
+
+// FormatStep renders s as the template's protocol writes steps: with
+// [FormatObject] for the [JSONObject] template, else [FormatStep].
+func (t *Template) FormatStep(s parser.Step) string {
+	if t.words.object {
+		return FormatObject(s)
+	}
+	return FormatStep(s)
+}
+
+// FormatObject renders s as one line of the JSON object protocol, the
+// form the [JSONObject] template teaches:
+//
+//	{"thought": "...", "action": "tool_name", "action_input": {"arg": "value"}}
+//
+// or, for a final answer, with "action": "Final Answer" and the answer as
+// "action_input". Parsing the result with the parser gives s back.
+func FormatObject(s parser.Step) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	field := func(key string, v any) {
+		enc.Encode(key)
+		b.Truncate(b.Len() - 1)
+		b.WriteString(": ")
+		if err := enc.Encode(v); err != nil {
+			b.WriteString("null\n") // not reached: steps hold JSON values
+		}
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteByte('{')
+	field("thought", s.Thought)
+	b.WriteString(", ")
+	if s.Kind == parser.KindFinal {
+		field("action", "Final Answer")
+		b.WriteString(", ")
+		field("action_input", s.FinalAnswer)
+	} else {
+		field("action", s.Action)
+		b.WriteString(", ")
+		args := s.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		field("action_input", args)
+	}
+	b.WriteByte('}')
+	return b.String()
+}

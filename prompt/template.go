@@ -88,6 +88,7 @@ type Template struct {
 type words struct {
 	question    string // the label before the question
 	finalPrompt string // the request for a final answer when a limit is reached
+	object      bool   // steps are JSON objects (FormatObject), not labelled lines
 }
 
 var english = words{
@@ -102,6 +103,20 @@ var chinese = words{
 	finalPrompt: "你不能再使用任何工具了。请根据目前得到的信息，现在就给出你最好的答案，" +
 		"严格使用以下格式：\nThought: ...\nFinal Answer: ...\n",
 }
+
+var objectWords = words{
+	question: "Question: ",
+	finalPrompt: "You cannot use any more tools. From what you have found so far, " +
+		"write your best answer now, as exactly this JSON object:\n" +
+		`{"thought": "...", "action": "Final Answer", "action_input": "..."}` + "\n",
+	object: true,
+}
+
+// JSONObject returns the built-in English template of the JSON object
+// protocol, whose steps are one JSON object each, {"thought", "action",
+// "action_input"}, as a server that binds the reply to a JSON schema asks
+// for; its scratchpad writes the steps so (see FormatObject).
+func JSONObject() *Template { return mustBuiltin("object", objectWords) }
 
 // English returns the built-in English template.
 func English() *Template { return mustBuiltin("en", english) }

@@ -10,11 +10,14 @@ import (
 	"time"
 )
 
-// The protocols a target may use: the ReAct text protocol and native tool
-// calling, as package agent names them.
+// The protocols a target may use: the ReAct text protocol, the same bound
+// to the tools by the server (a lazy grammar, a structural tag, or the JSON
+// object protocol's schema, as the server takes it), and native tool
+// calling.
 const (
-	Text   = "text"
-	Native = "native"
+	Text        = "text"
+	Constrained = "constrained"
+	Native      = "native"
 )
 
 // Target is one model and protocol to evaluate.
@@ -22,7 +25,7 @@ type Target struct {
 	// Model is the model as the user gave it: "provider:model@base-url",
 	// where the provider and the URL may be left out.
 	Model string `json:"model"`
-	// Protocol is "text" or "native".
+	// Protocol is "text", "constrained" or "native".
 	Protocol string `json:"protocol"`
 }
 
@@ -58,9 +61,9 @@ func ParseTargets(models, protocols []string) ([]Target, error) {
 	for _, m := range models {
 		for _, p := range protocols {
 			switch p {
-			case Text, Native:
+			case Text, Constrained, Native:
 			default:
-				return nil, fmt.Errorf("the protocol %q is not text or native", p)
+				return nil, fmt.Errorf("the protocol %q is not text, constrained or native", p)
 			}
 			ts = append(ts, Target{Model: strings.TrimSpace(m), Protocol: p})
 		}

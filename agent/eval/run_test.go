@@ -219,3 +219,17 @@ func TestTableFitsTheWidth(t *testing.T) {
 		t.Errorf("without a width the table is one, with the names:\n%s", b.String())
 	}
 }
+
+func TestParseTargetsTakesTheConstrainedProtocolBesideTheOthers(t *testing.T) {
+	ts, err := ParseTargets([]string{"llamacpp:q"}, []string{Text, Constrained, Native})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tt := range ts {
+		got = append(got, tt.String())
+	}
+	if want := "llamacpp:q text,llamacpp:q constrained,llamacpp:q native"; strings.Join(got, ",") != want {
+		t.Errorf("targets %q, want %q", got, want)
+	}
+}

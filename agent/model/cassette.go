@@ -42,6 +42,15 @@ type CassetteRequest struct {
 	Model       string            `json:"model,omitempty"`
 	Stop        []string          `json:"stop,omitempty"`
 	Temperature float64           `json:"temperature"`
+	// Constraint is how the call bound the reply, when it did.
+	Constraint *CassetteConstraint `json:"constraint,omitempty"`
+}
+
+// CassetteConstraint is the binding of a recorded call: the mode, and the
+// request fields that carried it to the server.
+type CassetteConstraint struct {
+	Mode   Mode           `json:"mode"`
+	Fields map[string]any `json:"fields"`
 }
 
 // CassetteMessage is one message of a request.
@@ -110,8 +119,15 @@ func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 			return nil
 		}))
 	}
-	resp, err := r.model.GenerateContent(ctx, msgs, opts...)
 	in := Interaction{Request: cassetteRequest(msgs, opts)}
+	if f, ok := r.model.(interface {
+		constraintFields(context.Context, *Constraint) (Mode, map[string]any)
+	}); ok {
+		if mode, fields := f.constraintFields(ctx, ConstraintOf(opts)); fields != nil {
+			in.Request.Constraint = &CassetteConstraint{Mode: mode, Fields: fields}
+		}
+	}
+	resp, err := r.model.GenerateContent(ctx, msgs, opts...)
 	switch {
 	case err != nil && stopped != nil && errors.Is(err, stopped):
 		in.Response = &CassetteResponse{Content: streamed.String()}
@@ -147,6 +163,20 @@ func (r *Recorder) Call(ctx context.Context, p string, opts ...llms.CallOption) 
 func (r *Recorder) Dropped() []string {
 	if d, ok := r.model.(interface{ Dropped() []string }); ok {
 		return d.Dropped()
+	}
+	return nil
+}
+
+// Constraining passes on how the recorded model's server binds replies.
+func (r *Recorder) Constraining(ctx context.Context) (Mode, string) {
+	return Constraining(ctx, r.model)
+}
+
+// ConstraintRefused passes on the recorded server's refusal of the
+// constraint.
+func (r *Recorder) ConstraintRefused() error {
+	if c, ok := r.model.(Constrainer); ok {
+		return c.ConstraintRefused()
 	}
 	return nil
 }
@@ -266,7 +296,11 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 			"the run asked for call %d but the cassette %s holds only %d: %w", i+1, r.path, len(r.items), ErrDiverged)}
 	}
 	in := r.items[i]
-	if err := r.check(i, in, msgs); err != nil {
+	c := ConstraintOf(opts)
+	if bound, ok := ctx.Value(constraintCtxKey{}).(*Constraint); ok && c == nil {
+		c = bound // the constraint as a model of New passes it on
+	}
+	if err := r.check(i, in, msgs, c); err != nil {
 		return nil, &Error{Provider: "replay", Fix: "Record", Err: err}
 	}
 	if in.Error != nil {
@@ -300,7 +334,7 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 }
 
 // check compares a request with the cassette's.
-func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent) error {
+func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent, c *Constraint) error {
 	diverged := func(format string, a ...any) error {
 		return fmt.Errorf("call %d diverges from the cassette %s: %s: %w",
 			i+1, r.path, fmt.Sprintf(format, a...), ErrDiverged)
@@ -319,6 +353,9 @@ func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent) error 
 	if in.Request == nil {
 		return nil
 	}
+	if recorded := in.Request.Constraint != nil; recorded && c == nil {
+		return diverged("the recording bound the reply (%s) and the run does not ask to", in.Request.Constraint.Mode)
+	}
 	want := in.Request.Messages
 	if len(want) != len(msgs) {
 		return diverged("the run sent %d messages, the recording %d", len(msgs), len(want))
@@ -336,6 +373,20 @@ func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent) error 
 	}
 	return nil
 }
+
+// Constraining returns the mode the recording bound its replies in, so
+// that a replayed run speaks the protocol the recorded one spoke.
+func (r *Replay) Constraining(context.Context) (Mode, string) {
+	for _, in := range r.items {
+		if in.Request != nil && in.Request.Constraint != nil {
+			return in.Request.Constraint.Mode, "as recorded in " + r.path
+		}
+	}
+	return ModeNone, ""
+}
+
+// ConstraintRefused is nil: a replay refuses nothing.
+func (r *Replay) ConstraintRefused() error { return nil }
 
 // Call implements the deprecated part of llms.Model.
 func (r *Replay) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {

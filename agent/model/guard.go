@@ -157,9 +157,10 @@ type guardedBody struct {
 type streamKind int
 
 const (
-	notStream    streamKind = iota
-	sseStream               // OpenAI: data: [DONE], or a finish_reason
-	ndjsonStream            // Ollama: "done":true
+	notStream        streamKind = iota
+	sseStream                   // OpenAI: data: [DONE], or a finish_reason
+	ndjsonStream                // Ollama: "done":true
+	completionStream            // llama.cpp's /completion: "stop":true
 )
 
 func streamOf(resp *http.Response) streamKind {
@@ -270,6 +271,8 @@ func (g *guardedBody) scanMarker(b []byte) {
 		g.done = bytes.Contains(buf, []byte("[DONE]")) || finishReason(buf)
 	case ndjsonStream:
 		g.done = bytes.Contains(buf, []byte(`"done":true`)) || bytes.Contains(buf, []byte(`"done": true`))
+	case completionStream:
+		g.done = bytes.Contains(buf, []byte(`"stop":true`))
 	}
 	g.tail = append(g.tail[:0], buf[max(0, len(buf)-32):]...)
 }

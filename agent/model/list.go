@@ -87,10 +87,11 @@ func List(ctx context.Context, cfg Config) ([]string, error) {
 		if err == nil {
 			names, err = ollamaModels(ctx, hc, where)
 		}
-	case openaiProvider.Name, llamafileProvider.Name:
-		def := "https://api.openai.com/v1"
-		if p.Name == llamafileProvider.Name {
-			def = "http://127.0.0.1:8080/v1"
+	case openaiProvider.Name, llamafileProvider.Name, llamacppProvider.Name, vllmProvider.Name, sglangProvider.Name:
+		def := map[string]string{llamafileProvider.Name: "http://127.0.0.1:8080/v1", llamacppProvider.Name: "http://127.0.0.1:8080/v1",
+			vllmProvider.Name: "http://127.0.0.1:8000/v1", sglangProvider.Name: "http://127.0.0.1:30000/v1"}[p.Name]
+		if def == "" {
+			def = "https://api.openai.com/v1"
 		}
 		where, err = serverURL(cfg.BaseURL, def, "/v1", "")
 		if err == nil {

@@ -63,6 +63,12 @@ type Config struct {
 	// HTTPClient, when set, is the client the provider talks through; its
 	// Transport is kept.
 	HTTPClient *http.Client
+	// Server says which server the openai provider talks to, for binding
+	// replies to the tools: ServerVLLM, ServerSGLang, ServerLMStudio,
+	// ServerLlamaCpp, ServerOllama or ServerOpenAI. Empty means to find
+	// out, from the server's address or its /v1/models, when a call
+	// first asks for a constraint.
+	Server string
 }
 
 // New returns the model cfg describes. Every call through it carries the
@@ -106,7 +112,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop}
+		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -145,6 +151,7 @@ type served struct {
 	secrets             []string     // removed from every error message
 	hc                  *http.Client // the provider's client, to ask the server more
 	drop                *dropped     // the parameters the server refused
+	con                 *constrainer // how the server binds replies, or nil
 }
 
 // Dropped returns the request parameters ("stop", "temperature") the
@@ -168,14 +175,16 @@ func secretsOf(cfg Config) []string {
 // the temperature), as reasoning models and some servers do, the call is
 // made once more without it, and so are the calls after (see Dropped).
 func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	resp, err := m.generate(ctx, msgs, opts)
-	var me *Error
-	if errors.As(err, &me) && m.drop != nil {
-		if p := refused(me); p != "" && m.drop.add(p) {
-			return m.generate(ctx, msgs, opts)
+	return m.bound(ctx, opts, func(ctx context.Context, opts []llms.CallOption) (*llms.ContentResponse, error) {
+		resp, err := m.generate(ctx, msgs, opts)
+		var me *Error
+		if errors.As(err, &me) && m.drop != nil {
+			if p := refused(me); p != "" && m.drop.add(p) {
+				return m.generate(ctx, msgs, opts)
+			}
 		}
-	}
-	return resp, err
+		return resp, err
+	})
 }
 
 // generate makes one call.

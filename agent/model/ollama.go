@@ -32,6 +32,7 @@ var ollamaProvider = Provider{
 		}
 		m, err := ollama.New(ollama.WithServerURL(u), ollama.WithModel(cfg.Model),
 			ollama.WithRunnerNumCtx(cfg.NumCtx), ollama.WithHTTPClient(hc))
-		return opened{model: m, url: u, numCtx: cfg.NumCtx}, err
+		return opened{model: m, url: u, numCtx: cfg.NumCtx,
+			con: fixed(ModeSchema, ollamaAPI, "the JSON object protocol, bound by a JSON schema in Ollama's format")}, err
 	},
 }

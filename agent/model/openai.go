@@ -2,8 +2,13 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
+	"strings"
+	"time"
 
 	"github.com/tmc/langchaingo/llms/openai"
 )
@@ -33,6 +38,28 @@ var llamafileProvider = Provider{
 	},
 }
 
+// vllmProvider and sglangProvider are the openai provider told which
+// server it talks to (Config.Server), at its usual address; the model
+// must be named as the server serves it.
+var (
+	vllmProvider = Provider{
+		Name:   "vllm",
+		KeyEnv: "OPENAI_API_KEY",
+		open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
+			cfg.Server = ServerVLLM
+			return openOpenAI(cfg, hc, "http://127.0.0.1:8000/v1", 0)
+		},
+	}
+	sglangProvider = Provider{
+		Name:   "sglang",
+		KeyEnv: "OPENAI_API_KEY",
+		open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
+			cfg.Server = ServerSGLang
+			return openOpenAI(cfg, hc, "http://127.0.0.1:30000/v1", 0)
+		},
+	}
+)
+
 // openOpenAI opens an OpenAI-compatible server at cfg.BaseURL, or def.
 func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, error) {
 	u, err := serverURL(cfg.BaseURL, def, "/v1", "")
@@ -49,5 +76,87 @@ func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, er
 	}
 	m, err := openai.New(openai.WithBaseURL(u), openai.WithModel(cfg.Model),
 		openai.WithToken(key), openai.WithHTTPClient(doer{hc}))
-	return opened{model: m, url: u, numCtx: numCtx}, err
+	o := opened{model: m, url: u, numCtx: numCtx}
+	if !cfg.ToolCalling {
+		o.con = openaiConstrainer(cfg.Server, u, key, hc)
+	}
+	return o, err
+}
+
+// Servers that speak the OpenAI API, as Config.Server names them, and
+// how each binds a reply.
+const (
+	ServerVLLM     = "vllm"
+	ServerSGLang   = "sglang"
+	ServerLMStudio = "lmstudio"
+	ServerLlamaCpp = "llamacpp"
+	ServerOllama   = "ollama"
+	ServerOpenAI   = "openai"
+)
+
+// openaiConstrainer finds how the OpenAI-compatible server at u binds
+// replies: as server says, else OpenAI's own API by its address, else by
+// the owner /v1/models gives its models (vLLM and SGLang name themselves
+// there, as llama.cpp does; LM Studio and Ollama have their own words).
+func openaiConstrainer(server, u, key string, hc *http.Client) *constrainer {
+	return &constrainer{detect: func(ctx context.Context) (Mode, string, string) {
+		kind := strings.ToLower(server)
+		if kind == "" {
+			kind = detectServer(ctx, u, key, hc)
+		}
+		return serverMode(kind)
+	}}
+}
+
+// serverMode returns how a server of kind binds replies.
+func serverMode(kind string) (Mode, string, string) {
+	switch kind {
+	case ServerVLLM:
+		return ModeTag, kind, "a structural tag in response_format (vLLM)"
+	case ServerSGLang:
+		return ModeTag, kind, "a structural tag in response_format (SGLang)"
+	case ServerOpenAI:
+		return ModeSchema, openaiHosted, "the JSON object protocol, bound by a strict JSON schema in response_format"
+	case ServerLMStudio, ServerLlamaCpp, ServerOllama:
+		return ModeSchema, kind, "the JSON object protocol, bound by a JSON schema in response_format"
+	}
+	return ModeNone, kind, ""
+}
+
+// detectServer tells which server answers at u: OpenAI's API by its
+// host, the others by the owned_by of their /v1/models, or "" when it
+// cannot tell.
+func detectServer(ctx context.Context, u, key string, hc *http.Client) string {
+	if pu, err := url.Parse(u); err == nil && pu.Hostname() == "api.openai.com" {
+		return ServerOpenAI
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(u, "/")+"/models", nil)
+	if err != nil {
+		return ""
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			OwnedBy string `json:"owned_by"`
+		} `json:"data"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list) != nil || len(list.Data) == 0 {
+		return ""
+	}
+	switch owner := list.Data[0].OwnedBy; owner {
+	case "vllm", "sglang", "llamacpp":
+		return owner
+	case "organization_owner": // LM Studio
+		return ServerLMStudio
+	case "library": // Ollama's /v1
+		return ServerOllama
+	}
+	return ""
 }

@@ -28,13 +28,14 @@ type Provider struct {
 // opened is a provider's model with what New reports about it.
 type opened struct {
 	model  llms.Model
-	url    string // the server's URL, or "" for a hosted API's default
-	numCtx int    // the context window asked of the server, or 0
+	url    string       // the server's URL, or "" for a hosted API's default
+	numCtx int          // the context window asked of the server, or 0
+	con    *constrainer // how the server binds replies, or nil for not at all
 }
 
 // providers lists every provider, in the order help texts show them.
 // Adding a provider is a file that declares its Provider and an entry here.
-var providers = []Provider{ollamaProvider, openaiProvider, llamafileProvider, anthropicProvider, googleaiProvider, replayProvider}
+var providers = []Provider{ollamaProvider, openaiProvider, llamacppProvider, vllmProvider, sglangProvider, llamafileProvider, anthropicProvider, googleaiProvider, replayProvider}
 
 // Providers returns the providers New knows, in the order help texts show
 // them.

@@ -14,6 +14,15 @@ var replayProvider = Provider{
 			return opened{}, &Error{Fix: "Replay", Err: fmt.Errorf("%w: name a cassette written by a recorded run", ErrNoCassette)}
 		}
 		m, err := NewReplay(cfg.Replay)
-		return opened{model: m}, err
+		if err != nil {
+			return opened{}, err
+		}
+		// It binds replies as the recording did, so that a replayed run
+		// speaks the recorded run's protocol.
+		con := &constrainer{detect: func(ctx context.Context) (Mode, string, string) {
+			mode, how := m.Constraining(ctx)
+			return mode, "replay", how
+		}}
+		return opened{model: m, con: con}, nil
 	},
 }

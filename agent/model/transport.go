@@ -46,6 +46,7 @@ type statusTransport struct {
 
 func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = t.drop.withoutParams(req)
+	req = withConstraintFields(req)
 	req, idle := t.guard(req)
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
@@ -57,6 +58,9 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	w, _ := req.Context().Value(watchKey{}).(*watch)
 	resp.Body = &guardedBody{rc: resp.Body, idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine}
+	if g := resp.Body.(*guardedBody); g.stream == sseStream && strings.HasSuffix(req.URL.Path, "/completion") {
+		g.stream = completionStream // llama.cpp's own endpoint ends with "stop": true
+	}
 	if resp.StatusCode < http.StatusBadRequest {
 		return resp, nil
 	}

@@ -20,6 +20,10 @@ type config struct {
 	noStops    bool   // stop sequences are ignored
 	pause      time.Duration
 	thinking   bool // reasoning goes in a field of its own
+
+	contextSize  int    // llama.cpp's n_ctx in /props
+	templateTail string // what llama.cpp's chat template adds after the assistant's turn opens
+	noTags       bool   // structural tags are refused, as before vLLM took them
 }
 
 // SeparateThinking makes the server send the reasoning that opens a

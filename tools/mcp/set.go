@@ -3,6 +3,7 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -220,12 +221,14 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 			// One paragraph, as the prompt lists tools.
 			desc := strings.Join(strings.Fields(cmp.Or(t.Description, t.Title, fmt.Sprintf("The tool %s of the MCP server %s.", t.Name, s.cfg.Name))), " ")
 			a := t.Annotations
+			input, _ := json.Marshal(t.InputSchema)
 			out = append(out, &tool{
 				srv:         s,
 				name:        n,
 				remote:      t.Name,
 				description: tools.Visible(desc),
 				schema:      schemaOf(t.InputSchema),
+				input:       input,
 				confirm:     s.cfg.Confirm && !slices.Contains(s.cfg.Allow, t.Name) && !slices.Contains(s.cfg.Allow, n),
 				repeatable:  a != nil && (a.ReadOnlyHint || a.IdempotentHint),
 			})

@@ -17,6 +17,7 @@ type tool struct {
 	remote      string // as the server calls it
 	description string
 	schema      tools.Schema
+	input       json.RawMessage // the input schema as the server declared it
 	confirm     bool
 	// repeatable is true for a tool that says it changes nothing, or
 	// nothing more when called again (readOnlyHint, idempotentHint): a
@@ -27,6 +28,10 @@ type tool struct {
 func (t *tool) Name() string         { return t.name }
 func (t *tool) Description() string  { return t.description }
 func (t *tool) Schema() tools.Schema { return t.schema }
+
+// JSONSchema returns the JSON schema of the tool's arguments as its server
+// declared it, which binds more than Schema says (enums, nested objects).
+func (t *tool) JSONSchema() json.RawMessage { return t.input }
 
 // Server names the MCP server the tool runs on, for listings.
 func (t *tool) Server() string { return t.srv.cfg.Name }

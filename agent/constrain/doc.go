@@ -1,0 +1,23 @@
+// Package constrain turns a tool registry into the constraints that bind a
+// model's step to the registered tools, on the servers that can sample
+// under one:
+//
+//   - a GBNF grammar for llama.cpp, applied lazily from the "Action:" label
+//     on, so that the thought (and a <think> block) stays free, the tool
+//     name is one of the registered ones and the Action Input is JSON that
+//     fits that tool's argument schema, while a final answer never
+//     triggers it;
+//   - the same binding as an xgrammar structural tag, for vLLM and SGLang;
+//   - one JSON schema of the JSON object protocol, {"thought", "action",
+//     "action_input"}, with a branch a tool and one for the final answer,
+//     for Ollama's format and response_format json_schema (LM Studio,
+//     OpenAI in its strict form).
+//
+// The schemas of a tool's arguments come from the tool: the JSON schema
+// its server declared when it has one (MCP tools, see JSONSchemer), else
+// its tools.Schema. A schema feature a grammar cannot express narrows to
+// "any JSON value" for that value; the grammar is never broken.
+//
+//	set := constrain.For(reg)    // once per registry: the grammars are cached
+//	resp, err := m.GenerateContent(ctx, msgs, model.WithConstraint(set.Step()))
+package constrain

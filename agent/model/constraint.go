@@ -1,0 +1,348 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// ErrCannotConstrain is matched by the error of a run that was asked to
+// constrain its replies on a server that cannot.
+var ErrCannotConstrain = errors.New("the server cannot constrain the model's replies")
+
+// Mode is how a server binds the model's reply to the registered tools.
+type Mode string
+
+// The modes of a constrained call.
+const (
+	// ModeNone binds nothing: the reply is free text.
+	ModeNone Mode = ""
+	// ModeGrammar is llama.cpp's lazy GBNF grammar on its /completion
+	// endpoint: the text protocol stays free until an "Action:" label,
+	// and the tool name and its arguments are bound after it.
+	ModeGrammar Mode = "grammar"
+	// ModeTag is an xgrammar structural tag in response_format, as vLLM
+	// and SGLang take it: the same binding of the text protocol.
+	ModeTag Mode = "structural_tag"
+	// ModeSchema binds the whole reply to one JSON object of the JSON
+	// object protocol, {"thought", "action", "action_input"}: Ollama's
+	// format, or response_format json_schema (LM Studio, OpenAI,
+	// llama.cpp's OpenAI-compatible endpoint).
+	ModeSchema Mode = "json_schema"
+)
+
+// Text reports whether replies in mode m speak the text protocol, as
+// unconstrained ones do; ModeSchema replies are JSON objects.
+func (m Mode) Text() bool { return m != ModeSchema }
+
+// Constraint is what a call binds the model's reply to, in each form a
+// server may take; a provider uses the form its server takes and ignores
+// the others. Package agent/constrain builds one from a tool registry.
+type Constraint struct {
+	// Grammar is a GBNF grammar whose root starts with the text that
+	// Triggers capture: llama.cpp applies it lazily, from the trigger on.
+	Grammar string `json:"grammar,omitempty"`
+	// Triggers start the lazy grammar.
+	Triggers []Trigger `json:"grammar_triggers,omitempty"`
+	// ThinkingTriggers start it instead when the prompt ends inside a
+	// reasoning block that the chat template opened for the model.
+	ThinkingTriggers []Trigger `json:"thinking_triggers,omitempty"`
+	// Tag is the structural tag of vLLM and SGLang.
+	Tag *StructuralTag `json:"structural_tag,omitempty"`
+	// Schema is the JSON schema of the whole reply in the JSON object
+	// protocol.
+	Schema json.RawMessage `json:"schema,omitempty"`
+	// StrictSchema is Schema in the subset of JSON schema that OpenAI's
+	// strict mode takes, or empty when the tools' arguments do not fit it.
+	StrictSchema json.RawMessage `json:"strict_schema,omitempty"`
+	// Name names the schema, for response_format's json_schema.name.
+	Name string `json:"name,omitempty"`
+}
+
+// Trigger is one of llama.cpp's grammar triggers, as /completion takes
+// them: Type 0 is a token, 1 a word, 2 a pattern found anywhere, 3 a
+// pattern the whole reply must match (the grammar then gets the text
+// from its first capturing group on).
+type Trigger struct {
+	Type  int    `json:"type"`
+	Value string `json:"value"`
+}
+
+// TriggerFullPattern is the trigger type of a pattern the whole reply so
+// far must match.
+const TriggerFullPattern = 3
+
+// StructuralTag is xgrammar's structural tag in the form vLLM and SGLang
+// both take: the reply is free until it writes one of Triggers, which must
+// then go on as one of Structures: its Begin, JSON fitting its Schema,
+// and its End.
+type StructuralTag struct {
+	Structures []Structure `json:"structures"`
+	Triggers   []string    `json:"triggers"`
+}
+
+// Structure is one structure of a StructuralTag.
+type Structure struct {
+	Begin  string          `json:"begin"`
+	Schema json.RawMessage `json:"schema"`
+	End    string          `json:"end"`
+}
+
+// constraintKey is the key of the Metadata of llms.CallOptions that
+// carries a call's constraint.
+const constraintKey = "react-agent:constraint"
+
+// WithConstraint is a call option that asks a model from New to bind the
+// reply as c says, in the way its server takes (see Constrainer). Models
+// that cannot, and c == nil, make the call as it is.
+func WithConstraint(c *Constraint) llms.CallOption {
+	return func(o *llms.CallOptions) {
+		if c == nil {
+			return
+		}
+		md := make(map[string]any, len(o.Metadata)+1)
+		maps.Copy(md, o.Metadata)
+		md[constraintKey] = c
+		o.Metadata = md
+	}
+}
+
+// ConstraintOf returns the constraint of a call's options, or nil.
+func ConstraintOf(opts []llms.CallOption) *Constraint {
+	var o llms.CallOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	c, _ := o.Metadata[constraintKey].(*Constraint)
+	return c
+}
+
+// withoutConstraint is a call option, given last, that takes the
+// constraint out of the options again, so that no client sends it on as
+// request metadata.
+func withoutConstraint(o *llms.CallOptions) {
+	if _, ok := o.Metadata[constraintKey]; !ok {
+		return
+	}
+	md := maps.Clone(o.Metadata)
+	delete(md, constraintKey)
+	if len(md) == 0 {
+		md = nil
+	}
+	o.Metadata = md
+}
+
+// Constrainer is implemented by the models of New, and by recorders and
+// replays of them: it says how their server binds replies.
+type Constrainer interface {
+	// Constraining returns the mode the server binds replies in, ModeNone
+	// when it cannot, and how, in a few words for a trace ("a lazy GBNF
+	// grammar on llama.cpp's /completion"). It may ask the server what it
+	// is, once.
+	Constraining(ctx context.Context) (Mode, string)
+	// ConstraintRefused returns the server's error when it refused the
+	// constraint (HTTP 400); the calls since go without it.
+	ConstraintRefused() error
+}
+
+// Constraining returns the mode m binds replies in, and how; a model that
+// is no Constrainer binds none.
+func Constraining(ctx context.Context, m llms.Model) (Mode, string) {
+	if c, ok := m.(Constrainer); ok {
+		return c.Constraining(ctx)
+	}
+	return ModeNone, ""
+}
+
+// fields returns the request fields that bind a reply in mode m, at the
+// top of the request body, or nil.
+func (c *Constraint) fields(m Mode, provider string) map[string]any {
+	if c == nil {
+		return nil
+	}
+	switch m {
+	case ModeGrammar:
+		if c.Grammar == "" {
+			return nil
+		}
+		return map[string]any{"grammar": c.Grammar, "grammar_lazy": true, "grammar_triggers": c.Triggers}
+	case ModeTag:
+		if c.Tag == nil {
+			return nil
+		}
+		return map[string]any{"response_format": map[string]any{
+			"type": "structural_tag", "structures": c.Tag.Structures, "triggers": c.Tag.Triggers}}
+	case ModeSchema:
+		if len(c.Schema) == 0 {
+			return nil
+		}
+		if provider == ollamaAPI {
+			return map[string]any{"format": c.Schema}
+		}
+		schema, strict := c.Schema, false
+		if provider == openaiHosted && len(c.StrictSchema) > 0 {
+			schema, strict = c.StrictSchema, true
+		}
+		name := c.Name
+		if name == "" {
+			name = "step"
+		}
+		return map[string]any{"response_format": map[string]any{"type": "json_schema",
+			"json_schema": map[string]any{"name": name, "schema": schema, "strict": strict}}}
+	}
+	return nil
+}
+
+// Kinds of servers that take a schema in a form of their own: OpenAI's
+// own API, which takes the strict form, and Ollama's own API, which takes
+// it in "format".
+const (
+	openaiHosted = "openai-hosted"
+	ollamaAPI    = "ollama-api"
+)
+
+// fieldsKey is the context key of the request fields that bind a call's
+// reply, which the transport adds to the request body.
+type fieldsKey struct{}
+
+// constraintCtxKey is the context key of the constraint of a call, for
+// providers that adapt its fields to the prompt.
+type constraintCtxKey struct{}
+
+// generationPaths are the endpoints whose requests the fields of a
+// constraint go into: not the model listing or a template's rendering.
+var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
+
+// withConstraintFields returns req with the fields its context carries
+// added at the top of its JSON body, when it is a generation request.
+func withConstraintFields(req *http.Request) *http.Request {
+	fields, _ := req.Context().Value(fieldsKey{}).(map[string]any)
+	if len(fields) == 0 || req.Body == nil || req.Method != http.MethodPost ||
+		!slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) }) {
+		return req
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return req
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal(body, &v) == nil {
+		for k, f := range fields {
+			if b, err := json.Marshal(f); err == nil {
+				v[k] = b
+			}
+		}
+		if b, err := json.Marshal(v); err == nil {
+			body = b
+		}
+	}
+	req = req.Clone(req.Context())
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.ContentLength = int64(len(body))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return req
+}
+
+// constrainer is what a provider knows of binding replies on its server.
+type constrainer struct {
+	// detect finds the mode of the server, the kind of server it is
+	// (which picks the form of a schema) and how it binds, for a trace.
+	detect func(ctx context.Context) (mode Mode, kind, how string)
+
+	mu        sync.Mutex
+	detected  bool
+	mode      Mode
+	kind, how string
+	refused   error
+}
+
+// fixed returns a constrainer of a server known to bind in mode.
+func fixed(mode Mode, kind, how string) *constrainer {
+	return &constrainer{detect: func(context.Context) (Mode, string, string) { return mode, kind, how }}
+}
+
+func (c *constrainer) get(ctx context.Context) (Mode, string, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.detected {
+		c.mode, c.kind, c.how = c.detect(ctx)
+		c.detected = ctx.Err() == nil // a cancelled look is not an answer
+	}
+	return c.mode, c.kind, c.how
+}
+
+func (c *constrainer) refusal() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refused
+}
+
+// Constraining returns the mode the model's server binds replies in.
+func (m *served) Constraining(ctx context.Context) (Mode, string) {
+	if m.con == nil {
+		return ModeNone, ""
+	}
+	mode, _, how := m.con.get(ctx)
+	return mode, how
+}
+
+// ConstraintRefused returns the server's error when it refused the
+// constraint's fields; the calls since go without them.
+func (m *served) ConstraintRefused() error {
+	if m.con == nil {
+		return nil
+	}
+	return m.con.refusal()
+}
+
+// constraintFields returns the request fields that bind a reply as c
+// says on the model's server, and the mode, for a cassette.
+func (m *served) constraintFields(ctx context.Context, c *Constraint) (Mode, map[string]any) {
+	if m.con == nil || c == nil || m.con.refusal() != nil {
+		return ModeNone, nil
+	}
+	mode, kind, _ := m.con.get(ctx)
+	f := c.fields(mode, kind)
+	if f == nil {
+		return ModeNone, nil
+	}
+	return mode, f
+}
+
+// bound makes a call whose options may carry a constraint: with the
+// request fields that bind the reply on this server, and, when the server
+// refuses them with a 400, once more without them, after which every call
+// goes without (see ConstraintRefused). The constraint never reaches the
+// client itself.
+func (m *served) bound(ctx context.Context, opts []llms.CallOption,
+	call func(context.Context, []llms.CallOption) (*llms.ContentResponse, error)) (*llms.ContentResponse, error) {
+	c := ConstraintOf(opts)
+	opts = append(slices.Clip(opts), withoutConstraint)
+	_, fields := m.constraintFields(ctx, c)
+	if fields == nil {
+		return call(ctx, opts)
+	}
+	resp, err := call(context.WithValue(context.WithValue(ctx, fieldsKey{}, fields), constraintCtxKey{}, c), opts)
+	var me *Error
+	if !errors.As(err, &me) || me.StatusCode != http.StatusBadRequest {
+		return resp, err
+	}
+	resp, err2 := call(ctx, opts)
+	if err2 != nil {
+		return resp, err2 // not the constraint's fault, or not only
+	}
+	m.con.mu.Lock()
+	m.con.refused = me
+	m.con.mu.Unlock()
+	return resp, nil
+}
