@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -142,7 +143,7 @@ func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
 	if r.Started.IsZero() {
 		r.Started = time.Now()
 	}
-	c := s.redact.clean
+	c := s.redact.Redact
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
 		(conversation, started_at, question, context, provider, model, protocol)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -162,14 +163,18 @@ func (r *Recorder) ID() int64 { return r.id }
 
 // Add writes e, stripped of secrets, at the end of the run.
 func (r *Recorder) Add(ctx context.Context, e Event) error {
-	c := r.s.redact.clean
+	c := r.s.redact.Redact
 	var args string
 	if e.Args != nil {
-		b, err := json.Marshal(e.Args)
-		if err != nil {
+		// Redacted before they are encoded: JSON's escapes (& as \u0026)
+		// would hide the shapes of secrets.
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r.s.redact.RedactValue(e.Args)); err != nil {
 			return fmt.Errorf("logging the arguments of %s: %w", e.Tool, err)
 		}
-		args = c(string(b))
+		args = strings.TrimSuffix(b.String(), "\n")
 	}
 	_, err := r.s.insertEvent.ExecContext(ctx, r.id, e.Iteration, e.Kind, c(e.Text), c(e.Reasoning), e.Tool, args,
 		e.Failed, e.Forced, e.StopReason, int64(e.Duration), int64(e.Elapsed))
@@ -183,7 +188,7 @@ func (r *Recorder) Add(ctx context.Context, e Event) error {
 // full-text index. A run finished twice keeps the second outcome; events
 // added after Finish are kept but not indexed.
 func (r *Recorder) Finish(ctx context.Context, o Outcome) error {
-	c := r.s.redact.clean
+	c := r.s.redact.Redact
 	tx, err := r.s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("logging the end of a run: %w", err)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/react-agent/react-agent/agent/model"
 	_ "modernc.org/sqlite" // The "sqlite" driver: pure Go, no C toolchain.
 )
 
@@ -29,9 +30,10 @@ const BusyTimeout = 5 * time.Second
 // Store is a log database. It is safe for concurrent use, and several
 // processes may open the same file at once.
 type Store struct {
-	db     *sql.DB
-	path   string
-	redact *redactor
+	db      *sql.DB
+	path    string
+	secrets []string
+	redact  *model.Redactor
 
 	insertEvent *sql.Stmt
 }
@@ -40,11 +42,12 @@ type Store struct {
 type Option func(*Store)
 
 // WithSecrets adds exact strings, such as the API key in use, that are
-// removed from all text before it is written, on top of the patterns
-// [Redact] knows. Empty strings and strings under 8 bytes, too short to
-// be a key and too likely to occur in ordinary text, are ignored.
+// removed from all text before it is written, on top of the shapes of
+// secrets [model.RedactText] knows. Strings shorter than
+// [model.MinSecret], too short to be a key and too likely to occur in
+// ordinary text, are ignored.
 func WithSecrets(secrets ...string) Option {
-	return func(s *Store) { s.redact.add(secrets...) }
+	return func(s *Store) { s.secrets = append(s.secrets, secrets...) }
 }
 
 // DefaultPath returns where the log is kept unless told otherwise:
@@ -116,10 +119,11 @@ func open(ctx context.Context, path string, opts []Option) (*Store, error) {
 	// One connection: writes of one process go one at a time, and the
 	// busy timeout settles those of other processes.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path, redact: newRedactor()}
+	s := &Store{db: db, path: path}
 	for _, opt := range opts {
 		opt(s)
 	}
+	s.redact = model.NewRedactor(s.secrets...)
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
