@@ -145,19 +145,72 @@ func (r *Redactor) redactEntry(k string, x any) any {
 // as true, none, ${VAR} or <your-key> are kept. It cannot know every
 // secret: give the ones in use to [NewRedactor] too.
 func RedactText(s string) string {
-	var lower string
-	for _, rule := range rules {
-		if lower == "" {
-			lower = strings.ToLower(s)
-		}
-		if !containsAny(lower, rule.words) {
-			continue
-		}
-		if out := rule.apply(s); out != s {
-			s, lower = out, ""
+	found := triggers.find(s)
+	for i, rule := range rules {
+		if found&(1<<i) != 0 {
+			s = rule.apply(s)
 		}
 	}
 	return s
+}
+
+// triggerIndex finds in one pass over a text which rules may match it:
+// those with one of their words in it, in any case.
+type triggerIndex struct {
+	// pairs has a bit set for the first two bytes, lower-cased, of each
+	// word: most positions of most texts are passed over on one look.
+	pairs [1 << 16 / 64]uint64
+	words map[uint16][]trigger
+}
+
+// trigger is a word and the rules it may start.
+type trigger struct {
+	word  string
+	rules uint64 // a bit for each rule
+}
+
+// triggers indexes the words of rules.
+var triggers = func() *triggerIndex {
+	t := &triggerIndex{words: map[uint16][]trigger{}}
+	for i, r := range rules {
+		for _, w := range r.words {
+			key := uint16(w[0])<<8 | uint16(w[1])
+			t.pairs[key/64] |= 1 << (key % 64)
+			list := t.words[key]
+			j := slices.IndexFunc(list, func(tr trigger) bool { return tr.word == w })
+			if j < 0 {
+				list, j = append(list, trigger{word: w}), len(list)
+			}
+			list[j].rules |= 1 << i
+			t.words[key] = list
+		}
+	}
+	return t
+}()
+
+// find returns a bit for each rule whose words s holds.
+func (t *triggerIndex) find(s string) uint64 {
+	var found uint64
+	for i := 0; i+1 < len(s); i++ {
+		key := uint16(lowerByte(s[i]))<<8 | uint16(lowerByte(s[i+1]))
+		if t.pairs[key/64]&(1<<(key%64)) == 0 {
+			continue
+		}
+		for _, tr := range t.words[key] {
+			if found&tr.rules != tr.rules && len(s)-i >= len(tr.word) && strings.EqualFold(s[i:i+len(tr.word)], tr.word) {
+				found |= tr.rules
+			}
+		}
+	}
+	return found
+}
+
+// lowerByte lower-cases an ASCII letter.
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // rule finds one shape of secret.
@@ -174,12 +227,18 @@ type rule struct {
 	// resume is the group after which the search goes on when a match
 	// holds no secret; 0 means after the match.
 	resume int
+	// scan, when set, replaces the regular expression: it returns s with
+	// the secrets it finds replaced.
+	scan func(s string) string
 }
 
 // apply replaces every secret the rule finds in s. After a match that is
 // no secret the search goes on inside it, so that a value holding a
 // secret ("key": "token=…") is searched too.
 func (r rule) apply(s string) string {
+	if r.scan != nil {
+		return r.scan(s)
+	}
 	var b strings.Builder
 	done, pos := 0, 0
 	for pos < len(s) {
@@ -227,12 +286,12 @@ var rules = []rule{
 	// end of the text, when it was cut).
 	{[]string{"private key-----"},
 		regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`),
-		group(1), 0},
+		group(1), 0, nil},
 	// JSON Web Tokens: two base64url JSON objects ({" is eyJ) and a
 	// signature.
 	{[]string{"eyj"},
 		regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
-		group(0), 0},
+		group(0), 0, nil},
 	// Keys by their well-known shapes: OpenAI and Anthropic (sk-…),
 	// Stripe (sk_live_…), Google (AIza…), GitHub (ghp_…, github_pat_…),
 	// GitLab (glpat-…), Slack (xoxb-…), AWS (AKIA…, ASIA…), Hugging Face
@@ -244,11 +303,11 @@ var rules = []rule{
 			// a digit.
 			key := s[m[0]:m[1]]
 			return m[0], m[1], Redacted, len(key) >= 32 || strings.ContainsAny(key, "0123456789")
-		}, 0},
+		}, 0, nil},
 	// The password of a URL: scheme://user:password@host.
 	{[]string{"://"},
 		regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"'\\]*:([^/\s@"'\\]+)@`),
-		group(1), 0},
+		group(1), 0, nil},
 	// Authorization headers, with their scheme kept: "Authorization:
 	// Bearer …", "authorization": "Basic …". Without a scheme the value
 	// must end the line, or be quoted: "Authorization: the act of…" is
@@ -261,7 +320,7 @@ var rules = []rule{
 				return 0, 0, "", false // a scheme with no credential, or prose
 			}
 			return start, end, Redacted, !exempt(s[start:end])
-		}, 0},
+		}, 0, nil},
 	// A bearer token anywhere: random-looking, not "the bearer
 	// instrument".
 	{[]string{"bearer"},
@@ -269,11 +328,11 @@ var rules = []rule{
 		func(s string, m []int) (int, int, string, bool) {
 			tok := s[m[2]:m[3]]
 			return m[2], m[3], Redacted, looksRandom(tok) && !exempt(tok)
-		}, 0},
+		}, 0, nil},
 	// Cookie headers: name=value pairs, to the end of the header.
 	{[]string{"cookie"},
 		regexp.MustCompile(`(?i)\b(?:set-)?cookie(?:\\?["'])?[ \t]*:[ \t]*(?:\\?["'])?([^"'\\\r\n]*=[^"'\\\r\n]*)`),
-		group(1), 0},
+		group(1), 0, nil},
 	// curl -u user:password, --user, --proxy-user (a user and group such
 	// as docker's -u 1000:1000 are kept).
 	{[]string{"-u", "--user", "--proxy-user"},
@@ -281,87 +340,216 @@ var rules = []rule{
 		func(s string, m []int) (int, int, string, bool) {
 			pw := s[m[2]:m[3]]
 			return m[2], m[3], Redacted, strings.Trim(pw, "0123456789") != "" && !exempt(pw)
-		}, 0},
+		}, 0, nil},
 	// mysql -pPASSWORD: the password joined to -p (with a space it is
 	// the database's name), on a MySQL or MariaDB command line.
 	{[]string{"mysql", "mariadb"},
 		regexp.MustCompile(`\b(?i:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b[^\n|;&]*?[ \t]-p('[^'\n]*'|"[^"\n]*"|[^\s'"]+)`),
-		group(1), 0},
-	// Command-line flags that name a secret: --password X, --api-key=X,
-	// -token X.
-	{secretWords,
-		regexp.MustCompile(`(?:^|\s)-{1,2}([A-Za-z0-9_-]*` + secretWordsRE + `[A-Za-z0-9_-]*)(?:=|[ \t]+)('[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s'"-][^\s'"]*)`),
-		func(s string, m []int) (int, int, string, bool) {
-			kind := classify(splitWords(s[m[2]:m[3]]), false)
-			if kind == notSecret {
-				return 0, 0, "", false
-			}
-			start, end := unquote(s, m[4], m[5])
-			v := s[start:end]
-			return start, end, Redacted, !exempt(v) && (kind == anySecret || !strings.ContainsAny(v, " \t"))
-		}, 0},
+		group(1), 0, nil},
 	// A name that says it is secret, and its value: in a query string
 	// or a form (?key=…, &sig=…, \u0026token=…), an assignment
 	// (AWS_SECRET_ACCESS_KEY=…, password = "…"), JSON, YAML or a Python
-	// dict ("token": "…", password: …), an HTTP header (X-Auth-Token: …).
-	{secretWords, keyValue, keyValueSecret, 3},
+	// dict ("token": "…", password: …), an HTTP header (X-Auth-Token: …),
+	// a command-line flag (--password …, --api-key=…).
+	{words: secretWords, scan: redactNamed},
 }
 
 // secretWords are the parts of a name that may make it secret; a name
 // without one is never looked at (see classify for what makes it so).
 var secretWords = []string{"pass", "pwd", "secret", "token", "key", "auth", "sig", "cred"}
 
-// secretWordsRE matches one of secretWords, in any case.
-var secretWordsRE = `(?i:` + strings.Join(secretWords, "|") + `)`
-
-// keyValue matches a name and its value. Its groups: 1 what comes before
-// the name, 2 and 4 the quotes around it, 3 the name, 5 the separator, 6
-// the value: quoted (as JSON writes it inside a JSON string, with \", or
-// plainly with " or '), or bare.
-var keyValue = regexp.MustCompile(`(^|\\u0026|[^A-Za-z0-9_.\-\\])(\\?["']?)([A-Za-z0-9_.\-]*` + secretWordsRE + `[A-Za-z0-9_.\-]*)(\\?["']?)([ \t]*[:=][ \t]*)(\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'\\&<>]+)`)
-
-// keyValueSecret decides whether a match of keyValue holds a secret.
-func keyValueSecret(s string, m []int) (int, int, string, bool) {
-	at := func(n int) string { return s[m[2*n]:m[2*n+1]] }
-	pre, quote, name, sep := at(1), at(2), at(3), at(5)
-	colon := strings.Contains(sep, ":")
-	spaced := strings.TrimSpace(sep) != sep
-	query := !colon && !spaced && (pre == "?" || pre == "&" || pre == ";" || pre == `\u0026`)
-	words := splitWords(name)
-	kind := classify(words, query)
-	if kind == notSecret {
-		return 0, 0, "", false
+// redactNamed replaces the values of the names in s that say they are
+// secret. It reads s once: each name is found by a secret word in it,
+// classified, and only then is its value read.
+func redactNamed(s string) string {
+	var b strings.Builder
+	done := 0
+	for i := 0; i < len(s); {
+		w := secretWordAt(s, i)
+		if w == 0 {
+			i++
+			continue
+		}
+		start, end := i, i+w
+		for start > done && isNameByte(s[start-1]) {
+			start--
+		}
+		for end < len(s) && isNameByte(s[end]) {
+			end++
+		}
+		i = end
+		if v0, v1, with, ok := namedValue(s, start, end); ok {
+			b.WriteString(s[done:v0])
+			b.WriteString(with)
+			done, i = v1, max(i, v1)
+		}
 	}
-	start, end := m[12], m[13]
-	quoted := start < end && strings.ContainsRune(`"'\`, rune(s[start]))
-	if quoted {
-		start, end = unquote(s, start, end)
-	} else {
-		value := s[start:end]
-		switch {
-		case spaced && !colon:
-			return 0, 0, "", false // code: token = tokenizer.encode(text)
-		case colon:
-			if i := strings.IndexAny(value, ",}])"); i >= 0 {
-				value = value[:i] // a YAML flow mapping, a Python dict
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// secretWordAt returns the length of the secret word at s[i:], in any
+// case, or 0.
+func secretWordAt(s string, i int) int {
+	switch lowerByte(s[i]) {
+	case 'p', 's', 't', 'k', 'a', 'c':
+		for _, w := range secretWords {
+			if len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+				return len(w)
 			}
 		}
-		value = strings.TrimRight(value, ".,;:)]}")
-		end = start + len(value)
-		// "Token: a unit of text" is prose; "password: hunter2" alone on
-		// its line is not.
-		if colon && quote == "" && len(words) == 1 && !endsLine(s, end) {
+	}
+	return 0
+}
+
+// isNameByte reports whether c may be part of a name: ASCII letters,
+// digits, _ . and -.
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// namedValue reads the separator and value after the name s[start:end]
+// and returns the span of its value and what to write instead, when the
+// name says it is secret and the value is one.
+func namedValue(s string, start, end int) (v0, v1 int, with string, ok bool) {
+	// A JSON escape before the name is not part of it: \npassword: …,
+	// \u0026token=….
+	pre := byte(' ')
+	query := false
+	if start > 0 {
+		pre = s[start-1]
+	}
+	if pre == '\\' && end-start > 1 {
+		switch name := s[start:end]; {
+		case len(name) > 5 && name[0] == 'u' && isHex(name[1:5]):
+			query = name[1:5] == "0026" // &
+			start += 5
+		case strings.IndexByte("ntrbf", name[0]) >= 0:
+			start++
+		}
+		pre = ' '
+	}
+	if start >= end {
+		return 0, 0, "", false
+	}
+	query = query || pre == '?' || pre == '&' || pre == ';'
+	// Quotes around the name: "token":, 'token':, \"token\":.
+	quote := ""
+	switch {
+	case start >= 2 && s[start-2:start] == `\"`:
+		quote = `\"`
+	case pre == '"' || pre == '\'':
+		quote = string(pre)
+	}
+	j := end
+	if quote != "" && strings.HasPrefix(s[j:], quote) {
+		j += len(quote)
+	}
+	// The separator.
+	k := skipBlanks(s, j)
+	blankBefore := k > j
+	colon, flag := false, false
+	switch {
+	case k < len(s) && s[k] == ':' && !strings.HasPrefix(s[k:], "::") && !strings.HasPrefix(s[k:], ":="):
+		colon = true
+		k++
+	case strings.HasPrefix(s[k:], "=>"):
+		colon = true // PHP: 'password' => '…'
+		k += 2
+	case strings.HasPrefix(s[k:], ":="):
+		blankBefore = true // Go: token := …, code like "token = …"
+		k += 2
+	case k < len(s) && s[k] == '=' && !strings.HasPrefix(s[k:], "=="):
+		k++
+	case s[start] == '-' && blankBefore && quote == "" && (pre == ' ' || pre == '\t' || pre == '\n' || start == 0):
+		flag = true // --password hunter2
+	default:
+		return 0, 0, "", false
+	}
+	v := skipBlanks(s, k)
+	spaced := blankBefore || v > k
+	query = query && !colon && !spaced && quote == ""
+	words := splitWords(s[start:end])
+	kind := classify(words, query)
+	if kind == notSecret || v >= len(s) {
+		return 0, 0, "", false
+	}
+	// The value: quoted, or bare.
+	v0, v1, quoted := quotedValue(s, v)
+	switch {
+	case quoted:
+	case flag && s[v] == '-', strings.IndexByte("{[(", s[v]) >= 0:
+		return 0, 0, "", false // another flag, or a structure whose names are read one by one
+	case spaced && !colon && !flag:
+		return 0, 0, "", false // code: token = tokenizer.encode(text)
+	default:
+		v0, v1 = v, v
+		for v1 < len(s) && strings.IndexByte(" \t\r\n\"'\\&<>", s[v1]) < 0 {
+			if colon && strings.IndexByte(",}])", s[v1]) >= 0 {
+				break // a YAML flow mapping, a Python dict
+			}
+			v1++
+		}
+		for v1 > v0 && strings.IndexByte(".,;:)]}", s[v1-1]) >= 0 {
+			v1--
+		}
+		// "Token: a unit of text" is prose; "password: hunter2" alone
+		// on its line is not.
+		if colon && quote == "" && len(words) == 1 && !endsLine(s, v1) {
 			return 0, 0, "", false
 		}
 	}
-	value := s[start:end]
+	value := s[v0:v1]
 	if exempt(value) || kind == oneToken && strings.ContainsAny(value, " \t") {
 		return 0, 0, "", false
 	}
 	if quote == `"` && !quoted && colon {
-		return start, end, `"` + Redacted + `"`, true // a JSON number stays JSON
+		return v0, v1, `"` + Redacted + `"`, true // a JSON number stays JSON
 	}
-	return start, end, Redacted, true
+	return v0, v1, Redacted, true
+}
+
+// quotedValue returns the span inside the quotes of a value quoted at
+// s[i:], as JSON writes it inside a JSON string (\"…\"), or with " or ',
+// on one line.
+func quotedValue(s string, i int) (v0, v1 int, ok bool) {
+	switch {
+	case strings.HasPrefix(s[i:], `\"`):
+		if n := strings.Index(s[i+2:], `\"`); n >= 0 && !strings.Contains(s[i+2:i+2+n], "\n") {
+			return i + 2, i + 2 + n, true
+		}
+	case s[i] == '"':
+		for k := i + 1; k < len(s) && s[k] != '\n'; k++ {
+			switch s[k] {
+			case '\\':
+				k++
+			case '"':
+				return i + 1, k, true
+			}
+		}
+	case s[i] == '\'':
+		if n := strings.IndexAny(s[i+1:], "'\n"); n >= 0 && s[i+1+n] == '\'' {
+			return i + 1, i + 1 + n, true
+		}
+	}
+	return 0, 0, false
+}
+
+// skipBlanks returns the index of the first byte at or after i that is
+// not a space or a tab.
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// isHex reports whether s is made of hexadecimal digits.
+func isHex(s string) bool {
+	return strings.Trim(s, "0123456789abcdefABCDEF") == ""
 }
 
 // unquote returns the span of a value without its quotes, when it has
@@ -380,12 +568,8 @@ func unquote(s string, start, end int) (int, int) {
 // endsLine reports whether only spaces, or a comma or closing bracket,
 // follow position i on its line.
 func endsLine(s string, i int) bool {
-	rest := s[i:]
-	if j := strings.IndexByte(rest, '\n'); j >= 0 {
-		rest = rest[:j]
-	}
-	rest = strings.TrimSpace(rest)
-	return rest == "" || strings.ContainsRune(",;}])", rune(rest[0]))
+	i = skipBlanks(s, i)
+	return i == len(s) || strings.IndexByte("\r\n,;}])", s[i]) >= 0
 }
 
 // looksRandom reports whether a token looks generated rather than a word:
@@ -574,16 +758,6 @@ func classify(words []string, query bool) secrecy {
 // authSchemes are the schemes an Authorization header's value starts
 // with.
 var authSchemes = toSet("bearer", "basic", "token", "digest", "negotiate", "apikey", "key", "hmac")
-
-// containsAny reports whether s contains one of words.
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
-}
 
 // redactText returns s with the given secrets, and anything shaped like
 // one, replaced by [Redacted].

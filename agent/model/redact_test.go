@@ -196,12 +196,44 @@ func TestNewRedactorIgnoresShortSecrets(t *testing.T) {
 	}
 }
 
-func TestRedactTextIsLinear(t *testing.T) {
-	// A megabyte of near-misses must not take quadratic time: each
-	// candidate is looked at once.
-	s := strings.Repeat("token_count: 5, key=value monkey=1 ", 30000)
-	if got := RedactText(s); got != s {
-		t.Errorf("near-misses were changed")
+// hostile are texts built to make a redactor that searches again inside
+// each near-miss take time in the square of their length.
+var hostile = map[string]string{
+	"names that are no secret, each the value of the last": strings.Repeat("key=", 1<<16),
+	"quoted values that never close":                        strings.Repeat(`"key": "`, 1<<15),
+	"near-misses":                                           strings.Repeat("token_count: 5, key=value monkey=1 ", 1<<13),
+	"one endless name":                                      strings.Repeat("token", 1<<16),
+	"prose after lone names, on one line":                   strings.Repeat("Token: a ", 1<<15),
+	"flags without values":                                  strings.Repeat("--password ", 1<<15),
+	"a command named again and again":                       strings.Repeat("mysql ", 1<<15) + "x",
+	"schemes without credentials":                           strings.Repeat("Authorization: x ", 1<<14),
+	"URLs without hosts":                                    strings.Repeat("http://a:", 1<<15),
+	"structures after a secret's name":                      strings.Repeat("password={", 1<<15),
+}
+
+// TestRedactTextReadsHostileTextOnce checks that hostile text comes
+// back: the redactor reads each name once, so a quadratic redactor would
+// not finish these within the test's time limit.
+func TestRedactTextReadsHostileTextOnce(t *testing.T) {
+	for name, s := range hostile {
+		t.Run(name, func(t *testing.T) {
+			if got := RedactText(s); len(got) > len(s)+len(Redacted) {
+				t.Errorf("the text grew from %d to %d bytes", len(s), len(got))
+			}
+		})
+	}
+}
+
+// BenchmarkRedactHostile measures redaction of hostile text; its time
+// per byte stays the same as the text grows.
+func BenchmarkRedactHostile(b *testing.B) {
+	for name, s := range hostile {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				RedactText(s)
+			}
+		})
 	}
 }
 
