@@ -200,15 +200,15 @@ func TestNewRedactorIgnoresShortSecrets(t *testing.T) {
 // each near-miss take time in the square of their length.
 var hostile = map[string]string{
 	"names that are no secret, each the value of the last": strings.Repeat("key=", 1<<16),
-	"quoted values that never close":                        strings.Repeat(`"key": "`, 1<<15),
-	"near-misses":                                           strings.Repeat("token_count: 5, key=value monkey=1 ", 1<<13),
-	"one endless name":                                      strings.Repeat("token", 1<<16),
-	"prose after lone names, on one line":                   strings.Repeat("Token: a ", 1<<15),
-	"flags without values":                                  strings.Repeat("--password ", 1<<15),
-	"a command named again and again":                       strings.Repeat("mysql ", 1<<15) + "x",
-	"schemes without credentials":                           strings.Repeat("Authorization: x ", 1<<14),
-	"URLs without hosts":                                    strings.Repeat("http://a:", 1<<15),
-	"structures after a secret's name":                      strings.Repeat("password={", 1<<15),
+	"quoted values that never close":                       strings.Repeat(`"key": "`, 1<<15),
+	"near-misses":                                          strings.Repeat("token_count: 5, key=value monkey=1 ", 1<<13),
+	"one endless name":                                     strings.Repeat("token", 1<<16),
+	"prose after lone names, on one line":                  strings.Repeat("Token: a ", 1<<15),
+	"flags without values":                                 strings.Repeat("--password ", 1<<15),
+	"a command named again and again":                      strings.Repeat("mysql ", 1<<15) + "x",
+	"schemes without credentials":                          strings.Repeat("Authorization: x ", 1<<14),
+	"URLs without hosts":                                   strings.Repeat("http://a:", 1<<15),
+	"structures after a secret's name":                     strings.Repeat("password={", 1<<15),
 }
 
 // TestRedactTextReadsHostileTextOnce checks that hostile text comes
