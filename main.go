@@ -1935,6 +1935,11 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: --models: %v", errUsage, err)
 		}
 	}
+	if f.record != "" || f.replay != "" {
+		if err := evalpkg.CheckCassettes(targets, qs); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
 	if f.record != "" {
 		if err := os.MkdirAll(f.record, 0o755); err != nil {
 			return err
@@ -1993,7 +1998,7 @@ func (f *evalFlags) runner(base *tools.Registry) evalpkg.Runner {
 		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
 		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
 			Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
-		cassette := evalCassette(t, q)
+		cassette := evalpkg.Cassette(t, q)
 		switch {
 		case f.replay != "":
 			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
@@ -2027,24 +2032,6 @@ func (f *evalFlags) runner(base *tools.Registry) evalpkg.Runner {
 		}
 		return out, err
 	}
-}
-
-// evalCassette names the cassette of one run: the model (without its
-// URL), the protocol and the question.
-func evalCassette(t evalpkg.Target, q evalpkg.Question) string {
-	m := t.Model
-	if i := strings.LastIndex(m, "@"); i >= 0 && strings.Contains(m[i+1:], "://") {
-		m = m[:i]
-	}
-	safe := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r == '-' || r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-				return r
-			}
-			return '_'
-		}, s)
-	}
-	return safe(m) + "_" + t.Protocol + "_" + safe(q.ID) + ".jsonl"
 }
 
 // progressLine shows an evaluation's progress on stderr, on a terminal:
