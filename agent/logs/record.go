@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -49,6 +50,9 @@ type Run struct {
 	// Provider and Model name the model that answered.
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
+	// BaseURL is the server's URL as it was given, without its secrets;
+	// empty for the provider's usual address.
+	BaseURL string `json:"base_url,omitempty"`
 	// Protocol is how the model was asked to act, such as "text" for the
 	// Thought / Action / Observation text protocol.
 	Protocol string `json:"protocol"`
@@ -133,7 +137,8 @@ type Recorder struct {
 }
 
 // Start writes the start of run r (its conversation, question, context,
-// provider, model and protocol; the time now if r.Started is zero) and
+// provider, model, server URL and protocol; the time now if r.Started is
+// zero) and
 // returns a Recorder for the rest of it. The run is unfinished until
 // [Recorder.Finish].
 func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
@@ -145,9 +150,9 @@ func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
 	}
 	c := s.redact.Redact
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(conversation, started_at, question, context, provider, model, protocol)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, r.Protocol)
+		(conversation, started_at, question, context, provider, model, base_url, protocol)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, s.redactURL(r.BaseURL), r.Protocol)
 	if err != nil {
 		return nil, fmt.Errorf("logging the start of a run: %w", err)
 	}
@@ -221,4 +226,17 @@ func status(finished sql.NullInt64, answer, stopReason string) Status {
 		return StatusFailed
 	}
 	return StatusAnswered
+}
+
+// redactURL returns a server's URL as the log keeps it: without the
+// password of its user, and with its other secrets, such as a key in its
+// query, redacted.
+func (s *Store) redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.User(u.User.Username())
+			raw = u.String()
+		}
+	}
+	return s.redact.Redact(raw)
 }
