@@ -1049,6 +1049,18 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if err := applySettings(fs, f.config); err != nil {
 		return nil, err
 	}
+	// The log comes before the model: a continued conversation brings
+	// its provider, model and server.
+	rl, err := openRunLog(ctx, fs, f, stderr)
+	if err != nil {
+		return nil, err
+	}
+	built := false
+	defer func() {
+		if !built {
+			rl.close(stderr)
+		}
+	}()
 	if f.quiet && f.verbose {
 		return nil, fmt.Errorf("%w: --quiet and --verbose contradict each other; pass one", errUsage)
 	}
@@ -1121,21 +1133,18 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 			opts = append(opts, agent.WithStreaming(s.trace.Token))
 		}
 	}
-	if s.log, err = openRunLog(ctx, f, stderr); err != nil {
-		closeTTY()
-		return nil, err
-	}
-	if s.log != nil {
-		opts = append(opts, agent.WithEvents(s.log.event))
+	if s.log = rl; rl != nil {
+		rl.Use(runMeta(f))
+		opts = append(opts, agent.WithEvents(rl.Event))
 	}
 	closeTools, err := startMCP(ctx, f.settings, reg)
 	if err != nil {
-		s.log.close(stderr)
 		closeTTY()
 		return nil, interrupted(ctx, err)
 	}
 	s.closeFn = func() { closeTools(); closeTTY() }
 	s.agent = agent.New(m, reg, opts...)
+	built = true
 	return s, nil
 }
 
@@ -1641,27 +1650,28 @@ func addLogFlags(fs *pflag.FlagSet, runs bool) *logFlags {
 	return l
 }
 
-// path returns the log database's path.
+// path returns the log database's path, absolute.
 func (l *logFlags) path() (string, error) {
 	if l.db != "" {
-		return l.db, nil
+		return filepath.Abs(l.db)
 	}
 	return logs.DefaultPath()
 }
 
-// runLog records the runs of ask and chat in the log. A nil runLog, as
-// with --no-log, records nothing.
+// runLog records the runs of ask and chat in the log: a logs.Session,
+// with the earlier turns of a continued conversation as the agent takes
+// them. A nil runLog, as with --no-log, records nothing.
 type runLog struct {
-	store *logs.Store
-	conv  *logs.Conversation
-	turns []agent.Turn // the earlier turns of a continued conversation
-	start time.Time
+	*logs.Session
+	turns []agent.Turn
 }
 
-// openRunLog opens the log unless it is off, and finds the conversation
-// that --continue or --cid names. A log that cannot be opened is reported
-// on stderr, and the run goes on unlogged, unless it was to continue.
-func openRunLog(ctx context.Context, f *agentFlags, stderr io.Writer) (*runLog, error) {
+// openRunLog opens the log unless it is off, and goes on with the
+// conversation that --continue or --cid names, whose provider, model and
+// server become those of the run unless the command line says otherwise
+// (see continueSettings). A log that cannot be opened is reported on
+// stderr, and the run goes on unlogged, unless it was to continue.
+func openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stderr io.Writer) (*runLog, error) {
 	l := f.log
 	resume := l.resume || l.cid != ""
 	if l.off {
@@ -1671,11 +1681,9 @@ func openRunLog(ctx context.Context, f *agentFlags, stderr io.Writer) (*runLog, 
 		return nil, nil
 	}
 	path, err := l.path()
-	var store *logs.Store
+	var sess *logs.Session
 	if err == nil {
-		prov, _ := model.Lookup(f.model.Provider)
-		store, err = logs.Open(ctx, path, logs.WithSecrets(f.model.APIKey, os.Getenv(prov.KeyEnv),
-			os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GOOGLE_API_KEY")))
+		sess, err = logs.OpenSession(ctx, path, logs.WithSecrets(logSecrets(f)...))
 	}
 	if err != nil {
 		if resume {
@@ -1684,44 +1692,118 @@ func openRunLog(ctx context.Context, f *agentFlags, stderr io.Writer) (*runLog, 
 		fmt.Fprintf(stderr, "react-agent: not logging this run: %v\n", err)
 		return nil, nil
 	}
-	name := f.model.Model
-	if p, ok := model.Lookup(f.model.Provider); ok && name == "" {
-		name = p.DefaultModel
+	rl := &runLog{Session: sess}
+	if !resume {
+		return rl, nil
 	}
-	id := ""
-	switch {
-	case l.cid != "":
-		id, err = store.Resolve(ctx, l.cid)
-	case l.resume:
-		id, err = store.Latest(ctx)
-		if errors.Is(err, logs.ErrNotFound) {
-			fmt.Fprintln(stderr, "react-agent: no conversation in the log yet; starting one")
-			id, err = "", nil
-		}
-	}
-	var turns []logs.Turn
-	if err == nil && id != "" {
-		turns, err = store.Turns(ctx, id)
-	}
-	if err != nil {
-		store.Close()
+	switch err := sess.Continue(ctx, l.cid); {
+	case errors.Is(err, logs.ErrNotFound) && l.cid == "":
+		fmt.Fprintln(stderr, "react-agent: no conversation in the log yet; starting one")
+	case err != nil:
+		sess.Close()
 		return nil, err
-	}
-	rl := &runLog{store: store, conv: store.Conversation(id, logs.Run{Provider: f.model.Provider, Model: name, Protocol: "text"})}
-	for _, t := range turns {
-		rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
+	default:
+		continueSettings(fs, f, sess)
+		for _, t := range sess.Turns() {
+			rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
+		}
 	}
 	return rl, nil
 }
 
-// event records an event of the current run. Pass it to agent.WithEvents.
-func (l *runLog) event(e event.Event) {
-	if e.Kind == event.Model {
-		return // its messages are the question and the events again
+// continueSettings gives a continued conversation the provider, model
+// and server it had, where the command line names none. As in llm, the
+// flags of this command line win; the conversation's own settings win
+// over the environment and the config file, which are standing defaults
+// rather than a choice for this conversation. A provider named on the
+// command line other than the conversation's starts afresh, with its own
+// model and server. The API key is never logged: it comes from the flag,
+// the environment or the config file, as for any run; when the
+// conversation's provider replaces the one the environment or the config
+// file named, their base URL and key, meant for that one, are dropped,
+// so that the provider's own variables (OPENAI_API_KEY, …) apply.
+func continueSettings(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
+	last, ok := sess.Continued()
+	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
+		return
 	}
-	l.conv.Add(logs.Event{Kind: string(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
-		Tool: e.Tool, Args: e.Args, Failed: e.Failed, Forced: e.Forced, StopReason: string(e.StopReason),
-		Duration: e.Duration, Elapsed: e.Elapsed})
+	onCommandLine := func(name string) bool {
+		fl := fs.Lookup(name)
+		return fl.Changed && len(fl.Annotations[sourceAnnotation]) == 0
+	}
+	set := func(name, value string) {
+		fs.Set(name, value)
+		fs.SetAnnotation(name, sourceAnnotation, []string{"conversation " + sess.ID()})
+	}
+	if last.Provider != f.model.Provider {
+		if onCommandLine("provider") {
+			return
+		}
+		set("provider", last.Provider)
+		for _, name := range []string{"base-url", "api-key"} {
+			if !onCommandLine(name) {
+				set(name, "")
+			}
+		}
+	}
+	if !onCommandLine("model") && last.Model != "" {
+		set("model", last.Model)
+	}
+	if !onCommandLine("base-url") && last.BaseURL != "" && !sess.SameServer(baseURL(f)) {
+		set("base-url", last.BaseURL)
+	}
+}
+
+// baseURL is the server's URL as the flags and the provider's variable
+// (OLLAMA_HOST, …) give it; empty for the provider's usual address.
+func baseURL(f *agentFlags) string {
+	if f.model.BaseURL != "" {
+		return f.model.BaseURL
+	}
+	if p, ok := model.Lookup(f.model.Provider); ok && p.URLEnv != "" {
+		return os.Getenv(p.URLEnv)
+	}
+	return ""
+}
+
+// runMeta is what the log keeps of the model of a run.
+func runMeta(f *agentFlags) logs.Run {
+	name := f.model.Model
+	if p, ok := model.Lookup(f.model.Provider); ok && name == "" {
+		name = p.DefaultModel
+	}
+	return logs.Run{Provider: f.model.Provider, Model: name, BaseURL: baseURL(f), Protocol: f.protocol}
+}
+
+// logSecrets are the strings the log must not keep: the API key in use,
+// the keys of every provider's variable, and the headers of MCP servers
+// and their environment variables that name a secret.
+func logSecrets(f *agentFlags) []string {
+	secrets := []string{f.model.APIKey}
+	for _, p := range model.Providers() {
+		if p.KeyEnv != "" {
+			secrets = append(secrets, os.Getenv(p.KeyEnv))
+		}
+	}
+	files := slices.Clone(f.mcpConfigs)
+	if path := f.tools().ToolsConfig; path != "" {
+		files = append(files, path)
+	}
+	for _, path := range files {
+		servers, _ := mcp.LoadConfig(path) // a broken file is reported when the servers start
+		for _, srv := range servers {
+			for _, v := range srv.Headers {
+				_, cred, _ := strings.Cut(v, " ") // Bearer TOKEN: the token alone too
+				secrets = append(secrets, v, cred)
+			}
+			for k, v := range srv.Env {
+				if kv := k + "=" + v; model.RedactText(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
+					secrets = append(secrets, v)
+				}
+			}
+		}
+	}
+	return secrets
 }
 
 // run records the run that ask makes of question.
@@ -1730,7 +1812,7 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	if l == nil {
 		return ask()
 	}
-	l.conv.Begin(context.Background(), question, given)
+	l.Begin(context.Background(), question, given)
 	res, err := ask()
 	o := logs.Outcome{}
 	if res != nil {
@@ -1741,7 +1823,7 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	if err != nil {
 		o.Error = err.Error()
 	}
-	l.conv.End(context.Background(), o)
+	l.End(context.Background(), o)
 	return res, err
 }
 
@@ -1758,25 +1840,25 @@ func (l *runLog) newChat(a *agent.Agent) *agent.Chat {
 // restart makes the runs that follow a new conversation.
 func (l *runLog) restart() {
 	if l != nil {
-		l.conv.Restart()
+		l.Restart()
 	}
 }
 
-// close reports the writes that failed and closes the log.
+// close closes the log, and reports the writes that failed.
 func (l *runLog) close(stderr io.Writer) {
 	if l == nil {
 		return
 	}
-	if err := l.conv.Err(); err != nil {
+	if err := l.Close(); err != nil {
 		fmt.Fprintf(stderr, "react-agent: the run log is incomplete: %v\n", err)
 	}
-	l.store.Close()
 }
 
 // cmdLogs implements `react-agent logs`.
 func cmdLogs(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("logs", "logs [flags]   (and: logs show [--json] [ID], logs delete ID, logs path)", `  react-agent logs
   react-agent logs -q "population tokyo" --since 7d
+  react-agent logs -q 'qwen2.5 "new york"'
   react-agent logs --model qwen -n 50 --json
   react-agent logs show 3f9a
   react-agent logs delete 3f9a2c1b7d4e
@@ -1785,12 +1867,18 @@ func cmdLogs(args []string, stdout, stderr io.Writer) error {
 "logs" lists the latest conversations; "logs show" prints one whole, as
 the trace showed it (the latest when no ID is given; the start of an ID
 will do); "logs delete" deletes one; "logs path" prints where the log is.
+
+"logs -q" lists the conversations that hold every word given, in any
+order, each also as the start of a longer word (tok finds Tokyo); case
+and accents do not count. Words in double quotes must come together, in
+that order. Everything else is text: qwen2.5, gpt-4o, 2+2, e-mail, AND,
+OR and NOT search for themselves.
 `, stdout, stderr)
 	var config string
 	fs.StringVar(&config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file, for its log-db")
 	l := addLogFlags(fs, false)
 	n := fs.IntP("limit", "n", 10, "how many conversations to list")
-	query := fs.StringP("query", "q", "", "list the conversations with these words in a question, answer, thought or observation")
+	query := fs.StringP("query", "q", "", "list the conversations with all these words in a question, answer, thought or observation (see below)")
 	model := fs.String("model", "", "list the conversations with a model whose name contains this")
 	since := fs.String("since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
 	asJSON := fs.Bool("json", false, "print JSON rather than text")
@@ -1836,6 +1924,8 @@ will do); "logs delete" deletes one; "logs path" prints where the log is.
 	case "":
 		list, err := store.List(ctx, q)
 		switch {
+		case errors.Is(err, logs.ErrNoWords):
+			return fmt.Errorf("%w: --query: %v; write a word or a number", errUsage, err)
 		case err != nil:
 			return err
 		case *asJSON:
