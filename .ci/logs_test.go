@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
 )
@@ -591,4 +596,47 @@ func TestContinueKeepsTheConversationsModel(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLogsKeepNoMCPSecrets gives MCP servers a header and an environment
+// variable that hold secrets: the log keeps neither, wherever they come
+// up, and keeps the values that are no secret.
+func TestLogsKeepNoMCPSecrets(t *testing.T) {
+	servers := filepath.Join(referenceServers(t), "server-everything", "dist", "index.js")
+	const header, env = "mcpHeaderTok3n", "ghEnvTok3n1234"
+	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "1"}, nil)
+	mcpsdk.AddTool(server, &mcpsdk.Tool{Name: "ping", Description: "Answers pong."},
+		func(context.Context, *mcpsdk.CallToolRequest, struct{}) (*mcpsdk.CallToolResult, any, error) {
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: "pong"}}}, nil, nil
+		})
+	handler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Team-Key") != header {
+			http.Error(w, "who are you?", http.StatusUnauthorized)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	config := writeConfig(t, "servers.json", fmt.Sprintf(`{"mcpServers": {
+		"remote": {"url": %q, "headers": {"X-Team-Key": %q}},
+		"everything": {"command": "node", "args": [%q], "env": {"GITHUB_TOKEN": %q, "NOTES_DIR": "plain-notes-dir-kept"}}}}`,
+		srv.URL, header, servers, env))
+	dir, home := dataHome(t)
+	mustRun(t, invocation{args: append(append([]string{"ask", "-q", "--mcp-config", config}, demo...),
+		"What is 17 * 23 + 4? Not "+header+" nor "+env+" but plain-notes-dir-kept"), env: home})
+	files, _ := filepath.Glob(filepath.Join(dir, "react-agent", "logs.db*"))
+	var all []byte
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		all = append(all, data...)
+	}
+	for _, secret := range []string{header, env} {
+		if strings.Contains(string(all), secret) {
+			t.Errorf("the log holds %q", secret)
+		}
+	}
+	if !strings.Contains(string(all), "plain-notes-dir-kept") {
+		t.Error("the log lost a value that is no secret, or the scan proves nothing")
+	}
 }
