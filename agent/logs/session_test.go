@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -164,5 +165,32 @@ func TestANilSessionRecordsNothing(t *testing.T) {
 	s.Restart()
 	if _, ok := s.Continued(); ok || s.ID() != "" || s.Turns() != nil || s.SameServer("http://x") || s.Close() != nil {
 		t.Fatal("a nil Session did something")
+	}
+}
+
+// TestSessionIsSafeForConcurrentUse has events come from several
+// goroutines at once, as the agent's events and a chat's reset may.
+func TestSessionIsSafeForConcurrentUse(t *testing.T) {
+	s := openSession(t, "")
+	ctx := context.Background()
+	s.Begin(ctx, "q", "")
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20 {
+				s.Event(event.Event{Kind: event.Observation, Iteration: g*100 + i, Text: "x"})
+				s.ID()
+				s.Continued()
+			}
+		})
+	}
+	wg.Wait()
+	s.End(ctx, Outcome{Answer: "a"})
+	runs, err := s.store.Runs(ctx, s.ID())
+	if err != nil || len(runs[0].Events) != 160 {
+		t.Fatalf("Runs = %v; want 160 events", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

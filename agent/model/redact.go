@@ -335,7 +335,7 @@ var rules = []rule{
 		group(1), 0, nil},
 	// curl -u user:password, --user, --proxy-user (a user and group such
 	// as docker's -u 1000:1000 are kept).
-	{[]string{"-u", "--user", "--proxy-user"},
+	{[]string{"-u"}, // also in --user and --proxy-user
 		regexp.MustCompile(`(?:^|\s)(?:-u[ \t]*|--(?:proxy-)?user(?:[ \t]+|=))['"]?[^\s:'"@]+:([^\s'"]+)`),
 		func(s string, m []int) (int, int, string, bool) {
 			pw := s[m[2]:m[3]]
