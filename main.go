@@ -1049,18 +1049,6 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	if err := applySettings(fs, f.config); err != nil {
 		return nil, err
 	}
-	// The log comes before the model: a continued conversation brings
-	// its provider, model and server.
-	rl, err := openRunLog(ctx, fs, f, stderr)
-	if err != nil {
-		return nil, err
-	}
-	built := false
-	defer func() {
-		if !built {
-			rl.close(stderr)
-		}
-	}()
 	if f.quiet && f.verbose {
 		return nil, fmt.Errorf("%w: --quiet and --verbose contradict each other; pass one", errUsage)
 	}
@@ -1081,6 +1069,18 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 			return nil, err
 		}
 	}
+	// The log comes before the model: a continued conversation brings
+	// its provider, model and server.
+	rl, err := openRunLog(ctx, fs, f, stderr)
+	if err != nil {
+		return nil, err
+	}
+	built := false
+	defer func() {
+		if !built {
+			rl.close(stderr)
+		}
+	}()
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // --replay FILE says where the answers come from
 	}
