@@ -1878,7 +1878,7 @@ OR and NOT search for themselves.
 	fs.StringVar(&config, "config", os.Getenv("REACT_AGENT_CONFIG"), "YAML settings file, for its log-db")
 	l := addLogFlags(fs, false)
 	n := fs.IntP("limit", "n", 10, "how many conversations to list")
-	query := fs.StringP("query", "q", "", "list the conversations with all these words in a question, answer, thought or observation (see below)")
+	query := fs.StringP("query", "q", "", "list the conversations that hold all these words (see below)")
 	model := fs.String("model", "", "list the conversations with a model whose name contains this")
 	since := fs.String("since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
 	asJSON := fs.Bool("json", false, "print JSON rather than text")
