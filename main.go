@@ -1018,7 +1018,7 @@ func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tool
 	if reg, err = builtins(s.tools()); err != nil {
 		return nil, nil, err
 	}
-	if closeFn, _, err = startMCP(ctx, s, reg, stderr); err != nil {
+	if closeFn, err = startMCP(ctx, s, reg, stderr); err != nil {
 		return nil, nil, err
 	}
 	return reg, closeFn, nil
@@ -1027,33 +1027,29 @@ func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tool
 // startMCP starts the MCP servers that the tools file and the
 // --mcp-config files declare, adds their tools to reg, and says on stderr
 // what it had to change (a tool renamed, a list cut). The servers run
-// until closeFn is called, or until ctx ends. secrets are the values of
-// the servers' headers and environment, for the log to leave out.
-func startMCP(ctx context.Context, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), secrets []string, err error) {
+// until closeFn is called, or until ctx ends.
+func startMCP(ctx context.Context, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
 	var servers []mcp.Server
 	if path := s.tools().ToolsConfig; path != "" {
 		list, err := mcp.LoadConfig(path)
 		if err != nil && !errors.Is(err, mcp.ErrNoServers) {
-			return nil, nil, err
+			return nil, err
 		}
 		servers = append(servers, list...)
 	}
 	for _, path := range s.mcpConfigs {
 		list, err := mcp.LoadConfig(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		servers = append(servers, list...)
 	}
 	if len(servers) == 0 {
-		return func() {}, nil, nil
-	}
-	for _, srv := range servers {
-		secrets = append(secrets, srv.Secrets()...)
+		return func() {}, nil
 	}
 	set, err := mcp.Start(ctx, servers, mcp.Options{Reserved: reg.ToolNames(), MaxError: s.tools().MaxObservation})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, w := range set.Warnings() {
 		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(w))
@@ -1061,10 +1057,10 @@ func startMCP(ctx context.Context, s *settings, reg *tools.Registry, stderr io.W
 	for _, t := range set.Tools() {
 		if err := reg.Register(t); err != nil {
 			set.Close()
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return func() { set.Close() }, secrets, nil
+	return func() { set.Close() }, nil
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or
@@ -1765,6 +1761,18 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 			return nil, err
 		}
 	}
+	// The log comes before the model: a continued conversation brings
+	// its provider, model and server.
+	rl, err := openRunLog(ctx, fs, f, stderr)
+	if err != nil {
+		return nil, err
+	}
+	built := false
+	defer func() {
+		if !built {
+			rl.close(stderr)
+		}
+	}()
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // --replay FILE says where the answers come from
 	}
@@ -1825,21 +1833,18 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 			opts = append(opts, agent.WithStreaming(s.trace.Token))
 		}
 	}
-	if s.log, err = openRunLog(ctx, f, stderr); err != nil {
-		closeTTY()
-		return nil, err
+	if s.log = rl; rl != nil {
+		rl.Use(runMeta(f))
+		opts = append(opts, agent.WithEvents(rl.Event))
 	}
-	if s.log != nil {
-		opts = append(opts, agent.WithEvents(s.log.event))
-	}
-	closeTools, _, err := startMCP(ctx, f.settings, reg, stderr)
+	closeTools, err := startMCP(ctx, f.settings, reg, stderr)
 	if err != nil {
-		s.log.close(stderr)
 		closeTTY()
 		return nil, interrupted(ctx, err)
 	}
 	s.closeFn = func() { closeTools(); closeTTY() }
 	s.agent = agent.New(m, reg, opts...)
+	built = true
 	return s, nil
 }
 
@@ -2511,27 +2516,28 @@ func addLogFlags(fs *pflag.FlagSet, runs bool) *logFlags {
 	return l
 }
 
-// path returns the log database's path.
+// path returns the log database's path, absolute.
 func (l *logFlags) path() (string, error) {
 	if l.db != "" {
-		return l.db, nil
+		return filepath.Abs(l.db)
 	}
 	return logs.DefaultPath()
 }
 
-// runLog records the runs of ask and chat in the log. A nil runLog, as
-// with --no-log, records nothing.
+// runLog records the runs of ask and chat in the log: a logs.Session,
+// with the earlier turns of a continued conversation as the agent takes
+// them. A nil runLog, as with --no-log, records nothing.
 type runLog struct {
-	store *logs.Store
-	conv  *logs.Conversation
-	turns []agent.Turn // the earlier turns of a continued conversation
-	start time.Time
+	*logs.Session
+	turns []agent.Turn
 }
 
-// openRunLog opens the log unless it is off, and finds the conversation
-// that --continue or --cid names. A log that cannot be opened is reported
-// on stderr, and the run goes on unlogged, unless it was to continue.
-func openRunLog(ctx context.Context, f *agentFlags, stderr io.Writer) (*runLog, error) {
+// openRunLog opens the log unless it is off, and goes on with the
+// conversation that --continue or --cid names, whose provider, model and
+// server become those of the run unless the command line says otherwise
+// (see continueSettings). A log that cannot be opened is reported on
+// stderr, and the run goes on unlogged, unless it was to continue.
+func openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stderr io.Writer) (*runLog, error) {
 	l := f.log
 	resume := l.resume || l.cid != ""
 	if l.off {
@@ -2541,11 +2547,9 @@ func openRunLog(ctx context.Context, f *agentFlags, stderr io.Writer) (*runLog, 
 		return nil, nil
 	}
 	path, err := l.path()
-	var store *logs.Store
+	var sess *logs.Session
 	if err == nil {
-		prov, _ := model.Lookup(f.model.Provider)
-		store, err = logs.Open(ctx, path, logs.WithSecrets(f.model.APIKey, os.Getenv(prov.KeyEnv),
-			os.Getenv("OPENAI_API_KEY"), os.Getenv("ANTHROPIC_API_KEY"), os.Getenv("GOOGLE_API_KEY")))
+		sess, err = logs.OpenSession(ctx, path, logs.WithSecrets(logSecrets(f)...))
 	}
 	if err != nil {
 		if resume {
@@ -2554,44 +2558,115 @@ func openRunLog(ctx context.Context, f *agentFlags, stderr io.Writer) (*runLog, 
 		fmt.Fprintf(stderr, "react-agent: not logging this run: %v\n", err)
 		return nil, nil
 	}
-	name := f.model.Model
-	if p, ok := model.Lookup(f.model.Provider); ok && name == "" {
-		name = p.DefaultModel
+	rl := &runLog{Session: sess}
+	if !resume {
+		return rl, nil
 	}
-	id := ""
-	switch {
-	case l.cid != "":
-		id, err = store.Resolve(ctx, l.cid)
-	case l.resume:
-		id, err = store.Latest(ctx)
-		if errors.Is(err, logs.ErrNotFound) {
-			fmt.Fprintln(stderr, "react-agent: no conversation in the log yet; starting one")
-			id, err = "", nil
-		}
-	}
-	var turns []logs.Turn
-	if err == nil && id != "" {
-		turns, err = store.Turns(ctx, id)
-	}
-	if err != nil {
-		store.Close()
+	switch err := sess.Continue(ctx, l.cid); {
+	case errors.Is(err, logs.ErrNotFound) && l.cid == "":
+		fmt.Fprintln(stderr, "react-agent: no conversation in the log yet; starting one")
+	case err != nil:
+		sess.Close()
 		return nil, err
-	}
-	rl := &runLog{store: store, conv: store.Conversation(id, logs.Run{Provider: f.model.Provider, Model: name, Protocol: "text"})}
-	for _, t := range turns {
-		rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
+	default:
+		continueSettings(fs, f, sess)
+		for _, t := range sess.Turns() {
+			rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
+		}
 	}
 	return rl, nil
 }
 
-// event records an event of the current run. Pass it to agent.WithEvents.
-func (l *runLog) event(e event.Event) {
-	if e.Kind == event.Model {
-		return // its messages are the question and the events again
+// continueSettings gives a continued conversation the provider, model
+// and server it had, where the command line names none. As in llm, the
+// flags of this command line win; the conversation's own settings win
+// over the environment and the config file, which are standing defaults
+// rather than a choice for this conversation. A provider named on the
+// command line other than the conversation's starts afresh, with its own
+// model and server. The API key is never logged: it comes from the flag,
+// the environment or the config file, as for any run; when the
+// conversation's provider replaces the one the environment or the config
+// file named, their base URL and key, meant for that one, are dropped,
+// so that the provider's own variables (OPENAI_API_KEY, …) apply.
+func continueSettings(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
+	last, ok := sess.Continued()
+	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
+		return
 	}
-	l.conv.Add(logs.Event{Kind: string(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
-		Tool: e.Tool, Args: e.Args, Failed: e.Failed, Forced: e.Forced, StopReason: string(e.StopReason),
-		Duration: e.Duration, Elapsed: e.Elapsed})
+	onCommandLine := func(name string) bool {
+		fl := fs.Lookup(name)
+		return fl.Changed && len(fl.Annotations[sourceAnnotation]) == 0
+	}
+	set := func(name, value string) {
+		fs.Set(name, value)
+		fs.SetAnnotation(name, sourceAnnotation, []string{"conversation " + sess.ID()})
+	}
+	if last.Provider != f.model.Provider {
+		if onCommandLine("provider") {
+			return
+		}
+		set("provider", last.Provider)
+		for _, name := range []string{"base-url", "api-key"} {
+			if !onCommandLine(name) {
+				set(name, "")
+			}
+		}
+	}
+	if !onCommandLine("model") && last.Model != "" {
+		set("model", last.Model)
+	}
+	if !onCommandLine("base-url") && last.BaseURL != "" && !sess.SameServer(baseURL(f)) {
+		set("base-url", last.BaseURL)
+	}
+}
+
+// baseURL is the server's URL as the flags and the provider's variable
+// (OLLAMA_HOST, …) give it; empty for the provider's usual address.
+func baseURL(f *agentFlags) string {
+	if f.model.BaseURL != "" {
+		return f.model.BaseURL
+	}
+	if p, ok := model.Lookup(f.model.Provider); ok && p.URLEnv != "" {
+		return os.Getenv(p.URLEnv)
+	}
+	return ""
+}
+
+// runMeta is what the log keeps of the model of a run.
+func runMeta(f *agentFlags) logs.Run {
+	name := f.model.Model
+	if p, ok := model.Lookup(f.model.Provider); ok && name == "" {
+		name = p.DefaultModel
+	}
+	return logs.Run{Provider: f.model.Provider, Model: name, BaseURL: baseURL(f), Protocol: f.protocol}
+}
+
+// logSecrets are the strings the log must not keep: the API key in use,
+// the keys of every provider's variable, and the headers of MCP servers
+// and their environment variables that name a secret.
+func logSecrets(f *agentFlags) []string {
+	secrets := []string{f.model.APIKey}
+	for _, p := range model.Providers() {
+		if p.KeyEnv != "" {
+			secrets = append(secrets, os.Getenv(p.KeyEnv))
+		}
+	}
+	files := slices.Clone(f.mcpConfigs)
+	if path := f.tools().ToolsConfig; path != "" {
+		files = append(files, path)
+	}
+	for _, path := range files {
+		servers, _ := mcp.LoadConfig(path) // a broken file is reported when the servers start
+		for _, srv := range servers {
+			secrets = append(secrets, srv.Secrets()...)
+			for k, v := range srv.Env {
+				if kv := k + "=" + v; model.RedactText(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
+					secrets = append(secrets, v)
+				}
+			}
+		}
+	}
+	return secrets
 }
 
 // run records the run that ask makes of question.
@@ -2600,7 +2675,7 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	if l == nil {
 		return ask()
 	}
-	l.conv.Begin(context.Background(), question, given)
+	l.Begin(context.Background(), question, given)
 	res, err := ask()
 	o := logs.Outcome{}
 	if res != nil {
@@ -2611,7 +2686,7 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	if err != nil {
 		o.Error = err.Error()
 	}
-	l.conv.End(context.Background(), o)
+	l.End(context.Background(), o)
 	return res, err
 }
 
@@ -2628,19 +2703,18 @@ func (l *runLog) newChat(a *agent.Agent) *agent.Chat {
 // restart makes the runs that follow a new conversation.
 func (l *runLog) restart() {
 	if l != nil {
-		l.conv.Restart()
+		l.Restart()
 	}
 }
 
-// close reports the writes that failed and closes the log.
+// close closes the log, and reports the writes that failed.
 func (l *runLog) close(stderr io.Writer) {
 	if l == nil {
 		return
 	}
-	if err := l.conv.Err(); err != nil {
+	if err := l.Close(); err != nil {
 		fmt.Fprintf(stderr, "react-agent: the run log is incomplete: %v\n", err)
 	}
-	l.store.Close()
 }
 
 // logsFlags are the flags of logs.
@@ -2656,7 +2730,7 @@ func addLogsFlags(fs *pflag.FlagSet) *logsFlags {
 	f := &logsFlags{}
 	grouped(fs, "Listing flags", func() {
 		fs.IntVarP(&f.limit, "limit", "n", 10, "how many conversations to list")
-		fs.StringVarP(&f.query, "query", "q", "", "list the conversations with these words in a question, answer, thought or observation")
+		fs.StringVarP(&f.query, "query", "q", "", "list the conversations that hold all these words (see below)")
 		fs.StringVar(&f.model, "model", "", "list the conversations with a model whose name contains this")
 		fs.StringVar(&f.since, "since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
 		fs.BoolVar(&f.json, "json", false, "print JSON rather than text")
@@ -2670,6 +2744,7 @@ func addLogsFlags(fs *pflag.FlagSet) *logsFlags {
 func cmdLogs(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("logs", "logs [flags]   (and: logs show [--json] [ID], logs delete ID, logs path)", `  react-agent logs
   react-agent logs -q "population tokyo" --since 7d
+  react-agent logs -q 'qwen2.5 "new york"'
   react-agent logs --model qwen -n 50 --json
   react-agent logs show 3f9a
   react-agent logs delete 3f9a2c1b7d4e
@@ -2678,6 +2753,12 @@ func cmdLogs(args []string, stdout, stderr io.Writer) error {
 "logs" lists the latest conversations; "logs show" prints one whole, as
 the trace showed it (the latest when no ID is given; the start of an ID
 will do); "logs delete" deletes one; "logs path" prints where the log is.
+
+"logs -q" lists the conversations that hold every word given, in any
+order, each also as the start of a longer word (tok finds Tokyo); case
+and accents do not count. Words in double quotes must come together, in
+that order. Everything else is text: qwen2.5, gpt-4o, 2+2, e-mail, AND,
+OR and NOT search for themselves.
 `, stdout, stderr)
 	lf := addLogsFlags(fs)
 	config, l, n, query, model, since, asJSON := &lf.config, lf.log, &lf.limit, &lf.query, &lf.model, &lf.since, &lf.json
@@ -2723,6 +2804,8 @@ will do); "logs delete" deletes one; "logs path" prints where the log is.
 	case "":
 		list, err := store.List(ctx, q)
 		switch {
+		case errors.Is(err, logs.ErrNoWords):
+			return fmt.Errorf("%w: --query: %v; write a word or a number", errUsage, err)
 		case err != nil:
 			return err
 		case *asJSON:
@@ -2831,6 +2914,11 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: --models: %v", errUsage, err)
 		}
 	}
+	if f.record != "" || f.replay != "" {
+		if err := evalpkg.CheckCassettes(targets, qs); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
 	if f.record != "" {
 		if err := os.MkdirAll(f.record, 0o755); err != nil {
 			return err
@@ -2904,7 +2992,7 @@ func (f *evalFlags) runner(base *tools.Registry) evalpkg.Runner {
 		if t.Protocol == evalpkg.Constrained {
 			protocol, constrain = agent.ProtocolText, agent.ConstrainOn
 		}
-		cassette := evalCassette(t, q)
+		cassette := evalpkg.Cassette(t, q)
 		switch {
 		case f.replay != "":
 			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
@@ -2938,24 +3026,6 @@ func (f *evalFlags) runner(base *tools.Registry) evalpkg.Runner {
 		}
 		return out, err
 	}
-}
-
-// evalCassette names the cassette of one run: the model (without its
-// URL), the protocol and the question.
-func evalCassette(t evalpkg.Target, q evalpkg.Question) string {
-	m := t.Model
-	if i := strings.LastIndex(m, "@"); i >= 0 && strings.Contains(m[i+1:], "://") {
-		m = m[:i]
-	}
-	safe := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r == '-' || r == '.' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-				return r
-			}
-			return '_'
-		}, s)
-	}
-	return safe(m) + "_" + t.Protocol + "_" + safe(q.ID) + ".jsonl"
 }
 
 // forTerminalWriter passes text on, with control characters made visible

@@ -107,3 +107,50 @@ func TestEvalUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalGivesEachRunItsCassette records an evaluation whose question
+// IDs differ only in characters a file's name cannot hold (a/1, a_1,
+// a:1) and replays it: each run replays its own answer.
+func TestEvalGivesEachRunItsCassette(t *testing.T) {
+	dir := t.TempDir()
+	set := filepath.Join(dir, "set.jsonl")
+	err := os.WriteFile(set, []byte(`{"id": "a/1", "question": "Say one", "expect": "one"}
+{"id": "a_1", "question": "Say two", "expect": "two"}
+{"id": "a:1", "question": "Say three", "expect": "three"}
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := modeltest.NewOllama([]string{"Final Answer: one", "Final Answer: two", "Final Answer: three"})
+	defer s.Close()
+	cassettes := filepath.Join(dir, "cassettes")
+	live := run(t, invocation{args: []string{"eval", "--record", cassettes, "--models", "ollama:m@" + s.URL, set}})
+	if live.code != 0 || !strings.Contains(live.stdout, "3/3") {
+		t.Fatalf("the live evaluation: want 3/3\n%s", live)
+	}
+	if files, _ := os.ReadDir(cassettes); len(files) != 3 {
+		t.Errorf("%d cassettes for 3 runs", len(files))
+	}
+	replay := run(t, invocation{args: []string{"eval", "--replay", cassettes, "--models", "ollama:m", set}})
+	if replay.code != 0 || !strings.Contains(replay.stdout, "3/3") {
+		t.Fatalf("the replay: want 3/3, as recorded\n%s", replay)
+	}
+	t.Run("runs that would share a cassette are a usage error", func(t *testing.T) {
+		dup := filepath.Join(dir, "dup.jsonl")
+		os.WriteFile(dup, []byte(`{"id": "a", "question": "q", "expect": "x"}`+"\n"+`{"id": "a", "question": "r", "expect": "y"}`+"\n"), 0o644)
+		for _, tt := range []struct {
+			name string
+			args []string
+			want string
+		}{
+			{"an id twice", []string{"eval", "--replay", cassettes, "--models", "ollama:m", dup}, `the id "a" is also on line 1`},
+			{"models apart only in their URL", []string{"eval", "--record", t.TempDir(), "--models", "ollama:m@http://127.0.0.1:1,ollama:m@http://127.0.0.1:2", set},
+				"differ only in their server's URL"},
+		} {
+			got := run(t, invocation{args: tt.args})
+			if got.code != 2 || !strings.Contains(got.stderr, tt.want) {
+				t.Errorf("%s: want exit 2 and %q\n%s", tt.name, tt.want, got)
+			}
+		}
+	})
+}

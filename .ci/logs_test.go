@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
 )
@@ -397,5 +402,241 @@ func TestOtherTestsKeepTheirLogsInTheirTempHome(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, ".local", "share", "react-agent", "logs.db")); err != nil {
 		t.Fatalf("the run's log is not in the test's own HOME: %v", err)
+	}
+}
+
+// demoAbs is the demo's replay flags with the cassette's absolute path,
+// for runs in another folder.
+func demoAbs(t *testing.T) []string {
+	abs, err := filepath.Abs(filepath.Join(root, "testdata/agent/demo.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--provider", "replay", "--replay", abs}
+}
+
+// TestLogDBTakesAnyPath logs runs at relative paths, given with
+// --log-db or REACT_AGENT_LOG_DB, and at names that mean something in a
+// URI: each log is the file the path names, and logs reads it back.
+func TestLogDBTakesAnyPath(t *testing.T) {
+	for _, path := range []string{"rel.db", "./x.db", "sub/x.db", "my logs?#%.db"} {
+		for _, how := range []string{"--log-db", "REACT_AGENT_LOG_DB"} {
+			t.Run(how+" "+path, func(t *testing.T) {
+				dir := t.TempDir()
+				_, env := dataHome(t)
+				args := append([]string{"ask", "-q"}, demoAbs(t)...)
+				logs := []string{"logs", "--json"}
+				if how == "--log-db" {
+					args = append(args, "--log-db", path)
+					logs = append(logs, "--log-db", path)
+				} else {
+					env = append(env, "REACT_AGENT_LOG_DB="+path)
+				}
+				got := mustRun(t, invocation{args: append(args, "What is 17 * 23 + 4?"), env: env, dir: dir})
+				if strings.Contains(got.stderr, "not logging") {
+					t.Fatalf("the run was not logged\n%s", got)
+				}
+				if _, err := os.Stat(filepath.Join(dir, path)); err != nil {
+					t.Fatalf("no log at %s: %v", path, err)
+				}
+				list := mustRun(t, invocation{args: logs, env: env, dir: dir})
+				if !strings.Contains(list.stdout, "What is 17 * 23 + 4?") {
+					t.Errorf("logs does not list the run\n%s", list)
+				}
+				where := mustRun(t, invocation{args: append([]string{"logs", "path"}, logs[2:]...), env: env, dir: dir})
+				if want := filepath.Join(dir, path) + "\n"; where.stdout != want {
+					t.Errorf("logs path = %q, want %q", where.stdout, want)
+				}
+			})
+		}
+	}
+}
+
+// TestTheLogIsPrivate runs with the usual umask, under which files are
+// readable by all unless created otherwise.
+func TestTheLogIsPrivate(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir, env := dataHome(t)
+	mustRun(t, invocation{args: append(append([]string{"ask", "-q"}, demo...), "What is 17 * 23 + 4?"), env: env})
+	folder := filepath.Join(dir, "react-agent")
+	files, _ := filepath.Glob(filepath.Join(folder, "logs.db*"))
+	if len(files) == 0 {
+		t.Fatal("no log written")
+	}
+	for _, f := range append(files, folder) {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := os.FileMode(0o600)
+		if fi.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s has mode %o, want %o", f, fi.Mode().Perm(), want)
+		}
+	}
+}
+
+// TestLogsKeepNoSecretsInArguments runs a model that calls a tool with
+// secrets in its arguments, in the shapes the log once let through: a
+// token after & in a URL (which JSON writes \u0026), a signature, and
+// the secrets of a command line in the question.
+func TestLogsKeepNoSecretsInArguments(t *testing.T) {
+	dir, env := dataHome(t)
+	s := modeltest.NewOpenAI([]string{
+		`Thought: fetch it` + "\n" + `Action: http_request` + "\n" +
+			`Action Input: {"url": "https://api.example.invalid/v1?a=1&token=qTok3nAmp&sig=qSigAmp77&X-Amz-Signature=fe5f80f77d5fa3be"}`,
+		"Final Answer: done",
+	})
+	defer s.Close()
+	secrets := []string{"qTok3nAmp", "qSigAmp77", "fe5f80f77d5fa3be", "curlPass42", "xAuthTok3n", "wJalrXUtnFEMIK7MDENG", "mysqlPw11", "two words", "jsonTok3n"}
+	question := `Why does curl -u admin:curlPass42 -H 'X-Auth-Token: xAuthTok3n' fail, with AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG and mysql -u root -pmysqlPw11 shop? ` +
+		`The config says password: "a two words c" and {"token": "jsonTok3n"}.`
+	mustRun(t, invocation{args: []string{"ask", "-q", "--provider", "openai", "--base-url", s.URL + "/v1", question}, env: env})
+	files, _ := filepath.Glob(filepath.Join(dir, "react-agent", "logs.db*"))
+	if len(files) == 0 {
+		t.Fatal("no log written")
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		for _, secret := range secrets {
+			if strings.Contains(string(data), secret) {
+				t.Errorf("%s holds %q", filepath.Base(f), secret)
+			}
+		}
+	}
+	r := showLog(t, env)[0]
+	if len(r.Events) < 2 || r.Events[1].Args["url"] != "https://api.example.invalid/v1?a=1&token=REDACTED&sig=REDACTED&X-Amz-Signature=REDACTED" {
+		t.Errorf("the action's arguments are logged as %+v", r.Events)
+	}
+}
+
+// TestLogsSearchFindsAnyWord searches for the words people type, which
+// FTS5 would read as syntax or split into phrases.
+func TestLogsSearchFindsAnyWord(t *testing.T) {
+	_, env := dataHome(t)
+	mustRun(t, invocation{args: append(append([]string{"ask", "-q"}, demo...),
+		`What is 17 * 23 + 4? Is qwen2.5 better than gpt-4o at 2+2 and 19*29? Send an e-mail, don't fetch http://x "quoted"`), env: env})
+	mustRun(t, invocation{args: append(append([]string{"ask", "-q"}, demo...), "What is 17 * 23 + 4? Something else"), env: env})
+	for _, q := range []string{"qwen2.5", "gpt-4o", "2+2", "e-mail", "don't", "19*29", "http://x", `"quoted"`, `quoted"`, "AND", "(19*29)"} {
+		got := run(t, invocation{args: []string{"logs", "--json", "-q", q}, env: env})
+		var list []logSummary
+		json.Unmarshal([]byte(got.stdout), &list)
+		if got.code != 0 || len(list) != 1 || !strings.Contains(list[0].Question, "Is qwen2.5") {
+			t.Errorf("logs -q %s: want the one conversation\n%s", q, got)
+		}
+	}
+	got := run(t, invocation{args: []string{"logs", "-q", "?"}, env: env})
+	if got.code != 2 || !strings.Contains(got.stderr, "no word or number") {
+		t.Errorf("logs -q ?: want exit 2 and what is wrong\n%s", got)
+	}
+}
+
+// TestContinueKeepsTheConversationsModel continues a conversation held
+// with another provider, model and server than the defaults, as the
+// issue reported: the follow-up went to Ollama's default model.
+func TestContinueKeepsTheConversationsModel(t *testing.T) {
+	dir, env := dataHome(t)
+	const key = "sk-continue-secret-0123456789"
+	s := modeltest.NewOpenAI(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.APIKey(key))
+	defer s.Close()
+	env = append(env, "OPENAI_API_KEY="+key)
+	mustRun(t, invocation{args: []string{"ask", "-q", "--provider", "openai", "--base-url", s.URL + "/v1", "--model", "gpt-fake", "What is 17 * 23 + 4?"}, env: env})
+	modelOf := func(n int) any { return s.Request(n)["model"] }
+
+	got := mustRun(t, invocation{args: []string{"ask", "-q", "-c", "And plus one?"}, env: env})
+	if s.Calls() != 4 || modelOf(2) != "gpt-fake" {
+		t.Fatalf("-c did not go on with gpt-fake on the conversation's server: %d calls, model %v\n%s", s.Calls(), modelOf(2), got)
+	}
+	body, _ := json.Marshal(s.Request(2))
+	if !strings.Contains(string(body), "17 * 23 + 4 = 395") {
+		t.Errorf("the continued run's request lacks the earlier answer:\n%s", body)
+	}
+	list := listLog(t, env)
+	if len(list) != 1 || list[0].Runs != 2 || list[0].Model != "gpt-fake" {
+		t.Fatalf("logs lists %+v, want one conversation of two runs on gpt-fake", list)
+	}
+	id := list[0].ID
+
+	t.Run("the environment and the config file do not replace the conversation's model", func(t *testing.T) {
+		config := filepath.Join(t.TempDir(), "config.yaml")
+		os.WriteFile(config, []byte("provider: ollama\nmodel: from-config\nbase-url: http://127.0.0.1:9\n"), 0o644)
+		calls := s.Calls()
+		mustRun(t, invocation{args: []string{"ask", "-q", "--config", config, "--cid", id[:6], "And plus two?"},
+			env: append(env, "REACT_AGENT_MODEL=from-env")})
+		if s.Calls() != calls+2 || modelOf(calls) != "gpt-fake" {
+			t.Fatalf("the run went elsewhere: model %v", modelOf(calls))
+		}
+	})
+	t.Run("a model on the command line wins", func(t *testing.T) {
+		calls := s.Calls()
+		mustRun(t, invocation{args: []string{"chat", "-q", "--cid", id, "-m", "gpt-other"}, stdin: "And plus three?\n", env: env})
+		if modelOf(calls) != "gpt-other" {
+			t.Fatalf("model %v, want gpt-other on the conversation's server", modelOf(calls))
+		}
+		if runs := showLog(t, env, id); runs[len(runs)-1].Model != "gpt-other" {
+			t.Errorf("the run is logged on %q", runs[len(runs)-1].Model)
+		}
+	})
+	t.Run("another provider on the command line starts from its own model and server", func(t *testing.T) {
+		o := ollama(t, "calculator.json")
+		mustRun(t, invocation{args: []string{"ask", "-q", "--cid", id, "--provider", "ollama", "--base-url", o.URL, "And plus four?"}, env: env})
+		body, _ := json.Marshal(o.Request(0))
+		if o.Request(0)["model"] != "qwen2.5:7b" || !strings.Contains(string(body), "And plus one?") {
+			t.Errorf("want Ollama's default model with the conversation's turns:\n%s", body)
+		}
+	})
+	t.Run("the key is never logged", func(t *testing.T) {
+		files, _ := filepath.Glob(filepath.Join(dir, "react-agent", "logs.db*"))
+		for _, f := range files {
+			if data, _ := os.ReadFile(f); strings.Contains(string(data), key) {
+				t.Errorf("%s holds the API key", filepath.Base(f))
+			}
+		}
+	})
+}
+
+// TestLogsKeepNoMCPSecrets gives MCP servers a header and an environment
+// variable that hold secrets: the log keeps neither, wherever they come
+// up, and keeps the values that are no secret.
+func TestLogsKeepNoMCPSecrets(t *testing.T) {
+	servers := filepath.Join(referenceServers(t), "server-everything", "dist", "index.js")
+	const header, env = "mcpHeaderTok3n", "ghEnvTok3n1234"
+	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "1"}, nil)
+	mcpsdk.AddTool(server, &mcpsdk.Tool{Name: "ping", Description: "Answers pong."},
+		func(context.Context, *mcpsdk.CallToolRequest, struct{}) (*mcpsdk.CallToolResult, any, error) {
+			return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: "pong"}}}, nil, nil
+		})
+	handler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Team-Key") != header {
+			http.Error(w, "who are you?", http.StatusUnauthorized)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	config := writeConfig(t, "servers.json", fmt.Sprintf(`{"mcpServers": {
+		"remote": {"url": %q, "headers": {"X-Team-Key": %q}},
+		"everything": {"command": "node", "args": [%q], "env": {"GITHUB_TOKEN": %q, "NOTES_DIR": "plain-notes-dir-kept"}}}}`,
+		srv.URL, header, servers, env))
+	dir, home := dataHome(t)
+	mustRun(t, invocation{args: append(append([]string{"ask", "-q", "--mcp-config", config}, demo...),
+		"What is 17 * 23 + 4? Not "+header+" nor "+env+" but plain-notes-dir-kept"), env: home})
+	files, _ := filepath.Glob(filepath.Join(dir, "react-agent", "logs.db*"))
+	var all []byte
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		all = append(all, data...)
+	}
+	for _, secret := range []string{header, env} {
+		if strings.Contains(string(all), secret) {
+			t.Errorf("the log holds %q", secret)
+		}
+	}
+	if !strings.Contains(string(all), "plain-notes-dir-kept") {
+		t.Error("the log lost a value that is no secret, or the scan proves nothing")
 	}
 }

@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/react-agent/react-agent/agent/eval"
@@ -25,4 +26,15 @@ func ExampleReport_WriteTable() {
 	// model               protocol  correct   steps mean/median  format errors  recovered  forced  failed  tokens in/out
 	// ollama:qwen2.5:7b   text      1/1 100%  2.0 / 2            0              0          0       0       0 / 0
 	// ollama:llama3.1:8b  text      0/1 0%    3.0 / 3            1              0          0       0       0 / 0
+}
+
+func ExampleCassette() {
+	t := eval.Target{Model: "ollama:qwen2.5:7b@http://127.0.0.1:11434", Protocol: eval.Text}
+	for _, id := range []string{"a/1", "a_1", "a:1"} {
+		fmt.Println(eval.Cassette(t, eval.Question{ID: id}))
+	}
+	// Output:
+	// ollama_qwen2.5_7b_text_a_1_23ded97a.jsonl
+	// ollama_qwen2.5_7b_text_a_1_d90568eb.jsonl
+	// ollama_qwen2.5_7b_text_a_1_2a5a9e88.jsonl
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/react-agent/react-agent/agent/model"
 )
 
 // stepEvents are the events of one realistic step: a thought with
@@ -46,13 +48,12 @@ func BenchmarkStep(b *testing.B) {
 
 // BenchmarkRedact measures redaction alone, on the text of one step.
 func BenchmarkRedact(b *testing.B) {
-	r := newRedactor()
-	r.add("sk-test-0123456789")
+	r := model.NewRedactor("sk-test-0123456789")
 	events := stepEvents(1)
 	for b.Loop() {
 		for _, e := range events {
-			r.clean(e.Text)
-			r.clean(e.Reasoning)
+			r.Redact(e.Text)
+			r.Redact(e.Reasoning)
 		}
 	}
 }

@@ -3,24 +3,32 @@
 //
 // A run is one question and what came of it: the events of the loop as
 // they arrived (thoughts, actions, observations, the answer), the
-// provider and model, the stop reason and the tokens used. Runs that
-// follow one another in a chat, or continue an earlier run, share a
+// provider, model and server, the stop reason and the tokens used. Runs
+// that follow one another in a chat, or continue an earlier run, share a
 // conversation ID.
 //
-//	store, err := logs.Open(ctx, path, logs.WithSecrets(apiKey))
+// A command records its runs through a [Session], which takes the
+// agent's events as they come:
+//
+//	sess, err := logs.OpenSession(ctx, path, logs.WithSecrets(apiKey))
 //	...
-//	rec, err := store.Start(ctx, logs.Run{Conversation: logs.NewID(), Question: q})
-//	rec.Add(ctx, logs.Event{Kind: "thought", Iteration: 1, Text: "..."})
-//	rec.Finish(ctx, logs.Outcome{Answer: "...", StopReason: "final_answer"})
+//	defer sess.Close()
+//	err = sess.Continue(ctx, "")          // or not: a new conversation
+//	sess.Use(logs.Run{Provider: "ollama", Model: "qwen2.5:7b", Protocol: "text"})
+//	sess.Begin(ctx, question, "")
+//	a := agent.New(m, reg, agent.WithEvents(sess.Event))
+//	res, err := a.Run(ctx, question)
+//	sess.End(ctx, logs.Outcome{Answer: res.Answer, StopReason: string(res.StopReason)})
 //
 // Each event is written as it is added, so a run that crashes or is
 // killed leaves a consistent record, marked [StatusUnfinished]. Text is
-// stripped of secrets before it is written (see [Redact]).
+// stripped of secrets before it is written (see [model.RedactText]), and
+// the database is readable by its owner only.
 //
 // Several processes may write to one database at once: it runs in WAL
 // mode with a busy timeout. Its schema is versioned with PRAGMA
 // user_version, and [Open] brings an older database up to date.
 //
-// The package holds its own plain record types and imports nothing of
-// the agent's; the command line converts the agent's events into them.
+// The package imports nothing of package agent: it takes the agent's
+// events (package event) and plain values of its own.
 package logs

@@ -41,11 +41,3 @@ func Example() {
 	// c0ffee000001 answered What is 17 * 23 + 4?
 	// [{Question:What is 17 * 23 + 4? Answer:395}]
 }
-
-func ExampleRedact() {
-	fmt.Println(logs.Redact("GET http://bob:hunter2@example.com/data?key=abc123&page=2"))
-	fmt.Println(logs.Redact("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9"))
-	// Output:
-	// GET http://bob:REDACTED@example.com/data?key=REDACTED&page=2
-	// Authorization: Bearer REDACTED
-}

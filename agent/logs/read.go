@@ -34,7 +34,11 @@ type Summary struct {
 type Query struct {
 	// Text is searched for in questions, context, answers and events:
 	// each of its words must appear in one of them, in any order, and a
-	// word matches the words it starts. Case and accents do not count.
+	// word matches the words it starts (tok finds Tokyo). Case and
+	// accents do not count. Words in double quotes must appear together,
+	// in that order; every other character is text, operators of FTS5
+	// included. A text with no letter or digit is an error wrapping
+	// [ErrNoWords].
 	Text string
 	// Model is a part of the model's name, such as "qwen".
 	Model string
@@ -49,13 +53,23 @@ type Query struct {
 func (s *Store) List(ctx context.Context, q Query) ([]Summary, error) {
 	var where []string
 	var args []any
-	if text := ftsQuery(q.Text); text != "" {
+	text, err := parseSearch(q.Text)
+	if err != nil {
+		return nil, fmt.Errorf("searching the log for %q: %w", q.Text, err)
+	}
+	if text.match != "" {
 		if err := s.indexUnfinished(ctx); err != nil {
 			return nil, fmt.Errorf("searching the log: %w", err)
 		}
 		where = append(where, `(r.id IN (SELECT rowid FROM runs_fts WHERE runs_fts MATCH ?)
 			OR r.id IN (SELECT e.run_id FROM events e WHERE e.id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)))`)
-		args = append(args, text, text)
+		args = append(args, text.match, text.match)
+	}
+	for _, w := range text.within {
+		where = append(where, `(instr(lower(r.question), ?) OR instr(lower(r.context), ?) OR instr(lower(r.answer), ?)
+			OR EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id
+				AND (instr(lower(e.text), ?) OR instr(lower(e.reasoning), ?) OR instr(lower(e.args), ?))))`)
+		args = append(args, w, w, w, w, w, w)
 	}
 	if q.Model != "" {
 		where = append(where, "instr(lower(r.model), lower(?)) > 0")
@@ -106,17 +120,6 @@ func (s *Store) List(ctx context.Context, q Query) ([]Summary, error) {
 		return nil, fmt.Errorf("listing the log: %w", err)
 	}
 	return list, nil
-}
-
-// ftsQuery turns text into an FTS5 query that matches rows with every
-// word of text, each taken as the start of a word, so that text needs no
-// FTS5 syntax and cannot break it.
-func ftsQuery(text string) string {
-	var terms []string
-	for _, w := range strings.Fields(text) {
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
-	}
-	return strings.Join(terms, " ")
 }
 
 // Resolve returns the ID of the conversation whose ID is id or starts
@@ -214,7 +217,7 @@ func (s *Store) Runs(ctx context.Context, id string) ([]Run, error) {
 
 func (s *Store) runs(ctx context.Context, id string) ([]Run, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, conversation, started_at, finished_at, question, context,
-		provider, model, protocol, answer, stop_reason, error, prompt_tokens, completion_tokens, total_tokens, duration_ns
+		provider, model, base_url, protocol, answer, stop_reason, error, prompt_tokens, completion_tokens, total_tokens, duration_ns
 		FROM runs WHERE conversation = ? ORDER BY id`, id)
 	if err != nil {
 		return nil, err
@@ -228,7 +231,7 @@ func (s *Store) runs(ctx context.Context, id string) ([]Run, error) {
 			finished          sql.NullInt64
 		)
 		err := rows.Scan(&r.ID, &r.Conversation, &started, &finished, &r.Question, &r.Context,
-			&r.Provider, &r.Model, &r.Protocol, &r.Answer, &r.StopReason, &r.Error,
+			&r.Provider, &r.Model, &r.BaseURL, &r.Protocol, &r.Answer, &r.StopReason, &r.Error,
 			&r.Usage.PromptTokens, &r.Usage.CompletionTokens, &r.Usage.TotalTokens, &duration)
 		if err != nil {
 			return nil, err

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -48,6 +50,9 @@ type Run struct {
 	// Provider and Model name the model that answered.
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
+	// BaseURL is the server's URL as it was given, without its secrets;
+	// empty for the provider's usual address.
+	BaseURL string `json:"base_url,omitempty"`
 	// Protocol is how the model was asked to act, such as "text" for the
 	// Thought / Action / Observation text protocol.
 	Protocol string `json:"protocol"`
@@ -132,7 +137,8 @@ type Recorder struct {
 }
 
 // Start writes the start of run r (its conversation, question, context,
-// provider, model and protocol; the time now if r.Started is zero) and
+// provider, model, server URL and protocol; the time now if r.Started is
+// zero) and
 // returns a Recorder for the rest of it. The run is unfinished until
 // [Recorder.Finish].
 func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
@@ -142,11 +148,11 @@ func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
 	if r.Started.IsZero() {
 		r.Started = time.Now()
 	}
-	c := s.redact.clean
+	c := s.redact.Redact
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(conversation, started_at, question, context, provider, model, protocol)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, r.Protocol)
+		(conversation, started_at, question, context, provider, model, base_url, protocol)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, s.redactURL(r.BaseURL), r.Protocol)
 	if err != nil {
 		return nil, fmt.Errorf("logging the start of a run: %w", err)
 	}
@@ -162,14 +168,18 @@ func (r *Recorder) ID() int64 { return r.id }
 
 // Add writes e, stripped of secrets, at the end of the run.
 func (r *Recorder) Add(ctx context.Context, e Event) error {
-	c := r.s.redact.clean
+	c := r.s.redact.Redact
 	var args string
 	if e.Args != nil {
-		b, err := json.Marshal(e.Args)
-		if err != nil {
+		// Redacted before they are encoded: JSON's escapes (& as \u0026)
+		// would hide the shapes of secrets.
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r.s.redact.RedactValue(e.Args)); err != nil {
 			return fmt.Errorf("logging the arguments of %s: %w", e.Tool, err)
 		}
-		args = c(string(b))
+		args = strings.TrimSuffix(b.String(), "\n")
 	}
 	_, err := r.s.insertEvent.ExecContext(ctx, r.id, e.Iteration, e.Kind, c(e.Text), c(e.Reasoning), e.Tool, args,
 		e.Failed, e.Forced, e.StopReason, int64(e.Duration), int64(e.Elapsed))
@@ -183,7 +193,7 @@ func (r *Recorder) Add(ctx context.Context, e Event) error {
 // full-text index. A run finished twice keeps the second outcome; events
 // added after Finish are kept but not indexed.
 func (r *Recorder) Finish(ctx context.Context, o Outcome) error {
-	c := r.s.redact.clean
+	c := r.s.redact.Redact
 	tx, err := r.s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("logging the end of a run: %w", err)
@@ -216,4 +226,17 @@ func status(finished sql.NullInt64, answer, stopReason string) Status {
 		return StatusFailed
 	}
 	return StatusAnswered
+}
+
+// redactURL returns a server's URL as the log keeps it: without the
+// password of its user, and with its other secrets, such as a key in its
+// query, redacted.
+func (s *Store) redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.User(u.User.Username())
+			raw = u.String()
+		}
+	}
+	return s.redact.Redact(raw)
 }

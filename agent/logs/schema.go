@@ -74,6 +74,23 @@ var migrations = []string{
 	INSERT INTO runs_fts (runs_fts) VALUES ('rebuild');
 	INSERT INTO events_fts (events_fts) VALUES ('rebuild');
 	UPDATE runs SET indexed_upto = coalesce((SELECT max(id) FROM events WHERE run_id = runs.id), 0);`,
+
+	// 3: the server's URL of each run, so that a continued conversation
+	// goes on with the server it had; and full-text indexes that keep
+	// the positions of words, so that a search for qwen2.5, 2+2 or
+	// e-mail finds those words together (a phrase). The indexes are
+	// about a third larger: for 2,000 runs of 15.8 MiB of text, 8.5 MiB
+	// instead of 6.3 MiB.
+	`ALTER TABLE runs ADD COLUMN base_url TEXT NOT NULL DEFAULT '';
+	DROP TABLE runs_fts;
+	DROP TABLE events_fts;
+	CREATE VIRTUAL TABLE runs_fts USING fts5 (question, context, answer,
+		content='runs', content_rowid='id', columnsize=0, detail=full);
+	CREATE VIRTUAL TABLE events_fts USING fts5 (text, reasoning, tool, args,
+		content='events', content_rowid='id', columnsize=0, detail=full);
+	INSERT INTO runs_fts (runs_fts) VALUES ('rebuild');
+	INSERT INTO events_fts (events_fts) VALUES ('rebuild');
+	UPDATE runs SET indexed_upto = coalesce((SELECT max(id) FROM events WHERE run_id = runs.id), 0);`,
 }
 
 // migrate brings db up to the current schema, one migration per

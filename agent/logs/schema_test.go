@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -119,4 +120,44 @@ func TestOpenRefusesANewerSchema(t *testing.T) {
 	if !errors.Is(err, ErrNewerSchema) {
 		t.Fatalf("Open = %v, want ErrNewerSchema", err)
 	}
+}
+
+// TestOpenMigratesAVersion2Database opens a log as the version 2 schema
+// left it, whose index could not search for qwen2.5 or 2+2: after Open,
+// its runs are found by such words and have a server URL column.
+func TestOpenMigratesAVersion2Database(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "logs.db")
+	db := rawDB(t, path)
+	for v, m := range migrations[:2] {
+		if _, err := db.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+		db.Exec(fmt.Sprintf("PRAGMA user_version = %d", v+1))
+	}
+	_, err := db.Exec(`INSERT INTO runs (id, conversation, started_at, finished_at, question, provider, model, answer, stop_reason)
+		VALUES (1, 'old0002', 1700000000000000000, 1700000001000000000, 'Is qwen2.5 good at 2+2?', 'ollama', 'qwen2.5:7b', 'yes', 'final_answer');
+		INSERT INTO events (run_id, iteration, kind, text) VALUES (1, 1, 'observation', 'it wrote e-mail');`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`SELECT rowid FROM runs_fts WHERE runs_fts MATCH '"qwen2.5"'`); err == nil {
+		t.Fatal("the version 2 index searches for phrases; this test proves nothing")
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, text := range []string{"qwen2.5", "2+2", "e-mail"} {
+		if list, err := s.List(ctx, Query{Text: text}); err != nil || len(list) != 1 {
+			t.Errorf("List(%q) = %+v, %v; want the old run", text, list, err)
+		}
+	}
+	runs, err := s.Runs(ctx, "old0002")
+	if err != nil || runs[0].BaseURL != "" || runs[0].Model != "qwen2.5:7b" {
+		t.Fatalf("Runs = %+v, %v", runs, err)
+	}
+	checkIndex(t, s)
 }

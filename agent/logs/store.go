@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/react-agent/react-agent/agent/model"
 	_ "modernc.org/sqlite" // The "sqlite" driver: pure Go, no C toolchain.
 )
 
@@ -29,9 +30,10 @@ const BusyTimeout = 5 * time.Second
 // Store is a log database. It is safe for concurrent use, and several
 // processes may open the same file at once.
 type Store struct {
-	db     *sql.DB
-	path   string
-	redact *redactor
+	db      *sql.DB
+	path    string
+	secrets []string
+	redact  *model.Redactor
 
 	insertEvent *sql.Stmt
 }
@@ -40,11 +42,12 @@ type Store struct {
 type Option func(*Store)
 
 // WithSecrets adds exact strings, such as the API key in use, that are
-// removed from all text before it is written, on top of the patterns
-// [Redact] knows. Empty strings and strings under 8 bytes, too short to
-// be a key and too likely to occur in ordinary text, are ignored.
+// removed from all text before it is written, on top of the shapes of
+// secrets [model.RedactText] knows. Strings shorter than
+// [model.MinSecret], too short to be a key and too likely to occur in
+// ordinary text, are ignored.
 func WithSecrets(secrets ...string) Option {
-	return func(s *Store) { s.redact.add(secrets...) }
+	return func(s *Store) { s.secrets = append(s.secrets, secrets...) }
 }
 
 // DefaultPath returns where the log is kept unless told otherwise:
@@ -85,10 +88,24 @@ func dataDir() (string, error) {
 }
 
 // Open opens the log database at path, creating it and its directory if
-// need be, and brings its schema up to date.
+// need be, and brings its schema up to date. A relative path is taken
+// from the working directory.
+//
+// The log holds the questions, answers and tool output of every run, so
+// it is private: a directory Open creates has mode 0700, and the database
+// and its -wal and -shm files 0600. Files that others could read, as
+// versions before this one created them, lose group and other access.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("finding the log %s: %w", path, err)
+	}
+	path = abs
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the log's directory: %w", err)
+	}
+	if err := private(path); err != nil {
+		return nil, fmt.Errorf("opening the log %s: %w", path, err)
 	}
 	// Switching a new database to WAL, or creating its tables, while
 	// another process does the same can fail at once with SQLITE_BUSY,
@@ -107,7 +124,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 }
 
-// open makes one attempt at Open.
+// open makes one attempt at Open, at an absolute path.
 func open(ctx context.Context, path string, opts []Option) (*Store, error) {
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
@@ -116,15 +133,35 @@ func open(ctx context.Context, path string, opts []Option) (*Store, error) {
 	// One connection: writes of one process go one at a time, and the
 	// busy timeout settles those of other processes.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path, redact: newRedactor()}
+	s := &Store{db: db, path: path}
 	for _, opt := range opts {
 		opt(s)
 	}
+	s.redact = model.NewRedactor(s.secrets...)
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// private creates the database file at path with mode 0600 unless it
+// exists, and takes group and other access away from it and the files
+// SQLite keeps beside it, which SQLite creates with the database's mode.
+// Taking access away is best effort: a file of another user keeps its
+// mode.
+func private(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			os.Chmod(p, fi.Mode().Perm()&^0o077)
+		}
+	}
+	return nil
 }
 
 // dsn is the driver's name for the database at path: every connection
@@ -133,6 +170,11 @@ func open(ctx context.Context, path string, opts []Option) (*Store, error) {
 // deletes its events), and starts transactions with the write lock taken
 // (BEGIN IMMEDIATE), so that two of them never deadlock upgrading a read
 // lock.
+//
+// It is a file: URI, which SQLite reads with its path percent-decoded:
+// path, absolute, is escaped, so that spaces, ?, # and % in it are a
+// file's name and not the URI's query or fragment. The driver takes its
+// options from what follows the first ?, which is theirs.
 func dsn(path string) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
@@ -140,7 +182,11 @@ func dsn(path string) string {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Set("_txlock", "immediate")
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}).String()
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/logs.db is file:///C:/logs.db
+	}
+	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
 }
 
 func (s *Store) init(ctx context.Context) error {

@@ -132,3 +132,66 @@ func TestConcurrentWriters(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenTakesAnyPath opens logs at relative paths and at names that
+// mean something in a URI: each is a file of that name, where the name
+// says, and nowhere else.
+func TestOpenTakesAnyPath(t *testing.T) {
+	tests := []struct{ name, path string }{
+		{"a bare relative name", "rel.db"},
+		{"a name under the working directory", "./x.db"},
+		{"a path into a folder it creates", "sub/x.db"},
+		{"a name with spaces", "my logs.db"},
+		{"a name with a question mark", "what?.db"},
+		{"a name with a hash", "a#b.db"},
+		{"a name with a percent sign", "100%.db"},
+		{"a name that looks escaped", "a%20b.db"},
+		{"a name with a colon and an at sign", "a:b@c.db"},
+		{"a name in another script", "журнал.db"},
+		{"a name with an ampersand and an equals sign", "a&_pragma=x.db"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			ctx := context.Background()
+			s, err := Open(ctx, tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := s.Start(ctx, Run{Conversation: "c", Question: "q"})
+			if err == nil {
+				err = rec.Finish(ctx, Outcome{Answer: "a"})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := filepath.Join(dir, tt.path)
+			if s.Path() != want {
+				t.Errorf("Path() = %q, want %q", s.Path(), want)
+			}
+			s.Close()
+			if _, err := os.Stat(want); err != nil {
+				t.Fatalf("no database at %s: %v", want, err)
+			}
+			var others []string
+			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if !d.IsDir() && p != want && p != want+"-wal" && p != want+"-shm" {
+					others = append(others, p)
+				}
+				return nil
+			})
+			if len(others) > 0 {
+				t.Errorf("files other than the database: %q", others)
+			}
+			again, err := Open(ctx, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.Close()
+			if runs, err := again.Runs(ctx, "c"); err != nil || len(runs) != 1 {
+				t.Errorf("the run is not in %s when opened again: %v", want, err)
+			}
+		})
+	}
+}

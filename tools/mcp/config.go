@@ -542,11 +542,13 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// Secrets returns the values of the server's settings that may hold a
-// credential, for a log to redact: each header's value and, of one of
-// several words ("Bearer TOKEN"), its last word; each env value; and the
-// password and the query values of its URL. They are returned as the
-// server gets them, ${NAME} variables replaced.
+// Secrets returns the values of the server's settings that are sent as
+// credentials, for a log to redact: each header's value and, of one of
+// several words ("Bearer TOKEN"), its last word; and the password and the
+// query values of its URL. They are returned as the server gets them,
+// ${NAME} variables replaced. Env values are the server's settings of
+// every kind (paths, levels, keys): which of them are secrets is for the
+// caller to tell by their names.
 func (s Server) Secrets() []string {
 	var out []string
 	add := func(v string) {
@@ -560,9 +562,6 @@ func (s Server) Secrets() []string {
 		if f := strings.Fields(v); len(f) > 1 {
 			add(f[len(f)-1])
 		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
-		add(s.Env[k])
 	}
 	if u, err := url.Parse(s.URL); err == nil && s.URL != "" {
 		if p, ok := u.User.Password(); ok {

@@ -3,62 +3,20 @@ package logs
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestRedact(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{"a URL's password", "fetch http://bob:hunter2@example.com/x", "fetch http://bob:REDACTED@example.com/x"},
-		{"a URL with a user alone is kept", "ssh://git@example.com/repo", "ssh://git@example.com/repo"},
-		{"a key in a query string", "https://maps.example.com/api?q=tokyo&key=AbC123xyz&z=1", "https://maps.example.com/api?q=tokyo&key=REDACTED&z=1"},
-		{"an api_key in a query string", "GET /v1?api_key=s3cr3t", "GET /v1?api_key=REDACTED"},
-		{"a token first in a query string", "/cb?access_token=abc.def", "/cb?access_token=REDACTED"},
-		{"an ordinary query string is kept", "https://example.com/search?q=monkey=1&page=2", "https://example.com/search?q=monkey=1&page=2"},
-		{"an Authorization header", "Authorization: Bearer abcdefgh12345", "Authorization: Bearer REDACTED"},
-		{"a Basic Authorization header", "authorization: Basic dXNlcjpwYXNz", "authorization: Basic REDACTED"},
-		{"an Authorization header in JSON", `{"headers":{"Authorization":"Bearer abcdefgh12345"}}`, `{"headers":{"Authorization":"Bearer REDACTED"}}`},
-		{"a bearer token in prose", "use bearer abcdefgh12345 to call it", "use bearer REDACTED to call it"},
-		{"a password in JSON", `{"user":"bob","password":"hunter2"}`, `{"user":"bob","password":"REDACTED"}`},
-		{"an api key in YAML", "api-key: s3cr3t-value\nmodel: x", "api-key: REDACTED\nmodel: x"},
-		{"an OpenAI key anywhere", "my key is sk-proj-abcdefghijklmnop1234", "my key is REDACTED"},
-		{"a Google key anywhere", "AIzaSyA1234567890abcdefghijklmnopqrstu", "REDACTED"},
-		{"a GitHub token anywhere", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "REDACTED"},
-		{"text without secrets is kept", "17 * 23 + 4 = 395; see https://example.com/a?b=c", "17 * 23 + 4 = 395; see https://example.com/a?b=c"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Redact(tt.in); got != tt.want {
-				t.Fatalf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestRedactKeepsJSONValid(t *testing.T) {
-	args := map[string]any{
-		"url":     `http://u:p"w@h/?token=a\"b`,
-		"headers": map[string]any{"Authorization": `Bearer x\"yz12345678`, "X-Api-Key": `k"ey`},
-		"body":    `{"password": "a\"b"}`,
-	}
-	b, _ := json.Marshal(args)
-	out := Redact(string(b))
-	var v map[string]any
-	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatalf("redacted JSON is not valid: %v\n%s", err, out)
-	}
-}
-
 // TestNothingSecretIsStored writes a run full of secrets, then scans the
 // database files' bytes, the write-ahead log included, for any of them.
 func TestNothingSecretIsStored(t *testing.T) {
 	const apiKey = "local-key-5f2a9c"
-	secrets := []string{apiKey, "hunter2pw", "AbC123qsKey", "tok3nB3arer", "sk-ant-api03-abcdefghijklmnopqrst", "p4ssJSON"}
+	secrets := []string{apiKey, "hunter2pw", "AbC123qsKey", "tok3nB3arer", "sk-ant-api03-abcdefghijklmnopqrst", "p4ssJSON",
+		// The shapes json.Marshal and the first redactor let through.
+		"qTok3nAmp", "qKeyAmp99", "qSigAmp77", "qAuthAmp55", "curlPass42", "xAuthTok3n", "wJalrXUtnFEMIK7MDENG",
+		"fe5f80f77d5fa3be", "jsonTok3n", "dozjgNryP4J3jVmNHl0w", "mysqlPw11", "two words"}
 	s := openTemp(t, WithSecrets(apiKey, "", "short"))
 	ctx := context.Background()
 	rec, err := s.Start(ctx, Run{Conversation: "c", Question: "Fetch http://admin:hunter2pw@10.0.0.1/status with key " + apiKey + " (plain-marker-7731)",
@@ -72,6 +30,14 @@ func TestNothingSecretIsStored(t *testing.T) {
 			"url": "https://api.example.com/?key=AbC123qsKey", "headers": map[string]any{"Authorization": "Bearer tok3nB3arer"},
 			"body": map[string]any{"password": "p4ssJSON"}}},
 		{Kind: "observation", Iteration: 1, Tool: "http_request", Text: "401: the key " + apiKey + " is wrong", Failed: true},
+		{Kind: "action", Iteration: 2, Tool: "http_request", Args: map[string]any{
+			"url":     "https://api.example.com/v1?a=1&token=qTok3nAmp&key=qKeyAmp99&sig=qSigAmp77&auth=qAuthAmp55",
+			"headers": map[string]any{"X-Auth-Token": "xAuthTok3n"},
+			"body":    map[string]any{"token": "jsonTok3n", "password": "a two words c"}}},
+		{Kind: "action", Iteration: 3, Tool: "shell", Args: map[string]any{"command": "curl -u admin:curlPass42 -H 'X-Auth-Token: xAuthTok3n' " +
+			"'https://b.s3.amazonaws.com/o?X-Amz-Signature=fe5f80f77d5fa3be&x=1' && AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG aws s3 ls && mysql -u root -pmysqlPw11 shop"}},
+		{Kind: "observation", Iteration: 3, Tool: "shell", Text: `{"token": "jsonTok3n", "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"}` +
+			"\npassword: \"a two words c\""},
 		{Kind: "error", Iteration: 2, Text: "POST http://admin:hunter2pw@10.0.0.1/: refused", StopReason: "error"},
 	}
 	for _, e := range events {
@@ -87,6 +53,9 @@ func TestNothingSecretIsStored(t *testing.T) {
 	}
 	if a := runs[0].Events[1].Args; a == nil || a["url"] != "https://api.example.com/?key=REDACTED" {
 		t.Errorf("the redacted arguments do not read back as JSON: %v", a)
+	}
+	if a := runs[0].Events[3].Args; a == nil || a["url"] != "https://api.example.com/v1?a=1&token=REDACTED&key=REDACTED&sig=REDACTED&auth=REDACTED" {
+		t.Errorf("the arguments of the second action read back as %v", a)
 	}
 	if !strings.Contains(runs[0].Question, "http://admin:REDACTED@10.0.0.1/status") {
 		t.Errorf("question stored as %q", runs[0].Question)

@@ -1,0 +1,212 @@
+package logs
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/react-agent/react-agent/agent/event"
+)
+
+// Session records the runs of one command in the log, one after another,
+// in one conversation: a new one, or one the log holds already (see
+// [Session.Continue]). [Session.Begin] starts a run, [Session.Event]
+// writes the events the agent reports meanwhile, and [Session.End] ends
+// it.
+//
+// A write that fails does not stop the run: its error is kept, and
+// [Session.Close] returns it. Events are written with a context of their
+// own, so that the last events of a cancelled run are kept. A nil
+// *Session records nothing, so that a run without the log needs no other
+// path. A Session is safe for concurrent use.
+type Session struct {
+	store *Store
+
+	mu    sync.Mutex
+	id    string
+	meta  Run // provider, model, server and protocol of each run
+	cur   *Recorder
+	errs  []error
+	last  Run // the latest run of the continued conversation
+	turns []Turn
+}
+
+// OpenSession opens the log at path (see [Open]) and starts a session in
+// a new conversation. [Session.Close] closes the log.
+func OpenSession(ctx context.Context, path string, opts ...Option) (*Session, error) {
+	store, err := Open(ctx, path, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{store: store, id: NewID()}, nil
+}
+
+// Continue makes the session go on with a conversation of the log: the
+// one whose ID is id or starts with it, or, when id is empty, that of the
+// latest run. Its questions and answers are then [Session.Turns], and its
+// latest run is [Session.Continued]. It returns an error wrapping
+// [ErrNotFound] when there is no such conversation, and the session stays
+// in a new one.
+func (s *Session) Continue(ctx context.Context, id string) error {
+	var err error
+	if id == "" {
+		id, err = s.store.Latest(ctx)
+	} else {
+		id, err = s.store.Resolve(ctx, id)
+	}
+	if err != nil {
+		return err
+	}
+	runs, err := s.store.runs(ctx, id)
+	if err != nil {
+		return err
+	}
+	turns, err := s.store.Turns(ctx, id)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.id, s.last, s.turns = id, runs[len(runs)-1], turns
+	return nil
+}
+
+// Continued returns the latest run of the conversation the session
+// continues, without its events, and false when the session started a new
+// conversation. Its Provider, Model and BaseURL are what the conversation
+// was having; the log keeps no API key.
+func (s *Session) Continued() (Run, bool) {
+	if s == nil {
+		return Run{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last, s.last.ID != 0
+}
+
+// SameServer reports whether baseURL is the server URL of the continued
+// conversation with the secrets the log leaves out (a password, a key in
+// its query): the URL to go on with, since the log's copy lacks them.
+func (s *Session) SameServer(baseURL string) bool {
+	if s == nil {
+		return false
+	}
+	last, _ := s.Continued()
+	return baseURL != "" && s.store.redactURL(baseURL) == last.BaseURL
+}
+
+// Turns returns the questions of the continued conversation that have an
+// answer, with their answers, oldest first: what it remembers.
+func (s *Session) Turns() []Turn {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.turns
+}
+
+// ID returns the ID of the session's conversation; empty for a nil
+// Session.
+func (s *Session) ID() string {
+	if s == nil {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
+}
+
+// Use sets the provider, model, server URL and protocol written with each
+// run from now on; the other fields of meta are ignored.
+func (s *Session) Use(meta Run) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.meta = Run{Provider: meta.Provider, Model: meta.Model, BaseURL: meta.BaseURL, Protocol: meta.Protocol}
+}
+
+// Begin starts a run that asks question, with context attached (empty
+// when there is none). A run begun before and not ended stays
+// unfinished.
+func (s *Session) Begin(ctx context.Context, question, context string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.meta
+	r.Conversation, r.Question, r.Context = s.id, question, context
+	rec, err := s.store.Start(ctx, r)
+	s.cur = rec
+	s.keep(err)
+}
+
+// Event writes an event the agent reported at the end of the current run;
+// without one it does nothing. Model events are left out: their messages
+// are the question and the events again.
+func (s *Session) Event(e event.Event) {
+	if s == nil || e.Kind == event.Model {
+		return
+	}
+	s.Add(Event{Kind: string(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
+		Tool: e.Tool, Args: e.Args, Failed: e.Failed, Forced: e.Forced, StopReason: string(e.StopReason),
+		Duration: e.Duration, Elapsed: e.Elapsed})
+}
+
+// Add writes e at the end of the current run; without one it does
+// nothing.
+func (s *Session) Add(e Event) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil {
+		s.keep(s.cur.Add(context.Background(), e))
+	}
+}
+
+// End writes how the current run ended; without one it does nothing.
+func (s *Session) End(ctx context.Context, o Outcome) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil {
+		s.keep(s.cur.Finish(ctx, o))
+		s.cur = nil
+	}
+}
+
+// Restart makes the runs that follow a new conversation, as when a chat
+// forgets what was said.
+func (s *Session) Restart() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.id, s.last, s.turns = NewID(), Run{}, nil
+}
+
+// Close closes the log and returns the errors of the writes that failed,
+// joined, or nil.
+func (s *Session) Close() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return errors.Join(append(s.errs, s.store.Close())...)
+}
+
+// keep remembers err, if any, up to a few. The caller holds s.mu.
+func (s *Session) keep(err error) {
+	if err != nil && len(s.errs) < 3 {
+		s.errs = append(s.errs, err)
+	}
+}
