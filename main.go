@@ -2729,7 +2729,7 @@ type logsFlags struct {
 func addLogsFlags(fs *pflag.FlagSet) *logsFlags {
 	f := &logsFlags{}
 	grouped(fs, "Listing flags", func() {
-		fs.IntVarP(&f.limit, "limit", "n", 10, "how many conversations to list")
+		fs.IntVarP(&f.limit, "limit", "n", 10, "how many conversations to list (0: all)")
 		fs.StringVarP(&f.query, "query", "q", "", "list the conversations that hold all these words (see below)")
 		fs.StringVar(&f.model, "model", "", "list the conversations with a model whose name contains this")
 		fs.StringVar(&f.since, "since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
@@ -2773,9 +2773,12 @@ OR and NOT search for themselves.
 		return err
 	}
 	sub, rest := fs.Arg(0), fs.Args()[min(1, fs.NArg()):]
+	if sub == "list" {
+		sub = "" // as in llm: logs list is logs
+	}
 	want := map[string]int{"": 0, "path": 0, "show": 1, "delete": 1}
 	if most, ok := want[sub]; !ok || len(rest) > most || (sub == "delete" && len(rest) == 0) {
-		return fmt.Errorf("%w: logs takes no argument, or one of: show [ID], delete ID, path; got %q", errUsage, fs.Args())
+		return fmt.Errorf("%w: logs takes no argument, or one of: list, show [ID], delete ID, path; got %q", errUsage, fs.Args())
 	}
 	if sub == "path" {
 		fmt.Fprintln(stdout, path)

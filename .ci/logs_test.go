@@ -640,3 +640,29 @@ func TestLogsKeepNoMCPSecrets(t *testing.T) {
 		t.Error("the log lost a value that is no secret, or the scan proves nothing")
 	}
 }
+
+// TestLogsListsAllWithZero logs twelve runs: logs lists ten, -n 0 lists
+// all of them as llm does, and logs list is logs.
+func TestLogsListsAllWithZero(t *testing.T) {
+	_, env := dataHome(t)
+	for range 12 {
+		mustRun(t, invocation{args: []string{"-q", "--provider", "replay", "--replay", "testdata/agent/demo.jsonl", "What is 17 * 23 + 4?"}, env: env})
+	}
+	count := func(args ...string) int {
+		got := mustRun(t, invocation{args: append([]string{"logs", "--json"}, args...), env: env})
+		var list []logSummary
+		if err := json.Unmarshal([]byte(got.stdout), &list); err != nil {
+			t.Fatalf("logs %v --json is not a JSON list: %v\n%s", args, err, got)
+		}
+		return len(list)
+	}
+	if n := count(); n != 10 {
+		t.Errorf("logs lists %d, want the latest 10", n)
+	}
+	if n := count("-n", "0"); n != 12 {
+		t.Errorf("logs -n 0 lists %d, want all 12", n)
+	}
+	if n := count("list", "-n", "3"); n != 3 {
+		t.Errorf("logs list -n 3 lists %d, want 3", n)
+	}
+}

@@ -45,7 +45,7 @@ type Query struct {
 	// Since keeps runs started at this time or later.
 	Since time.Time
 	// Limit is the number of conversations returned at most, the latest
-	// first; 0 means 10.
+	// first; 0 or less means all.
 	Limit int
 }
 
@@ -85,7 +85,7 @@ func (s *Store) List(ctx context.Context, q Query) ([]Summary, error) {
 	}
 	limit := q.Limit
 	if limit <= 0 {
-		limit = 10
+		limit = -1 // SQLite's "no limit"
 	}
 	args = append(args, limit)
 	rows, err := s.db.QueryContext(ctx, `WITH hits AS (
