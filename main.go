@@ -1438,7 +1438,7 @@ func completions(words []string) (cands []candidate, files bool) {
 	// A flag's value: after the flag, or after its "=".
 	if name, value, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(name, "--") {
 		if f := fs.Lookup(name[2:]); f != nil {
-			vals, fl := flagValues(f, args)
+			vals, fl := flagValues(cmd, f, args)
 			for _, v := range vals {
 				if strings.HasPrefix(v.word, value) {
 					cands = append(cands, candidate{name + "=" + v.word, v.about})
@@ -1449,7 +1449,7 @@ func completions(words []string) (cands []candidate, files bool) {
 	}
 	if len(before) > 0 {
 		if f := flagBefore(fs, before[len(before)-1]); f != nil {
-			vals, fl := flagValues(f, args)
+			vals, fl := flagValues(cmd, f, args)
 			return matching(vals, cur), fl
 		}
 	}
@@ -1525,9 +1525,10 @@ func flagBefore(fs *pflag.FlagSet, word string) *pflag.Flag {
 	return f
 }
 
-// flagValues returns the values the flag f may take, given the other
-// arguments of the command line; files is true when it takes a file.
-func flagValues(f *pflag.Flag, args []string) (vals []candidate, files bool) {
+// flagValues returns the values the flag f of the command cmd may take,
+// given the other arguments of the command line; files is true when it
+// takes a file.
+func flagValues(cmd string, f *pflag.Flag, args []string) (vals []candidate, files bool) {
 	words := func(ws ...string) []candidate {
 		for _, w := range ws {
 			vals = append(vals, candidate{w, ""})
@@ -1538,7 +1539,12 @@ func flagValues(f *pflag.Flag, args []string) (vals []candidate, files bool) {
 	case "provider":
 		return words(model.Names()...), false
 	case "protocol":
+		if cmd == "eval" { // several, comma-separated
+			return words(evalpkg.Text, evalpkg.Constrained, evalpkg.Native, "text,constrained,native"), false
+		}
 		return words(string(agent.ProtocolText), string(agent.ProtocolNative), string(agent.ProtocolAuto)), false
+	case "constrain":
+		return words(string(agent.ConstrainAuto), string(agent.ConstrainOn), string(agent.ConstrainOff)), false
 	case "lang":
 		return words(prompt.Languages()...), false
 	case "search-engine":

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -36,7 +37,8 @@ func TestEvalComparesConstrainedAndTextOffline(t *testing.T) {
 	if srv.Calls() != 24 || grammars != 12 {
 		t.Errorf("the server got %d calls, %d with the grammar; want 24, the constrained half with it", srv.Calls(), grammars)
 	}
-	cassette, err := os.ReadFile(filepath.Join(dir, "llamacpp_neat_constrained_sum.jsonl"))
+	name := evalpkg.Cassette(evalpkg.Target{Model: "llamacpp:neat", Protocol: evalpkg.Constrained}, evalpkg.Question{ID: "sum"})
+	cassette, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil || !strings.Contains(string(cassette), `"constraint":{"mode":"grammar","fields":{"grammar":"root ::=`) {
 		t.Errorf("the constrained cassette does not keep the grammar (%v):\n%.400s", err, cassette)
 	}
