@@ -134,7 +134,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		args = []string{"ask"} // The question comes from stdin.
 	}
-	cmd, rest, err := route(args)
+	cmd, rest, err := route(optionPairs(args))
 	if err == nil {
 		err = dispatch(cmd, rest, stdin, stdout, stderr)
 	}
@@ -567,6 +567,8 @@ func valueKind(f *pflag.Flag) string {
 		return "a number, like 0.7"
 	case "bool":
 		return "true or false"
+	case "KEY=VALUE":
+		return "KEY=VALUE, or KEY VALUE"
 	}
 	return "a value"
 }
@@ -879,7 +881,7 @@ func applySettings(fs *pflag.FlagSet, configPath string) error {
 			continue
 		}
 		_, isPath := fl.Annotations[pathAnnotation]
-		repeatable := fl.Value.Type() == "stringArray"
+		_, repeatable := fl.Value.(pflag.SliceValue)
 		if v := os.Getenv(envName(name)); v != "" {
 			values := []string{v}
 			if isPath && repeatable {
@@ -1283,6 +1285,61 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	return f
 }
 
+// modelOptions is the value of -o: model options, KEY=VALUE, into
+// model.Config.Options.
+type modelOptions struct {
+	m   *model.Config
+	set []string
+}
+
+func (o *modelOptions) Set(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("want KEY=VALUE, or KEY VALUE")
+	}
+	if o.m.Options == nil {
+		o.m.Options = map[string]any{}
+	}
+	o.m.Options[strings.TrimSpace(k)] = model.OptionValue(v)
+	o.set = append(o.set, kv)
+	return nil
+}
+
+func (o *modelOptions) String() string { return strings.Join(o.set, " ") }
+func (o *modelOptions) Type() string   { return "KEY=VALUE" }
+
+// Append, Replace and GetSlice make -o a repeatable setting, a list in
+// the config file.
+func (o *modelOptions) Append(kv string) error { return o.Set(kv) }
+func (o *modelOptions) GetSlice() []string     { return o.set }
+func (o *modelOptions) Replace(kvs []string) error {
+	o.m.Options, o.set = nil, nil
+	for _, kv := range kvs {
+		if err := o.Set(kv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// optionPairs writes llm's `-o KEY VALUE` as the flag reads it, `-o
+// KEY=VALUE`.
+func optionPairs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		out = append(out, a)
+		if a == "--" {
+			return append(out, args[i+1:]...)
+		}
+		if (a == "-o" || a == "--option") && i+2 < len(args) && !strings.Contains(args[i+1], "=") {
+			out = append(out, args[i+1]+"="+args[i+2])
+			i += 2
+		}
+	}
+	return out
+}
+
 // addModelFlags adds the flags that say which model server to talk to
 // and, with sampling, which model and how it samples.
 func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
@@ -1297,6 +1354,7 @@ func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 		if sampling {
 			fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
 			fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
+			fs.VarP(&modelOptions{m: m}, "option", "o", "a model option sent as it is with every call, `KEY=VALUE` or KEY VALUE, such as -o repeat_penalty 1.1 (repeatable; a JSON number, boolean, list or object is sent as one)")
 		}
 		fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
 		fs.DurationVar(&m.IdleTimeout, "idle-timeout", model.DefaultIdleTimeout, "time the model server may send nothing, before or within a reply")

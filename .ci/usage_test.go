@@ -202,3 +202,25 @@ func TestAttachmentsThatAreNotText(t *testing.T) {
 		})
 	}
 }
+
+// TestModelOptionsReachTheServer passes options as llm does, -o KEY
+// VALUE, and as a setting: Ollama gets them in its options object.
+func TestModelOptionsReachTheServer(t *testing.T) {
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	got := run(t, invocation{args: []string{"-q", "--base-url", s.URL, "-o", "repeat_penalty", "1.1", "-o", "mirostat=2", "What is 17 * 23 + 4?"},
+		env: []string{"REACT_AGENT_OPTION=min_p=0.05"}})
+	if got.code != 0 {
+		t.Fatalf("exit %d\n%s", got.code, got)
+	}
+	opts, _ := s.Request(0)["options"].(map[string]any)
+	if opts["repeat_penalty"] != 1.1 || opts["mirostat"] != 2.0 || opts["num_ctx"] == nil {
+		t.Errorf("the server got options %v, want repeat_penalty and mirostat beside num_ctx", opts)
+	}
+	if _, ok := opts["min_p"]; ok {
+		t.Errorf("the environment's option was used although the command line gave -o: %v", opts)
+	}
+	bad := run(t, invocation{args: []string{"-q", "--base-url", s.URL, "hi", "-o", "nonsense"}})
+	if bad.code != 2 || !strings.Contains(bad.stderr, "KEY=VALUE") {
+		t.Errorf("-o without a value: want exit 2 and what to write\n%s", bad)
+	}
+}

@@ -223,10 +223,14 @@ type constraintCtxKey struct{}
 var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
 
 // withConstraintFields returns req with the fields its context carries
-// added at the top of its JSON body, when it is a generation request.
+// added at the top of its JSON body, when it is a generation request: a
+// constraint's fields, then the options of Config.Options (see
+// placeOptions). A field that is an object in the body too is merged
+// into it, key by key.
 func withConstraintFields(req *http.Request) *http.Request {
 	fields, _ := req.Context().Value(fieldsKey{}).(map[string]any)
-	if len(fields) == 0 || req.Body == nil || req.Method != http.MethodPost ||
+	options, _ := req.Context().Value(optionsKey{}).(map[string]any)
+	if len(fields)+len(options) == 0 || req.Body == nil || req.Method != http.MethodPost ||
 		!slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) }) {
 		return req
 	}
@@ -237,9 +241,11 @@ func withConstraintFields(req *http.Request) *http.Request {
 	}
 	var v map[string]json.RawMessage
 	if json.Unmarshal(body, &v) == nil {
-		for k, f := range fields {
-			if b, err := json.Marshal(f); err == nil {
-				v[k] = b
+		for _, add := range []map[string]any{fields, placeOptions(req.URL.Path, options)} {
+			for k, f := range add {
+				if b, err := mergeField(v[k], f); err == nil {
+					v[k] = b
+				}
 			}
 		}
 		if b, err := json.Marshal(v); err == nil {
@@ -251,6 +257,24 @@ func withConstraintFields(req *http.Request) *http.Request {
 	req.ContentLength = int64(len(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	return req
+}
+
+// mergeField returns the JSON of f, merged key by key into old when both
+// are objects.
+func mergeField(old json.RawMessage, f any) (json.RawMessage, error) {
+	add, isObject := f.(map[string]any)
+	var base map[string]json.RawMessage
+	if !isObject || len(old) == 0 || json.Unmarshal(old, &base) != nil || base == nil {
+		return json.Marshal(f)
+	}
+	for k, v := range add {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		base[k] = b
+	}
+	return json.Marshal(base)
 }
 
 // constrainer is what a provider knows of binding replies on its server.

@@ -63,6 +63,12 @@ type Config struct {
 	// HTTPClient, when set, is the client the provider talks through; its
 	// Transport is kept.
 	HTTPClient *http.Client
+	// Options are sent as they are with every generation request, for
+	// what the server takes beyond the fields above (repeat_penalty,
+	// min_p, keep_alive…): in Ollama's "options" object on its own API,
+	// at the top of the request body elsewhere. They win over the values
+	// the client sets.
+	Options map[string]any
 	// Server says which server the openai provider talks to, for binding
 	// replies to the tools: ServerVLLM, ServerSGLang, ServerLMStudio,
 	// ServerLlamaCpp, ServerOllama or ServerOpenAI. Empty means to find
@@ -112,7 +118,8 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con}
+		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
+		options: cfg.Options}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -148,10 +155,11 @@ type served struct {
 	provider, name, url string
 	numCtx              int
 	defaults            []llms.CallOption
-	secrets             []string     // removed from every error message
-	hc                  *http.Client // the provider's client, to ask the server more
-	drop                *dropped     // the parameters the server refused
-	con                 *constrainer // how the server binds replies, or nil
+	secrets             []string       // removed from every error message
+	hc                  *http.Client   // the provider's client, to ask the server more
+	drop                *dropped       // the parameters the server refused
+	con                 *constrainer   // how the server binds replies, or nil
+	options             map[string]any // Config.Options, sent with every call
 }
 
 // Dropped returns the request parameters ("stop", "temperature") the
@@ -191,7 +199,7 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption) (*llms.ContentResponse, error) {
 	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
 	all = append(append(all, m.defaults...), opts...)
-	ctx, w := withWatch(ctx)
+	ctx, w := withWatch(withOptions(ctx, m.options))
 	resp, err := m.Model.GenerateContent(ctx, msgs, all...)
 	if werr := w.Err(); werr != nil && (err == nil || ctx.Err() == nil || errors.Is(werr, ErrIdle)) {
 		// The transport saw what the client may have hidden: a reply
