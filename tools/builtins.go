@@ -17,32 +17,31 @@ const (
 // Options says which built-in tools are on and how they behave. Zero
 // values mean the defaults of [DefaultOptions].
 type Options struct {
-	// AllowShell enables the shell tool (--allow-shell).
+	// AllowShell enables the shell tool.
 	AllowShell bool
 	// AllowHTTPWrite lets http_request send methods other than GET and
 	// HEAD, a request body, and credential headers (Authorization, Cookie)
-	// that the model writes (--allow-http-write). Off, a page the model
+	// that the model writes. Off, a page the model
 	// read cannot make it change anything or send credentials.
 	AllowHTTPWrite bool
 	// AllowPrivateNetwork lets http_request reach loopback, private,
-	// link-local and other non-public addresses (--allow-private-network).
+	// link-local and other non-public addresses.
 	AllowPrivateNetwork bool
-	// SearchEngine is EngineDuckDuckGo (the default) or EngineSearXNG
-	// (--search-engine).
+	// SearchEngine is EngineDuckDuckGo (the default) or EngineSearXNG.
 	SearchEngine string
-	// SearchURL overrides the search endpoint (--search-url). DuckDuckGo
+	// SearchURL overrides the search endpoint. DuckDuckGo
 	// defaults to its HTML endpoint; SearXNG has no default.
 	SearchURL string
-	// ToolTimeout bounds each tool call (--tool-timeout, default 30s).
+	// ToolTimeout bounds each tool call (default 30s).
 	ToolTimeout time.Duration
 	// MaxObservation caps what a tool returns to the model, in bytes
-	// (--max-observation, default 8 KiB).
+	// (default 8 KiB).
 	MaxObservation int
 	// MaxResponse caps the bytes read from an HTTP response body or a
-	// command's output (--max-response, default 2 MiB).
+	// command's output (default 2 MiB).
 	MaxResponse int64
 	// ToolsConfig is the path of a YAML or JSON file declaring plugin
-	// tools (--tools-config); see [LoadPlugins].
+	// tools; see [LoadPlugins].
 	ToolsConfig string
 }
 

@@ -25,7 +25,7 @@
 // what was wrong and what to write instead.
 //
 // Users add their own tools from Go with [Registry.Register], or without Go
-// through a plugin file (--tools-config); see [LoadPlugins] for its format.
+// through a plugin file; see [LoadPlugins] for its format.
 // The tools of MCP servers come from package tools/mcp, which registers
 // them beside these; they say which server they run on with [Served].
 package tools

@@ -27,7 +27,7 @@ var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 // argTypes are the types a plugin may declare for an argument.
 var argTypes = []string{"string", "number", "integer", "boolean", "object", "array", "any"}
 
-// pluginFile is the layout of a --tools-config file.
+// pluginFile is the layout of a plugin file.
 type pluginFile struct {
 	Tools []pluginSpec `json:"tools" yaml:"tools"`
 	// MCP declares MCP servers, which package tools/mcp reads; its shape

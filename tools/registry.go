@@ -22,9 +22,9 @@ var ErrTimeout = errors.New("tool timed out")
 // Limits bound every call made through a [Registry]. Zero values mean the
 // defaults of [DefaultOptions].
 type Limits struct {
-	// Timeout bounds each call (--tool-timeout).
+	// Timeout bounds each call.
 	Timeout time.Duration
-	// MaxObservation caps the bytes of an observation (--max-observation);
+	// MaxObservation caps the bytes of an observation;
 	// longer ones are cut with a "[truncated: N bytes omitted]" marker.
 	MaxObservation int
 }

@@ -52,7 +52,7 @@ const (
 // Event is one entry of the structured stream a run emits (see
 // agent.WithEvents). Fields that do not apply to its kind are zero.
 //
-// Its JSON form, which the CLI's --json prints one a line (see
+// Its JSON form, which the command line prints one a line (see
 // [JSONLines]), is an object per event whose fields depend on its type;
 // the fields shown are always present, except reasoning, which is left out
 // when empty, and "turn", which a conversation's events carry after
