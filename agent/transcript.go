@@ -8,6 +8,7 @@ import (
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // transcript is the conversation of one run as the model sees it: the
@@ -157,11 +158,16 @@ func (t *textTranscript) rewrite() {
 }
 
 // shorten keeps the start of an old observation and says how much was
-// left out.
+// left out: the bytes of the tool's output, counted through the marker of
+// an observation that was cut already (see tools.Omitted).
 func shorten(obs string) string {
 	if len(obs) <= shortObservation {
 		return obs
 	}
 	cut := strings.ToValidUTF8(obs[:shortObservation], "")
-	return fmt.Sprintf("%s\n[%d more bytes left out to fit the context window]", cut, len(obs)-len(cut))
+	n, more := tools.Omitted(obs[len(cut):])
+	if more {
+		return fmt.Sprintf("%s\n[more than %d bytes left out to fit the context window]", cut, n)
+	}
+	return fmt.Sprintf("%s\n[%d more bytes left out to fit the context window]", cut, n)
 }

@@ -103,3 +103,25 @@ func TestOldObservationsAreShortened(t *testing.T) {
 		t.Errorf("warnings %q, want one that says observations were shortened", warned)
 	}
 }
+
+// TestShortenCountsThroughAnEarlierCut shortens observations that were
+// cut already, to the cap of the observations (tools.Truncate): the
+// marker counts every byte of the tool's output left out.
+func TestShortenCountsThroughAnEarlierCut(t *testing.T) {
+	tests := []struct {
+		name, obs, want string
+	}{
+		{"an observation cut to its cap", strings.Repeat("x", 2000) + "\n[truncated: 50000 bytes omitted]",
+			"\n[51700 more bytes left out to fit the context window]"},
+		{"an observation whose tool did not read it all", strings.Repeat("x", 2000) + "\n[truncated: more than 50000 bytes omitted]",
+			"\n[more than 51700 bytes left out to fit the context window]"},
+		{"a whole observation", strings.Repeat("x", 2000), "\n[1700 more bytes left out to fit the context window]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := shorten(tt.obs); got != strings.Repeat("x", shortObservation)+tt.want {
+				t.Errorf("shorten = %q, want the start and %q", got[shortObservation-10:], tt.want)
+			}
+		})
+	}
+}

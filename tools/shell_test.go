@@ -5,6 +5,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -301,5 +302,28 @@ func TestExitCode(t *testing.T) {
 		if got := ExitCode(tt.observation); got != tt.want {
 			t.Errorf("ExitCode(%q) = %d, want %d", tt.observation, got, tt.want)
 		}
+	}
+}
+
+// TestTheMarkerTellsTheOriginalSize is the reproduction: a shell
+// command prints 50,000 bytes, the shell keeps 10,000 (MaxResponse) and
+// the registry 100 (MaxObservation). The marker counts the 50,000 bytes
+// less those shown, not the 10,000 the shell kept.
+func TestTheMarkerTellsTheOriginalSize(t *testing.T) {
+	reg, err := Builtins(Options{AllowShell: true, MaxResponse: 10000, MaxObservation: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := reg.Call(context.Background(), "shell", map[string]any{"command": "head -c 50000 /dev/zero | tr '\\0' x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := strings.Count(got, "x")
+	var omitted int
+	if _, err := fmt.Sscanf(got[strings.Index(got, "[truncated: "):], "[truncated: %d bytes omitted]", &omitted); err != nil {
+		t.Fatalf("no marker with a count in %q: %v", got, err)
+	}
+	if missing := 50000 - shown; omitted != missing {
+		t.Errorf("the marker says %d bytes were left out; %d of 50000 are missing:\n%s", omitted, missing, got)
 	}
 }
