@@ -425,6 +425,9 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 	r.emit(event.Event{Kind: event.Action, Iteration: iter, Tool: call.Tool, Args: call.Args})
 
 	var obs Observation
+	// A tool's error is cut as its output is: an error text can be as
+	// large as an output (an MCP result with isError, a server's page).
+	limit := a.reg.Limits().MaxObservation
 	if d.Deny {
 		reason := d.Reason
 		if reason == "" {
@@ -437,14 +440,14 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 		out, err := a.reg.Call(ctx, call.Tool, call.Args)
 		obs = Observation{Text: out, Err: err, Duration: time.Since(start)}
 		if err != nil {
-			obs.Text = "Error: " + err.Error()
+			obs.Text = tools.Truncate("Error: "+err.Error(), limit)
 		}
 		if err := a.opts.hooks.AfterTool(ctx, call, &obs); err != nil {
 			return err
 		}
 	}
 	if obs.Err != nil {
-		step.Error = obs.Err.Error()
+		step.Error = tools.Truncate(obs.Err.Error(), limit)
 	}
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)
