@@ -53,12 +53,19 @@ func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, 
 	return r, err
 }
 
+// maxSilentTries bounds the attempts of a call whose server took the
+// request and then sent nothing for the idle time: such a server is
+// seldom only slow, and each attempt costs the whole idle time.
+const maxSilentTries = 2
+
 // withRetries makes a model call, retrying transient failures with
-// backoff and saying so in a warning.
+// backoff and saying so in a warning. A server that fell silent is tried
+// again only once (see maxSilentTries).
 func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), call func(context.Context) (generation, error)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
+	silent := 0
 	attempt := func() (generation, error) {
 		r, err := call(ctx)
 		if errors.Is(err, ErrToolsRefused) {
@@ -71,7 +78,10 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 			return r, backoff.Permanent(ctx.Err())
 		}
 		me := model.Classify(ctx, err)
-		if !me.Temporary {
+		if errors.Is(me, model.ErrIdle) {
+			silent++
+		}
+		if !me.Temporary || silent >= maxSilentTries {
 			return r, backoff.Permanent(me)
 		}
 		if me.RetryAfter > 0 {

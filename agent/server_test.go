@@ -225,6 +225,46 @@ func TestHangingServer(t *testing.T) {
 	}
 }
 
+// TestSilentServerIsTriedAgainOnce calls servers that take the request
+// and then send nothing, before their headers or after them: past the
+// idle time the call fails and is tried once more, not three times, so
+// that the run fails after two idle times, not four.
+func TestSilentServerIsTriedAgainOnce(t *testing.T) {
+	const idle = 200 * time.Millisecond
+	for _, provider := range []string{"ollama", "openai"} {
+		for name, opt := range map[string]modeltest.Option{"no headers": modeltest.Hang(),
+			"headers, then nothing": modeltest.Misbehave(modeltest.HangAfterHeaders)} {
+			t.Run(provider+", "+name, func(t *testing.T) {
+				start := modeltest.NewOllama
+				if provider == "openai" {
+					start = modeltest.NewOpenAI
+				}
+				srv := start(nil, opt)
+				defer srv.Close()
+				m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "k", IdleTimeout: idle})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var warnings int
+				began := time.Now()
+				_, err = New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
+					if e.Kind == event.Warning {
+						warnings++
+					}
+				})).Run(context.Background(), "q")
+				took := time.Since(began)
+				if !errors.Is(err, model.ErrIdle) {
+					t.Fatalf("error = %v, want one that is model.ErrIdle", err)
+				}
+				if srv.Calls() != 2 || warnings != 1 {
+					t.Errorf("the server got %d calls and the run gave %d warnings, want 2 calls and 1 warning", srv.Calls(), warnings)
+				}
+				t.Logf("failed after %s", took)
+			})
+		}
+	}
+}
+
 // The script the command-line tests serve must lead the real agent, with
 // the real calculator, to the right answer on either protocol, run after
 // run on one server.
