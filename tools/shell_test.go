@@ -327,3 +327,49 @@ func TestTheMarkerTellsTheOriginalSize(t *testing.T) {
 		t.Errorf("the marker says %d bytes were left out; %d of 50000 are missing:\n%s", omitted, missing, got)
 	}
 }
+
+// running lists the running processes whose command line holds token.
+func runningWith(token string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && strings.Contains(string(cmdline), token) && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestShellLeavesNoForkingDaemonBehind starts a daemon that left the
+// command's process group and keeps starting children, as the command ends
+// or as it times out: when the call returns, none of them runs any more.
+// The kill looks again until it finds none, and waits for them to be gone.
+func TestShellLeavesNoForkingDaemonBehind(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs Linux and setsid")
+	}
+	for _, timeout := range []time.Duration{0, 300 * time.Millisecond} {
+		token := fmt.Sprintf("3%d.%d", time.Now().UnixNano()%1000, os.Getpid()) // sleep's unique argument
+		t.Cleanup(func() {
+			for _, pid := range runningWith(token) {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		})
+		reg, err := Builtins(Options{AllowShell: true, ToolTimeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		command := "setsid sh -c 'while :; do sleep " + token + " & sleep 0.002; done' > /dev/null 2>&1 < /dev/null & sleep 0.2;"
+		if timeout > 0 {
+			command += " sleep 5"
+		}
+		reg.Call(context.Background(), "shell", map[string]any{"command": command})
+		if left := runningWith(token); len(left) > 0 {
+			t.Errorf("timeout %s: %d of the daemon's processes run after the call returned", timeout, len(left))
+		}
+	}
+}
