@@ -5,6 +5,7 @@ import (
 
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
@@ -116,11 +117,18 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	// that the generation stops as soon as the reply holds a complete
 	// action, also from servers that ignore stop sequences.
 	cutter := newStreamCutter(a.parser, a.opts.onToken)
-	opts = append(opts, llms.WithStreamingFunc(cutter.write))
+	// The reasoning a server sends apart from the reply is kept as it
+	// comes: a reply the agent cuts itself has no response to take it from.
+	var reasoning strings.Builder
+	opts = append(opts, llms.WithStreamingFunc(cutter.write),
+		llms.WithStreamingReasoningFunc(func(_ context.Context, r, _ []byte) error {
+			reasoning.Write(r)
+			return nil
+		}))
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
 	if err != nil {
 		if errors.Is(err, errStreamCut) {
-			return generation{text: cutter.text()}, nil
+			return generation{text: cutter.text(), reasoning: reasoning.String()}, nil
 		}
 		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
 			return generation{}, &model.Error{Err: model.ErrTimeout, Temporary: true}
