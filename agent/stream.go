@@ -17,17 +17,19 @@ var errStreamCut = errors.New("agent: generation cut after a complete action")
 // the generation as soon as the reply holds a complete action, so that
 // nothing past it is read (servers that ignore stop sequences would
 // otherwise send the rest of a made-up conversation). Text inside a
-// reasoning block never stops it.
+// reasoning block never stops it. Looking for the action costs time in
+// proportion to the reply, not to the reply times its pieces (see
+// cutScan).
 type streamCutter struct {
 	b        strings.Builder
-	parser   *parser.Parser
+	scan     *cutScan
 	onToken  func(string)
 	cut      int  // length of the reply to keep once cut, or -1
 	streamed bool // the model streamed its reply
 }
 
 func newStreamCutter(p *parser.Parser, onToken func(string)) *streamCutter {
-	return &streamCutter{parser: p, onToken: onToken, cut: -1}
+	return &streamCutter{scan: newCutScan(p), onToken: onToken, cut: -1}
 }
 
 // write is the langchaingo streaming function.
@@ -47,7 +49,7 @@ func (s *streamCutter) write(_ context.Context, chunk []byte) error {
 	if tail := text[from:]; !strings.ContainsAny(tail, ":：]\n") {
 		return nil
 	}
-	if i := completeAction(s.parser, text); i >= 0 {
+	if i := s.scan.at(text); i >= 0 {
 		s.cut = i
 		return errStreamCut
 	}

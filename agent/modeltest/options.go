@@ -20,6 +20,15 @@ type config struct {
 	noStops    bool   // stop sequences are ignored
 	pause      time.Duration
 	thinking   bool // reasoning goes in a field of its own
+	piece      int  // the bytes of a streamed piece; 0 for model.Chunks
+}
+
+// Pieces makes the server stream replies in pieces of n bytes (on
+// character boundaries) instead of the few that model.Chunks cuts: one or
+// two for a model that streams a token at a time, thousands for a server
+// that sends large pieces.
+func Pieces(n int) Option {
+	return func(c *config) { c.piece = n }
 }
 
 // SeparateThinking makes the server send the reasoning that opens a
