@@ -241,7 +241,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if r.native {
 		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit)
 	} else {
-		mr, err = a.generate(ctx, msgs, iter, r.emit)
+		mr, err = a.generate(ctx, msgs, iter, r.emit, r.showTokens(iter))
 	}
 	r.warnDropped(iter)
 	r.res.Usage.Add(mr.usage)
@@ -266,6 +266,25 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 		reply.Step, reply.Err = a.parser.Parse(mr.text)
 	}
 	return reply, nil
+}
+
+// showTokens returns the function that shows the streamed text of the reply
+// of iteration iter, or nil when none is shown. Before the first piece it
+// says which parameters the server refused, so that the warning that the
+// agent cuts replies itself comes before the reply.
+func (r *runState) showTokens(iter int) func(string) {
+	show := r.a.opts.onToken
+	if show == nil {
+		return nil
+	}
+	first := true
+	return func(s string) {
+		if first {
+			first = false
+			r.warnDropped(iter)
+		}
+		show(s)
+	}
 }
 
 // warnDropped says once a run which parameters the model's server refused

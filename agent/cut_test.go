@@ -162,3 +162,41 @@ func TestReasoningSurvivesTheAgentsOwnCut(t *testing.T) {
 		}
 	}
 }
+
+// TestTheScreenShowsNothingTheAgentCuts streams, on a trace, the replies
+// of servers that refuse stop sequences and ignore them, whose first
+// reply runs on into an observation the model made up: the screen never
+// shows that observation, in any chunking, and the warning that the agent
+// cuts replies itself comes before the reply.
+func TestTheScreenShowsNothingTheAgentCuts(t *testing.T) {
+	first := action("add", `{"a": 17, "b": 25}`) + "\nObservation: 41\nThought: so it is 41.\nFinal Answer: 41"
+	for _, provider := range []string{"ollama", "openai"} {
+		t.Run(provider, func(t *testing.T) {
+			start := modeltest.NewOllama
+			if provider == "openai" {
+				start = modeltest.NewOpenAI
+			}
+			s := start([]string{first, "Thought: done\nFinal Answer: 42"}, modeltest.Reject("stop"), modeltest.IgnoreStops())
+			defer s.Close()
+			m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, APIKey: "k", Model: "m"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var screen strings.Builder
+			tr := trace.New(&screen)
+			_, err = New(m, registry(t), WithEvents(tr.Event), WithStreaming(tr.Token)).Run(context.Background(), "What is 17 + 25?")
+			tr.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := screen.String()
+			if strings.Contains(out, "\nObserv") || strings.Contains(out, "41") {
+				t.Errorf("the screen shows the made-up observation:\n%s", out)
+			}
+			warning, reply := strings.Index(out, "agent cuts replies itself"), strings.Index(out, "I will use add")
+			if warning < 0 || reply < 0 || warning > reply || !strings.Contains(out, "[1] Observation: 42") {
+				t.Errorf("want the warning, then the reply and the real observation:\n%s", out)
+			}
+		})
+	}
+}

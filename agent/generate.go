@@ -28,14 +28,15 @@ type generation struct {
 // retrying transient failures. When the stop sequences cut the reply short
 // inside a reasoning block, where they must not apply, it asks again
 // without them and cuts the reply itself, outside reasoning only.
-func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(event.Event)) (generation, error) {
+// The reply's text is passed to onToken, when not nil, as it streams.
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, iter int, emit func(event.Event), onToken func(string)) (generation, error) {
 	start := time.Now()
 	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-		return a.callOnce(ctx, msgs, a.opts.stops)
+		return a.callOnce(ctx, msgs, a.opts.stops, onToken)
 	})
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
 		r, err = a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-			return a.callOnce(ctx, msgs, nil)
+			return a.callOnce(ctx, msgs, nil, onToken)
 		})
 	}
 	r.duration = time.Since(start)
@@ -102,8 +103,9 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 		}))
 }
 
-// callOnce makes one attempt of a model call.
-func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string) (generation, error) {
+// callOnce makes one attempt of a model call, passing the reply's text to
+// onToken as it streams, but for what the agent cuts.
+func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string, onToken func(string)) (generation, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
@@ -116,7 +118,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	// Replies are always streamed, whether anyone shows them or not, so
 	// that the generation stops as soon as the reply holds a complete
 	// action, also from servers that ignore stop sequences.
-	cutter := newStreamCutter(a.parser, a.opts.onToken)
+	cutter := newStreamCutter(a.parser, onToken)
 	// The reasoning a server sends apart from the reply is kept as it
 	// comes: a reply the agent cuts itself has no response to take it from.
 	var reasoning strings.Builder
@@ -146,6 +148,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		if i := completeAction(a.parser, r.text); i >= 0 {
 			r.text = r.text[:i]
 		}
+		cutter.finish(len(r.text))
 	}
 	return r, nil
 }

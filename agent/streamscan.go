@@ -116,6 +116,23 @@ func (c *cutScan) at(text string) int {
 	return c.afterObservation(text, c.settled+obs-len(prefix))
 }
 
+// safe returns how much of text, the reply so far, may be shown: what no
+// later cut can take back. That is all of it inside a reasoning block or
+// once no cut can come; else the lines summed up, and of the rest all but
+// the last hold bytes of what was last read.
+func (c *cutScan) safe(text string, hold int) int {
+	if c.inside != "" || (c.done && c.cut < 0) {
+		return len(text)
+	}
+	// A line waiting for its value is no cut point: the next one may be.
+	partial := max(c.settled, c.lineEnd(text))
+	read := len(text) // every piece that may cut is read, while the tail is short
+	if len(text)-c.settled > longTail {
+		read = c.lastLen
+	}
+	return max(partial, read-hold)
+}
+
 // afterObservation returns where to cut text at the observation the model
 // made up at obs, when what comes before it is an action (in a form
 // without labels, such as JSON), or -1, as completeAction does. Parse's

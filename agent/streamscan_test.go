@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -127,6 +128,37 @@ func TestScanAnswersAsCompleteActionDoes(t *testing.T) {
 		}
 	}
 	t.Logf("%d prefixes checked; %d replies read whole for want of a state", checked, stuck)
+}
+
+// TestTheStreamShowsNothingItCuts streams every reply of the corpus, in
+// several chunkings, through the cutter: what it passes on is always the
+// start of the reply it keeps, and all of it once the stream ends.
+func TestTheStreamShowsNothingItCuts(t *testing.T) {
+	p := parser.New(registry(t))
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, text := range replyCorpus(t) {
+		for _, chunks := range chunkings(text, rng) {
+			var shown strings.Builder
+			c := newStreamCutter(p, func(s string) { shown.WriteString(s) })
+			for _, chunk := range chunks {
+				if err := c.write(context.Background(), []byte(chunk)); errors.Is(err, errStreamCut) {
+					break
+				}
+			}
+			kept := c.text()
+			if c.cut < 0 {
+				if i := completeAction(p, kept); i >= 0 {
+					kept = kept[:i]
+				}
+				c.finish(len(kept))
+			} else {
+				kept = strings.TrimSuffix(kept, "\n") // the line break before a cut is not shown
+			}
+			if shown.String() != kept {
+				t.Fatalf("streaming %q in pieces %q: shown %q, kept %q", text, chunks, shown.String(), kept)
+			}
+		}
+	}
 }
 
 // TestLongLinesAreReadNowAndThen streams a line longer than longTail, in
