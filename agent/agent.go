@@ -94,6 +94,7 @@ type runState struct {
 	fitTurns        int     // turns left out to fit the context window
 	fitObservations int     // observations shortened to fit it
 	fitSaid         bool    // the warning that says so was given
+	fitNewest       bool    // the newest observation was shortened, and the warning said so
 	warned          bool
 	lastErr         error
 	repeats         int
@@ -253,7 +254,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if r.native {
 		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit)
 	} else {
-		mr, err = a.generate(ctx, msgs, r.constraint(forced), iter, r.emit)
+		mr, err = a.generate(ctx, msgs, r.constraint(forced), iter, r.emit, r.showTokens(iter))
 	}
 	r.warnDropped(iter)
 	r.warnRefused(iter)
@@ -281,6 +282,25 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	return reply, nil
 }
 
+// showTokens returns the function that shows the streamed text of the reply
+// of iteration iter, or nil when none is shown. Before the first piece it
+// says which parameters the server refused, so that the warning that the
+// agent cuts replies itself comes before the reply.
+func (r *runState) showTokens(iter int) func(string) {
+	show := r.a.opts.onToken
+	if show == nil {
+		return nil
+	}
+	first := true
+	return func(s string) {
+		if first {
+			first = false
+			r.warnDropped(iter)
+		}
+		show(s)
+	}
+}
+
 // warnDropped says once a run which parameters the model's server refused
 // and the model now leaves out.
 func (r *runState) warnDropped(iter int) {
@@ -302,32 +322,46 @@ func (r *runState) warnDropped(iter int) {
 	}
 }
 
-// checkWindow warns once when the prompt nears the model's context window,
-// which some servers (Ollama) silently truncate.
+// checkWindow fits the text transcript into the model's context window
+// before every call, and warns once when the prompt still nears it, as
+// some servers (Ollama) silently truncate a prompt too long.
 func (r *runState) checkWindow(iter int) {
 	w := r.a.opts.contextWindow
-	if w <= 0 || r.warned {
+	if w <= 0 {
 		return
 	}
 	tokens := r.tokens(r.tr.size())
 	limit := w * 8 / 10
+	fitted := false // fitting left out something not yet said
 	if t, ok := r.tr.(*textTranscript); ok {
 		// The text transcript was fitted to the window: warn only when
 		// even the system prompt, the question and the last step are
 		// too many.
 		limit = w - replyReserve(w)
-		r.fitWindow(t, iter)
+		fitted = r.fitWindow(t)
 		tokens = r.tokens(r.tr.size())
 	}
-	if tokens > limit {
+	var left string
+	if fitted {
+		r.fitSaid = true
+		left = "leaves out " + leftOut(r.fitTurns, r.fitObservations, r.fitNewest)
+	}
+	switch {
+	case tokens > limit && !r.warned:
 		r.warned = true
 		where := "near"
 		if tokens > w {
 			where = "over"
 		}
-		err := fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d; "+
-			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w)
+		if left != "" {
+			left = ", though it " + left
+		}
+		err := fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d%s; "+
+			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w, left)
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
+	case left != "":
+		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,
+			Text: fmt.Sprintf("to fit the context window of %d tokens, the prompt %s", w, left)})
 	}
 }
 
@@ -347,32 +381,34 @@ func (r *runState) tokens(n int) int {
 }
 
 // fitWindow fits the text transcript into the context window before a
-// model call, and says once what it left out.
-func (r *runState) fitWindow(t *textTranscript, iter int) {
+// model call. It reports whether that left out something to say: the
+// first time anything, and once more the first time the newest
+// observation, the one the model needs next, had to be shortened too.
+func (r *runState) fitWindow(t *textTranscript) bool {
 	w := r.a.opts.contextWindow
 	bpt := r.bytesPerToken
 	if bpt <= 0 {
 		bpt = 3
 	}
-	turns, observations, _ := t.fit(int(float64(w-replyReserve(w)) * bpt))
+	turns, observations, newest, _ := t.fit(int(float64(w-replyReserve(w)) * bpt))
 	r.fitTurns += turns
 	r.fitObservations += observations
-	if (turns > 0 || observations > 0) && !r.fitSaid {
-		r.fitSaid = true
-		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,
-			Text: fmt.Sprintf("to fit the context window of %d tokens, the prompt leaves out %s",
-				w, leftOut(r.fitTurns, r.fitObservations))})
-	}
+	say := (turns > 0 || observations > 0 || newest) && (!r.fitSaid || (newest && !r.fitNewest))
+	r.fitNewest = r.fitNewest || newest
+	return say
 }
 
 // leftOut says what fitting the context window left out.
-func leftOut(turns, observations int) string {
+func leftOut(turns, observations int, newest bool) string {
 	var parts []string
 	if turns > 0 {
 		parts = append(parts, plural(turns, "earlier question and its answer", "earlier questions and their answers"))
 	}
 	if observations > 0 {
 		parts = append(parts, "most of "+plural(observations, "old observation", "old observations"))
+	}
+	if newest {
+		parts = append(parts, "part of the newest observation")
 	}
 	return strings.Join(parts, " and ")
 }
@@ -439,6 +475,9 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 	r.emit(event.Event{Kind: event.Action, Iteration: iter, Tool: call.Tool, Args: call.Args})
 
 	var obs Observation
+	// A tool's error is cut as its output is: an error text can be as
+	// large as an output (an MCP result with isError, a server's page).
+	limit := a.reg.Limits().MaxObservation
 	if d.Deny {
 		reason := d.Reason
 		if reason == "" {
@@ -451,14 +490,14 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 		out, err := a.reg.Call(ctx, call.Tool, call.Args)
 		obs = Observation{Text: out, Err: err, Duration: time.Since(start)}
 		if err != nil {
-			obs.Text = "Error: " + err.Error()
+			obs.Text = tools.Truncate("Error: "+err.Error(), limit)
 		}
 		if err := a.opts.hooks.AfterTool(ctx, call, &obs); err != nil {
 			return err
 		}
 	}
 	if obs.Err != nil {
-		step.Error = obs.Err.Error()
+		step.Error = tools.Truncate(obs.Err.Error(), limit)
 	}
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)

@@ -5,6 +5,7 @@ import (
 
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
@@ -27,14 +28,15 @@ type generation struct {
 // retrying transient failures. When the stop sequences cut the reply short
 // inside a reasoning block, where they must not apply, it asks again
 // without them and cuts the reply itself, outside reasoning only.
-func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event)) (generation, error) {
+// The reply's text is passed to onToken, when not nil, as it streams.
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event), onToken func(string)) (generation, error) {
 	start := time.Now()
 	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-		return a.callOnce(ctx, msgs, a.opts.stops, con)
+		return a.callOnce(ctx, msgs, a.opts.stops, con, onToken)
 	})
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
 		r, err = a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-			return a.callOnce(ctx, msgs, nil, con)
+			return a.callOnce(ctx, msgs, nil, con, onToken)
 		})
 	}
 	r.duration = time.Since(start)
@@ -53,12 +55,19 @@ func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, 
 	return r, err
 }
 
+// maxSilentTries bounds the attempts of a call whose server took the
+// request and then sent nothing for the idle time: such a server is
+// seldom only slow, and each attempt costs the whole idle time.
+const maxSilentTries = 2
+
 // withRetries makes a model call, retrying transient failures with
-// backoff and saying so in a warning.
+// backoff and saying so in a warning. A server that fell silent is tried
+// again only once (see maxSilentTries).
 func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), call func(context.Context) (generation, error)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
+	silent := 0
 	attempt := func() (generation, error) {
 		r, err := call(ctx)
 		if errors.Is(err, ErrToolsRefused) {
@@ -71,7 +80,10 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 			return r, backoff.Permanent(ctx.Err())
 		}
 		me := model.Classify(ctx, err)
-		if !me.Temporary {
+		if errors.Is(me, model.ErrIdle) {
+			silent++
+		}
+		if !me.Temporary || silent >= maxSilentTries {
 			return r, backoff.Permanent(me)
 		}
 		if me.RetryAfter > 0 {
@@ -91,8 +103,10 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 		}))
 }
 
-// callOnce makes one attempt of a model call.
-func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string, con *model.Constraint) (generation, error) {
+// callOnce makes one attempt of a model call, bound by con when not nil,
+// passing the reply's text to onToken as it streams, but for what the
+// agent cuts.
+func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string, con *model.Constraint, onToken func(string)) (generation, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
@@ -108,12 +122,19 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	// Replies are always streamed, whether anyone shows them or not, so
 	// that the generation stops as soon as the reply holds a complete
 	// action, also from servers that ignore stop sequences.
-	cutter := newStreamCutter(a.parser, a.opts.onToken)
-	opts = append(opts, llms.WithStreamingFunc(cutter.write))
+	cutter := newStreamCutter(a.parser, onToken)
+	// The reasoning a server sends apart from the reply is kept as it
+	// comes: a reply the agent cuts itself has no response to take it from.
+	var reasoning strings.Builder
+	opts = append(opts, llms.WithStreamingFunc(cutter.write),
+		llms.WithStreamingReasoningFunc(func(_ context.Context, r, _ []byte) error {
+			reasoning.Write(r)
+			return nil
+		}))
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
 	if err != nil {
 		if errors.Is(err, errStreamCut) {
-			return generation{text: cutter.text()}, nil
+			return generation{text: cutter.text(), reasoning: reasoning.String()}, nil
 		}
 		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
 			return generation{}, &model.Error{Err: model.ErrTimeout, Temporary: true}
@@ -131,6 +152,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		if i := completeAction(a.parser, r.text); i >= 0 {
 			r.text = r.text[:i]
 		}
+		cutter.finish(len(r.text))
 	}
 	return r, nil
 }

@@ -147,10 +147,13 @@ func WithEvents(fn func(event.Event)) Option {
 	}
 }
 
-// WithStreaming asks the model to stream and passes each piece of text to
-// fn as it arrives; a trace.Trace's Token method shows it. When the
-// text already holds a complete action followed by an "Observation:" the
-// model made up, the agent cancels the generation there.
+// WithStreaming asks the model to stream and passes its text to fn as it
+// arrives; a trace.Trace's Token method shows it. When the text already
+// holds a complete action followed by an "Observation:" the model made up,
+// the agent cancels the generation there, and fn never receives what it
+// cut: the line still streaming (at most its last 256 bytes) is held back
+// until it is known not to be where the reply is cut. The warning that the
+// server refused the stop sequences comes before the first piece.
 func WithStreaming(fn func(chunk string)) Option {
 	return func(o *options) { o.onToken = fn }
 }

@@ -162,22 +162,39 @@ func TestServerFailures(t *testing.T) {
 	}
 }
 
+// TestUnreachableServer calls servers that are not running on this
+// machine: the connection is refused at once, and the run fails at once,
+// with the advice and without retries or their warnings, since waiting
+// does not start a server.
 func TestUnreachableServer(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
+	addr := srv.Listener.Addr().String()
 	srv.Close()
-	m, err := model.New(context.Background(), model.Config{BaseURL: url})
-	if err != nil {
-		t.Fatal(err)
+	_, port, _ := strings.Cut(addr, ":")
+	tests := []struct {
+		provider, url, advice string
+	}{
+		{"ollama", "http://" + addr, "ollama serve"},
+		{"ollama", "http://localhost:" + port, "ollama serve"},
+		{"openai", "http://" + addr, "check that it is running"},
+		{"openai", "http://localhost:" + port + "/v1", "check that it is running"},
 	}
-	var retries int
-	_, err = New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
-		if e.Kind == event.Warning {
-			retries++
-		}
-	})).Run(context.Background(), "q")
-	if err == nil || !strings.Contains(err.Error(), "ollama serve") || retries != 3 {
-		t.Fatalf("error = %v after %d retries; want one saying to start Ollama after 3", err, retries)
+	for _, tt := range tests {
+		t.Run(tt.provider+" at "+tt.url, func(t *testing.T) {
+			m, err := model.New(context.Background(), model.Config{Provider: tt.provider, BaseURL: tt.url})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warnings []string
+			_, err = New(m, registry(t), WithRetries(3, 50*time.Millisecond, time.Second), WithEvents(func(e event.Event) {
+				if e.Kind == event.Warning {
+					warnings = append(warnings, e.Text)
+				}
+			})).Run(context.Background(), "q")
+			if err == nil || !strings.Contains(err.Error(), tt.advice) || len(warnings) != 0 {
+				t.Fatalf("error = %v after warnings %q; want one saying %q, at once", err, warnings, tt.advice)
+			}
+		})
 	}
 }
 
@@ -205,6 +222,46 @@ func TestHangingServer(t *testing.T) {
 				t.Errorf("the run took %s", d)
 			}
 		})
+	}
+}
+
+// TestSilentServerIsTriedAgainOnce calls servers that take the request
+// and then send nothing, before their headers or after them: past the
+// idle time the call fails and is tried once more, not three times, so
+// that the run fails after two idle times, not four.
+func TestSilentServerIsTriedAgainOnce(t *testing.T) {
+	const idle = 200 * time.Millisecond
+	for _, provider := range []string{"ollama", "openai"} {
+		for name, opt := range map[string]modeltest.Option{"no headers": modeltest.Hang(),
+			"headers, then nothing": modeltest.Misbehave(modeltest.HangAfterHeaders)} {
+			t.Run(provider+", "+name, func(t *testing.T) {
+				start := modeltest.NewOllama
+				if provider == "openai" {
+					start = modeltest.NewOpenAI
+				}
+				srv := start(nil, opt)
+				defer srv.Close()
+				m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "k", IdleTimeout: idle})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var warnings int
+				began := time.Now()
+				_, err = New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
+					if e.Kind == event.Warning {
+						warnings++
+					}
+				})).Run(context.Background(), "q")
+				took := time.Since(began)
+				if !errors.Is(err, model.ErrIdle) {
+					t.Fatalf("error = %v, want one that is model.ErrIdle", err)
+				}
+				if srv.Calls() != 2 || warnings != 1 {
+					t.Errorf("the server got %d calls and the run gave %d warnings, want 2 calls and 1 warning", srv.Calls(), warnings)
+				}
+				t.Logf("failed after %s", took)
+			})
+		}
 	}
 }
 

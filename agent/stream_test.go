@@ -56,7 +56,7 @@ func TestStreamCutter(t *testing.T) {
 	if got, want := c.text(), "Thought: t\nAction: add\nAction Input: {}\n"; got != want {
 		t.Errorf("text %q, want %q", got, want)
 	}
-	if len(passed) < len(c.text()) {
-		t.Errorf("passed on %q", passed)
+	if want := "Thought: t\nAction: add\nAction Input: {}"; passed != want {
+		t.Errorf("passed on %q, want %q: the reply up to the cut, less the line break before it", passed, want)
 	}
 }

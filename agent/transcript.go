@@ -8,6 +8,7 @@ import (
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // transcript is the conversation of one run as the model sees it: the
@@ -54,6 +55,25 @@ type padEntry struct {
 	step        parser.Step
 	reply       string // a reply that could not be parsed, when step is empty
 	observation string
+	keep        int // the bytes of observation kept to fit the context window; 0 keeps it whole
+}
+
+// shown returns the observation as the scratchpad holds it.
+func (e padEntry) shown() string {
+	if e.keep > 0 {
+		return shortenTo(e.observation, e.keep)
+	}
+	return e.observation
+}
+
+// cut shortens the observation to n bytes, unless it is no longer, and
+// reports whether that left more out.
+func (e *padEntry) cut(n int) bool {
+	if len(e.observation) <= n || (e.keep > 0 && e.keep <= n) {
+		return false
+	}
+	e.keep = n
+	return true
 }
 
 // textTranscript starts the text protocol's transcript.
@@ -114,40 +134,56 @@ func (t *textTranscript) addFinalRequest() {
 // shortened to fit the context window.
 const shortObservation = 300
 
+// minObservation is how much of the newest observation stays at least
+// when nothing else can be left out to fit the context window.
+const minObservation = 100
+
+// cutNoteRoom is room for the note that says what was left out of an
+// observation.
+const cutNoteRoom = 64
+
 // fit leaves out what it must for the transcript to be at most budget
 // bytes: the oldest turns first, then the oldest observations but the
-// last, shortened. What it left out before stays out, so that the start
-// of the prompt changes as seldom as possible and the server's prompt
-// cache keeps working. It reports what it changed, and whether the
-// transcript fits.
-func (t *textTranscript) fit(budget int) (turns, observations int, fits bool) {
+// last, shortened, and when that is not enough, the newest observation
+// too, to the room left (at least minObservation bytes). What it left out
+// before stays out, so that the start of the prompt changes as seldom as
+// possible and the server's prompt cache keeps working. It reports what it
+// changed, and whether the transcript fits.
+func (t *textTranscript) fit(budget int) (turns, observations int, newest, fits bool) {
 	for t.size() > budget && t.dropped < len(t.turnLen) {
 		t.dropped++
 		turns++
 	}
 	for t.size() > budget && t.short < len(t.entries)-1 {
-		if len(t.entries[t.short].observation) > shortObservation {
+		if t.entries[t.short].cut(shortObservation) {
 			observations++
+			t.rewrite()
 		}
 		t.short++
-		t.rewrite()
 	}
-	return turns, observations, t.size() <= budget
+	if over := t.size() - budget; over > 0 && len(t.entries) > 0 {
+		e := &t.entries[len(t.entries)-1]
+		keep := len(e.observation) - over - cutNoteRoom
+		if e.keep > 0 {
+			keep = e.keep - over
+		}
+		if e.cut(max(keep, minObservation)) {
+			newest = true
+			t.rewrite()
+		}
+	}
+	return turns, observations, newest, t.size() <= budget
 }
 
-// rewrite writes the scratchpad again, with the observations of the
-// oldest entries shortened.
+// rewrite writes the scratchpad again, with the observations shortened
+// as their entries say.
 func (t *textTranscript) rewrite() {
 	pad := t.tmpl.Begin(t.question)
-	for i, e := range t.entries {
-		obs := e.observation
-		if i < t.short {
-			obs = shorten(obs)
-		}
+	for _, e := range t.entries {
 		if e.reply != "" || e.step.Kind == "" {
-			pad.AddReply(e.reply, obs)
+			pad.AddReply(e.reply, e.shown())
 		} else {
-			pad.AddStep(e.step, obs)
+			pad.AddStep(e.step, e.shown())
 		}
 	}
 	if t.final {
@@ -157,11 +193,20 @@ func (t *textTranscript) rewrite() {
 }
 
 // shorten keeps the start of an old observation and says how much was
-// left out.
-func shorten(obs string) string {
-	if len(obs) <= shortObservation {
+// left out: the bytes of the tool's output, counted through the marker of
+// an observation that was cut already (see tools.Omitted).
+func shorten(obs string) string { return shortenTo(obs, shortObservation) }
+
+// shortenTo keeps the first n bytes of an observation and says how much
+// was left out, as shorten does.
+func shortenTo(obs string, n int) string {
+	if len(obs) <= n {
 		return obs
 	}
-	cut := strings.ToValidUTF8(obs[:shortObservation], "")
-	return fmt.Sprintf("%s\n[%d more bytes left out to fit the context window]", cut, len(obs)-len(cut))
+	cut := strings.ToValidUTF8(obs[:n], "")
+	left, more := tools.Omitted(obs[len(cut):])
+	if more {
+		return fmt.Sprintf("%s\n[more than %d bytes left out to fit the context window]", cut, left)
+	}
+	return fmt.Sprintf("%s\n[%d more bytes left out to fit the context window]", cut, left)
 }

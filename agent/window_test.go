@@ -10,6 +10,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/modeltest"
 )
 
 // promptBytes is the text of one request.
@@ -102,4 +103,68 @@ func TestOldObservationsAreShortened(t *testing.T) {
 	if len(warned) != 1 || !strings.Contains(warned[0], "old observation") {
 		t.Errorf("warnings %q, want one that says observations were shortened", warned)
 	}
+}
+
+// TestShortenCountsThroughAnEarlierCut shortens observations that were
+// cut already, to the cap of the observations (tools.Truncate): the
+// marker counts every byte of the tool's output left out.
+func TestShortenCountsThroughAnEarlierCut(t *testing.T) {
+	tests := []struct {
+		name, obs, want string
+	}{
+		{"an observation cut to its cap", strings.Repeat("x", 2000) + "\n[truncated: 50000 bytes omitted]",
+			"\n[51700 more bytes left out to fit the context window]"},
+		{"an observation whose tool did not read it all", strings.Repeat("x", 2000) + "\n[truncated: more than 50000 bytes omitted]",
+			"\n[more than 51700 bytes left out to fit the context window]"},
+		{"a whole observation", strings.Repeat("x", 2000), "\n[1700 more bytes left out to fit the context window]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := shorten(tt.obs); got != strings.Repeat("x", shortObservation)+tt.want {
+				t.Errorf("shorten = %q, want the start and %q", got[shortObservation-10:], tt.want)
+			}
+		})
+	}
+}
+
+// TestEveryStepIsFitted is the reproduction, on a real client and
+// server: four observations of 1,200 bytes in a window of 1,166 tokens.
+// Every request is fitted, not only those before the first warning; when
+// the old observations are short already, the newest is shortened too.
+func TestEveryStepIsFitted(t *testing.T) {
+	const window = 1166
+	page := funcTool{name: "page", schema: oneString("n"), fn: func(_ context.Context, args map[string]any) (string, error) {
+		return strings.Repeat(fmt.Sprint(args["n"]), 1200), nil
+	}}
+	replies := []string{action("page", "1"), action("page", "2"), action("page", "3"), action("page", "4"), final("done")}
+	srv := modeltest.NewOllama(replies)
+	defer srv.Close()
+	m, err := model.New(context.Background(), model.Config{BaseURL: srv.URL, NumCtx: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	res, err := New(m, registry(t, page), WithEvents(func(e event.Event) {
+		if e.Kind == event.Warning {
+			warnings = append(warnings, e.Text)
+		}
+	})).Run(context.Background(), "What do the pages say?")
+	if err != nil || res.Answer != "done" {
+		t.Fatalf("answer %q, %v", res.Answer, err)
+	}
+	budget := (window - replyReserve(window)) * 3 // bytes, at the agent's three bytes a token
+	for i := range srv.Calls() {
+		var n int
+		for _, msg := range srv.Request(i)["messages"].([]any) {
+			n += len(msg.(map[string]any)["content"].(string))
+		}
+		if n > budget {
+			t.Errorf("request %d holds %d bytes (about %d tokens), more than the %d that fit", i+1, n, n/3, budget)
+		}
+	}
+	last := fmt.Sprint(srv.Request(srv.Calls() - 1)["messages"])
+	if !strings.Contains(last, "What do the pages say?") || !strings.Contains(last, "Action Input") {
+		t.Errorf("the last request lost the question or the system prompt")
+	}
+	t.Logf("warnings: %q", warnings)
 }

@@ -72,12 +72,40 @@ func checkObservation(t *testing.T, got string, err error, wantErr string, want,
 func TestTruncateKeepsTheToolsOwnCutNotes(t *testing.T) {
 	out := strings.Repeat("x", 1000) + "\n[response body cut at 2097152 bytes; the rest was not read]"
 	got := Truncate(out, 100)
-	want := strings.Repeat("x", 100) + fmt.Sprintf("\n[truncated: %d bytes omitted]\n[response body cut at 2097152 bytes; the rest was not read]", len(out)-100)
+	want := strings.Repeat("x", 100) + "\n[truncated: more than 900 bytes omitted]\n[response body cut at 2097152 bytes; the rest was not read]"
 	if got != want {
 		t.Fatalf("Truncate = %q, want %q", got[90:], want[90:])
 	}
+}
+
+// TestTruncateCountsWhatTheToolLeftOut cuts observations that a tool had
+// cut already: the marker counts every byte of the output that is
+// missing, those the tool's own notes name included, and says "more than"
+// where a note cannot say how much.
+func TestTruncateCountsWhatTheToolLeftOut(t *testing.T) {
 	shell := "stdout:\n" + strings.Repeat("y", 500) + "\n[stdout cut: 12345 bytes omitted]\nstderr:\nboom"
-	if got := Truncate(shell, 50); !strings.HasSuffix(got, "bytes omitted]\n[stdout cut: 12345 bytes omitted]") {
-		t.Errorf("Truncate lost the shell's note: %q", got)
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want string
+	}{
+		{"the shell's note adds the bytes it left out", shell, 50,
+			fmt.Sprintf("[truncated: %d bytes omitted]", len(shell)-50-len("\n[stdout cut: 12345 bytes omitted]\n")+12345)},
+		{"a marker cut again adds its count", "abcdef\n[truncated: 1000 bytes omitted]", 3,
+			"abc\n[truncated: 1003 bytes omitted]"},
+		{"a marker that says more than says so again", "abcdef\n[truncated: more than 1000 bytes omitted]", 3,
+			"abc\n[truncated: more than 1003 bytes omitted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Truncate(tt.in, tt.max)
+			if !strings.HasSuffix(got, tt.want) {
+				t.Errorf("Truncate = %q, want it to end %q", got, tt.want)
+			}
+			if strings.Contains(got, "[stdout cut") {
+				t.Errorf("Truncate = %q: a note whose count the marker adds is not repeated", got)
+			}
+		})
 	}
 }

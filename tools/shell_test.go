@@ -5,6 +5,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -300,6 +301,75 @@ func TestExitCode(t *testing.T) {
 	for _, tt := range tests {
 		if got := ExitCode(tt.observation); got != tt.want {
 			t.Errorf("ExitCode(%q) = %d, want %d", tt.observation, got, tt.want)
+		}
+	}
+}
+
+// TestTheMarkerTellsTheOriginalSize is the reproduction: a shell
+// command prints 50,000 bytes, the shell keeps 10,000 (MaxResponse) and
+// the registry 100 (MaxObservation). The marker counts the 50,000 bytes
+// less those shown, not the 10,000 the shell kept.
+func TestTheMarkerTellsTheOriginalSize(t *testing.T) {
+	reg, err := Builtins(Options{AllowShell: true, MaxResponse: 10000, MaxObservation: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := reg.Call(context.Background(), "shell", map[string]any{"command": "head -c 50000 /dev/zero | tr '\\0' x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := strings.Count(got, "x")
+	var omitted int
+	if _, err := fmt.Sscanf(got[strings.Index(got, "[truncated: "):], "[truncated: %d bytes omitted]", &omitted); err != nil {
+		t.Fatalf("no marker with a count in %q: %v", got, err)
+	}
+	if missing := 50000 - shown; omitted != missing {
+		t.Errorf("the marker says %d bytes were left out; %d of 50000 are missing:\n%s", omitted, missing, got)
+	}
+}
+
+// running lists the running processes whose command line holds token.
+func runningWith(token string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && strings.Contains(string(cmdline), token) && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestShellLeavesNoForkingDaemonBehind starts a daemon that left the
+// command's process group and keeps starting children, as the command ends
+// or as it times out: when the call returns, none of them runs any more.
+// The kill looks again until it finds none, and waits for them to be gone.
+func TestShellLeavesNoForkingDaemonBehind(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs Linux and setsid")
+	}
+	for _, timeout := range []time.Duration{0, 300 * time.Millisecond} {
+		token := fmt.Sprintf("3%d.%d", time.Now().UnixNano()%1000, os.Getpid()) // sleep's unique argument
+		t.Cleanup(func() {
+			for _, pid := range runningWith(token) {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		})
+		reg, err := Builtins(Options{AllowShell: true, ToolTimeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		command := "setsid sh -c 'while :; do sleep " + token + " & sleep 0.002; done' > /dev/null 2>&1 < /dev/null & sleep 0.2;"
+		if timeout > 0 {
+			command += " sleep 5"
+		}
+		reg.Call(context.Background(), "shell", map[string]any{"command": command})
+		if left := runningWith(token); len(left) > 0 {
+			t.Errorf("timeout %s: %d of the daemon's processes run after the call returned", timeout, len(left))
 		}
 	}
 }

@@ -100,15 +100,22 @@ func NewRecorder(model llms.Model, path string) (*Recorder, error) {
 
 // GenerateContent passes the call on and records it. A streamed call that
 // the caller stopped on purpose, by returning an error from its streaming
-// function, is recorded as the text streamed until then: replayed, it
-// streams the same text to the caller, who stops it at the same place.
+// function, is recorded as the text streamed until then, with the
+// reasoning streamed apart: replayed, it streams the same to the caller,
+// who stops it at the same place.
 func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
 	var o llms.CallOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	var streamed strings.Builder
+	var streamed, reasoned strings.Builder
 	var stopped error // what the caller's streaming function returned
+	if think := o.StreamingReasoningFunc; think != nil {
+		opts = append(opts, llms.WithStreamingReasoningFunc(func(ctx context.Context, reasoning, chunk []byte) error {
+			reasoned.Write(reasoning)
+			return think(ctx, reasoning, chunk)
+		}))
+	}
 	if stream := o.StreamingFunc; stream != nil {
 		opts = append(opts, llms.WithStreamingFunc(func(ctx context.Context, chunk []byte) error {
 			streamed.Write(chunk)
@@ -130,7 +137,7 @@ func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	resp, err := r.model.GenerateContent(ctx, msgs, opts...)
 	switch {
 	case err != nil && stopped != nil && errors.Is(err, stopped):
-		in.Response = &CassetteResponse{Content: streamed.String()}
+		in.Response = &CassetteResponse{Content: streamed.String(), Reasoning: reasoned.String()}
 	case err != nil:
 		me := Classify(ctx, err)
 		in.Error = &CassetteError{Message: err.Error(), StatusCode: me.StatusCode, Temporary: me.Temporary}
@@ -312,6 +319,13 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 		opt(&o)
 	}
 	content := in.Response.Content
+	if o.StreamingReasoningFunc != nil && in.Response.Reasoning != "" {
+		for _, chunk := range Chunks(in.Response.Reasoning) {
+			if err := o.StreamingReasoningFunc(ctx, []byte(chunk), nil); err != nil {
+				return nil, fmt.Errorf("replay: streaming: %w", err)
+			}
+		}
+	}
 	if o.StreamingFunc != nil {
 		for _, chunk := range Chunks(content) {
 			if err := o.StreamingFunc(ctx, []byte(chunk)); err != nil {

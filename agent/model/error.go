@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -120,7 +121,7 @@ func Classify(ctx context.Context, err error) *Error {
 	case errors.As(err, &se):
 		e.StatusCode, e.RetryAfter = se.code, se.retryAfter
 	case errors.As(err, &ue), isNetError(err):
-		e.Temporary = true
+		e.Temporary = !refusedHere(err)
 	default:
 		msg := strings.ToLower(err.Error())
 		if m := statusInText.FindStringSubmatch(msg); m != nil {
@@ -142,6 +143,34 @@ func Classify(ctx context.Context, err error) *Error {
 	return e
 }
 
+// refusedHere reports whether err is a connection that this machine
+// refused: nothing listens at the port of a loopback address, and waiting
+// does not start the server, so the call is not worth retrying. A remote
+// host's refusal stays transient: it may be a server restarting behind
+// its address, or a load balancer between two of them.
+func refusedHere(err error) bool {
+	var oe *net.OpError
+	if !errors.Is(err, syscall.ECONNREFUSED) || !errors.As(err, &oe) {
+		return false
+	}
+	a, ok := oe.Addr.(*net.TCPAddr)
+	return ok && a.IP.IsLoopback()
+}
+
+// loopback reports whether the server at raw is on a loopback address:
+// what a refused connection to it means is known (see refusedHere).
+func loopback(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.IsLoopback()
+	}
+	return h == "localhost" || strings.HasSuffix(h, ".localhost")
+}
+
 func isNetError(err error) bool {
 	var ne net.Error
 	var oe *net.OpError
@@ -158,9 +187,13 @@ func explain(e *Error, provider, model, url string) *Error {
 		where = "the provider's API"
 	}
 	var ue *unreachableError
-	unreachable := e.StatusCode == 0 && e.Temporary && !errors.Is(e.Err, ErrTimeout) &&
+	unreachable := e.StatusCode == 0 && (e.Temporary || refusedHere(e.Err)) && !errors.Is(e.Err, ErrTimeout) &&
 		!errors.Is(e.Err, ErrIdle) && !errors.Is(e.Err, ErrIncomplete) &&
 		(errors.As(e.Err, &ue) || isNetError(e.Err) || strings.Contains(strings.ToLower(e.Err.Error()), "connection refused"))
+	if unreachable && e.Temporary && loopback(url) && strings.Contains(strings.ToLower(e.Err.Error()), "connection refused") {
+		// A client that flattened the error into text kept its words.
+		e.Temporary = false
+	}
 	switch {
 	case unreachable && provider == "ollama":
 		e.Fix, e.Hint = "BaseURL", fmt.Sprintf("cannot reach Ollama at %s: start it with `ollama serve`", where)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,6 +21,12 @@ func TestClassify(t *testing.T) {
 		wantStatus    int
 	}{
 		{"a refused connection is temporary", &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, true, 0},
+		{"a remote host's refusal is temporary", &net.OpError{Op: "dial", Addr: &net.TCPAddr{IP: net.IPv4(203, 0, 113, 9), Port: 80},
+			Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}, true, 0},
+		{"a refusal on this machine is permanent", &unreachableError{&net.OpError{Op: "dial", Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 11434},
+			Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}}, false, 0},
+		{"a refusal at IPv6's loopback is permanent", &net.OpError{Op: "dial", Addr: &net.TCPAddr{IP: net.IPv6loopback, Port: 8080},
+			Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}, false, 0},
 		{"an unreachable server behind a client is temporary", &unreachableError{errors.New("dial tcp: x")}, true, 0},
 		{"HTTP 503 is temporary", &httpStatusError{code: 503}, true, 503},
 		{"HTTP 429 is temporary", fmt.Errorf("wrapped: %w", &httpStatusError{code: 429}), true, 429},

@@ -51,6 +51,9 @@ type watch struct {
 	mu       sync.Mutex
 	err      error
 	thinking strings.Builder // Ollama's "thinking", which its client drops
+	// onThink, when set, is passed each piece of thinking as it is read,
+	// on the goroutine that reads the response.
+	onThink func(string)
 }
 
 // think adds a piece of the reasoning a server sent apart from the reply.
@@ -59,8 +62,12 @@ func (w *watch) think(s string) {
 		return
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.thinking.WriteString(s)
+	onThink := w.onThink
+	w.mu.Unlock()
+	if onThink != nil {
+		onThink(s)
+	}
 }
 
 // Thinking returns the reasoning the server sent apart from the reply.

@@ -179,6 +179,10 @@ func secretsOf(cfg Config) []string {
 }
 
 // GenerateContent calls the provider with the configured options first.
+// A call's llms.WithStreamingReasoningFunc receives the reasoning a
+// server sends apart from the reply as it arrives, from every provider
+// that sends it (Ollama's "thinking", OpenAI-compatible servers'
+// "reasoning_content").
 // When the server refuses a parameter it can do without (stop sequences,
 // the temperature), as reasoning models and some servers do, the call is
 // made once more without it, and so are the calls after (see Dropped).
@@ -200,6 +204,16 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
 	all = append(append(all, m.defaults...), opts...)
 	ctx, w := withWatch(withOptions(ctx, m.options))
+	var o llms.CallOptions
+	for _, opt := range all {
+		opt(&o)
+	}
+	if fn := o.StreamingReasoningFunc; fn != nil {
+		// The reasoning that a client drops (Ollama's "thinking") reaches
+		// the caller as it arrives, as the OpenAI client passes on its
+		// "reasoning_content": a caller that stops the stream keeps it.
+		w.onThink = func(s string) { fn(ctx, []byte(s), nil) }
+	}
 	resp, err := m.Model.GenerateContent(ctx, msgs, all...)
 	if werr := w.Err(); werr != nil && (err == nil || ctx.Err() == nil || errors.Is(werr, ErrIdle)) {
 		// The transport saw what the client may have hidden: a reply

@@ -25,5 +25,5 @@
 //
 // Like net/http/httptest, the package is meant for tests. Replies are
 // streamed in the pieces model.Chunks cuts, as the replay provider streams
-// a cassette.
+// a cassette, or in pieces of the size [Pieces] gives.
 package modeltest

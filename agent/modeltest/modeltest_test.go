@@ -475,3 +475,31 @@ func TestLoadReplies(t *testing.T) {
 		})
 	}
 }
+
+// TestPieces streams a reply in pieces of the size asked for, on
+// character boundaries, in both dialects.
+func TestPieces(t *testing.T) {
+	reply := "Final Answer: déjà vu" // 23 bytes, two of two-byte letters
+	for _, dialect := range []string{"ollama", "openai"} {
+		for _, size := range []int{1, 4, 100} {
+			t.Run(fmt.Sprintf("%s, %d bytes", dialect, size), func(t *testing.T) {
+				srv := start(dialect, []string{reply}, modeltest.Pieces(size))
+				defer srv.Close()
+				got, err := chat(t, srv, dialect, request{stream: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.text != reply {
+					t.Errorf("got %q, want %q", got.text, reply)
+				}
+				// A piece ends on a character boundary: one may be a byte
+				// longer than the size, and the text comes whole (JSON would
+				// have spoilt a character cut in two).
+				least, most := (len(reply)+size)/(size+1), (len(reply)+size-1)/size
+				if sent := srv.Sent(0); sent < least || sent > most {
+					t.Errorf("the server sent %d pieces, want %d to %d", sent, least, most)
+				}
+			})
+		}
+	}
+}

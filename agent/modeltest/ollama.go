@@ -1,8 +1,6 @@
 package modeltest
 
 import (
-	"github.com/react-agent/react-agent/agent/model"
-
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -63,7 +61,7 @@ func (ollama) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 		tcs = append(tcs, map[string]any{"function": map[string]any{"name": c.Name, "arguments": args}})
 	}
 	if stream, ok := req["stream"].(bool); !ok || stream { // Ollama streams unless told not to
-		for _, c := range model.Chunks(thinking) {
+		for _, c := range rp.pieces(thinking) {
 			if !pace() {
 				return
 			}
@@ -72,7 +70,7 @@ func (ollama) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 			w.(http.Flusher).Flush()
 		}
 		thinking = ""
-		for _, c := range model.Chunks(reply) {
+		for _, c := range rp.pieces(reply) {
 			if !pace() {
 				return
 			}

@@ -1,8 +1,6 @@
 package modeltest
 
 import (
-	"github.com/react-agent/react-agent/agent/model"
-
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -76,13 +74,13 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 	chunk := func(choices []any) map[string]any {
 		return map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": created, "model": name, "choices": choices}
 	}
-	for _, c := range model.Chunks(rp.thinking) {
+	for _, c := range rp.pieces(rp.thinking) {
 		if !pace() {
 			return
 		}
 		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"reasoning_content": c}}}))
 	}
-	for _, c := range model.Chunks(content) {
+	for _, c := range rp.pieces(content) {
 		if !pace() {
 			return
 		}
@@ -93,7 +91,7 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 		send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"tool_calls": []any{map[string]any{
 			"index": i, "id": fmt.Sprintf("call_%d", i+1), "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": ""}}}}}}))
-		for _, piece := range model.Chunks(c.argumentsJSON()) {
+		for _, piece := range rp.pieces(c.argumentsJSON()) {
 			send(chunk([]any{map[string]any{"index": 0, "delta": map[string]any{"tool_calls": []any{map[string]any{
 				"index": i, "function": map[string]any{"arguments": piece}}}}}}))
 		}

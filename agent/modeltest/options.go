@@ -24,6 +24,15 @@ type config struct {
 	contextSize  int    // llama.cpp's n_ctx in /props
 	templateTail string // what llama.cpp's chat template adds after the assistant's turn opens
 	noTags       bool   // structural tags are refused, as before vLLM took them
+	piece        int    // the bytes of a streamed piece; 0 for model.Chunks
+}
+
+// Pieces makes the server stream replies in pieces of n bytes (on
+// character boundaries) instead of the few that model.Chunks cuts: one or
+// two for a model that streams a token at a time, thousands for a server
+// that sends large pieces.
+func Pieces(n int) Option {
+	return func(c *config) { c.piece = n }
 }
 
 // SeparateThinking makes the server send the reasoning that opens a

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/react-agent/react-agent/agent/model"
 )
 
 // OutOfScript is the reply to calls past the end of a script when the
@@ -86,11 +89,33 @@ func (c Call) argumentsJSON() string {
 }
 
 // reply is what a server sends for one call: the text, the reasoning
-// sent apart from it, and the tool calls.
+// sent apart from it, and the tool calls, and how a stream cuts the text
+// into pieces.
 type reply struct {
 	content  string
 	thinking string
 	calls    []Call
+	pieces   func(string) []string
+}
+
+// piecesOf returns the function that cuts streamed text into pieces of
+// size bytes (on character boundaries), or model.Chunks for size 0.
+func piecesOf(size int) func(string) []string {
+	if size <= 0 {
+		return model.Chunks
+	}
+	return func(text string) []string {
+		var out []string
+		for len(text) > 0 {
+			n := min(len(text), size)
+			for n < len(text) && !utf8.RuneStart(text[n]) {
+				n++
+			}
+			out = append(out, text[:n])
+			text = text[n:]
+		}
+		return out
+	}
 }
 
 // splitThinking takes the reasoning in <think>…</think> that opens text

@@ -274,6 +274,7 @@ func (t *Trace) textLimit() int {
 // (the model's, a tool's, a server's) is shown with its control
 // characters made visible, and long text is shortened.
 func (t *Trace) format(e event.Event) string {
+	observed := e.Text // what the model is shown, cut once below
 	e.Text = Visible(shortenBytes(e.Text, t.textLimit()))
 	e.Reasoning = Visible(shortenBytes(e.Reasoning, t.textLimit()))
 	e.Tool = Visible(e.Tool)
@@ -325,11 +326,16 @@ func (t *Trace) format(e event.Event) string {
 		if e.Failed {
 			label, color = "Observation (error)", ansiRed
 		}
-		text := strings.TrimSpace(e.Text)
-		if !t.opts.verbose {
+		// Shortened once, from what the model is shown, so that "(N
+		// more bytes)" counts what the model read and the trace did not
+		// show.
+		text := strings.TrimSpace(observed)
+		if t.opts.verbose {
+			text = shortenBytes(text, t.textLimit())
+		} else {
 			text = shortenObservation(text)
 		}
-		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(text, "    "), took(e.Duration))
+		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(Visible(text), "    "), took(e.Duration))
 	case event.Final:
 		if streamed {
 			break

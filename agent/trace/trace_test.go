@@ -5,6 +5,7 @@ import (
 	"github.com/react-agent/react-agent/agent/event"
 
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -391,5 +392,28 @@ func TestOnAScreen(t *testing.T) {
 		"[1] Observation: 3", "[2] Thought: done", "Final Answer: 3"}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the screen shows\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestShortenedObservationsCountWhatTheModelRead shows observations
+// longer than the trace's own limit on a thought (16 KiB): the "(N more
+// bytes)" after the part shown counts from what the model was shown, not
+// from a first cut of the trace's.
+func TestShortenedObservationsCountWhatTheModelRead(t *testing.T) {
+	for _, size := range []int{1000, 100 << 10, 1 << 20} {
+		for _, verbose := range []bool{false, true} {
+			var b bytes.Buffer
+			text := strings.Repeat("x", size)
+			feed(New(&b, Verbose(verbose)), []any{event.Event{Kind: event.Observation, Iteration: 1, Tool: "t", Text: text}})
+			shown := strings.Count(b.String(), "x")
+			want := fmt.Sprintf("(%d more bytes)", size-shown)
+			if shown == size {
+				want = "x\n" // shown whole
+			}
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%d bytes, verbose=%v: the trace shows %d of them and says %q, want %q",
+					size, verbose, shown, b.String()[len(b.String())-30:], want)
+			}
+		}
 	}
 }
