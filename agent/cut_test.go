@@ -147,7 +147,10 @@ func TestReasoningSurvivesTheAgentsOwnCut(t *testing.T) {
 				if !strings.Contains(jsonl.String(), `"type":"thought","iteration":1,"text":"I will use add.","reasoning":"`+thinking+`"`) {
 					t.Errorf("the JSON thought event of step 1 lacks the reasoning:\n%s", jsonl.String())
 				}
-				if !strings.Contains(screen.String(), "thinking:\n    "+thinking) {
+				// Streamed, the reasoning comes first, as it arrives; else
+				// with the thought.
+				if want := map[bool]string{true: "[1] thinking: " + thinking + "\nThought: I will use add.",
+					false: "thinking:\n    " + thinking}[shown]; !strings.Contains(screen.String(), want) {
 					t.Errorf("the trace lacks the reasoning:\n%s", screen.String())
 				}
 				replay, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: cassette})

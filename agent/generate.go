@@ -5,7 +5,6 @@ import (
 
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
@@ -122,19 +121,20 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	// Replies are always streamed, whether anyone shows them or not, so
 	// that the generation stops as soon as the reply holds a complete
 	// action, also from servers that ignore stop sequences.
-	cutter := newStreamCutter(a.parser, onToken)
 	// The reasoning a server sends apart from the reply is kept as it
-	// comes: a reply the agent cuts itself has no response to take it from.
-	var reasoning strings.Builder
-	opts = append(opts, llms.WithStreamingFunc(cutter.write),
-		llms.WithStreamingReasoningFunc(func(_ context.Context, r, _ []byte) error {
-			reasoning.Write(r)
-			return nil
-		}))
+	// comes (a reply the agent cuts itself has no response to take it
+	// from), and shown before the reply.
+	think := &thinking{show: onToken}
+	if onToken != nil {
+		onToken = func(s string) { think.end(); think.show(s) }
+	}
+	cutter := newStreamCutter(a.parser, onToken)
+	opts = append(opts, llms.WithStreamingFunc(cutter.write), llms.WithStreamingReasoningFunc(think.write))
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
+	think.end()
 	if err != nil {
 		if errors.Is(err, errStreamCut) {
-			return generation{text: cutter.text(), reasoning: reasoning.String()}, nil
+			return generation{text: cutter.text(), reasoning: think.text.String()}, nil
 		}
 		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
 			return generation{}, &model.Error{Err: model.ErrTimeout, Temporary: true}

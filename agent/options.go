@@ -152,8 +152,11 @@ func WithEvents(fn func(event.Event)) Option {
 // holds a complete action followed by an "Observation:" the model made up,
 // the agent cancels the generation there, and fn never receives what it
 // cut: the line still streaming (at most its last 256 bytes) is held back
-// until it is known not to be where the reply is cut. The warning that the
-// server refused the stop sequences comes before the first piece.
+// until it is known not to be where the reply is cut. Reasoning that the
+// server sends apart from the reply comes first, as it arrives, between
+// <think> and </think>, as reasoning models write it in their text. The
+// warning that the server refused the stop sequences comes before the
+// first piece.
 func WithStreaming(fn func(chunk string)) Option {
 	return func(o *options) { o.onToken = fn }
 }

@@ -123,3 +123,33 @@ func completeAction(p *parser.Parser, text string) int {
 	}
 	return visible + obs
 }
+
+// thinking collects the reasoning a server sends apart from the reply
+// (Ollama's "thinking", "reasoning_content"), and shows it as it arrives,
+// in the tags a reasoning model writes it in, as the reply would hold it.
+type thinking struct {
+	text  strings.Builder
+	show  func(string) // nil when nothing is shown
+	shown bool         // a <think> tag was shown and not closed
+}
+
+// write is the langchaingo streaming function of reasoning.
+func (t *thinking) write(_ context.Context, reasoning, _ []byte) error {
+	t.text.Write(reasoning)
+	if t.show != nil && len(reasoning) > 0 {
+		if !t.shown {
+			t.shown = true
+			t.show("<think>")
+		}
+		t.show(string(reasoning))
+	}
+	return nil
+}
+
+// end closes the reasoning shown, before the reply or when the call ends.
+func (t *thinking) end() {
+	if t.shown {
+		t.shown = false
+		t.show("</think>\n")
+	}
+}
