@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -188,6 +189,11 @@ func TestTerminalConfirmsShellCommand(t *testing.T) {
 			}
 			if strings.Contains(screen, "$((6*7))The agent") {
 				t.Errorf("the question is glued to the streamed text:\n%q", screen)
+			}
+			for _, line := range term.lines() {
+				if regexp.MustCompile(`^\[\d+\] \(\d+(\.\d+)?m?s\)$`).MatchString(line) {
+					t.Errorf("a step's time stands on a line of its own after the confirmation: %q\n%s", line, strings.Join(term.lines(), "\n"))
+				}
 			}
 			if answer == "n" && !strings.Contains(screen, "not") {
 				t.Errorf("a refused command should be reported; the terminal shows:\n%s", screen)

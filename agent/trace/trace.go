@@ -255,6 +255,13 @@ func (t *Trace) EndLine() {
 func (t *Trace) endLine() {
 	t.stopSpinner()
 	t.undim()
+	if t.pendingTime != "" && t.midLine {
+		// A line is ended before the action it times shows (a
+		// confirmation is asked): the time goes at the end of the streamed
+		// reply, where it would have gone, not on a line of its own.
+		t.write(t.paint(ansiDim, t.pendingTime))
+	}
+	t.pendingTime = ""
 	if t.midLine {
 		t.midLine = false
 		t.write("\n")
