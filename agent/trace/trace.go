@@ -47,6 +47,8 @@ type Trace struct {
 	carry        string       // the streamed start of what may be a reasoning tag
 	tagged       bool         // the streamed reply held its reasoning, in tags
 	pendingTime  string       // a streamed reply's model time, shown once its kind is known
+	answering    bool         // the streamed reply reached its final answer, shown as an answer
+	answerCarry  string       // the streamed start of what may be a final answer's label
 }
 
 // Option configures a Trace.
@@ -171,20 +173,110 @@ func (t *Trace) Token(chunk string) {
 	if t.tokenBytes >= limit {
 		chunk = shortenBytes(chunk, len(chunk)-(t.tokenBytes-limit))
 	}
-	if t.tokenBytes == len(chunk) && t.iteration > 0 {
-		// A reply begins: tag it with its step, as the other lines are.
-		t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", t.iteration)) + " ")
+	if t.tokenBytes == len(chunk) {
+		t.answering = false
+		if t.iteration > 0 {
+			// A reply begins: tag it with its step, as the other lines are.
+			t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", t.iteration)) + " ")
+		}
 	}
 	chunk = t.reasoningTags(chunk)
-	if chunk == "" {
+	if chunk == "" || !t.opts.color || t.answering {
+		t.streamText(chunk)
 		return
 	}
-	t.midLine = !strings.HasSuffix(chunk, "\n")
-	if t.opts.color && !t.dim {
-		t.dim = true // one dim run for the whole streamed reply
+	// The final answer is shown as an answer, not dim as the thought
+	// before it: from its label on.
+	s := t.answerCarry + chunk
+	t.answerCarry = ""
+	start, end := finalAnswerLabel(s)
+	switch {
+	case start >= 0:
+		t.streamText(s[:start])
+		t.undim()
+		t.answering = true
+		t.write(t.paint(ansiBoldGreen, Visible(s[start:end])))
+		t.midLine = true
+		t.streamText(s[end:])
+	default:
+		keep := labelPrefixAtEnd(s)
+		t.answerCarry = s[len(s)-keep:]
+		t.streamText(s[:len(s)-keep])
+	}
+}
+
+// streamText writes streamed text, with its control characters made
+// visible: dim, but for a final answer's.
+func (t *Trace) streamText(text string) {
+	if text == "" {
+		return
+	}
+	t.midLine = !strings.HasSuffix(text, "\n")
+	if t.opts.color && !t.dim && !t.answering {
+		t.dim = true // one dim run for the streamed thought
 		t.write(ansiDim)
 	}
-	t.write(Visible(chunk))
+	t.write(Visible(text))
+}
+
+// finalAnswerLabels are the labels of a final answer the prompts ask for,
+// in lower case, as the trace finds them in a streamed reply.
+var finalAnswerLabels = []string{"final answer", "最终答案", "最終答案"}
+
+// finalAnswerLabel returns where the first final answer's label of s
+// starts and where it ends, after its colon and any markdown around it,
+// or -1, -1.
+func finalAnswerLabel(s string) (start, end int) {
+	lower := asciiLower(s)
+	start = -1
+	for _, l := range finalAnswerLabels {
+		if i := strings.Index(lower, l); i >= 0 && (start < 0 || i < start) {
+			start, end = i, i+len(l)
+		}
+	}
+	if start < 0 {
+		return -1, -1
+	}
+	rest := strings.TrimLeft(s[end:], "*_ ")
+	if r, ok := strings.CutPrefix(rest, ":"); ok {
+		rest = r
+	} else if r, ok := strings.CutPrefix(rest, "："); ok {
+		rest = r
+	} else {
+		return -1, -1 // "the final answer is": prose, not a label
+	}
+	end = len(s) - len(strings.TrimLeft(rest, "*_"))
+	for start > 0 && (s[start-1] == '*' || s[start-1] == '#') {
+		start-- // "**Final Answer**:" is painted whole
+	}
+	return start, end
+}
+
+// labelPrefixAtEnd returns how many bytes at the end of s may start a
+// final answer's label (or be its colon to come), to be held back until
+// the next piece tells.
+func labelPrefixAtEnd(s string) int {
+	lower := asciiLower(s)
+	for _, l := range finalAnswerLabels {
+		for n := min(len(l)+3, len(s)); n > 0; n-- {
+			tail := strings.TrimRight(lower[len(lower)-n:], "*_ ")
+			if tail != "" && (strings.HasPrefix(l, tail) || tail == l) {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// asciiLower lower-cases the ASCII letters of s, keeping its length.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // streamedTags are how reasoning tags show in a streamed reply: the
@@ -220,8 +312,13 @@ func (t *Trace) reasoningTags(chunk string) string {
 	return r
 }
 
-// flushCarry writes what reasoningTags held back when the stream ends.
+// flushCarry writes what reasoningTags, and the search for a final
+// answer's label, held back when the stream ends.
 func (t *Trace) flushCarry() {
+	if c := t.answerCarry; c != "" {
+		t.answerCarry = ""
+		t.streamText(c)
+	}
 	if t.carry == "" {
 		return
 	}

@@ -417,3 +417,31 @@ func TestShortenedObservationsCountWhatTheModelRead(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedFinalAnswerIsNotDim streams a reply in small pieces, its
+// label cut between them: the thought is dim, the final answer is not,
+// and its label is painted as the trace paints an answer's.
+func TestStreamedFinalAnswerIsNotDim(t *testing.T) {
+	for _, reply := range []string{"Thought: easy.\nFinal Answer: 42", "Thought: easy.\n**Final Answer**: 42", "思考：简单\n最终答案：42"} {
+		var b strings.Builder
+		tr := New(&b, Color(true))
+		tr.Event(event.Event{Kind: event.Model, Iteration: 1})
+		for r := []rune(reply); len(r) > 0; { // three characters a piece, as a server streams them
+			n := min(3, len(r))
+			tr.Token(string(r[:n]))
+			r = r[n:]
+		}
+		tr.Event(event.Event{Kind: event.Thought, Iteration: 1, Text: "easy."})
+		tr.Event(event.Event{Kind: event.Final, Iteration: 1, Text: "42"})
+		tr.Close()
+		out := b.String()
+		label := strings.Index(out, ansiBoldGreen)
+		dimEnd := strings.LastIndex(out[:max(label, 0)], ansiReset)
+		if label < 0 || !strings.Contains(out[label:], "42") || strings.Contains(out[label:], ansiDim) {
+			t.Errorf("%q: the answer is not painted as an answer:\n%q", reply, out)
+		}
+		if !strings.Contains(out, ansiDim) || dimEnd < strings.Index(out, ansiDim) {
+			t.Errorf("%q: the thought is not dim:\n%q", reply, out)
+		}
+	}
+}
