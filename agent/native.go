@@ -224,7 +224,7 @@ func (a *Agent) nativeMessages(history []Turn, question string) *nativeTranscrip
 		t.add(llms.TextParts(llms.ChatMessageTypeHuman, h.Question), len(h.Question))
 		t.add(llms.TextParts(llms.ChatMessageTypeAI, h.Answer), len(h.Answer))
 	}
-	t.add(llms.TextParts(llms.ChatMessageTypeHuman, question), len(question))
+	t.add(a.question(question), len(question)+len(a.opts.images)*imageBytes)
 	return t
 }
 

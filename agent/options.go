@@ -29,6 +29,7 @@ type options struct {
 	maxParseRepeats int
 	protocol        Protocol
 	constrain       Constrain
+	images          []Image
 }
 
 func defaultOptions() options {

@@ -37,6 +37,8 @@ type transcript interface {
 type textTranscript struct {
 	tmpl     *prompt.Template
 	question string
+	ask      func(text string) llms.MessageContent // the question's message: the scratchpad and any images
+	imageLen int                                   // the bytes the images are counted as
 	system   llms.MessageContent
 	sysLen   int
 	turns    []llms.MessageContent // question and answer of each earlier turn
@@ -87,8 +89,8 @@ func (a *Agent) textTranscript(history []Turn, question string, tmpl *prompt.Tem
 		// context still reaches the model, at the end.
 		system = strings.TrimRight(system, "\n") + "\n\n" + a.opts.system
 	}
-	t := &textTranscript{tmpl: tmpl, question: question,
-		system: llms.TextParts(llms.ChatMessageTypeSystem, system), sysLen: len(system)}
+	t := &textTranscript{tmpl: tmpl, question: question, ask: a.question,
+		system: llms.TextParts(llms.ChatMessageTypeSystem, system), sysLen: len(system), imageLen: len(a.opts.images) * imageBytes}
 	for _, h := range history {
 		q := tmpl.Begin(h.Question).String()
 		ans := tmpl.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.Answer})
@@ -102,12 +104,12 @@ func (a *Agent) textTranscript(history []Turn, question string, tmpl *prompt.Tem
 func (t *textTranscript) messages() []llms.MessageContent {
 	t.msgs = append(t.msgs[:0], t.system)
 	t.msgs = append(t.msgs, t.turns[2*t.dropped:]...)
-	t.msgs = append(t.msgs, llms.TextParts(llms.ChatMessageTypeHuman, t.pad.String()))
+	t.msgs = append(t.msgs, t.ask(t.pad.String()))
 	return t.msgs
 }
 
 func (t *textTranscript) size() int {
-	n := t.sysLen + t.pad.Len()
+	n := t.sysLen + t.imageLen + t.pad.Len()
 	for _, l := range t.turnLen[t.dropped:] {
 		n += l
 	}
