@@ -1801,7 +1801,7 @@ type session struct {
 
 // newSession reads the settings into the flags and builds the agent they
 // describe.
-func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.Reader, stdout, stderr io.Writer) (*session, error) {
+func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.Reader, stdout, stderr io.Writer, extra ...agent.Option) (*session, error) {
 	if err := applySettings(fs, f.config); err != nil {
 		return nil, err
 	}
@@ -1907,7 +1907,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		return nil, interrupted(ctx, err)
 	}
 	s.closeFn = func() { closeTools(); closeTTY() }
-	s.agent = agent.New(m, reg, opts...)
+	s.agent = agent.New(m, reg, append(opts, extra...)...)
 	built = true
 	return s, nil
 }
@@ -2072,17 +2072,14 @@ printed), 130 interrupted.
 		return interrupted(ctx, err)
 	}
 	given = append(given, files...)
-	var images []attachment
+	var images []agent.Image
 	for _, a := range given {
 		if a.mime != "" {
-			images = append(images, a)
+			images = append(images, agent.Image{MIMEType: a.mime, Data: a.data})
 		}
 	}
-	if len(images) > 0 {
-		return fmt.Errorf("%w: %s is an image (%s), which cannot be attached yet", errUsage, images[0].name, images[0].mime)
-	}
 	texts := withAttachments(given)
-	s, err := newSession(ctx, fs, f, stdin, stdout, stderr)
+	s, err := newSession(ctx, fs, f, stdin, stdout, stderr, agent.WithImages(images...))
 	if err != nil {
 		return err
 	}
@@ -2191,13 +2188,16 @@ func readAttachment(ctx context.Context, r io.Reader, name string, budget *attac
 }
 
 // withAttachments renders the texts given with a question, to follow it:
-// the question is what to do, they are what to do it with.
+// the question is what to do, they are what to do it with. An image is
+// named, in its place; it goes with the question's message.
 func withAttachments(given []attachment) string {
 	var b strings.Builder
 	for _, t := range given {
-		if t.mime == "" {
-			fmt.Fprintf(&b, "\n\n--- %s ---\n%s", t.name, strings.TrimRight(t.text, "\n"))
+		if t.mime != "" {
+			fmt.Fprintf(&b, "\n\n--- %s: an image (%s, %d KB), attached ---", t.name, t.mime, (len(t.data)+1023)/1024)
+			continue
 		}
+		fmt.Fprintf(&b, "\n\n--- %s ---\n%s", t.name, strings.TrimRight(t.text, "\n"))
 	}
 	return b.String()
 }
@@ -2435,6 +2435,8 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "fix the file given with --mcp-config (or the mcp section of --tools-config)"
 	case errors.Is(err, mcp.ErrServerStopped):
 		more = "run the server's command in a terminal to see why it stops"
+	case errors.Is(err, model.ErrNoImages):
+		more = "for llama-server, pass --provider openai with its address (http://127.0.0.1:8080/v1), whose models may see images"
 	case errors.Is(err, mcp.ErrReplyTooLarge):
 		more = "the server sent more than react-agent reads from one reply; ask less of the tool, or check the server"
 	case errors.Is(err, agent.ErrContextWindow):

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"os/exec"
@@ -222,5 +223,29 @@ func TestModelOptionsReachTheServer(t *testing.T) {
 	bad := run(t, invocation{args: []string{"-q", "--base-url", s.URL, "hi", "-o", "nonsense"}})
 	if bad.code != 2 || !strings.Contains(bad.stderr, "KEY=VALUE") {
 		t.Errorf("-o without a value: want exit 2 and what to write\n%s", bad)
+	}
+}
+
+// TestAnImageIsSentAsAnImage attaches a PNG: Ollama gets it in the
+// message's images, and the text names it, instead of its bytes.
+func TestAnImageIsSentAsAnImage(t *testing.T) {
+	s := ollama(t, "calculator.json")
+	img := filepath.Join(t.TempDir(), "chart.png")
+	data := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 2000)...)
+	if err := os.WriteFile(img, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, invocation{args: []string{"-q", "--base-url", s.URL, "-a", img, "What does the chart show?"}})
+	if got.code != 0 {
+		t.Fatalf("exit %d\n%s", got.code, got)
+	}
+	msgs, _ := s.Request(0)["messages"].([]any)
+	last, _ := msgs[len(msgs)-1].(map[string]any)
+	images, _ := last["images"].([]any)
+	if len(images) != 1 || images[0] != base64.StdEncoding.EncodeToString(data) {
+		t.Errorf("the question's message carries %d images, want the PNG: %.300v", len(images), last)
+	}
+	if content, _ := last["content"].(string); !strings.Contains(content, "chart.png: an image (image/png, 2 KB), attached") || strings.Contains(content, "PNG") {
+		t.Errorf("the text should name the image, not hold its bytes:\n%.500s", content)
 	}
 }

@@ -40,7 +40,7 @@ var llamacppProvider = Provider{
 		if numCtx == 0 {
 			numCtx = cfg.NumCtx
 		}
-		return opened{model: &llamacpp{base: u, hc: hc}, url: u, numCtx: numCtx,
+		return opened{model: &llamacpp{base: u, hc: hc}, url: u, numCtx: numCtx, images: imagesRefused,
 			con: fixed(ModeGrammar, ServerLlamaCpp, "a lazy GBNF grammar on llama.cpp's /completion, from the Action: label on")}, nil
 	},
 }

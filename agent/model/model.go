@@ -119,7 +119,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
 		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
-		options: cfg.Options}
+		options: cfg.Options, images: o.images}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -160,6 +160,7 @@ type served struct {
 	drop                *dropped       // the parameters the server refused
 	con                 *constrainer   // how the server binds replies, or nil
 	options             map[string]any // Config.Options, sent with every call
+	images              imageForm      // how the client sends images
 }
 
 // Dropped returns the request parameters ("stop", "temperature") the
@@ -201,6 +202,10 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 
 // generate makes one call.
 func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption) (*llms.ContentResponse, error) {
+	msgs, err := m.images.withImages(m.provider, msgs)
+	if err != nil {
+		return nil, err
+	}
 	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
 	all = append(append(all, m.defaults...), opts...)
 	ctx, w := withWatch(withOptions(ctx, m.options))
@@ -230,6 +235,9 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 		e := explain(Classify(ctx, redactError(err, m.secrets...)), m.provider, m.name, m.url)
 		if e.StatusCode == http.StatusNotFound && m.provider == ollamaProvider.Name && m.hc != nil {
 			explainOllamaNotFound(ctx, e, m.hc)
+		}
+		if refusedImages(e.StatusCode, msgs) {
+			e.Hint = "the model may not see images: use one that does (a vision model), or leave the images out"
 		}
 		return nil, e
 	}

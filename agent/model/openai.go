@@ -76,7 +76,7 @@ func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, er
 	}
 	m, err := openai.New(openai.WithBaseURL(u), openai.WithModel(cfg.Model),
 		openai.WithToken(key), openai.WithHTTPClient(doer{hc}))
-	o := opened{model: m, url: u, numCtx: numCtx}
+	o := opened{model: m, url: u, numCtx: numCtx, images: imagesAsDataURLs}
 	if !cfg.ToolCalling {
 		o.con = openaiConstrainer(cfg.Server, u, key, hc)
 	}

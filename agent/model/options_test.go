@@ -3,6 +3,7 @@ package model_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tmc/langchaingo/llms"
@@ -67,4 +68,21 @@ func ExampleOptionValue() {
 	// bool true
 	// []interface {} [###]
 	// string 10m
+}
+
+// TestARefusedImageSaysSo sends an image to a server that refuses the
+// call: the error says the model may not see images.
+func TestARefusedImageSaysSo(t *testing.T) {
+	srv := modeltest.NewOpenAI([]string{"Final Answer: 4"}, modeltest.Fail(1, 400))
+	defer srv.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := llms.TextParts(llms.ChatMessageTypeHuman, "What is it?")
+	msg.Parts = append(msg.Parts, llms.BinaryPart("image/png", []byte("\x89PNG")))
+	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{msg})
+	if err == nil || !strings.Contains(err.Error(), "may not see images") {
+		t.Errorf("error = %v, want it to say the model may not see images", err)
+	}
 }

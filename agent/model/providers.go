@@ -31,6 +31,7 @@ type opened struct {
 	url    string       // the server's URL, or "" for a hosted API's default
 	numCtx int          // the context window asked of the server, or 0
 	con    *constrainer // how the server binds replies, or nil for not at all
+	images imageForm    // how the client sends images
 }
 
 // providers lists every provider, in the order help texts show them.
