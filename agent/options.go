@@ -53,8 +53,7 @@ func DefaultStopSequences() []string {
 	return []string{"\nObservation", "\nobservation", "\n**Observation", "\n观察"}
 }
 
-// WithMaxIterations bounds the number of model calls (--max-iterations,
-// default 10). When the limit is reached, one more call asks the model for
+// WithMaxIterations bounds the number of model calls (default 10). When the limit is reached, one more call asks the model for
 // its best final answer, and the result is marked forced.
 func WithMaxIterations(n int) Option {
 	return func(o *options) {
@@ -109,8 +108,7 @@ func WithRetries(n int, initial, max time.Duration) Option {
 	}
 }
 
-// WithTemplate sets the prompt template (--lang, --prompt-file; default
-// prompt.English()).
+// WithTemplate sets the prompt template (default prompt.English()).
 func WithTemplate(t *prompt.Template) Option {
 	return func(o *options) {
 		if t != nil {
@@ -119,8 +117,8 @@ func WithTemplate(t *prompt.Template) Option {
 	}
 }
 
-// WithSystem appends extra context to the system part of the prompt
-// (--system), as a product's business context would be.
+// WithSystem appends extra context to the system part of the prompt, as
+// a product's business context would be.
 func WithSystem(text string) Option {
 	return func(o *options) { o.system = text }
 }

@@ -14,7 +14,7 @@ import (
 const shellName = "shell"
 
 // ErrShellDisabled is matched (with errors.Is) by the error a call to the
-// shell tool returns when --allow-shell was not given.
+// shell tool returns when Options.AllowShell is off.
 var ErrShellDisabled = errors.New("the shell tool is disabled")
 
 // errShellDisabled is what calling the disabled shell tool answers.
