@@ -53,8 +53,9 @@ func DefaultStopSequences() []string {
 	return []string{"\nObservation", "\nobservation", "\n**Observation", "\n观察"}
 }
 
-// WithMaxIterations bounds the number of model calls (default 10). When the limit is reached, one more call asks the model for
-// its best final answer, and the result is marked forced.
+// WithMaxIterations bounds the number of model calls (default 10). When
+// the limit is reached, one more call asks the model for its best final
+// answer, and the result is marked forced.
 func WithMaxIterations(n int) Option {
 	return func(o *options) {
 		if n > 0 {
