@@ -47,9 +47,8 @@ func WithConstrain(c Constrain) Option {
 // binding is how a run binds its steps.
 type binding struct {
 	step, final *model.Constraint
-	object      bool   // the JSON object protocol
-	refused     bool   // the server's refusal was reported
-	said        string // what the trace was told, once
+	object      bool // the JSON object protocol
+	refused     bool // the server's refusal was reported
 }
 
 // bind finds how the run's steps are bound, and the template of the
