@@ -320,7 +320,15 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 		full = len(text)
 	}
 	rejected := 0
-	for from := prev.value; from < end; {
+	lo := prev.value // where the words of a label may start
+	if prev.kind == labelInput && lo < end && (text[lo] == '{' || text[lo] == '[') {
+		// An input written as JSON: a label inside one of its strings
+		// ("{"input": "0 Thought: 0"}") is text. Look after its end.
+		if k := jsonEnd(text[:end], lo); k > 0 {
+			lo = k
+		}
+	}
+	for from := lo; from < end; {
 		if half < from {
 			half = indexByteFrom(text[:end], ':', from)
 		}
@@ -335,7 +343,7 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 			return mark{}, false
 		}
 		from = colon + size
-		m, ok := labelBefore(text, prev.value, colon)
+		m, ok := labelBefore(text, lo, colon)
 		if !ok {
 			continue
 		}
@@ -357,6 +365,61 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 		return m, true
 	}
 	return mark{}, false
+}
+
+// jsonEnd returns the offset just past the JSON object or list that
+// starts at s[from], or -1 when it does not close within s. Quoted
+// strings are skipped at memchr speed, so that brackets and labels inside
+// them do not count.
+func jsonEnd(s string, from int) int {
+	depth := 0
+	for i := from; i < len(s); {
+		k := strings.IndexAny(s[i:], "\"'{}[]")
+		if k < 0 {
+			return -1
+		}
+		i += k
+		switch c := s[i]; c {
+		case '"', '\'':
+			end := stringEnd(s, i)
+			if end < 0 {
+				return -1
+			}
+			i = end
+			continue
+		case '{', '[':
+			depth++
+		default:
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return -1
+}
+
+// stringEnd returns the offset just past the quoted string that starts at
+// s[at], or -1 when it is not closed within s: the first quote like the
+// opening one that no backslash escapes.
+func stringEnd(s string, at int) int {
+	q := s[at]
+	for i := at + 1; i < len(s); {
+		k := strings.IndexByte(s[i:], q)
+		if k < 0 {
+			return -1
+		}
+		i += k
+		backslashes := 0
+		for j := i - 1; j > at && s[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i + 1
+		}
+		i++
+	}
+	return -1
 }
 
 // indexFrom returns the offset of the first sep in s at or after from, or

@@ -39,6 +39,10 @@ func TestAWholeStepOnOneLine(t *testing.T) {
 		{"a generic word glued to markup is no label", "Action: #Args:0", action("", "#Args:0", obj{})},
 		{"numbered action with a made-up observation", "Action 2: web_search[zig] Observation 2: Zig is a language.", action("", "web_search", obj{"query": "zig"})},
 		{"input with a made-up observation", `Action: web_search Action Input: {"query": "zig"} Observation: found`, action("", "web_search", obj{"query": "zig"})},
+		{"a label inside a string of a JSON input is text", "Action: web_search Action Input: {\"query\": \"zig\\n0 Thought: 0\"}",
+			action("", "web_search", obj{"query": "zig\n0 Thought: 0"})},
+		{"a label after a JSON input with brackets in its strings still counts", `Thought: x Action: web_search Action Input: {"query": "a} b] Thought: c"} Observation: made up`,
+			action("x", "web_search", obj{"query": "a} b] Thought: c"})},
 		{"a key inside the input is not a label", `Action: http_request` + "\nAction Input: {\"url\": \"https://a.example\", \"Observation\": 1}", action("", "http_request", obj{"url": "https://a.example", "Observation": 1.0})},
 	})
 }
