@@ -10,11 +10,13 @@ import (
 // <function=x>{...}</function>, and tags such as
 // <action><tool_name>x</tool_name><arguments><arg key="k">v</arg></arguments></action>.
 var (
-	invokeTag   = regexp.MustCompile(`(?is)<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>(.*?)(?:</(?:invoke|tool_call|function_call|call|tool_use)>|$)`)
-	functionEq  = regexp.MustCompile(`(?is)<function=([^<>\s]{1,64})>(.*?)(?:</function>|$)`)
-	nameTag     = regexp.MustCompile(`(?is)<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
-	argsTag     = regexp.MustCompile(`(?is)<(?:arguments|parameters|args|params|input|tool_input|action_input)>(.*?)(?:</(?:arguments|parameters|args|params|input|tool_input|action_input)>|$)`)
-	paramTag    = regexp.MustCompile(`(?is)<(?:parameter|param|arg|argument)\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']\s*>(.*?)</(?:parameter|param|arg|argument)>`)
+	invokeTag  = regexp.MustCompile(`(?is)<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>(.*?)(?:</(?:invoke|tool_call|function_call|call|tool_use)>|$)`)
+	functionEq = regexp.MustCompile(`(?is)<function=([^<>\s]{1,64})>(.*?)(?:</function>|$)`)
+	nameTag    = regexp.MustCompile(`(?is)<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
+	argsTag    = regexp.MustCompile(`(?is)<(?:arguments|parameters|args|params|input|tool_input|action_input)>(.*?)(?:</(?:arguments|parameters|args|params|input|tool_input|action_input)>|$)`)
+	// paramTag matches <parameter name="k">v</parameter> and Qwen3-Coder's
+	// <parameter=k>v</parameter>.
+	paramTag    = regexp.MustCompile(`(?is)<(?:parameter|param|arg|argument)(?:\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']|=([^<>"'\s]{1,64}))\s*>(.*?)</(?:parameter|param|arg|argument)>`)
 	childTag    = regexp.MustCompile(`(?s)<([A-Za-z_][A-Za-z0-9_.-]{0,63})>(.*?)</([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
 	answerTag   = regexp.MustCompile(`(?is)<(?:final_answer|answer)>(.*?)(?:</(?:final_answer|answer)>|$)`)
 	markupHints = []string{"<invoke", "<function=", "_name>", "<name>", "<tool>", "<arg", "<param", "<final_answer>", "<answer>", "<tool_call name", "<tool_use"}
@@ -52,11 +54,65 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 	thought := markupThought(s[:at])
 	args, ok := markupArgs(body)
 	if !ok {
-		st, err := p.call(thought, name, "", false)
+		st, err := p.call(thought, name, "", asWritten)
 		return reading{st, err}, at, true
 	}
 	st, err := p.objectCallStep(thought, call{name: name, args: args, hasArgs: true})
 	return reading{st, err}, at, true
+}
+
+// markupAction reads the value of an Action label written as markup: a
+// call in one of the shapes markupCall reads, a JSON call inside a tag
+// ("<tool_call>{...}</tool_call>"), or a tag named after the tool
+// ("<search>Ada Lovelace</search>").
+func (p *Parser) markupAction(v string) (reading, bool) {
+	if rd, at, ok := p.markupCall(v); ok && at == 0 {
+		return rd, true
+	}
+	if i := strings.IndexByte(v, '{'); i > 0 && blobPrefix.MatchString(v[:i]) {
+		if rd, ok := p.blobAt(v[i:]); ok {
+			return rd, true
+		}
+	}
+	return p.taggedCall(v, false)
+}
+
+// openTag matches the tag that opens s.
+var openTag = regexp.MustCompile(`^<([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
+
+// wrapperTags are the tags that wrap calls, answers or text: never a
+// tool's name.
+var wrapperTags = map[string]bool{"tool_call": true, "tool_calls": true, "function_call": true, "function_calls": true,
+	"tool_use": true, "invoke": true, "call": true, "calls": true, "action": true, "actions": true, "function": true,
+	"tool": true, "tools": true, "response": true, "answer": true, "final_answer": true, "result": true, "output": true,
+	"code": true, "python": true, "json": true, "thought": true, "observation": true, "input": true, "args": true,
+	"arguments": true, "parameters": true, "b": true, "i": true, "p": true, "s": true, "br": true, "em": true, "strong": true}
+
+// taggedCall reads a call written as a tag named after the tool, its
+// input inside as text or child tags: "<search>Ada Lovelace</search>".
+// After an Action label the tag may name any tool; elsewhere
+// (registeredOnly) only a registered one.
+func (p *Parser) taggedCall(v string, registeredOnly bool) (reading, bool) {
+	m := openTag.FindStringSubmatch(v)
+	if m == nil || wrapperTags[strings.ToLower(m[1])] {
+		return reading{}, false
+	}
+	name, body := m[1], v[len(m[0]):]
+	if end := strings.Index(body, "</"+name+">"); end >= 0 {
+		body = body[:end]
+	} else if strings.Contains(body, "</") {
+		return reading{}, false // other markup: not a call of this shape
+	}
+	if registeredOnly && p.tools.lookup(name) == nil || p.naming(name) != namesTool {
+		return reading{}, false
+	}
+	args, ok := markupArgs(body)
+	if !ok {
+		st, err := p.call("", name, "", asWritten)
+		return reading{st, err}, true
+	}
+	st, err := p.objectCallStep("", call{name: name, args: args, hasArgs: true})
+	return reading{st, err}, true
 }
 
 // hasMarkup reports whether s may hold a call written as markup.
@@ -78,7 +134,7 @@ func markupArgs(body string) (any, bool) {
 	if ps := paramTag.FindAllStringSubmatch(body, 64); len(ps) > 0 {
 		args := map[string]any{}
 		for _, m := range ps {
-			args[m[1]] = markupValue(m[2])
+			args[m[1]+m[2]] = markupValue(m[3]) // one of the two names is empty
 		}
 		return args, true
 	}
