@@ -512,7 +512,7 @@ var genericTail = map[string]bool{"tool": true, "tools": true, "function": true,
 // needed (I have the prices)", "Not applicable", "Ninguna", "Keine".
 var refusalWords = map[string]bool{
 	"none": true, "no": true, "nothing": true, "not": true, "n/a": true, "na": true, "null": true, "nil": true,
-	"nope": true, "skip": true, "without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
+	"without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
 	"ninguna": true, "ninguno": true, "ningún": true, "ningun": true, "nada": true, "sin": true,
 	"nenhuma": true, "nenhum": true, "não": true, "nao": true, "sem": true,
 	"aucune": true, "aucun": true, "rien": true, "pas": true, "sans": true, "non": true,
