@@ -191,3 +191,24 @@ func stripTags(s string) string {
 func markupThought(s string) string {
 	return cleanText(stripTags(s))
 }
+
+// markupInput reads an input written as markup, each argument in a tag
+// of its own or a parameter tag ("<query>Ada</query><max_results>3</max_results>"),
+// when every tag names one of the registered tool's arguments: other
+// markup (HTML for a tool that takes it) is text.
+func (info *toolInfo) markupInput(input string) (map[string]any, bool) {
+	if info == nil || !strings.HasPrefix(input, "<") {
+		return nil, false
+	}
+	args, ok := markupArgs(input)
+	obj, isObj := args.(map[string]any)
+	if !ok || !isObj || len(obj) == 0 {
+		return nil, false
+	}
+	for k := range obj {
+		if info.ownKey(k) == "" {
+			return nil, false
+		}
+	}
+	return info.adaptArgs(obj), true
+}

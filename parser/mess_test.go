@@ -425,7 +425,7 @@ func TestAFinalAnswerBesideAnActionOfNoTool(t *testing.T) {
 
 func TestARefusalIsNeverACall(t *testing.T) {
 	p := parser.New(builtins)
-	for _, refusal := range []string{"None", "none.", "N/A", "no tool", "No tools needed", "nothing", "Not required", "Ninguna", "Nenhuma",
+	for _, refusal := range []string{"None", "none.", "N/A", "-", "...", "?", "no tool", "No tools needed", "nothing", "Not required", "Ninguna", "Nenhuma",
 		"Aucune", "Keine", "Nessuna", "Нет", "无", "無", "不需要", "なし", "없음"} {
 		if st, err := p.Parse("Thought: x\nAction: " + refusal + "\nAction Input: zig"); !errors.Is(err, parser.ErrNoToolName) {
 			t.Errorf("Action: %s: got %+v, %v; want ErrNoToolName", refusal, st, err)
@@ -471,6 +471,9 @@ func TestMarkupCallsInMorePlaces(t *testing.T) {
 		{"Qwen3-Coder's call with spaces between the tags", "<tool_call> <function=read_file> <parameter=path> notes.md </parameter> </function> </tool_call>", action("", "read_file", obj{"path": "notes.md"})},
 		{"Qwen3-Coder's call after an Action label", "Action: <function=calculator><parameter=expression>2+2</parameter></function>", action("", "calculator", obj{"expression": "2+2"})},
 		{"a JSON call in a tag after an Action label", "Action: <tool_call>{\"name\": \"web_search\", \"arguments\": {\"query\": \"zig\"}}</tool_call>", action("", "web_search", obj{"query": "zig"})},
+		{"an input written as tags of the tool's arguments", "Action: web_search\nAction Input: <query>Ada Lovelace</query>\n<max_results>3</max_results>",
+			action("", "web_search", obj{"query": "Ada Lovelace", "max_results": "3"})},
+		{"an input of other markup stays text", "Action: shell\nAction Input: <b>echo</b>", action("", "shell", obj{"command": "<b>echo</b>"})},
 		{"bold markup in an answer stays the answer", "Final Answer: <b>Paris</b>", final("", "<b>Paris</b>")},
 		{"a tag of no tool in prose stays the answer", "<b>Paris</b> is the capital.", final("", "<b>Paris</b> is the capital.")},
 	})

@@ -385,8 +385,8 @@ const (
 func (p *Parser) naming(name string) naming {
 	s := strings.TrimSpace(name)
 	switch {
-	case cleanName(s) == "":
-		return namesNothing
+	case !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
+		return namesNothing // "-", "...", "?"
 	case p.tools.lookup(s) != nil || isFinish(s):
 		return namesTool
 	case isRefusal(s) || isPlaceholderName(s):

@@ -862,6 +862,9 @@ func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[str
 		return info.adaptArgs(v.obj)
 	}
 	if v.raw {
+		if obj, ok := info.markupInput(v.text); ok {
+			return obj
+		}
 		return info.textArgs(v.text)
 	}
 	return info.primaryArgs(v.text)

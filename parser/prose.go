@@ -20,7 +20,7 @@ const maxUnlabelledCheck = 600
 var (
 	// opener is what may stand before a plan: interjections and
 	// sequencing words ("Okay, first, ...").
-	opener = `(?:(?:ok(?:ay)?|sure|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
+	opener = `(?:(?:ok(?:ay)?|sure|yes|no|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
 	// planVerbs are the verbs of acting on the world or of thinking more.
 	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc|compare|summari[sz]e|list|extract|collect|obtain|estimate|inspect|download|translate|write|test|scrape|lookup|count|format|present|organi[sz]e|display|show|share|report|prepare|sort|tabulate)\b`
 	// planStart matches a sentence that announces an action: "I should
@@ -174,12 +174,26 @@ func gateReply(text string) bool {
 	return tool || len(rest) <= 3 && (rest[0] == "i" || rest[0] == "we") && (rest[1] == "do" || rest[1] == "don't" || rest[1] == "dont")
 }
 
+// resultVerbs are the verbs of getting a result, which a sentence that
+// announces the result without giving it uses. Verbs of doing a task
+// ("I have created the file.") are not among them: that sentence is the
+// answer.
+const resultVerbs = `(?:have|got|gotten|found|obtained|retrieved|calculated|computed|gathered|collected|fetched|determined|identified|located|extracted|received|pulled|looked up)`
+
+// resultWords are the determiners and adjectives that open the result
+// such a sentence names ("the average duration", "all the data").
+const resultWords = `(?:(?:all|both)\s+)?(?:the|a|an|all|this|that|these|those|each|every|my|our|some|enough|sufficient|necessary|relevant|required|needed|requested|desired|full|complete|final)\b`
+
 // announcement matches a sentence that says a result is at hand without
 // giving it: "I have the average duration for each employee.", "We
-// found all the matching rows.", "The search returned the results."
-var announcement = regexp.MustCompile(`(?i)^` + opener + `(?:(?:i|we)(?:\s*'ve|\s+have)?(?:\s+(?:now|finally|already|successfully|just|also))*\s+(?:have|got|gotten|found|obtained|retrieved|calculated|computed|gathered|collected|fetched|determined|identified|located|extracted|received|pulled|completed|finished|analy[sz]ed|summari[sz]ed|looked up|checked|verified|compiled|prepared)` +
-	`|(?:the|this|that)\s+(?:search|tool|query|lookup|calculation|api|function|request|observation|results?|output|data)\s+(?:has\s+)?(?:returned|gave|given|provided|shows|showed|shown|contains|produced|yielded|lists))` +
-	`\s+(?:(?:all|both)\s+)?(?:the|a|an|all|this|that|these|those|each|every|my|our|some|enough|sufficient|necessary|relevant|required|needed|requested|desired|full|complete|final)\b[^:=\d"“]*$`)
+// found all the matching rows.", "The search returned the results.",
+// "The averages have been calculated.", "Here are the results."
+var announcement = regexp.MustCompile(`(?i)^` + opener + `(?:` +
+	`(?:i|we)(?:\s*'ve|\s+have)?(?:\s+(?:now|finally|already|successfully|just|also))*\s+` + resultVerbs + `\s+` + resultWords +
+	`|(?:the|this|that)\s+(?:search|tool|query|lookup|calculation|api|function|request|observation|results?|output|data)\s+(?:has\s+)?(?:returned|gave|given|provided|shows|showed|shown|contains|produced|yielded|lists)\s+` + resultWords +
+	`|(?:the|all|these|those|both)\b[^:=\d"“]*\b(?:has|have|was|were)\s+(?:now\s+|successfully\s+)*(?:been\s+)?` + resultVerbs +
+	`|(?:here(?:'s|\s+is|\s+are)|below\s+(?:is|are))\b` +
+	`)[^:=\d"“]*$`)
 
 // isAnnouncement reports whether s says it has a result without giving
 // it. A negation is content ("I found no results"), and so are a number,
