@@ -31,15 +31,15 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 	}
 	name, body := "", ""
 	at = -1
-	if m := invokeTag.FindStringSubmatchIndex(s); m != nil {
+	if m := findFrom(invokeTag, s, indexTag(s, invokeOpeners, true)); m != nil {
 		name, body, at = s[m[2]:m[3]], s[m[4]:m[5]], m[0]
-	} else if m := functionEq.FindStringSubmatchIndex(s); m != nil {
+	} else if m := findFrom(functionEq, s, indexTag(s, functionOpeners, false)); m != nil {
 		name, body, at = s[m[2]:m[3]], s[m[4]:m[5]], m[0]
-	} else if m := nameTag.FindStringSubmatchIndex(s); m != nil {
+	} else if m := findFrom(nameTag, s, indexTag(s, nameOpeners, false)); m != nil {
 		name, body, at = s[m[2]:m[3]], s[m[1]:], m[0]
 	}
 	if at < 0 {
-		if m := answerTag.FindStringSubmatchIndex(s); m != nil {
+		if m := findFrom(answerTag, s, indexTag(s, answerOpeners, false)); m != nil {
 			answer := strings.TrimSpace(s[m[2]:m[3]])
 			if answer == "" {
 				return reading{err: p.errEmptyAnswer()}, m[0], true
@@ -59,6 +59,50 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 	}
 	st, err := p.objectCallStep(thought, call{name: name, args: args, hasArgs: true})
 	return reading{st, err}, at, true
+}
+
+// The tags that open what each regular expression above matches, so
+// that it is run only from where one of them stands: a regular
+// expression that finds submatches reads a long text slowly.
+var (
+	invokeOpeners   = []string{"<invoke", "<tool_call", "<function_call", "<call", "<tool_use"}
+	functionOpeners = []string{"<function="}
+	nameOpeners     = []string{"<tool_name>", "<name>", "<tool>", "<function_name>", "<action_name>"}
+	answerOpeners   = []string{"<final_answer>", "<answer>"}
+)
+
+// indexTag returns the offset of the first of tags in s, in any case,
+// or -1. With spaced set, a tag must be followed by white space, as one
+// with attributes is.
+func indexTag(s string, tags []string, spaced bool) int {
+	for i := 0; ; i++ {
+		k := strings.IndexByte(s[i:], '<')
+		if k < 0 {
+			return -1
+		}
+		i += k
+		for _, t := range tags {
+			if end := i + len(t); end <= len(s) && strings.EqualFold(s[i:end], t) &&
+				(!spaced || end < len(s) && strings.IndexByte(" \t\n\r", s[end]) >= 0) {
+				return i
+			}
+		}
+	}
+}
+
+// findFrom is re.FindStringSubmatchIndex on s from offset from on, with
+// the offsets in s; nil when from is -1 or nothing matches.
+func findFrom(re *regexp.Regexp, s string, from int) []int {
+	if from < 0 {
+		return nil
+	}
+	m := re.FindStringSubmatchIndex(s[from:])
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += from
+		}
+	}
+	return m
 }
 
 // markupAction reads the value of an Action label written as markup: a
