@@ -320,15 +320,12 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 		full = len(text)
 	}
 	rejected := 0
-	lo := prev.value // where the words of a label may start
-	if prev.kind == labelInput && lo < end && (text[lo] == '{' || text[lo] == '[') {
-		// An input written as JSON: a label inside one of its strings
-		// ("{"input": "0 Thought: 0"}") is text. Look after its end.
-		if k := jsonEnd(text[:end], lo); k > 0 {
-			lo = k
-		}
-	}
-	for from := lo; from < end; {
+	// An input written as JSON: a label inside one of its strings
+	// ("{"input": "0 Thought: 0"}") is text. Where the JSON ends is looked
+	// for only when a label is found: most inputs have none.
+	isJSON := prev.kind == labelInput && prev.value < end && (text[prev.value] == '{' || text[prev.value] == '[')
+	jsonStop := -1 // where the JSON input ends, once looked for (0 when it does not on this line)
+	for from := prev.value; from < end; {
 		if half < from {
 			half = indexByteFrom(text[:end], ':', from)
 		}
@@ -343,9 +340,18 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 			return mark{}, false
 		}
 		from = colon + size
-		m, ok := labelBefore(text, lo, colon)
+		m, ok := labelBefore(text, prev.value, colon)
 		if !ok {
 			continue
+		}
+		if isJSON {
+			if jsonStop < 0 {
+				jsonStop = max(jsonEnd(text[:end], prev.value), 0)
+			}
+			if m.line < jsonStop {
+				from = max(from, jsonStop)
+				continue
+			}
 		}
 		if !followsInline(prev, m, text, m.line) {
 			// Label words that are no label here: a line of many is
@@ -369,32 +375,25 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 
 // jsonEnd returns the offset just past the JSON object or list that
 // starts at s[from], or -1 when it does not close within s. Quoted
-// strings are skipped at memchr speed, so that brackets and labels inside
-// them do not count.
+// strings are skipped at memchr speed, so that brackets inside them do
+// not count.
 func jsonEnd(s string, from int) int {
 	depth := 0
-	for i := from; i < len(s); {
-		k := strings.IndexAny(s[i:], "\"'{}[]")
-		if k < 0 {
-			return -1
-		}
-		i += k
-		switch c := s[i]; c {
+	for i := from; i < len(s); i++ {
+		switch s[i] {
 		case '"', '\'':
 			end := stringEnd(s, i)
 			if end < 0 {
 				return -1
 			}
-			i = end
-			continue
+			i = end - 1
 		case '{', '[':
 			depth++
-		default:
+		case '}', ']':
 			if depth--; depth == 0 {
 				return i + 1
 			}
 		}
-		i++
 	}
 	return -1
 }

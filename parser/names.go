@@ -383,6 +383,27 @@ const (
 // registered name always names its tool, whatever its shape
 // ("Gmail: Find Email").
 func (p *Parser) naming(name string) naming {
+	if _, ok := p.tools.byName[name]; ok {
+		return namesTool // the usual case: a registered name as written
+	}
+	if w := cleanName(name); isASCIIWord(w) {
+		// The next most usual: one word, as names are.
+		if p.tools.lookup(w) != nil || isFinish(w) {
+			return namesTool
+		}
+		var buf [maxASCIIWord]byte
+		low := buf[:len(w)]
+		for i := 0; i < len(w); i++ {
+			low[i] = w[i]
+			if c := w[i]; c >= 'A' && c <= 'Z' {
+				low[i] = c + 'a' - 'A'
+			}
+		}
+		if refusalWords[string(low)] || allPlaceholderWords(low) {
+			return namesNothing
+		}
+		return namesTool
+	}
 	s := strings.TrimSpace(name)
 	switch {
 	case !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
@@ -410,6 +431,48 @@ func isTitleName(s string) bool {
 		}
 	}
 	return true
+}
+
+// maxASCIIWord bounds the words isASCIIWord takes.
+const maxASCIIWord = 48
+
+// isASCIIWord reports whether s is one word of ASCII letters and digits,
+// '_', '-' and '.', with a letter or digit in it.
+func isASCIIWord(s string) bool {
+	if s == "" || len(s) > maxASCIIWord {
+		return false
+	}
+	alnum := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			alnum = true
+		case c == '_' || c == '-' || c == '.':
+		default:
+			return false
+		}
+	}
+	return alnum
+}
+
+// allPlaceholderWords reports whether every part of low, a word in lower
+// case, between '_', '-' and '.', is a placeholder word ("tool_name").
+func allPlaceholderWords(low []byte) bool {
+	parts := 0
+	for start := 0; start <= len(low); {
+		end := start
+		for end < len(low) && low[end] != '_' && low[end] != '-' && low[end] != '.' {
+			end++
+		}
+		if end > start {
+			if !placeholderWords[string(low[start:end])] {
+				return false
+			}
+			parts++
+		}
+		start = end + 1
+	}
+	return parts > 0
 }
 
 // sentenceCalls reports whether name, words longer than a name, still

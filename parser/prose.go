@@ -225,13 +225,16 @@ func answerCutOff(text string) bool {
 	case !unicode.IsLower(r):
 		return false
 	}
-	last := tail[strings.LastIndexAny(tail, "\n.!?")+1:]
-	return len(strings.Fields(last)) >= 3 && answerTrailingWord.MatchString(tail)
+	sentence := tail[strings.LastIndexAny(tail, "\n.!?")+1:]
+	word := sentence[strings.LastIndexAny(sentence, " \t")+1:]
+	return answerTrailingWords[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
 }
 
-// answerTrailingWord matches a text ending in a lower-case word that
-// cannot end a sentence.
-var answerTrailingWord = regexp.MustCompile(`\b(?:the|a|an|of|to|and|or|but|with|for|from|into|which|than|because|such|their|its|my|your|our)$`)
+// answerTrailingWords are the lower-case words that cannot end a
+// sentence.
+var answerTrailingWords = map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
+	"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
+	"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
 
 // maxPlanSentence bounds a sentence that announces a plan and nothing
 // else: a longer one says more.
