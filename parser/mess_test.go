@@ -420,6 +420,8 @@ func TestAFinalAnswerBesideAnActionOfNoTool(t *testing.T) {
 		{"after a refusal and a placeholder input", "Thought: no tool\nAction: Not needed\nAction Input: N/A\nFinal Answer: 42", final("no tool", "42")},
 		{"after an instruction", "Thought: done\nAction: Summarise the findings\nFinal Answer: Zig is fast.", final("done", "Zig is fast.")},
 		{"in JSON, the answer beside a call of none", `{"action": "none", "answer": "Paris"}`, final("", "Paris")},
+		{"a final answer after a JSON call of none, which is the thought", "```json\n{\"action\": \"none\", \"action_input\": \"\"}\n```\nFinal Answer: Paris",
+			final("```json\n{\"action\": \"none\", \"action_input\": \"\"}\n```", "Paris")},
 	})
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"unicode"
@@ -67,6 +68,15 @@ func (p *Parser) read(text string, o *Options) (Step, string, error) {
 		body = p.afterCopies(body, o.Previous)
 	}
 	if rd, ok := p.leadingObject(body); ok {
+		if errors.Is(rd.err, ErrNoToolName) {
+			// A JSON call of no tool: a final answer written after it
+			// is the step.
+			var r reply
+			r.init(p, body)
+			if st, err := r.step(); err == nil && st.Kind == KindFinal {
+				return st, body, nil
+			}
+		}
 		return rd.step, body, rd.err
 	}
 	var r reply
