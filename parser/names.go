@@ -638,7 +638,8 @@ func lowerWord(buf []byte, w string) ([]byte, bool) {
 
 // placeholderWords are the words of a placeholder that a prompt puts
 // where the tool's name goes and a model copies: "$TOOL_NAME", "<tool
-// name>", "[the action to take]", "{tool_name}".
+// name>", "[your tool]", "{tool_name}". "Action" is not among them: a
+// tool may be called so.
 var placeholderWords = map[string]bool{
 	"tool": true, "tools": true, "name": true, "names": true, "toolname": true,
 	"actionname": true, "function": true, "functions": true, "functionname": true, "func": true, "the": true,

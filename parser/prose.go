@@ -171,7 +171,7 @@ func gateReply(text string) bool {
 		tool = tool || strings.HasPrefix(w, "tool") || strings.HasPrefix(w, "action") || strings.HasPrefix(w, "function")
 	}
 	// Without a tool named, only "I do" and "I don't" answer the gate.
-	return tool || len(rest) <= 3 && (rest[0] == "i" || rest[0] == "we") && (rest[1] == "do" || rest[1] == "don't" || rest[1] == "dont")
+	return tool || len(rest) >= 2 && len(rest) <= 3 && (rest[0] == "i" || rest[0] == "we") && (rest[1] == "do" || rest[1] == "don't" || rest[1] == "dont")
 }
 
 // resultVerbs are the verbs of getting a result, which a sentence that
