@@ -113,7 +113,7 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 		}
 		return reading{}, 0, false
 	}
-	if name = cleanName(name); !p.isName(name) {
+	if name = cleanName(name); !p.isName(name) || p.naming(name) == namesNothing {
 		return reading{}, 0, false
 	}
 	thought := markupThought(s[:at])
