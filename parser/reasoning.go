@@ -180,7 +180,8 @@ func ProtocolFree(text string) bool {
 	if end < 0 {
 		end = len(text)
 	}
-	_, inline := nextInlineLabel(text, mark{kind: labelThought}, end, true)
+	c := newColons(text, true)
+	_, inline := nextInlineLabel(text, mark{kind: labelThought}, end, &c)
 	return !inline
 }
 
