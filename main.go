@@ -62,6 +62,7 @@ import (
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/parser/score"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/mcp"
@@ -631,12 +632,19 @@ func newParseOutput(st parser.Step, err error) parseOutput {
 
 // cmdParse implements `react-agent parse`.
 func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("parse", "parse [--jsonl] [--timing] [--repeat N] < reply.txt", `  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | react-agent parse
+	fs := newFlags("parse", "parse [--tool NAME]... [--tools FILE] [--jsonl] [--timing] [--repeat N] < reply.txt\n       react-agent parse [--tool NAME]... [--tools FILE] --score CORPUS.jsonl [--json]",
+		`  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | react-agent parse
   printf '%s\n' '{"id":1,"text":"Final Answer: 4"}' | react-agent parse --jsonl --timing
+  printf 'Action: Search\nAction Input: zig' | react-agent parse --tool Search
+  react-agent parse --tools testdata/parser/tools.json --score testdata/parser/score.jsonl
 `, stdout, stderr)
 	jsonl := fs.Bool("jsonl", false, `read many replies, one JSON object {"id":..,"text":..} a line; print one result a line`)
 	timing := fs.Bool("timing", false, `add "parse_ns": the median time of --repeat parses of each input (the parse call alone)`)
 	repeat := fs.Int("repeat", 11, "with --timing, how many times to parse each input")
+	toolNames := fs.StringArray("tool", nil, "a tool the replies may call, by name (repeatable); with --tool or --tools the parser knows these tools instead of the built-in ones")
+	toolsFile := fs.String("tools", "", `a JSON list of the tools the replies may call: {"name", "description", "input_schema"} items, as MCP and Anthropic list them, or OpenAI's {"type": "function", "function": {...}}`)
+	scoreFile := fs.String("score", "", `score the parser on a labelled corpus, JSON lines {"id", "text", "expect"} ("-" for stdin); prints the accuracy and each failure; exit status 1 when a reply is not read as labelled or a line is malformed`)
+	jsonOut := fs.Bool("json", false, "with --score, print the report as one JSON object")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -646,7 +654,24 @@ func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *repeat < 1 {
 		return fmt.Errorf("%w: --repeat must be at least 1, got %d", errUsage, *repeat)
 	}
-	p := parser.New(tools.Catalog())
+	if *scoreFile != "" && (*jsonl || *timing) {
+		return fmt.Errorf("%w: --score reads its own corpus; leave out --jsonl and --timing", errUsage)
+	}
+	if *jsonOut && *scoreFile == "" {
+		return fmt.Errorf("%w: --json is for the report of --score; parse prints JSON already", errUsage)
+	}
+	var known parser.Tools = tools.Catalog()
+	if len(*toolNames) > 0 || *toolsFile != "" {
+		t, err := parseTools(*toolNames, *toolsFile)
+		if err != nil {
+			return err
+		}
+		known = t
+	}
+	if *scoreFile != "" {
+		return scoreCorpus(*scoreFile, known, *jsonOut, stdin, stdout)
+	}
+	p := parser.New(known)
 	parse := func(text string) parseOutput {
 		out := newParseOutput(p.Parse(text))
 		if *timing {
@@ -703,6 +728,140 @@ func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return fmt.Errorf("parse: reading stdin line %d: %w", n, err)
 		}
 	}
+}
+
+// parseTools returns the tools that parse --tool and --tools name.
+func parseTools(names []string, file string) (parser.Tools, error) {
+	var list []score.Tool
+	for _, n := range names {
+		list = append(list, score.Tool{Name: n})
+	}
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --tools: %v", errUsage, err)
+		}
+		fromFile, err := score.ReadTools(data)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --tools %s: %v", errUsage, file, err)
+		}
+		list = append(list, fromFile...)
+	}
+	t, err := score.NewTools(list...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --tool and --tools: %v", errUsage, err)
+	}
+	return t, nil
+}
+
+// scoreCorpus implements parse --score: it reads the corpus at path ("-"
+// for stdin), scores the parser of known on it and prints the report.
+// The exit status is 1 when a reply was not read as labelled or a line
+// was malformed.
+func scoreCorpus(path string, known parser.Tools, asJSON bool, stdin io.Reader, stdout io.Writer) error {
+	in := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("%w: --score: %v", errUsage, err)
+		}
+		defer f.Close()
+		in = f
+	}
+	corpus, err := score.Read(in)
+	if err != nil {
+		return fmt.Errorf("parse --score %s: %w", path, err)
+	}
+	rep := corpus.Score(known)
+	w := bufio.NewWriter(stdout)
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printScore(w, rep)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(rep.Failures) > 0 || len(rep.Malformed) > 0 {
+		return exitError(exitFailure)
+	}
+	return nil
+}
+
+// printScore writes a score report for people: each failure with what
+// was wanted and what the parser read, each malformed line, then the
+// accuracy. Text from the corpus is quoted, so that no byte of it acts on
+// the terminal.
+func printScore(w io.Writer, rep score.Report) {
+	for _, f := range rep.Failures {
+		fmt.Fprintf(w, "line %d%s: %s\n", f.Line, caseID(f.ID), trace.Visible(f.Reason))
+		fmt.Fprintf(w, "  want: %s\n", describeExpect(f.Expect))
+		if f.Got == nil {
+			fmt.Fprintf(w, "  got:  a parse error: %s\n", quoteClip(f.Error))
+		} else {
+			fmt.Fprintf(w, "  got:  %s\n", describeStep(*f.Got))
+		}
+	}
+	for _, m := range rep.Malformed {
+		fmt.Fprintf(w, "line %d: not scored: %s\n", m.Line, trace.Visible(m.Err.Error()))
+	}
+	fmt.Fprintf(w, "%d of %d replies read as labelled (%.1f%%)", rep.Passed, rep.Total, 100*rep.Accuracy())
+	switch n := len(rep.Malformed); {
+	case n == 1:
+		fmt.Fprint(w, "; 1 malformed line not scored")
+	case n > 1:
+		fmt.Fprintf(w, "; %d malformed lines not scored", n)
+	}
+	fmt.Fprintln(w)
+}
+
+// caseID is a case's id for a line of the report, or "".
+func caseID(id json.RawMessage) string {
+	if len(id) == 0 || string(id) == "null" {
+		return ""
+	}
+	return " (id " + trace.Visible(clip(string(id), 60)) + ")"
+}
+
+// describeExpect says what a corpus label asks for.
+func describeExpect(e score.Expect) string {
+	switch {
+	case e.Unparseable:
+		return "a parse error"
+	case e.FinalAnswer != nil:
+		return "the final answer " + quoteClip(*e.FinalAnswer)
+	case e.FinalAnswerPrefix != nil:
+		return "a final answer starting " + quoteClip(*e.FinalAnswerPrefix)
+	}
+	s := "the action " + quoteClip(*e.Action)
+	if e.Input != nil {
+		s += " with the input " + trace.Visible(clip(string(e.Input), 200))
+	}
+	return s
+}
+
+// describeStep says what the parser read.
+func describeStep(st parser.Step) string {
+	if st.Kind == parser.KindFinal {
+		return "the final answer " + quoteClip(st.FinalAnswer)
+	}
+	return "the action " + quoteClip(st.Action) + " with " + trace.Visible(clip(prompt.FormatArgs(st.Args), 200))
+}
+
+// quoteClip quotes a text from outside, shortened, with its line breaks
+// and control characters escaped.
+func quoteClip(s string) string { return strconv.Quote(clip(s, 200)) }
+
+// clip shortens s to at most n bytes, at a character boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
 // medianParse returns the median wall time, in nanoseconds, of n parses

@@ -277,7 +277,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if r.native {
 		a.readNative(reply, mr)
 	} else {
-		reply.Step, reply.Err = a.parser.Parse(mr.text)
+		reply.Step, reply.Err = a.parser.ParseWith(mr.text, parser.Options{Truncated: mr.cut, Previous: r.pastSteps()})
 	}
 	return reply, nil
 }
@@ -299,6 +299,18 @@ func (r *runState) showTokens(iter int) func(string) {
 		}
 		show(s)
 	}
+}
+
+// pastSteps are the calls of the run so far with the observations the
+// model was shown, for the parser to know a reply that copies them.
+func (r *runState) pastSteps() []parser.PastStep {
+	var past []parser.PastStep
+	for _, s := range r.res.Steps {
+		if s.Kind == parser.KindAction && s.Action != "" {
+			past = append(past, parser.PastStep{Step: parser.Step{Kind: s.Kind, Thought: s.Thought, Action: s.Action, Args: s.Args}, Observation: s.Observation})
+		}
+	}
+	return past
 }
 
 // warnDropped says once a run which parameters the model's server refused
@@ -587,6 +599,9 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 	if err := a.opts.hooks.AfterParse(fctx, reply); err != nil {
 		res.StopReason = event.StopError
 		return res, err
+	}
+	if errors.Is(reply.Err, parser.ErrTruncated) {
+		return res, fmt.Errorf("agent: %s, and the answer asked for was cut off at the token limit: %w", what, ErrNoAnswer)
 	}
 	answer := reply.Step.FinalAnswer
 	if reply.Err != nil || reply.Step.Kind != parser.KindFinal {

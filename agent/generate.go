@@ -21,6 +21,7 @@ type generation struct {
 	usage     model.Usage
 	duration  time.Duration
 	calls     []llms.ToolCall // the native protocol's tool calls
+	cut       bool            // the server stopped the reply at its token limit
 }
 
 // generate asks the model for the next reply, with the stop sequences,
@@ -145,12 +146,12 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		return generation{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
 	}
 	c := resp.Choices[0]
-	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c)}
+	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), cut: model.AtTokenLimit(c.StopReason)}
 	if cutter.streamed && cutter.cut < 0 {
 		// A label that ends the action may have come last, whole only
 		// once the stream ended ("\nObservation").
 		if i := completeAction(a.parser, r.text); i >= 0 {
-			r.text = r.text[:i]
+			r.text, r.cut = r.text[:i], false // the step ended before the server's cut
 		}
 		cutter.finish(len(r.text))
 	}

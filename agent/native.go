@@ -150,7 +150,8 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 		return generation{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
 	}
 	c := resp.Choices[0]
-	return generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), calls: c.ToolCalls}, nil
+	return generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), calls: c.ToolCalls,
+		cut: model.AtTokenLimit(c.StopReason)}, nil
 }
 
 // toolsRefused reports whether a server's error says it takes no tools,
@@ -173,6 +174,14 @@ func (a *Agent) readNative(reply *Reply, g generation) {
 	_, visible := parser.SplitReasoning(g.text)
 	visible = strings.TrimSpace(visible)
 	reply.content = g.text
+	if g.cut {
+		// Stopped at the token limit: a call's arguments or the answer
+		// may be cut in half, and a cut reply is never an answer.
+		_, reply.Err = a.parser.ParseWith(g.text, parser.Options{Truncated: true})
+		if reply.Err != nil {
+			return
+		}
+	}
 	if len(g.calls) > 0 && g.calls[0].FunctionCall != nil {
 		c := g.calls[0]
 		name, args := a.parser.Args(c.FunctionCall.Name, c.FunctionCall.Arguments)

@@ -17,7 +17,7 @@ import (
 
 // seedFiles hold replies to seed the fuzzers with, one JSON object with a
 // "text" field a line. The shared examples are used when present.
-var seedFiles = []string{"../testdata/parser/replies.jsonl", "../../shared/parser/examples.jsonl"}
+var seedFiles = []string{"../testdata/parser/replies.jsonl", "../testdata/parser/score.jsonl", "../../shared/parser/examples.jsonl"}
 
 // addSeeds adds every reply in the seed files to f.
 func addSeeds(f *testing.F) {
@@ -25,7 +25,7 @@ func addSeeds(f *testing.F) {
 	n := 0
 	for _, path := range seedFiles {
 		file, err := os.Open(path)
-		if errors.Is(err, os.ErrNotExist) && path != seedFiles[0] {
+		if errors.Is(err, os.ErrNotExist) && path == seedFiles[len(seedFiles)-1] {
 			continue
 		}
 		if err != nil {
@@ -52,13 +52,24 @@ func addSeeds(f *testing.F) {
 const maxParseTime = 50 * time.Millisecond
 
 // FuzzParse checks that no input panics the parser, that every result is
-// well formed, and that the input repeated up to 64 KB (the shape that
-// exposes super-linear parsing) still parses in well under 50 ms.
+// well formed, also with the options the loop passes (a reply cut at the
+// token limit, the step before it), and that the input repeated up to 64
+// KB (the shape that exposes super-linear parsing) still parses in well
+// under 50 ms.
 func FuzzParse(f *testing.F) {
 	addSeeds(f)
 	p := parser.New(tools.Catalog())
 	f.Fuzz(func(t *testing.T, text string) {
-		checkStep(t, text)(p.Parse(text))
+		st, err := p.Parse(text)
+		checkStep(t, text)(st, err)
+		o := parser.Options{Truncated: true}
+		if err == nil && st.Kind == parser.KindAction {
+			// The reply as the copy of the step before it.
+			o.Previous = []parser.PastStep{{Step: st, Observation: clip(text)}}
+		}
+		checkStep(t, text)(p.ParseWith(text, o))
+		o.Truncated = false
+		checkStep(t, text)(p.ParseWith(text, o))
 		if text == "" {
 			return
 		}

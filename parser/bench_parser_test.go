@@ -45,6 +45,12 @@ var benchShapes = []struct {
 	{"SpacedActionLabelsOneLine", func(n int) string {
 		return "Action:" + fill(" \t \t  Action \t\t :", n-7)
 	}},
+	{"WideColonLabelsOneLine", func(n int) string {
+		// Labels with full-width colons, all on one line, each input an
+		// unclosed JSON object: no half-width colon to find.
+		unit := "思考：行动输入：{"
+		return strings.Repeat(unit, n/len(unit))
+	}},
 }
 
 func BenchmarkParse(b *testing.B) {

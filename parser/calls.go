@@ -16,6 +16,11 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	if _, ok := p.tools.byName[strings.TrimSpace(line)]; ok {
 		return strings.TrimSpace(line), "", false // the usual case: a registered name alone
 	}
+	if p.tools.hasPunctuatedNames && p.tools.lookup(line) != nil {
+		// A registered name with a colon, brackets or a comma in it
+		// ("Gmail: Find Email"), written alone: not a name and an input.
+		return strings.TrimSpace(line), "", false
+	}
 	// Markup and punctuation before the name go first, so that the name
 	// returned reads back the same ("::web_search" is "web_search").
 	s := strings.TrimLeftFunc(line, isNameJunk)

@@ -10,6 +10,12 @@
 // object with the tool's own keys, it is put onto the tool's primary
 // argument, which the parser learns through the Tools interface.
 //
+// A reply that is not a step is an *Error written for the model: an
+// Action that names no tool, prose that only plans or announces, an
+// answer cut off mid-sentence. What only the loop knows comes through
+// Options and ParseWith: that the server cut the reply at its token
+// limit, and the steps before it, which a model may copy before its own.
+//
 // The parser uses plain string scanning and Go's linear-time regexp
 // package only: its running time grows linearly with the input whatever
 // the input's shape.

@@ -11,10 +11,7 @@ import (
 const formatReminder = "Thought: <your reasoning>\nAction: <tool name>\nAction Input: <the tool's arguments as a JSON object>\n\nor, when you know the answer:\n\nThought: <your reasoning>\nFinal Answer: <the answer>"
 
 func (p *Parser) toolList() string {
-	if len(p.tools.names) == 0 {
-		return ""
-	}
-	return " (one of: " + strings.Join(p.tools.names, ", ") + ")"
+	return p.tools.list
 }
 
 func (p *Parser) errEmpty() error {
@@ -33,12 +30,32 @@ func (p *Parser) errNoAction() error {
 	return &Error{Err: ErrNoAction, Message: "Your reply has a Thought but neither an Action nor a Final Answer. Continue with an Action" + p.toolList() + " and its Action Input, or with a Final Answer:\n\n" + formatReminder}
 }
 
-func (p *Parser) errNoToolName() error {
-	return &Error{Err: ErrNoToolName, Message: `Your reply has "Action:" without a tool name. Write the name of the tool to use after "Action:"` + p.toolList() + `, then its arguments on an "Action Input:" line, or write "Final Answer:" if you know the answer:` + "\n\n" + formatReminder}
+// errNoToolName is the error for an Action label with no tool name, or
+// with a value that names no tool (written, when not empty).
+func (p *Parser) errNoToolName(written string) error {
+	if written == "" {
+		return &Error{Err: ErrNoToolName, Message: `Your reply has "Action:" without a tool name. Write the name of the tool to use after "Action:"` + p.toolList() + `, then its arguments on an "Action Input:" line, or write "Final Answer:" if you know the answer:` + "\n\n" + formatReminder}
+	}
+	return &Error{Err: ErrNoToolName, Message: fmt.Sprintf(`Your reply has "Action: %s", which names no tool. After "Action:" write only the name of the tool to use%s, and its arguments on an "Action Input:" line. If you need no tool, write "Final Answer:" and the answer instead:`,
+		clipQuote(written), p.toolList()) + "\n\n" + formatReminder}
+}
+
+// clipQuote shortens a text the model wrote to quote it back in an error
+// message: its first line, at most 80 bytes.
+func clipQuote(s string) string {
+	s = firstLine(s)
+	if len(s) > 80 {
+		s = strings.ToValidUTF8(s[:80], "") + "…"
+	}
+	return s
 }
 
 func (p *Parser) errNotAnAnswer(msg string) error {
 	return &Error{Err: ErrNotAnAnswer, Message: msg + "\n\n" + formatReminder}
+}
+
+func (p *Parser) errTruncated() error {
+	return &Error{Err: ErrTruncated, Message: "Your reply was cut off: it reached the length limit of one reply before it ended, so none of it was used. Write the step again, shorter: a Thought of a sentence or two, then an Action and its Action Input, or the Final Answer. If the answer itself is long, give it more briefly:\n\n" + formatReminder}
 }
 
 func (p *Parser) errEmptyAnswer() error {

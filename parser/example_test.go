@@ -51,3 +51,23 @@ func ExampleParser_Args() {
 	fmt.Println(name, args)
 	// Output: web_search map[query:golang generics]
 }
+
+func ExampleParser_ParseWith() {
+	p := parser.New(builtins)
+	// The model copied its last step from the transcript before its answer.
+	last := parser.PastStep{
+		Step:        parser.Step{Kind: parser.KindAction, Action: "calculator", Args: map[string]any{"expression": "6*7"}},
+		Observation: "42",
+	}
+	reply := "Action: calculator\nAction Input: {\"expression\": \"6*7\"}\nObservation: 42\nThought: I know it.\nFinal Answer: 42"
+	st, _ := p.ParseWith(reply, parser.Options{Previous: []parser.PastStep{last}})
+	fmt.Println(st.Kind, st.FinalAnswer)
+
+	// The server stopped the reply at its token limit: half an answer is
+	// no answer.
+	_, err := p.ParseWith("Final Answer: The answer is forty", parser.Options{Truncated: true})
+	fmt.Println(errors.Is(err, parser.ErrTruncated))
+	// Output:
+	// final 42
+	// true
+}

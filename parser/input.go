@@ -23,8 +23,16 @@ func unfence(s string) string {
 		nl = -1
 	}
 	body = body[nl+1:]
-	if j := strings.Index(body, "```"); j >= 0 {
-		body = body[:j]
+	from := 0
+	if t := strings.TrimLeft(body, " \t\n"); t != "" && (t[0] == '{' || t[0] == '[') {
+		// Fenced JSON: a fence inside one of its strings (an answer that
+		// holds code) does not close the fence around it.
+		if end := jsonEnd(body, len(body)-len(t)); end > 0 {
+			from = end
+		}
+	}
+	if j := strings.Index(body[from:], "```"); j >= 0 {
+		body = body[:from+j]
 	}
 	return strings.TrimSpace(body)
 }
@@ -63,8 +71,9 @@ type value struct {
 
 // decodeInput reads an Action Input: JSON or a sloppy object (in a fence
 // or not, with commentary after it), a quoted string, backtick-quoted
-// text, or raw text.
-func decodeInput(raw string) value {
+// text, or raw text. Raw text ends at a blank line unless whole is set,
+// for an input that came whole, as a JSON string's value.
+func decodeInput(raw string, whole bool) value {
 	s := strings.TrimSpace(raw)
 	fenced := strings.HasPrefix(s, "```")
 	if fenced {
@@ -98,7 +107,7 @@ func decodeInput(raw string) value {
 			return value{text: inner}
 		}
 	}
-	if !fenced {
+	if !fenced && !whole {
 		// Raw input ends at a blank line: what follows is commentary
 		// ("I'll wait for the result."). Fence input to keep blank lines.
 		if i := strings.Index(s, "\n\n"); i >= 0 {

@@ -293,12 +293,13 @@ func proseStart(text string, start, end int) bool {
 // the label before it. A final answer's and an observation's text are
 // never searched.
 func inlineLabels(marks []mark, text string, end int, wide bool) []mark {
+	c := newColons(text, wide)
 	for {
 		prev := marks[len(marks)-1]
 		if prev.kind == labelFinal || prev.kind == labelObservation || prev.kind == labelQuestion {
 			return marks
 		}
-		m, ok := nextInlineLabel(text, prev, end, wide)
+		m, ok := nextInlineLabel(text, prev, end, &c)
 		if !ok {
 			return marks
 		}
@@ -310,26 +311,31 @@ func inlineLabels(marks []mark, text string, end int, wide bool) []mark {
 }
 
 // nextInlineLabel finds the first label after prev's value starts, before
-// end, that may follow prev on its line. wide says whether the text has
-// full-width colons to look for.
-func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
+// end, that may follow prev on its line. c keeps where the line's colons
+// are from one call to the next.
+func nextInlineLabel(text string, prev mark, end int, c *colons) (mark, bool) {
 	// The next half-width and full-width colons, each found at memchr
-	// speed and looked for again only once passed.
-	half, full := -1, -1 // not looked for yet
-	if !wide {
-		full = len(text)
-	}
+	// speed and looked for again only once passed, also by the calls for
+	// the next labels of the line.
+	half, full := &c.half, &c.full
 	rejected := 0
+	// An input written as JSON: a label inside one of its strings
+	// ("{"input": "0 Thought: 0"}") is text. The JSON is read only as far
+	// as the labels found in it, so that a line of many inputs is read
+	// once.
+	var js jsonScan
+	isJSON := prev.kind == labelInput && prev.value < end && (text[prev.value] == '{' || text[prev.value] == '[')
+	js.pos = prev.value
 	for from := prev.value; from < end; {
-		if half < from {
-			half = indexByteFrom(text[:end], ':', from)
+		if *half < from {
+			*half = indexByteFrom(text[:end], ':', from)
 		}
-		if full < from {
-			full = indexFrom(text[:end], "：", from)
+		if *full < from {
+			*full = indexFrom(text[:end], "：", from)
 		}
-		colon, size := half, 1
-		if full < colon {
-			colon, size = full, len("：")
+		colon, size := *half, 1
+		if *full < colon {
+			colon, size = *full, len("：")
 		}
 		if colon >= end {
 			return mark{}, false
@@ -337,6 +343,9 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 		from = colon + size
 		m, ok := labelBefore(text, prev.value, colon)
 		if !ok {
+			continue
+		}
+		if isJSON && js.inString(text, m.line) {
 			continue
 		}
 		if !followsInline(prev, m, text, m.line) {
@@ -357,6 +366,115 @@ func nextInlineLabel(text string, prev mark, end int, wide bool) (mark, bool) {
 		return m, true
 	}
 	return mark{}, false
+}
+
+// jsonEnd returns the offset just past the JSON object or list that
+// starts at s[from], or -1 when it does not close within s. Quoted
+// strings are skipped at memchr speed, so that brackets inside them do
+// not count.
+func jsonEnd(s string, from int) int {
+	depth := 0
+	for i := from; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\'':
+			end := stringEnd(s, i)
+			if end < 0 {
+				return -1
+			}
+			i = end - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// jsonScan reads a JSON value a piece at a time, as far as it is asked
+// to, to tell whether an offset is inside one of its strings.
+type jsonScan struct {
+	pos    int  // how far it has read
+	depth  int  // the brackets open
+	quote  byte // the quote of the string it is in, or 0
+	closed bool // the value has ended
+}
+
+// inString reads s up to offset to and reports whether to is inside a
+// string of the value (and the value has not ended before it).
+func (js *jsonScan) inString(s string, to int) bool {
+	for js.pos < to && !js.closed {
+		if js.quote != 0 {
+			k := strings.IndexByte(s[js.pos:to], js.quote)
+			if k < 0 {
+				js.pos = to
+				break
+			}
+			i := js.pos + k
+			backslashes := 0
+			for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+				backslashes++
+			}
+			if backslashes%2 == 0 {
+				js.quote = 0
+			}
+			js.pos = i + 1
+			continue
+		}
+		switch c := s[js.pos]; c {
+		case '"', '\'':
+			js.quote = c
+		case '{', '[':
+			js.depth++
+		case '}', ']':
+			if js.depth--; js.depth <= 0 {
+				js.closed = true
+			}
+		}
+		js.pos++
+	}
+	return js.quote != 0 && !js.closed
+}
+
+// stringEnd returns the offset just past the quoted string that starts at
+// s[at], or -1 when it is not closed within s: the first quote like the
+// opening one that no backslash escapes.
+func stringEnd(s string, at int) int {
+	q := s[at]
+	for i := at + 1; i < len(s); {
+		k := strings.IndexByte(s[i:], q)
+		if k < 0 {
+			return -1
+		}
+		i += k
+		backslashes := 0
+		for j := i - 1; j > at && s[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i + 1
+		}
+		i++
+	}
+	return -1
+}
+
+// colons are where the next colons of a line stand, as far as they were
+// looked for: a label inside the line ends at one.
+type colons struct {
+	half, full int // -1 when not looked for yet
+}
+
+// newColons returns colons not looked for yet in text; wide says whether
+// text has full-width colons at all.
+func newColons(text string, wide bool) colons {
+	c := colons{half: -1, full: -1}
+	if !wide {
+		c.full = len(text)
+	}
+	return c
 }
 
 // indexFrom returns the offset of the first sep in s at or after from, or

@@ -9,16 +9,79 @@ import (
 // <invoke name="x"><parameter name="k">v</parameter></invoke>, Llama's
 // <function=x>{...}</function>, and tags such as
 // <action><tool_name>x</tool_name><arguments><arg key="k">v</arg></arguments></action>.
+//
+// The regular expressions below match one tag each, anchored, on a
+// bounded window at a place where such a tag starts (found at memchr
+// speed); what a tag holds runs to its closing tag, found as plainly.
+// A regular expression that finds submatches reads a long text slowly.
 var (
-	invokeTag   = regexp.MustCompile(`(?is)<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>(.*?)(?:</(?:invoke|tool_call|function_call|call|tool_use)>|$)`)
-	functionEq  = regexp.MustCompile(`(?is)<function=([^<>\s]{1,64})>(.*?)(?:</function>|$)`)
-	nameTag     = regexp.MustCompile(`(?is)<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
-	argsTag     = regexp.MustCompile(`(?is)<(?:arguments|parameters|args|params|input|tool_input|action_input)>(.*?)(?:</(?:arguments|parameters|args|params|input|tool_input|action_input)>|$)`)
-	paramTag    = regexp.MustCompile(`(?is)<(?:parameter|param|arg|argument)\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']\s*>(.*?)</(?:parameter|param|arg|argument)>`)
-	childTag    = regexp.MustCompile(`(?s)<([A-Za-z_][A-Za-z0-9_.-]{0,63})>(.*?)</([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
-	answerTag   = regexp.MustCompile(`(?is)<(?:final_answer|answer)>(.*?)(?:</(?:final_answer|answer)>|$)`)
+	invokeOpen   = regexp.MustCompile(`(?is)^<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>`)
+	functionOpen = regexp.MustCompile(`(?is)^<function=([^<>\s]{1,64})>`)
+	nameTag      = regexp.MustCompile(`(?is)^<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
+	// paramOpen matches <parameter name="k"> and Qwen3-Coder's
+	// <parameter=k>.
+	paramOpen   = regexp.MustCompile(`(?is)^<(?:parameter|param|arg|argument)(?:\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']|=([^<>"'\s]{1,64}))\s*>`)
 	markupHints = []string{"<invoke", "<function=", "_name>", "<name>", "<tool>", "<arg", "<param", "<final_answer>", "<answer>", "<tool_call name", "<tool_use"}
 )
+
+// The tags, and the names of the closing tags, of each kind of markup.
+var (
+	invokeOpeners   = []string{"<invoke", "<tool_call", "<function_call", "<call", "<tool_use"}
+	invokeNames     = []string{"invoke", "tool_call", "function_call", "call", "tool_use"}
+	functionOpeners = []string{"<function="}
+	nameOpeners     = []string{"<tool_name>", "<name>", "<tool>", "<function_name>", "<action_name>"}
+	paramOpeners    = []string{"<parameter", "<param", "<argument", "<arg"}
+	paramNames      = []string{"parameter", "param", "argument", "arg"}
+	argsOpeners     = []string{"<arguments>", "<parameters>", "<args>", "<params>", "<input>", "<tool_input>", "<action_input>"}
+	argsNames       = []string{"arguments", "parameters", "args", "params", "input", "tool_input", "action_input"}
+	answerOpeners   = []string{"<final_answer>", "<answer>"}
+	answerNames     = []string{"final_answer", "answer"}
+)
+
+// maxOpenTag bounds the window an opening tag is matched on.
+const maxOpenTag = 256
+
+// matchTag finds the first tag in s, from offset from on, that starts
+// with one of openers (followed by white space when spaced is set) and
+// that re, anchored, matches. It returns re's submatch offsets in s, or
+// nil.
+func matchTag(s string, from int, openers []string, spaced bool, re *regexp.Regexp) []int {
+	for from < len(s) {
+		i := indexTag(s[from:], openers, spaced)
+		if i < 0 {
+			return nil
+		}
+		at := from + i
+		if m := re.FindStringSubmatchIndex(s[at:min(len(s), at+maxOpenTag)]); m != nil {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += at
+				}
+			}
+			return m
+		}
+		from = at + 1
+	}
+	return nil
+}
+
+// closeAt returns where the first closing tag of one of names stands in
+// s, from offset from on, in any case, and where it ends; both are
+// len(s) when there is none: what is left open runs to the end.
+func closeAt(s string, from int, names []string) (at, end int) {
+	for i := from; ; i++ {
+		k := strings.Index(s[i:], "</")
+		if k < 0 {
+			return len(s), len(s)
+		}
+		i += k
+		for _, n := range names {
+			if e := i + 2 + len(n); e < len(s) && s[e] == '>' && strings.EqualFold(s[i+2:e], n) {
+				return i, e + 1
+			}
+		}
+	}
+}
 
 // markupCall reads a call, or a final answer, written as XML-ish markup
 // in s, and returns where the markup starts. The thought is what stands
@@ -29,34 +92,111 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 	}
 	name, body := "", ""
 	at = -1
-	if m := invokeTag.FindStringSubmatchIndex(s); m != nil {
-		name, body, at = s[m[2]:m[3]], s[m[4]:m[5]], m[0]
-	} else if m := functionEq.FindStringSubmatchIndex(s); m != nil {
-		name, body, at = s[m[2]:m[3]], s[m[4]:m[5]], m[0]
-	} else if m := nameTag.FindStringSubmatchIndex(s); m != nil {
+	if m := matchTag(s, 0, invokeOpeners, true, invokeOpen); m != nil {
+		end, _ := closeAt(s, m[1], invokeNames)
+		name, body, at = s[m[2]:m[3]], s[m[1]:end], m[0]
+	} else if m := matchTag(s, 0, functionOpeners, false, functionOpen); m != nil {
+		end, _ := closeAt(s, m[1], []string{"function"})
+		name, body, at = s[m[2]:m[3]], s[m[1]:end], m[0]
+	} else if m := matchTag(s, 0, nameOpeners, false, nameTag); m != nil {
 		name, body, at = s[m[2]:m[3]], s[m[1]:], m[0]
 	}
 	if at < 0 {
-		if m := answerTag.FindStringSubmatchIndex(s); m != nil {
-			answer := strings.TrimSpace(s[m[2]:m[3]])
+		if i := indexTag(s, answerOpeners, false); i >= 0 {
+			open := i + strings.IndexByte(s[i:], '>') + 1
+			end, _ := closeAt(s, open, answerNames)
+			answer := strings.TrimSpace(s[open:end])
 			if answer == "" {
-				return reading{err: p.errEmptyAnswer()}, m[0], true
+				return reading{err: p.errEmptyAnswer()}, i, true
 			}
-			return reading{step: Step{Kind: KindFinal, Thought: markupThought(s[:m[0]]), FinalAnswer: answer}}, m[0], true
+			return reading{step: Step{Kind: KindFinal, Thought: markupThought(s[:i]), FinalAnswer: answer}}, i, true
 		}
 		return reading{}, 0, false
 	}
-	if name = cleanName(name); !p.isName(name) {
+	if name = cleanName(name); !p.isName(name) || p.naming(name) == namesNothing {
 		return reading{}, 0, false
 	}
 	thought := markupThought(s[:at])
 	args, ok := markupArgs(body)
 	if !ok {
-		st, err := p.call(thought, name, "", false)
+		st, err := p.call(thought, name, "", asWritten)
 		return reading{st, err}, at, true
 	}
 	st, err := p.objectCallStep(thought, call{name: name, args: args, hasArgs: true})
 	return reading{st, err}, at, true
+}
+
+// indexTag returns the offset of the first of tags in s, in any case,
+// or -1. With spaced set, a tag must be followed by white space, as one
+// with attributes is.
+func indexTag(s string, tags []string, spaced bool) int {
+	for i := 0; ; i++ {
+		k := strings.IndexByte(s[i:], '<')
+		if k < 0 {
+			return -1
+		}
+		i += k
+		for _, t := range tags {
+			if end := i + len(t); end <= len(s) && strings.EqualFold(s[i:end], t) &&
+				(!spaced || end < len(s) && strings.IndexByte(" \t\n\r", s[end]) >= 0) {
+				return i
+			}
+		}
+	}
+}
+
+// markupAction reads the value of an Action label written as markup: a
+// call in one of the shapes markupCall reads, a JSON call inside a tag
+// ("<tool_call>{...}</tool_call>"), or a tag named after the tool
+// ("<search>Ada Lovelace</search>").
+func (p *Parser) markupAction(v string) (reading, bool) {
+	if rd, at, ok := p.markupCall(v); ok && at == 0 {
+		return rd, true
+	}
+	if i := strings.IndexByte(v, '{'); i > 0 && blobPrefix.MatchString(v[:i]) {
+		if rd, ok := p.blobAt(v[i:]); ok {
+			return rd, true
+		}
+	}
+	return p.taggedCall(v, false)
+}
+
+// openTag matches the tag that opens s.
+var openTag = regexp.MustCompile(`^<([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
+
+// wrapperTags are the tags that wrap calls, answers or text: never a
+// tool's name.
+var wrapperTags = map[string]bool{"tool_call": true, "tool_calls": true, "function_call": true, "function_calls": true,
+	"tool_use": true, "invoke": true, "call": true, "calls": true, "action": true, "actions": true, "function": true,
+	"tool": true, "tools": true, "response": true, "answer": true, "final_answer": true, "result": true, "output": true,
+	"code": true, "python": true, "json": true, "thought": true, "observation": true, "input": true, "args": true,
+	"arguments": true, "parameters": true, "b": true, "i": true, "p": true, "s": true, "br": true, "em": true, "strong": true}
+
+// taggedCall reads a call written as a tag named after the tool, its
+// input inside as text or child tags: "<search>Ada Lovelace</search>".
+// After an Action label the tag may name any tool; elsewhere
+// (registeredOnly) only a registered one.
+func (p *Parser) taggedCall(v string, registeredOnly bool) (reading, bool) {
+	m := openTag.FindStringSubmatch(v)
+	if m == nil || wrapperTags[strings.ToLower(m[1])] {
+		return reading{}, false
+	}
+	name, body := m[1], v[len(m[0]):]
+	if end := strings.Index(body, "</"+name+">"); end >= 0 {
+		body = body[:end]
+	} else if strings.Contains(body, "</") {
+		return reading{}, false // other markup: not a call of this shape
+	}
+	if registeredOnly && p.tools.lookup(name) == nil || p.naming(name) != namesTool {
+		return reading{}, false
+	}
+	args, ok := markupArgs(body)
+	if !ok {
+		st, err := p.call("", name, "", asWritten)
+		return reading{st, err}, true
+	}
+	st, err := p.objectCallStep("", call{name: name, args: args, hasArgs: true})
+	return reading{st, err}, true
 }
 
 // hasMarkup reports whether s may hold a call written as markup.
@@ -72,19 +212,39 @@ func hasMarkup(s string) bool {
 	return false
 }
 
+// maxArgTags bounds the argument tags read.
+const maxArgTags = 64
+
 // markupArgs reads the arguments of a call written as markup: parameter
 // tags, a JSON object, or child tags of an arguments tag.
 func markupArgs(body string) (any, bool) {
-	if ps := paramTag.FindAllStringSubmatch(body, 64); len(ps) > 0 {
-		args := map[string]any{}
-		for _, m := range ps {
-			args[m[1]] = markupValue(m[2])
+	args := map[string]any{}
+	for from := 0; len(args) < maxArgTags; {
+		m := matchTag(body, from, paramOpeners, false, paramOpen)
+		if m == nil {
+			break
 		}
+		end, next := closeAt(body, m[1], paramNames)
+		if end == len(body) {
+			break // a parameter must be closed
+		}
+		var name string
+		if m[2] >= 0 {
+			name = body[m[2]:m[3]] // name="k"
+		} else {
+			name = body[m[4]:m[5]] // =k
+		}
+		args[name] = markupValue(body[m[1]:end])
+		from = next
+	}
+	if len(args) > 0 {
 		return args, true
 	}
 	inner := body
-	if m := argsTag.FindStringSubmatch(body); m != nil {
-		inner = m[1]
+	if i := indexTag(body, argsOpeners, false); i >= 0 {
+		open := i + strings.IndexByte(body[i:], '>') + 1
+		end, _ := closeAt(body, open, argsNames)
+		inner = body[open:end]
 	}
 	inner = strings.TrimSpace(unfence(strings.TrimSpace(inner)))
 	if strings.HasPrefix(inner, "{") {
@@ -92,12 +252,7 @@ func markupArgs(body string) (any, bool) {
 			return obj, true
 		}
 	}
-	args := map[string]any{}
-	for _, m := range childTag.FindAllStringSubmatch(inner, 64) {
-		if m[1] == m[3] {
-			args[m[1]] = markupValue(m[2])
-		}
-	}
+	childTags(inner, args)
 	if len(args) > 0 {
 		return args, true
 	}
@@ -105,6 +260,46 @@ func markupArgs(body string) (any, bool) {
 		return inner, true
 	}
 	return nil, false
+}
+
+// childTags adds to args the tags of s that hold a value and close with
+// their own name ("<url>https://a.example</url>"), at most maxArgTags of
+// them, in time linear in s: a tag left open is given up on once.
+func childTags(s string, args map[string]any) {
+	for i, tries := 0, 0; tries < maxArgTags; tries++ {
+		k := strings.IndexByte(s[i:], '<')
+		if k < 0 {
+			return
+		}
+		i += k + 1
+		n := tagName(s[i:])
+		if n == 0 || i+n >= len(s) || s[i+n] != '>' {
+			continue
+		}
+		name := s[i : i+n]
+		closer := "</" + name + ">"
+		end := strings.Index(s[i+n+1:], closer)
+		if end < 0 {
+			continue
+		}
+		args[name] = markupValue(s[i+n+1 : i+n+1+end])
+		i += n + 1 + end + len(closer)
+	}
+}
+
+// tagName returns the length of the tag name s starts with: a letter or
+// '_', then up to 63 letters, digits, '_', '.' and '-'; 0 for none.
+func tagName(s string) int {
+	n := 0
+	for n < len(s) && n < 64 {
+		c := s[n]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || n > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-') {
+			n++
+			continue
+		}
+		break
+	}
+	return n
 }
 
 // markupValue reads one argument's value: a JSON object or list as such,
@@ -119,19 +314,62 @@ func markupValue(s string) any {
 	return s
 }
 
-// anyTag matches one XML-ish tag.
-var anyTag = regexp.MustCompile(`</?[A-Za-z_][A-Za-z0-9_.:-]{0,63}[^<>]{0,256}>`)
-
-// stripTags removes XML-ish tags from s.
+// stripTags removes XML-ish tags from s: "<", perhaps "/", a tag name,
+// then up to 256 bytes without "<" or ">", then ">".
 func stripTags(s string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
-	return anyTag.ReplaceAllString(s, "")
+	var b strings.Builder
+	for {
+		k := strings.IndexByte(s, '<')
+		if k < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:k])
+		s = s[k:]
+		j := 1
+		if j < len(s) && s[j] == '/' {
+			j++
+		}
+		if n := tagName(s[j:]); n > 0 {
+			j += n
+			if rest := s[j:min(len(s), j+257)]; strings.IndexByte(rest, '>') >= 0 {
+				if end := strings.IndexAny(rest, "<>"); rest[end] == '>' {
+					s = s[j+end+1:]
+					continue
+				}
+			}
+		}
+		b.WriteByte('<')
+		s = s[1:]
+	}
 }
 
 // markupThought is the prose before a call written as markup, without
 // the tags that open the call (<function_calls>, <action>).
 func markupThought(s string) string {
 	return cleanText(stripTags(s))
+}
+
+// markupInput reads an input written as markup, each argument in a tag
+// of its own or a parameter tag ("<query>Ada</query><max_results>3</max_results>"),
+// when every tag names one of the registered tool's arguments: other
+// markup (HTML for a tool that takes it) is text.
+func (info *toolInfo) markupInput(input string) (map[string]any, bool) {
+	if info == nil || !strings.HasPrefix(input, "<") {
+		return nil, false
+	}
+	args, ok := markupArgs(input)
+	obj, isObj := args.(map[string]any)
+	if !ok || !isObj || len(obj) == 0 {
+		return nil, false
+	}
+	for k := range obj {
+		if info.ownKey(k) == "" {
+			return nil, false
+		}
+	}
+	return info.adaptArgs(obj), true
 }

@@ -36,9 +36,12 @@ func TestAWholeStepOnOneLine(t *testing.T) {
 		{"a capitalised label inside a word is not one", "Thought: see MyAction: x\nFinal Answer: y", final("see MyAction: x", "y")},
 		{"Chinese labels on one line", "思考：需要计算 行动：calculator 行动输入：3*3", action("需要计算", "calculator", obj{"expression": "3*3"})},
 		{"tool, then Input", "Action: web_search, Input: zig language", action("", "web_search", obj{"query": "zig language"})},
-		{"a generic word glued to markup is no label", "Action: #Args:0", action("", "#Args:0", obj{})},
 		{"numbered action with a made-up observation", "Action 2: web_search[zig] Observation 2: Zig is a language.", action("", "web_search", obj{"query": "zig"})},
 		{"input with a made-up observation", `Action: web_search Action Input: {"query": "zig"} Observation: found`, action("", "web_search", obj{"query": "zig"})},
+		{"a label inside a string of a JSON input is text", "Action: web_search Action Input: {\"query\": \"zig\\n0 Thought: 0\"}",
+			action("", "web_search", obj{"query": "zig\n0 Thought: 0"})},
+		{"a label after a JSON input with brackets in its strings still counts", `Thought: x Action: web_search Action Input: {"query": "a} b] Thought: c"} Observation: made up`,
+			action("x", "web_search", obj{"query": "a} b] Thought: c"})},
 		{"a key inside the input is not a label", `Action: http_request` + "\nAction Input: {\"url\": \"https://a.example\", \"Observation\": 1}", action("", "http_request", obj{"url": "https://a.example", "Observation": 1.0})},
 	})
 }
@@ -52,6 +55,14 @@ func TestOtherDialects(t *testing.T) {
 		{"escaped underscore in a label", "Thought: go\nAction: web_search\nAction\\_Input: zig", action("go", "web_search", obj{"query": "zig"})},
 		{"a role name before an answer", "Assistant: The sum is 4.", final("", "The sum is 4.")},
 		{"key: value lines as a list", "Action: web_search\nAction Input:\n- query: zig\n- max_results: 2", action("", "web_search", obj{"query": "zig", "max_results": 2.0})},
+	})
+}
+
+func TestAGenericWordGluedToMarkupIsNoLabel(t *testing.T) {
+	// Read as "Action: #" with the input "0", it would be a call; it is
+	// one value, which names no tool.
+	runErrors(t, parser.New(builtins), []errCase{
+		{"a generic word glued to markup", "Action: #Args:0", parser.ErrNoToolName, `"Action: #Args:0"`},
 	})
 }
 
@@ -198,8 +209,13 @@ func TestForgivingNamesNotInventive(t *testing.T) {
 		{"the exact registered name wins", "Action: get_time\nAction Input: {}", action("", "get_time", obj{})},
 		{"JSON call with a generic word", `{"action": "calculator tool", "action_input": {"expression": "2"}}`, action("", "calculator", obj{"expression": "2"})},
 		{"a short sentence that names one tool exactly", "Action: I will use `web_search`\nAction Input: zig", action("", "web_search", obj{"query": "zig"})},
-		{"a sentence that names two tools names neither", "Action: either web_search or calculator\nAction Input: zig", action("", "either web_search or calculator", obj{"input": "zig"})},
-		{"a sentence that names a tool whose arguments do not fit", "Action: I will use calculator\nAction Input: {\"city\": \"Oslo\"}", action("", "I will use calculator", obj{"city": "Oslo"})},
+	})
+}
+
+func TestSentencesThatNameNoToolExactly(t *testing.T) {
+	runErrors(t, parser.New(builtins), []errCase{
+		{"a sentence that names two tools names neither", "Action: either web_search or calculator\nAction Input: zig", parser.ErrNoToolName, "either web_search or calculator"},
+		{"a sentence that names a tool whose arguments do not fit", "Action: I will use calculator\nAction Input: {\"city\": \"Oslo\"}", parser.ErrNoToolName, "I will use calculator"},
 	})
 }
 
@@ -377,5 +393,119 @@ func TestAnInputThatWritesTheCallAgain(t *testing.T) {
 		{"a call of something else is the input", "Action: calculator\nAction Input: sqrt(16)", action("", "calculator", obj{"expression": "sqrt(16)"})},
 		{"a call of the tool around an expression", "Action: calculator\nAction Input: calculator(sqrt(16))", action("", "calculator", obj{"expression": "sqrt(16)"})},
 		{"a Tool Call label and Arguments", "Thought: x\nTool Call: web_search\nArguments: {\"query\": \"zig\"}", action("x", "web_search", obj{"query": "zig"})},
+	})
+}
+
+func TestAnActionThatNamesNoTool(t *testing.T) {
+	runErrors(t, parser.New(builtins), []errCase{
+		{"a refusal", "Thought: I know the prices.\nAction: None needed.", parser.ErrNoToolName, `"Action: None needed."`},
+		{"a refusal with its reason", "Thought: I have them.\nAction: No action needed (I already have the prices)", parser.ErrNoToolName, "names no tool"},
+		{"a refusal in Chinese", "Thought: 好的\nAction: 不需要使用工具", parser.ErrNoToolName, "不需要使用工具"},
+		{"an instruction", "Thought: open it\nAction: Click on the first result", parser.ErrNoToolName, "Click on the first result"},
+		{"the thought written again, with an input", "Thought: I will use pandas to summarise the data\nAction: I will use pandas to summarise the data\nAction Input: df.describe()",
+			parser.ErrNoToolName, "I will use pandas"},
+		{"a step of a markdown plan", "1. **Thought:** add them\n2. **Action:** Perform the addition\n3. **Action Input:** 2+2", parser.ErrNoToolName, "Perform the addition"},
+		{"the prompt's placeholder", "Thought: x\nAction: $TOOL_NAME\nAction Input: $INPUT", parser.ErrNoToolName, "$TOOL_NAME"},
+		{"a placeholder in angle brackets", "Action: <tool name>\nAction Input: zig", parser.ErrNoToolName, "names no tool"},
+		{"a placeholder in capitals", "Action: TOOL_NAME\nAction Input: zig", parser.ErrNoToolName, "names no tool"},
+		{"a fenced JSON call of none", "```json\n{\"action\": \"none\", \"action_input\": \"none\"}\n```", parser.ErrNoToolName, "names no tool"},
+		{"a JSON call named by a sentence", `{"action": "I will search the web for it", "action_input": "zig"}`, parser.ErrNoToolName, "names no tool"},
+		{"the message lists the tools", "Action: Not applicable", parser.ErrNoToolName, "(one of: "},
+	})
+}
+
+func TestAFinalAnswerBesideAnActionOfNoTool(t *testing.T) {
+	runCases(t, []parseCase{
+		{"after a refusal", "Thought: I know it.\nAction: None needed.\nFinal Answer: Paris", final("I know it.", "Paris")},
+		{"after a refusal and a placeholder input", "Thought: no tool\nAction: Not needed\nAction Input: N/A\nFinal Answer: 42", final("no tool", "42")},
+		{"after an instruction", "Thought: done\nAction: Summarise the findings\nFinal Answer: Zig is fast.", final("done", "Zig is fast.")},
+		{"in JSON, the answer beside a call of none", `{"action": "none", "answer": "Paris"}`, final("", "Paris")},
+		{"a final answer after a JSON call of none, which is the thought", "```json\n{\"action\": \"none\", \"action_input\": \"\"}\n```\nFinal Answer: Paris",
+			final("```json\n{\"action\": \"none\", \"action_input\": \"\"}\n```", "Paris")},
+	})
+}
+
+func TestARefusalIsNeverACall(t *testing.T) {
+	p := parser.New(builtins)
+	for _, refusal := range []string{"None", "none.", "N/A", "-", "...", "?", "no tool", "No tools needed", "nothing", "Not required", "Ninguna", "Nenhuma",
+		"Aucune", "Keine", "Nessuna", "Нет", "无", "無", "不需要", "なし", "없음"} {
+		if st, err := p.Parse("Thought: x\nAction: " + refusal + "\nAction Input: zig"); !errors.Is(err, parser.ErrNoToolName) {
+			t.Errorf("Action: %s: got %+v, %v; want ErrNoToolName", refusal, st, err)
+		}
+	}
+}
+
+func TestANameStaysACall(t *testing.T) {
+	zapier := fakeTools{"Gmail: Find Email": {"query"}, "web_search": {"query"}}
+	runCasesWith(t, parser.New(zapier), parser.Options{}, []parseCase{
+		{"a registered name with a colon is read whole", "Action: Gmail: Find Email\nAction Input: {\"query\": \"from:bob\"}", action("", "Gmail: Find Email", obj{"query": "from:bob"})},
+		{"in another case", "Action: gmail: find email\nAction Input: from:bob", action("", "Gmail: Find Email", obj{"query": "from:bob"})},
+		{"a name with a colon that is not registered is a name and an input", "Action: Search: zig", action("", "Search", obj{"input": "zig"})},
+	})
+	runCases(t, []parseCase{
+		{"one word that is not registered", "Action: Search\nAction Input: zig", action("", "Search", obj{"input": "zig"})},
+		{"two words that are not registered", "Action: Google Search\nAction Input: zig", action("", "Google Search", obj{"input": "zig"})},
+		{"two words and a generic one", "Action: Wikipedia Lookup Tool\nAction Input: zig", action("", "Wikipedia Lookup Tool", obj{"input": "zig"})},
+		{"words in title case", "Action: Google Search Results JSON\nAction Input: weather in Paris", action("", "Google Search Results JSON", obj{"input": "weather in Paris"})},
+		{"a name that starts as a refusal word", "Action: notion_search\nAction Input: zig", action("", "notion_search", obj{"input": "zig"})},
+		{"a sentence that names one registered tool whose arguments fit", "Action: I will use `web_search`\nAction Input: zig", action("", "web_search", obj{"query": "zig"})},
+		{"a phrase given named arguments, as crewAI's tools are named", "Thought: ask the writer\nAction: Delegate work to coworker\nAction Input: {\"task\": \"write\", \"coworker\": \"Writer\"}",
+			action("ask the writer", "Delegate work to coworker", obj{"task": "write", "coworker": "Writer"})},
+		{"a phrase as the name of a JSON call", `{"action": "Search the internet", "action_input": {"search_query": "zig"}}`, action("", "Search the internet", obj{"search_query": "zig"})},
+	})
+	runErrors(t, parser.New(builtins), []errCase{
+		{"a sentence in the first person, even with named arguments", "Action: I will use pandas to summarise\nAction Input: {\"code\": \"df.describe()\"}", parser.ErrNoToolName, "I will use pandas"},
+		{"a phrase with a text input", "Action: Click on the first result\nAction Input: the first one", parser.ErrNoToolName, "Click on the first result"},
+		{"a refusal with named arguments", "Action: None needed\nAction Input: {\"query\": \"x\"}", parser.ErrNoToolName, "None needed"},
+	})
+}
+
+func TestMarkupCallsInMorePlaces(t *testing.T) {
+	runCases(t, []parseCase{
+		{"a tag named after the tool, after a numbered Action label", "Thought 2: look her up\nAction 2: <search>Ada Lovelace</search>", action("look her up", "search", obj{"input": "Ada Lovelace"})},
+		{"a tag of a registered tool", "Action: <web_search>zig</web_search>", action("", "web_search", obj{"query": "zig"})},
+		{"a tag with child tags", "Action: <http_request><url>https://a.example</url><method>GET</method></http_request>", action("", "http_request", obj{"url": "https://a.example", "method": "GET"})},
+		{"Claude's older invoke as the value of Action", "Thought: check the docs\nAction: <invoke><tool_name>search_docs</tool_name><parameters><query>clarify</query></parameters></invoke>",
+			action("check the docs", "search_docs", obj{"query": "clarify"})},
+		{"Qwen3-Coder's call on one line", "<tool_call><function=read_file><parameter=path>notes.md</parameter></function></tool_call>", action("", "read_file", obj{"path": "notes.md"})},
+		{"Qwen3-Coder's call on many lines", "I will read it.\n<tool_call>\n<function=read_file>\n<parameter=path>\nnotes.md\n</parameter>\n<parameter=limit>\n20\n</parameter>\n</function>\n</tool_call>",
+			action("I will read it.", "read_file", obj{"path": "notes.md", "limit": "20"})},
+		{"Qwen3-Coder's call with spaces between the tags", "<tool_call> <function=read_file> <parameter=path> notes.md </parameter> </function> </tool_call>", action("", "read_file", obj{"path": "notes.md"})},
+		{"Qwen3-Coder's call after an Action label", "Action: <function=calculator><parameter=expression>2+2</parameter></function>", action("", "calculator", obj{"expression": "2+2"})},
+		{"a JSON call in a tag after an Action label", "Action: <tool_call>{\"name\": \"web_search\", \"arguments\": {\"query\": \"zig\"}}</tool_call>", action("", "web_search", obj{"query": "zig"})},
+		{"an input written as tags of the tool's arguments", "Action: web_search\nAction Input: <query>Ada Lovelace</query>\n<max_results>3</max_results>",
+			action("", "web_search", obj{"query": "Ada Lovelace", "max_results": "3"})},
+		{"an input of other markup stays text", "Action: shell\nAction Input: <b>echo</b>", action("", "shell", obj{"command": "<b>echo</b>"})},
+		{"bold markup in an answer stays the answer", "Final Answer: <b>Paris</b>", final("", "<b>Paris</b>")},
+		{"a tag of no tool in prose stays the answer", "<b>Paris</b> is the capital.", final("", "<b>Paris</b> is the capital.")},
+	})
+}
+
+func TestJSONAnswersThatAreNotValidJSON(t *testing.T) {
+	plan := "Here is the plan:\n\n1. **Supply**: build more.\n2. **Demand**: use less."
+	runCases(t, []parseCase{
+		{"raw line breaks and markdown in a final answer", "{\"action\": \"Final Answer\", \"action_input\": \"" + plan + "\"}", final("", plan)},
+		{"a fenced blob whose answer holds a fence of its own", "```json\n{\"action\": \"Final Answer\", \"action_input\": \"Run:\n\n```sh\ngo test\n```\nThen read it.\"}\n```",
+			final("", "Run:\n\n```sh\ngo test\n```\nThen read it.")},
+		{"a tool's input as a JSON string keeps its blank lines", "{\"action\": \"shell\", \"action_input\": \"echo a\n\necho b\"}", action("", "shell", obj{"command": "echo a\n\necho b"})},
+		{"an Answer label before a JSON call", `Answer: {"action": "Search", "action\_input": "zig"}`, action("", "Search", obj{"input": "zig"})},
+		{"a Final Answer label before a fenced JSON call", "Thought: search\nFinal Answer: ```json\n{\"action\": \"web_search\", \"action_input\": \"zig\"}\n```", action("search", "web_search", obj{"query": "zig"})},
+		{"AI before a JSON call", `AI: {"action": "web_search", "action_input": "zig"}`, action("", "web_search", obj{"query": "zig"})},
+		{"a JSON final answer under a Final Answer label", `Final Answer: {"action": "Final Answer", "action_input": "42"}`, final("", "42")},
+		{"JSON data as the answer stays as written", `Final Answer: {"city": "Oslo", "answer": 42}`, final("", `{"city": "Oslo", "answer": 42}`)},
+	})
+}
+
+func TestAFinalAnswerCutOffMidSentence(t *testing.T) {
+	runErrors(t, parser.New(builtins), []errCase{
+		{"after a comma", "Thought: done\nFinal Answer: The three largest cities are Tokyo, Delhi,", parser.ErrNotAnAnswer, "middle of a sentence"},
+		{"on an article", "Final Answer: The capital of France is the", parser.ErrNotAnAnswer, "middle of a sentence"},
+		{"on a colon", "Final Answer: Here are the steps:", parser.ErrNotAnAnswer, "middle of a sentence"},
+		{"a long reply without labels", strings.Repeat("Zig is a general-purpose language with manual memory management. ", 12) + "It compiles to the", parser.ErrNotAnAnswer, "middle of a sentence"},
+	})
+	runCases(t, []parseCase{
+		{"a closing capital letter is a name", "Final Answer: The best choice is plan A", final("", "The best choice is plan A")},
+		{"code that ends in a semicolon", "Final Answer: SELECT name FROM users;", final("", "SELECT name FROM users;")},
+		{"a short answer", "Final Answer: to", final("", "to")},
 	})
 }

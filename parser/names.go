@@ -19,6 +19,11 @@ type toolIndex struct {
 	byName map[string]*toolInfo
 	byKey  map[string]*toolInfo
 	names  []string
+	// hasPunctuatedNames says that a registered name holds a character
+	// that also parts a name from an inline input (":", "(", "[", ",").
+	hasPunctuatedNames bool
+	// list names the tools for the errors the model reads, or is empty.
+	list string
 }
 
 func newToolIndex(t Tools) toolIndex {
@@ -32,7 +37,11 @@ func newToolIndex(t Tools) toolIndex {
 		info := &toolInfo{name: name, args: args, primary: primary, required: t.RequiredArgs(name)}
 		idx.names = append(idx.names, name)
 		idx.byName[name] = info
+		idx.hasPunctuatedNames = idx.hasPunctuatedNames || strings.ContainsAny(name, ":：([{, ")
 		infos = append(infos, info)
+	}
+	if len(idx.names) > 0 {
+		idx.list = " (one of: " + strings.Join(idx.names, ", ") + ")"
 	}
 	// A name that is its own key form ("web_search") claims that key
 	// before another name folds onto it ("web.search", "Web Search"), so
@@ -351,4 +360,323 @@ func (info *toolInfo) primaryArgs(v any) map[string]any {
 		return map[string]any{"input": v}
 	}
 	return map[string]any{info.primary: v}
+}
+
+// naming is what the value of an Action label (or the name of a JSON
+// call) names.
+type naming int
+
+const (
+	// namesTool is a registered tool, the final answer, or a short name
+	// of one or two words that may be a tool the model made up: the
+	// loop answers an unknown tool with the names of the real ones.
+	namesTool naming = iota
+	// namesNothing is a refusal ("None needed", "不需要使用工具") or the
+	// prompt's own placeholder ("$TOOL_NAME", "<tool name>"): never a call.
+	namesNothing
+	// namesSentence is longer words ("Click on the first result", the
+	// thought written again): a call only when sentenceCalls says so.
+	namesSentence
+)
+
+// naming says what name, written where a tool's name goes, names. A
+// registered name always names its tool, whatever its shape
+// ("Gmail: Find Email").
+func (p *Parser) naming(name string) naming {
+	if _, ok := p.tools.byName[name]; ok {
+		return namesTool // the usual case: a registered name as written
+	}
+	if w := cleanName(name); isASCIIWord(w) {
+		// The next most usual: one word, as names are.
+		if p.tools.lookup(w) != nil || isFinish(w) {
+			return namesTool
+		}
+		var buf [maxASCIIWord]byte
+		low := buf[:len(w)]
+		for i := 0; i < len(w); i++ {
+			low[i] = w[i]
+			if c := w[i]; c >= 'A' && c <= 'Z' {
+				low[i] = c + 'a' - 'A'
+			}
+		}
+		if refusalWords[string(low)] || allPlaceholderWords(low) {
+			return namesNothing
+		}
+		return namesTool
+	}
+	s := strings.TrimSpace(name)
+	switch {
+	case !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
+		return namesNothing // "-", "...", "?"
+	case p.tools.lookup(s) != nil || isFinish(s):
+		return namesTool
+	case isRefusal(s) || isPlaceholderName(s):
+		return namesNothing
+	case isShortName(s) || isTitleName(s):
+		return namesTool
+	}
+	return namesSentence
+}
+
+// isTitleName reports whether s is a tool's name written in title case,
+// as names of several words are and sentences are not: "Google Search
+// Results JSON", not "Perform the addition".
+func isTitleName(s string) bool {
+	if !isToolPhrase(s) {
+		return false
+	}
+	for _, w := range strings.Fields(cleanName(s)) {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxASCIIWord bounds the words isASCIIWord takes.
+const maxASCIIWord = 48
+
+// isASCIIWord reports whether s is one word of ASCII letters and digits,
+// '_', '-' and '.', with a letter or digit in it.
+func isASCIIWord(s string) bool {
+	if s == "" || len(s) > maxASCIIWord {
+		return false
+	}
+	alnum := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			alnum = true
+		case c == '_' || c == '-' || c == '.':
+		default:
+			return false
+		}
+	}
+	return alnum
+}
+
+// allPlaceholderWords reports whether every part of low, a word in lower
+// case, between '_', '-' and '.', is a placeholder word ("tool_name").
+func allPlaceholderWords(low []byte) bool {
+	parts := 0
+	for start := 0; start <= len(low); {
+		end := start
+		for end < len(low) && low[end] != '_' && low[end] != '-' && low[end] != '.' {
+			end++
+		}
+		if end > start {
+			if !placeholderWords[string(low[start:end])] {
+				return false
+			}
+			parts++
+		}
+		start = end + 1
+	}
+	return parts > 0
+}
+
+// sentenceCalls reports whether name, words longer than a name, still
+// make a call with the arguments args: they name one registered tool
+// whose arguments args fit (see toolIndex.forgiven), or they read as the
+// name of a tool the model was given (a phrase such as "Delegate work to
+// coworker", not a sentence in the first person) and args are an object
+// of named arguments, as a tool's schema asks for.
+func (p *Parser) sentenceCalls(name string, args any) bool {
+	if info := p.tools.forgiven(name); info != nil && info.fits(args) {
+		return true
+	}
+	obj, ok := args.(map[string]any)
+	return ok && len(obj) > 0 && isToolPhrase(name)
+}
+
+// inputValue is an input's arguments as written: an object when it is
+// one, and its text otherwise.
+func (p *Parser) inputValue(input string, form inputForm) any {
+	args := p.inputArgs(nil, input, form)
+	if text, ok := args["input"]; ok && len(args) == 1 {
+		return text
+	}
+	return args
+}
+
+// maxPhraseWords bounds the words of a tool's name written as a phrase.
+const maxPhraseWords = 6
+
+// phraseOpeners are the words that open a sentence about the step, not
+// a tool's name: "I will use pandas ...", "Let me ...".
+var phraseOpeners = map[string]bool{"i": true, "i'll": true, "i'm": true, "i've": true, "we": true, "we'll": true,
+	"let": true, "let's": true, "lets": true, "you": true, "my": true, "our": true, "now": true, "first": true,
+	"then": true, "next": true, "so": true, "this": true, "that": true, "it": true, "there": true, "here": true,
+	"please": true, "to": true}
+
+// isToolPhrase reports whether s may be a tool's name written as a
+// phrase: at most six words of letters, digits and the marks names use,
+// not opening as a sentence about the step does.
+func isToolPhrase(s string) bool {
+	s = cleanName(s)
+	if len(s) > maxShortName {
+		return false
+	}
+	words := strings.Fields(s)
+	if len(words) == 0 || len(words) > maxPhraseWords || phraseOpeners[strings.ToLower(words[0])] {
+		return false
+	}
+	for _, w := range words {
+		for _, r := range w {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-.'’", r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxShortName bounds the bytes of a name isShortName reads.
+const maxShortName = 96
+
+// isShortName reports whether s reads as the name of a tool: one or two
+// words of letters, digits, '_', '-' and '.' ("Search", "Web Search",
+// "google-search"), not counting generic words such as "tool".
+func isShortName(s string) bool {
+	s = cleanName(s)
+	if len(s) > maxShortName {
+		return false
+	}
+	words := 0
+	for s != "" {
+		i := strings.IndexAny(s, " \t")
+		w := s
+		if i >= 0 {
+			w, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if w = cleanName(w); w == "" {
+			continue
+		}
+		for _, r := range w {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' {
+				return false
+			}
+		}
+		if !genericTail[strings.ToLower(w)] {
+			words++
+		}
+	}
+	return words >= 1 && words <= 2
+}
+
+// genericTail are the words a model adds to a tool's name that do not
+// make it a sentence ("Wikipedia Search Tool").
+var genericTail = map[string]bool{"tool": true, "tools": true, "function": true, "api": true, "plugin": true}
+
+// refusalWords are the first words of a value that says no tool is
+// needed, in the languages the labels come in: "None needed", "No action
+// needed (I have the prices)", "Not applicable", "Ninguna", "Keine".
+var refusalWords = map[string]bool{
+	"none": true, "no": true, "nothing": true, "not": true, "n/a": true, "na": true, "null": true, "nil": true,
+	"without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
+	"ninguna": true, "ninguno": true, "ningún": true, "ningun": true, "nada": true, "sin": true,
+	"nenhuma": true, "nenhum": true, "não": true, "nao": true, "sem": true,
+	"aucune": true, "aucun": true, "rien": true, "pas": true, "sans": true, "non": true,
+	"keine": true, "kein": true, "keiner": true, "keines": true, "nichts": true, "nicht": true, "ohne": true,
+	"nessuna": true, "nessuno": true, "niente": true, "nulla": true, "senza": true,
+	"нет": true, "не": true, "никакое": true, "никакого": true, "никаких": true, "никакой": true, "ничего": true, "без": true,
+}
+
+// Refusals in the scripts that do not part words with spaces: those that
+// open a value, and those found anywhere in it.
+var (
+	refusalOpeners = []string{"不", "无", "無", "没", "沒", "暂无", "否", "なし", "無し", "없"}
+	refusalParts   = []string{"不需要", "无需", "無需", "不必", "不要", "不用", "なし", "ありません", "없음", "없습니다", "필요 없", "불필요"}
+)
+
+// isRefusal reports whether s says that no tool is needed.
+func isRefusal(s string) bool {
+	s = strings.TrimLeftFunc(s, isNameJunk)
+	if len(s) > maxShortName*4 {
+		return false
+	}
+	end := strings.IndexAny(s, " \t,.;:!?()[]{}\"'`*")
+	if end < 0 {
+		end = len(s)
+	}
+	var buf [32]byte
+	if first, ok := lowerWord(buf[:0], s[:end]); ok && refusalWords[string(first)] {
+		return true
+	}
+	for _, r := range s {
+		if r >= 0x3000 { // CJK and Hangul
+			for _, o := range refusalOpeners {
+				if strings.HasPrefix(s, o) {
+					return true
+				}
+			}
+			for _, part := range refusalParts {
+				if strings.Contains(s, part) {
+					return true
+				}
+			}
+			break
+		}
+	}
+	return false
+}
+
+// lowerWord appends w in lower case to buf, whose room it must fit in:
+// ok is false when it does not, and no word looked up this way is so long.
+func lowerWord(buf []byte, w string) ([]byte, bool) {
+	for _, r := range w {
+		r = unicode.ToLower(r)
+		if len(buf)+utf8.RuneLen(r) > cap(buf) {
+			return buf, false
+		}
+		buf = utf8.AppendRune(buf, r)
+	}
+	return buf, true
+}
+
+// placeholderWords are the words of a placeholder that a prompt puts
+// where the tool's name goes and a model copies: "$TOOL_NAME", "<tool
+// name>", "[your tool]", "{tool_name}". "Action" is not among them: a
+// tool may be called so.
+var placeholderWords = map[string]bool{
+	"tool": true, "tools": true, "name": true, "names": true, "toolname": true,
+	"actionname": true, "function": true, "functions": true, "functionname": true, "func": true, "the": true,
+	"your": true, "a": true, "an": true, "to": true, "take": true, "use": true, "one": true, "of": true,
+	"here": true, "insert": true, "selected": true, "chosen": true, "appropriate": true, "which": true,
+	"should": true, "be": true, "api": true, "plugin": true, "command": true, "this": true, "that": true,
+	"next": true, "step": true, "some": true, "xxx": true, "placeholder": true, "example": true,
+}
+
+// isPlaceholderName reports whether s is a placeholder for a tool's name
+// rather than a name: a template variable ("$TOOL_NAME") or words that
+// only say "the tool's name".
+func isPlaceholderName(s string) bool {
+	if strings.IndexByte(s, '$') >= 0 {
+		return true
+	}
+	s = cleanName(s)
+	if s == "" || len(s) > maxShortName {
+		return s == ""
+	}
+	words := 0
+	for s != "" {
+		i := strings.IndexFunc(s, func(r rune) bool { return isWordBreak(r) || r == ',' })
+		w := s
+		if i >= 0 {
+			w, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if w = cleanName(w); w == "" {
+			continue
+		}
+		var buf [32]byte
+		if lw, ok := lowerWord(buf[:0], w); !ok || !placeholderWords[string(lw)] {
+			return false
+		}
+		words++
+	}
+	return words > 0
 }

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"unicode"
@@ -25,8 +26,30 @@ func New(t Tools) *Parser {
 // Reasoning in <think>…</think> is ignored, and so is everything from a
 // hallucinated "Observation:" on. When both an action and a final answer
 // appear, the one written first wins. A response with no protocol labels
-// at all is taken as the final answer.
+// at all is taken as the final answer when it reads as one.
 func (p *Parser) Parse(text string) (Step, error) {
+	return p.parse(text, nil)
+}
+
+// ParseWith is Parse for a reply in a run whose loop knows what the text
+// does not say: the steps before it, and whether the server cut the reply
+// off at its token limit (see Options).
+func (p *Parser) ParseWith(text string, o Options) (Step, error) {
+	return p.parse(text, &o)
+}
+
+// parse is Parse with the options o, or none when o is nil.
+func (p *Parser) parse(text string, o *Options) (Step, error) {
+	st, body, err := p.read(text, o)
+	if o != nil && o.Truncated {
+		return p.cut(body, st, err)
+	}
+	return st, err
+}
+
+// read parses text, and returns the part of it that the step was read
+// from too: the reply outside reasoning, after any copies of past steps.
+func (p *Parser) read(text string, o *Options) (Step, string, error) {
 	text = normalize(text)
 	reasoning, body := SplitReasoning(text)
 	body = strings.TrimSpace(body)
@@ -37,16 +60,29 @@ func (p *Parser) Parse(text string) (Step, error) {
 	}
 	if body == "" {
 		if reasoning != "" {
-			return Step{}, p.errOnlyReasoning()
+			return Step{}, body, p.errOnlyReasoning()
 		}
-		return Step{}, p.errEmpty()
+		return Step{}, body, p.errEmpty()
+	}
+	if o != nil && len(o.Previous) > 0 {
+		body = p.afterCopies(body, o.Previous)
 	}
 	if rd, ok := p.leadingObject(body); ok {
-		return rd.step, rd.err
+		if errors.Is(rd.err, ErrNoToolName) {
+			// A JSON call of no tool: a final answer written after it
+			// is the step.
+			var r reply
+			r.init(p, body)
+			if st, err := r.step(); err == nil && st.Kind == KindFinal {
+				return st, body, nil
+			}
+		}
+		return rd.step, body, rd.err
 	}
 	var r reply
 	r.init(p, body)
-	return r.step()
+	st, err := r.step()
+	return st, body, err
 }
 
 // normalize makes text valid UTF-8 with "\n" line ends and no
@@ -143,7 +179,7 @@ func (p *Parser) Args(name, input string) (string, map[string]any) {
 	if info != nil {
 		name = info.name
 	}
-	return name, p.inputArgs(info, input, false)
+	return name, p.inputArgs(info, input, asWritten)
 }
 
 // ObservationAt returns the offset of the "Observation:" label (in any of
@@ -205,8 +241,9 @@ type reply struct {
 	marks      marks
 	start, end int
 	scan       labelScanner
-	scanned    bool // every label before end is in marks
-	skipping   bool // an echoed observation is skipped: the next label starts the reply
+	scanned    bool   // every label before end is in marks
+	skipping   bool   // an echoed observation is skipped: the next label starts the reply
+	noTool     string // the first Action value that named no tool, if any
 }
 
 // init readies r to parse body.
@@ -320,11 +357,18 @@ func (r *reply) step() (Step, error) {
 			return rd.step, rd.err
 		}
 		if answer, ok := gateAnswer(content); ok {
-			return Step{Kind: KindFinal, FinalAnswer: answer}, nil
+			return r.p.answer("", answer)
 		}
 		content = dropSpeaker(content)
+		if rd, ok := r.p.blobCall(content); ok {
+			// A JSON call after a role name: "AI: {"action": ...}".
+			return rd.step, rd.err
+		}
+		if rd, ok := r.p.taggedCall(content, true); ok {
+			return rd.step, rd.err
+		}
 		if before, answer, ok := answerAfterStockLine(content); ok {
-			return Step{Kind: KindFinal, Thought: cleanText(before), FinalAnswer: answer}, nil
+			return r.p.answer(cleanText(before), answer)
 		}
 		if err := r.p.notAnAnswer(content); err != nil {
 			return Step{}, err
@@ -334,20 +378,28 @@ func (r *reply) step() (Step, error) {
 		}
 		return Step{Kind: KindFinal, FinalAnswer: content}, nil
 	}
-	emptyAction := false
+	emptyAction, noToolAt := false, -1
 	for i := 0; r.has(i); i++ {
+		if noToolAt >= 0 && i-noToolAt > maxAfterNoTool {
+			// Label after label and no step: a final answer beside the
+			// action that named no tool comes soon after it.
+			return Step{}, r.p.errNoToolName(r.noTool)
+		}
 		switch r.marks.at(i).kind {
 		case labelFinal:
 			answer := cleanText(r.value(i))
 			if answer == "" {
 				return Step{}, r.p.errEmptyAnswer()
 			}
-			return Step{Kind: KindFinal, Thought: r.thought(r.marks.at(i).line), FinalAnswer: answer}, nil
+			return r.p.answer(r.thought(r.marks.at(i).line), answer)
 		case labelAction:
 			if rd, ok := r.action(i); ok {
 				return rd.step, rd.err
 			}
 			emptyAction = true
+			if noToolAt < 0 && r.noTool != "" {
+				noToolAt = i
+			}
 		}
 	}
 	if rd, ok := r.blob(r.start); ok {
@@ -363,13 +415,13 @@ func (r *reply) step() (Step, error) {
 		return rd.step, rd.err
 	}
 	if answer, ok := gateAnswer(r.body[r.start:r.end]); ok {
-		return Step{Kind: KindFinal, FinalAnswer: answer}, nil
+		return r.p.answer("", answer)
 	}
 	if rd, ok := r.answerInThought(); ok {
 		return rd.step, rd.err
 	}
 	if emptyAction {
-		return Step{}, r.p.errNoToolName()
+		return Step{}, r.p.errNoToolName(r.noTool)
 	}
 	if body := r.body[r.start:r.end]; hasGate(body) {
 		if m := toolGate.FindStringSubmatch(body); m != nil {
@@ -377,6 +429,51 @@ func (r *reply) step() (Step, error) {
 		}
 	}
 	return Step{}, r.p.errNoAction()
+}
+
+// answer builds the step for a final answer written as text. A JSON call
+// written where the answer goes ("Answer: {"action": "Search", ...}") is
+// that call, and an answer that stops in the middle of a sentence is an
+// error: it was cut off, and taking it would end the run with half an
+// answer.
+func (p *Parser) answer(thought, text string) (Step, error) {
+	if rd, ok := p.blobCall(text); ok {
+		if rd.step.Kind != "" && rd.step.Thought == "" {
+			rd.step.Thought = thought
+		}
+		return rd.step, rd.err
+	}
+	if answerCutOff(text) {
+		return Step{}, p.errNotAnAnswer("Your final answer stops in the middle of a sentence. Write \"Final Answer:\" and the whole answer.")
+	}
+	return Step{Kind: KindFinal, Thought: thought, FinalAnswer: text}, nil
+}
+
+// blobCall reads text as a JSON call when it is one: an object (or a list
+// of them), bare or fenced, whose keys name a call. Other JSON is data,
+// and stays an answer.
+func (p *Parser) blobCall(text string) (reading, bool) {
+	if !startsBlob(text) {
+		return reading{}, false
+	}
+	u := strings.TrimSpace(unfence(text))
+	if u == "" || (u[0] != '{' && u[0] != '[') {
+		return reading{}, false
+	}
+	if u[0] == '{' {
+		obj, _, ok := decodeObject(u)
+		if !ok {
+			return reading{}, false
+		}
+		if _, isCall := objectCall(obj); !isCall {
+			return reading{}, false
+		}
+	}
+	rd, ok := p.blobAt(text)
+	if !ok || (u[0] == '[' && rd.step.Kind != KindAction) {
+		return reading{}, false
+	}
+	return rd, true
 }
 
 // answerInThought reads a reply of thoughts alone whose last thought
@@ -405,7 +502,8 @@ func (r *reply) answerInThought() (reading, bool) {
 	if before = cleanText(before); thought != "" {
 		before = thought + " " + before
 	}
-	return reading{Step{Kind: KindFinal, Thought: before, FinalAnswer: answer}, nil}, true
+	st, err := r.p.answer(before, answer)
+	return reading{st, err}, true
 }
 
 // hasProtocol reports whether the reply has a protocol label, beyond an
@@ -453,7 +551,8 @@ func (r *reply) withThought(st Step, limit int) Step {
 }
 
 // action builds the step for the Action label i. It reports ok=false for
-// an Action label with no tool name (or "None"), which the caller skips.
+// an Action label whose value names no tool (nothing, "None", a sentence,
+// a placeholder), which the caller skips; r.noTool keeps what it said.
 func (r *reply) action(i int) (reading, bool) {
 	p := r.p
 	seg := r.value(i)
@@ -481,17 +580,26 @@ func (r *reply) action(i int) (reading, bool) {
 			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 		}
 	}
-	name, inline, hasInline := p.splitActionLine(line)
-	if isNoAction(name) {
+	if line != "" && line[0] == '<' {
+		// A call written as markup: "<search>Ada Lovelace</search>",
+		// "<invoke><tool_name>x</tool_name>...", "<function=x>...".
+		if rd, ok := p.markupAction(strings.TrimSpace(seg)); ok {
+			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
+		}
+	}
+	name, inlineInput, hasInline := p.splitActionLine(line)
+	naming := p.naming(name)
+	if naming == namesNothing {
+		r.sawNoTool(name)
 		return reading{}, false
 	}
 	thought := r.thought(r.marks.at(i).line)
-	input, fromInline := "", false
+	input, form := "", asWritten
 	if j := r.inputFor(i); j >= 0 {
 		input = strings.TrimSpace(r.value(j))
 	}
-	if input == "" && hasInline && strings.TrimSpace(inline) != "" {
-		input, fromInline = inline, true
+	if input == "" && hasInline && strings.TrimSpace(inlineInput) != "" {
+		input, form = inlineInput, inline
 	}
 	if input == "" {
 		// Unlabelled input below the action: a JSON object, a fence or a
@@ -505,9 +613,28 @@ func (r *reply) action(i int) (reading, bool) {
 			}
 		}
 	}
-	st, err := p.call(thought, name, input, fromInline)
+	if naming == namesSentence && !p.sentenceCalls(name, p.inputValue(input, form)) {
+		// Words that name no tool ("Click on the first result", the
+		// thought written again): not a call.
+		r.sawNoTool(name)
+		return reading{}, false
+	}
+	st, err := p.call(thought, name, input, form)
 	return reading{st, err}, true
 }
+
+// sawNoTool keeps the first value of an Action label that named no
+// tool, for the error that says so.
+func (r *reply) sawNoTool(value string) {
+	if r.noTool == "" {
+		r.noTool = strings.TrimSpace(value)
+	}
+}
+
+// maxAfterNoTool bounds the labels read after an Action label whose
+// value names no tool, looking for the step, so that a reply of many such
+// labels parses in time linear in the labels the step needs.
+const maxAfterNoTool = 4
 
 // startsBlob reports whether s starts the way a JSON blob does: an
 // object, a list, or a code fence.
@@ -607,7 +734,7 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 	if !ok || (p.tools.lookup(name) == nil && !isFinish(name)) || strings.TrimSpace(input) == "" {
 		return reading{}, false
 	}
-	st, err := p.call("", name, input, true)
+	st, err := p.call("", name, input, inline)
 	return reading{st, err}, true
 }
 
@@ -644,19 +771,35 @@ forward:
 	return -1
 }
 
+// inputForm says how a call's input was written, which decides how it is
+// read.
+type inputForm int
+
+const (
+	// asWritten is an Action Input as a model writes it: JSON, a quoted
+	// string, or raw text that ends at a blank line.
+	asWritten inputForm = iota
+	// inline is the input inside an inline call ("web_search(query=...)"),
+	// which may be keyword arguments.
+	inline
+	// jsonString is the value of a JSON string: the whole of it is the
+	// input, blank lines and all.
+	jsonString
+)
+
 // call builds the step for a call of the tool written as name with the
 // given input text (empty when there was none).
-func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
+func (p *Parser) call(thought, name, input string, form inputForm) (Step, error) {
 	info := p.tools.lookup(name)
 	if info == nil && isFinish(name) {
-		answer := answerText(input, inline)
+		answer := answerText(input, form)
 		if answer == "" {
 			return Step{}, p.errEmptyAnswer()
 		}
 		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
 	}
 	if info == nil {
-		if loose := p.tools.forgiven(name); loose != nil && loose.fits(p.inputArgs(nil, input, inline)) {
+		if loose := p.tools.forgiven(name); loose != nil && loose.fits(p.inputArgs(nil, input, form)) {
 			info = loose
 		}
 	}
@@ -666,7 +809,7 @@ func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 		name = cleanName(name)
 	}
 	if inner, ok := p.repeatedCall(name, info, input); ok {
-		input, inline = inner, true
+		input, form = inner, inline
 	}
 	if isPlaceholder(input) {
 		// No input, or one that says there is none: a call with no
@@ -676,7 +819,7 @@ func (p *Parser) call(thought, name, input string, inline bool) (Step, error) {
 		}
 		return Step{Kind: KindAction, Thought: thought, Action: name, Args: map[string]any{}}, nil
 	}
-	return Step{Kind: KindAction, Thought: thought, Action: name, Args: p.inputArgs(info, input, inline)}, nil
+	return Step{Kind: KindAction, Thought: thought, Action: name, Args: p.inputArgs(info, input, form)}, nil
 }
 
 // repeatedCall reads an input that writes the call of the tool again
@@ -718,17 +861,20 @@ func isPlaceholder(input string) bool {
 
 // inputArgs turns an input text into the tool's argument object. An
 // inline call's input may be Python-style keyword arguments.
-func (p *Parser) inputArgs(info *toolInfo, input string, inline bool) map[string]any {
-	if inline {
+func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[string]any {
+	if form == inline {
 		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok {
 			return info.adaptArgs(obj)
 		}
 	}
-	v := decodeInput(input)
+	v := decodeInput(input, form == jsonString)
 	if v.obj != nil {
 		return info.adaptArgs(v.obj)
 	}
 	if v.raw {
+		if obj, ok := info.markupInput(v.text); ok {
+			return obj
+		}
 		return info.textArgs(v.text)
 	}
 	return info.primaryArgs(v.text)
@@ -737,15 +883,15 @@ func (p *Parser) inputArgs(info *toolInfo, input string, inline bool) map[string
 // answerText reads a final answer written as an action's input: a quoted
 // string is unquoted, a one-key object (or, inline, one keyword argument:
 // finish(answer="…")) gives its value.
-func answerText(input string, inline bool) string {
-	if inline {
+func answerText(input string, form inputForm) string {
+	if form == inline {
 		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok && len(obj) == 1 {
 			for _, x := range obj {
 				return strings.TrimSpace(text(x))
 			}
 		}
 	}
-	v := decodeInput(input)
+	v := decodeInput(input, form == jsonString)
 	if v.obj != nil {
 		if len(v.obj) == 1 {
 			for _, x := range v.obj {
@@ -757,23 +903,6 @@ func answerText(input string, inline bool) string {
 	return strings.TrimSpace(v.text)
 }
 
-// isNoAction reports whether an Action label's value says there is no
-// action: empty, "None", "N/A" and the like.
-func isNoAction(name string) bool {
-	if len(name) > 32 {
-		return false
-	}
-	name = cleanName(name)
-	if len(name) > len("no action") {
-		return false // longer than every word below
-	}
-	switch strings.ToLower(name) {
-	case "", "none", "n/a", "na", "null", "nil", "no action", "no_action", "no tool", "无":
-		return true
-	}
-	return false
-}
-
 // isFinish reports whether an action name is one of the ways models spell
 // "this is the final answer": the ReAct paper's Finish, LangChain's
 // "Final Answer", and the answering tools models make up ("Speak",
@@ -782,13 +911,15 @@ func isFinish(name string) bool {
 	if len(name) > 32 {
 		return false
 	}
-	for _, k := range nameKeys(cleanName(name)) {
-		switch k {
-		case "finish", "final_answer", "finalanswer", "answer", "final", "最终答案",
-			// Answering written as a tool the model made up.
-			"respond", "response", "reply", "speak", "say", "final_response", "finalresponse", "direct_answer", "directanswer":
-			return true
-		}
-	}
-	return false
+	var keyBuf, flatBuf [128]byte // on the stack: most names are no answer
+	key, flat := appendKeys(keyBuf[:0], flatBuf[:0], cleanName(name))
+	return finishKeys[string(key)] || finishKeys[string(flat)]
 }
+
+// finishKeys are the lookup keys (see nameKeys) of the names isFinish
+// knows.
+var finishKeys = map[string]bool{"finish": true, "final_answer": true, "finalanswer": true, "answer": true, "final": true, "最终答案": true,
+	// Answering written as a tool the model made up.
+	"respond": true, "response": true, "reply": true, "speak": true, "say": true, "final_response": true, "finalresponse": true,
+	"direct_answer": true, "directanswer": true, "respond_directly": true, "responddirectly": true, "answer_directly": true,
+	"answerdirectly": true, "direct_response": true, "directresponse": true}

@@ -25,6 +25,51 @@ func final(thought, answer string) parser.Step {
 
 type obj = map[string]any
 
+// errCase is a reply that must not parse: the sentinel error it must
+// give, and a part of the message for the model.
+type errCase struct {
+	name string
+	text string
+	want error
+	says string
+}
+
+func runErrors(t *testing.T, p *parser.Parser, cases []errCase) {
+	t.Helper()
+	runErrorsWith(t, p, parser.Options{}, cases)
+}
+
+func runErrorsWith(t *testing.T, p *parser.Parser, o parser.Options, cases []errCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := p.ParseWith(c.text, o)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("Parse(%q) = %#v, %v; want %v", c.text, st, err, c.want)
+			}
+			if !strings.Contains(err.Error(), c.says) {
+				t.Errorf("Parse(%q): the message %q does not say %q", c.text, err, c.says)
+			}
+		})
+	}
+}
+
+// runCasesWith is runCases for a parser of the tools ts, with options.
+func runCasesWith(t *testing.T, p *parser.Parser, o parser.Options, cases []parseCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := p.ParseWith(c.text, o)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", c.text, err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Parse(%q)\n got %#v\nwant %#v", c.text, got, c.want)
+			}
+		})
+	}
+}
+
 func runCases(t *testing.T, cases []parseCase) {
 	t.Helper()
 	p := parser.New(builtins)

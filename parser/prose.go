@@ -20,9 +20,9 @@ const maxUnlabelledCheck = 600
 var (
 	// opener is what may stand before a plan: interjections and
 	// sequencing words ("Okay, first, ...").
-	opener = `(?:(?:ok(?:ay)?|sure|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
+	opener = `(?:(?:ok(?:ay)?|sure|yes|no|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
 	// planVerbs are the verbs of acting on the world or of thinking more.
-	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc|compare|summari[sz]e|list|extract|collect|obtain|estimate|inspect|download|translate|write|test|scrape|lookup|count)\b`
+	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc|compare|summari[sz]e|list|extract|collect|obtain|estimate|inspect|download|translate|write|test|scrape|lookup|count|format|present|organi[sz]e|display|show|share|report|prepare|sort|tabulate)\b`
 	// planStart matches a sentence that announces an action: "I should
 	// search for ...", "Let me use the calculator", "I'll look it up".
 	planStart = regexp.MustCompile(`(?i)^` + opener + `(?:i(?:\s*'ll|\s*'d|\s*'m going to|\s+(?:will|shall|should|need to|must|have to|want to|would like to|am going to|are going to|can|could|now|first|then|better|might|may|still|also|just|ought to|plan to|intend to))+\s+(?:(?:first|now|then|quickly|also|just|need to|to)\s+)*` + planVerbs +
@@ -81,7 +81,13 @@ func answerAfterStockLine(text string) (before, answer string, ok bool) {
 // the error for the model, or nil when it reads as one.
 func (p *Parser) notAnAnswer(content string) error {
 	if len(content) > maxUnlabelledCheck {
+		if answerCutOff(content) {
+			return p.errNotAnAnswer(errCutOff)
+		}
 		return nil
+	}
+	if gateReply(content) {
+		return p.errNotAnAnswer("Your reply only says whether a tool is needed. If one is, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if not, write the answer after \"Final Answer:\".")
 	}
 	if hasGate(content) {
 		if m := toolGate.FindStringSubmatch(content); m != nil {
@@ -95,23 +101,140 @@ func (p *Parser) notAnAnswer(content string) error {
 	if len(sentences) == 0 {
 		return nil
 	}
-	intent := true
+	intent, announced := true, false
 	for _, s := range sentences {
-		if !(planStart.MatchString(s) || isStockLine(s)) || hasContent(s) || len(s) > maxPlanSentence {
+		announces := isAnnouncement(s)
+		if !(planStart.MatchString(s) || isStockLine(s) || announces) || hasContent(s) || len(s) > maxPlanSentence {
 			intent = false
 			break
 		}
+		announced = announced || announces
 	}
 	switch {
 	case intent && isStockLine(sentences[0]):
 		return p.errNotAnAnswer("Your reply says you know the answer but does not give it. Write it after \"Final Answer:\".")
+	case intent && announced:
+		return p.errNotAnAnswer("Your reply says what you found but does not give it. Write the answer itself after \"Final Answer:\".")
 	case intent:
 		return p.errNotAnAnswer("Your reply says what you will do but does not do it. To use a tool, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\".")
 	case cutOff(content):
-		return p.errNotAnAnswer("Your reply stops in the middle of a sentence. Finish it: write \"Final Answer:\" and the whole answer, or an Action and its Action Input.")
+		return p.errNotAnAnswer(errCutOff)
 	}
 	return nil
 }
+
+// errCutOff is the message for a reply that stops in the middle of a
+// sentence.
+const errCutOff = "Your reply stops in the middle of a sentence. Finish it: write \"Final Answer:\" and the whole answer, or an Action and its Action Input."
+
+// maxCutTail is how much of the end of a long reply cutOff reads.
+const maxCutTail = 160
+
+// gateWords are the words of a reply that only answers LangChain's tool
+// gate ("Do I need to use a tool?"), after its yes or no.
+var gateWords = map[string]bool{"i": true, "we": true, "do": true, "don't": true, "dont": true, "not": true,
+	"need": true, "needs": true, "to": true, "use": true, "a": true, "an": true, "any": true, "the": true,
+	"tool": true, "tools": true, "action": true, "actions": true, "function": true, "functions": true,
+	"it": true, "for": true, "this": true, "that": true, "here": true, "now": true, "question": true,
+	"call": true, "require": true, "required": true, "needed": true, "necessary": true, "is": true,
+	"isn't": true, "no": true, "one": true, "will": true, "won't": true, "am": true, "answer": true}
+
+// gateOpeners are the words that open a reply to the gate: yes and no,
+// in the languages models answer in.
+var gateOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "yep": true, "nope": true, "y": true, "n": true,
+	"sí": true, "si": true, "oui": true, "non": true, "ja": true, "nein": true, "да": true, "нет": true,
+	"是": true, "否": true, "是的": true, "不": true, "不是": true, "需要": true, "不需要": true, "はい": true, "いいえ": true, "네": true, "아니요": true}
+
+// gateReply reports whether text only answers the tool gate: a bare yes
+// or no ("Yes.", "No"), or one followed by words about needing a tool
+// ("No, I do not need a tool.", "Yes, I do."), and nothing more. "No,
+// it is not." says more, and stays an answer.
+func gateReply(text string) bool {
+	if len(text) > 120 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",.!?;:。，！？", r)
+	})
+	if len(words) == 0 || !gateOpeners[words[0]] {
+		return false
+	}
+	rest := words[1:]
+	if len(rest) == 0 {
+		return true
+	}
+	tool := false
+	for _, w := range rest {
+		if !gateWords[w] {
+			return false
+		}
+		tool = tool || strings.HasPrefix(w, "tool") || strings.HasPrefix(w, "action") || strings.HasPrefix(w, "function")
+	}
+	// Without a tool named, only "I do" and "I don't" answer the gate.
+	return tool || len(rest) >= 2 && len(rest) <= 3 && (rest[0] == "i" || rest[0] == "we") && (rest[1] == "do" || rest[1] == "don't" || rest[1] == "dont")
+}
+
+// resultVerbs are the verbs of getting a result, which a sentence that
+// announces the result without giving it uses. Verbs of doing a task
+// ("I have created the file.") are not among them: that sentence is the
+// answer.
+const resultVerbs = `(?:have|got|gotten|found|obtained|retrieved|calculated|computed|gathered|collected|fetched|determined|identified|located|extracted|received|pulled|looked up)`
+
+// resultWords are the determiners and adjectives that open the result
+// such a sentence names ("the average duration", "all the data").
+const resultWords = `(?:(?:all|both)\s+)?(?:the|a|an|all|this|that|these|those|each|every|my|our|some|enough|sufficient|necessary|relevant|required|needed|requested|desired|full|complete|final)\b`
+
+// announcement matches a sentence that says a result is at hand without
+// giving it: "I have the average duration for each employee.", "We
+// found all the matching rows.", "The search returned the results.",
+// "The averages have been calculated.", "Here are the results."
+var announcement = regexp.MustCompile(`(?i)^` + opener + `(?:` +
+	`(?:i|we)(?:\s*'ve|\s+have)?(?:\s+(?:now|finally|already|successfully|just|also))*\s+` + resultVerbs + `\s+` + resultWords +
+	`|(?:the|this|that)\s+(?:search|tool|query|lookup|calculation|api|function|request|observation|results?|output|data)\s+(?:has\s+)?(?:returned|gave|given|provided|shows|showed|shown|contains|produced|yielded|lists)\s+` + resultWords +
+	`|(?:the|all|these|those|both)\b[^:=\d"“]*\b(?:has|have|was|were)\s+(?:now\s+|successfully\s+)*(?:been\s+)?` + resultVerbs +
+	`|(?:here(?:'s|\s+is|\s+are)|below\s+(?:is|are))\b` +
+	`)[^:=\d"“]*$`)
+
+// isAnnouncement reports whether s says it has a result without giving
+// it. A negation is content ("I found no results"), and so are a number,
+// a colon or a quotation.
+func isAnnouncement(s string) bool {
+	if !announcement.MatchString(s) {
+		return false
+	}
+	l := " " + strings.ToLower(s) + " "
+	for _, neg := range []string{" no ", " not ", "n't ", " none ", " nothing ", " never "} {
+		if strings.Contains(l, neg) {
+			return false
+		}
+	}
+	return true
+}
+
+// answerCutOff reports whether a labelled final answer stops in the
+// middle of a sentence: after a comma, a colon, an opening bracket or
+// quote, or a lower-case word that cannot end a sentence. It reads only
+// the end, and asks more than cutOff, because a labelled answer is meant
+// as one: a semicolon may end code, and "Plan A" a sentence.
+func answerCutOff(text string) bool {
+	tail := strings.TrimRightFunc(text[max(0, len(text)-maxCutTail):], unicode.IsSpace)
+	r, _ := utf8.DecodeLastRuneInString(tail)
+	switch {
+	case strings.ContainsRune(",:：([{“‘", r):
+		return true
+	case !unicode.IsLower(r):
+		return false
+	}
+	sentence := tail[strings.LastIndexAny(tail, "\n.!?")+1:]
+	word := sentence[strings.LastIndexAny(sentence, " \t")+1:]
+	return answerTrailingWords[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
+}
+
+// answerTrailingWords are the lower-case words that cannot end a
+// sentence.
+var answerTrailingWords = map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
+	"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
+	"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
 
 // maxPlanSentence bounds a sentence that announces a plan and nothing
 // else: a longer one says more.

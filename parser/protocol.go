@@ -262,15 +262,15 @@ func (p *Parser) listStep(s string) (reading, bool) {
 func (p *Parser) objectStep(obj map[string]any, raw string) (reading, bool) {
 	thought := strings.TrimSpace(objectThought(obj))
 	c, hasCall := objectCall(obj)
+	noTool := "" // a call key whose value names no tool
 	if hasCall {
-		name, inline, _ := p.splitActionLine(firstLine(c.name))
-		if isNoAction(name) {
-			hasCall = false
-		} else {
-			c.name = name
-			if !c.hasArgs {
-				c.args, c.hasArgs = inline, strings.TrimSpace(inline) != ""
-			}
+		name, inlineInput, _ := p.splitActionLine(firstLine(c.name))
+		c.name = name
+		if !c.hasArgs {
+			c.args, c.hasArgs = inlineInput, strings.TrimSpace(inlineInput) != ""
+		}
+		if n := p.naming(name); n == namesNothing || n == namesSentence && !p.sentenceCalls(name, p.objectArgs(c.args)) {
+			hasCall, noTool = false, name
 		}
 	}
 	ans, ansKey, hasAns := field(obj, answerKeys)
@@ -288,6 +288,9 @@ func (p *Parser) objectStep(obj map[string]any, raw string) (reading, bool) {
 	if hasAns {
 		return reading{err: p.errEmptyAnswer()}, true
 	}
+	if noTool != "" {
+		return reading{err: p.errNoToolName(noTool)}, true
+	}
 	if _, _, ok := field(obj, thoughtKeys); ok {
 		return reading{err: p.errNoAction()}, true
 	}
@@ -298,13 +301,13 @@ func (p *Parser) objectStep(obj map[string]any, raw string) (reading, bool) {
 func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 	switch args := c.args.(type) {
 	case string:
-		return p.call(thought, c.name, args, false)
+		return p.call(thought, c.name, args, jsonString)
 	case nil:
 		if !c.hasArgs {
-			return p.call(thought, c.name, "", false)
+			return p.call(thought, c.name, "", asWritten)
 		}
 		// "action_input": null: a call with no arguments.
-		return p.call(thought, c.name, "{}", false)
+		return p.call(thought, c.name, "{}", asWritten)
 	}
 	info := p.tools.lookup(c.name)
 	if info == nil && isFinish(c.name) {
@@ -333,6 +336,15 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		args = info.primaryArgs(c.args)
 	}
 	return Step{Kind: KindAction, Thought: thought, Action: name, Args: args}, nil
+}
+
+// objectArgs is the arguments of a JSON call as written: an object, or
+// the text of a string (or the object a string holds).
+func (p *Parser) objectArgs(args any) any {
+	if s, ok := args.(string); ok {
+		return p.inputValue(s, jsonString)
+	}
+	return args
 }
 
 // callIndex returns where the first key naming a call stands in raw.

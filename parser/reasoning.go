@@ -162,9 +162,10 @@ func reasoningTag(s string) (tag string, closing bool, n int) {
 // answer in a rendered step and be parsed back unchanged: no line of it
 // starts with a protocol label, it holds no reasoning tags, chat-template
 // tokens, carriage returns before line ends or invalid UTF-8, and no stray
-// code fence stands at either end.
+// code fence stands at either end; it is not a JSON call, and it does not
+// stop in the middle of a sentence, as a final answer cut off does.
 func ProtocolFree(text string) bool {
-	if normalize(text) != text || cleanText(text) != text {
+	if normalize(text) != text || cleanText(text) != text || answerCutOff(text) || isJSONCall(text) {
 		return false
 	}
 	if reasoning, rest := SplitReasoning(text); reasoning != "" || rest != text {
@@ -179,6 +180,27 @@ func ProtocolFree(text string) bool {
 	if end < 0 {
 		end = len(text)
 	}
-	_, inline := nextInlineLabel(text, mark{kind: labelThought}, end, true)
+	c := newColons(text, true)
+	_, inline := nextInlineLabel(text, mark{kind: labelThought}, end, &c)
 	return !inline
+}
+
+// isJSONCall reports whether text is a JSON call, bare or fenced, which a
+// final answer written as text must not be: an object whose keys name a
+// call, or a list whose first item is one.
+func isJSONCall(text string) bool {
+	if !startsBlob(text) {
+		return false
+	}
+	r := jsonReader{s: strings.TrimSpace(unfence(text))}
+	v, err := r.value()
+	if list, ok := v.([]any); ok && len(list) > 0 {
+		v = list[0]
+	}
+	obj, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return false
+	}
+	_, isCall := objectCall(obj)
+	return isCall
 }

@@ -50,16 +50,23 @@ var (
 	ErrEmpty = errors.New("empty response")
 	// ErrNoAction means the response had a thought but neither an action nor a final answer.
 	ErrNoAction = errors.New("no action or final answer")
-	// ErrNoToolName means an Action label had no tool name after it.
+	// ErrNoToolName means an Action label had no tool name after it, or
+	// a value that names no tool: a refusal ("None needed"), a
+	// placeholder ("$TOOL_NAME") or a sentence.
 	ErrNoToolName = errors.New("action without a tool name")
 	// ErrNoActionInput means an action had no input at all.
 	ErrNoActionInput = errors.New("action without input")
 	// ErrEmptyAnswer means a Final Answer label had nothing after it.
 	ErrEmptyAnswer = errors.New("empty final answer")
 	// ErrNotAnAnswer means a response with no labels was not an answer
-	// either: a plan, a line that says the answer is known without
-	// giving it, a sentence cut off, or code.
+	// either: a plan, a line that says the answer is known or found
+	// without giving it, a bare reply to the tool gate ("Yes."), a
+	// sentence cut off, or code; or that a final answer stops in the
+	// middle of a sentence.
 	ErrNotAnAnswer = errors.New("prose that is not an answer")
+	// ErrTruncated means the server cut the reply off at its token limit
+	// before the reply held a complete step (see Options.Truncated).
+	ErrTruncated = errors.New("reply cut off at the token limit")
 )
 
 // Error is a response the parser could not turn into a Step. Its message is
@@ -76,3 +83,26 @@ func (e *Error) Error() string { return e.Message }
 
 // Unwrap returns the sentinel cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Options are what the loop knows about a reply that its text does not
+// say. The zero Options is what Parse uses.
+type Options struct {
+	// Previous are the steps the loop ran before this reply, oldest
+	// first, each with the observation the model was shown. A reply
+	// that opens by copying some of them from the transcript (the
+	// action, its input and the real observation) is read from what
+	// follows the copy: the copy is context, not the next step.
+	Previous []PastStep
+	// Truncated says that the server stopped the reply at its token
+	// limit (finish_reason "length", Ollama's done_reason "length"). A
+	// cut reply is never an answer: it is an ErrTruncated error, unless
+	// it holds an action that was complete before the cut.
+	Truncated bool
+}
+
+// PastStep is a step the loop ran and the observation it showed the
+// model after it.
+type PastStep struct {
+	Step        Step
+	Observation string
+}

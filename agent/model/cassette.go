@@ -65,6 +65,10 @@ type CassetteResponse struct {
 	Reasoning string             `json:"reasoning,omitempty"`
 	ToolCalls []CassetteToolCall `json:"tool_calls,omitempty"`
 	Usage     *Usage             `json:"usage,omitempty"`
+
+	// StopReason is why the server said the reply ended, kept when it
+	// stopped at its token limit ("length"): a cut reply replays as cut.
+	StopReason string `json:"stop_reason,omitempty"`
 }
 
 // CassetteToolCall is a tool call of a recorded reply, in the native
@@ -145,6 +149,9 @@ func (r *Recorder) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 		c := resp.Choices[0]
 		u := UsageOf(c)
 		in.Response = &CassetteResponse{Content: c.Content, Reasoning: c.ReasoningContent}
+		if AtTokenLimit(c.StopReason) {
+			in.Response.StopReason = c.StopReason
+		}
 		for _, tc := range c.ToolCalls {
 			if tc.FunctionCall != nil {
 				in.Response.ToolCalls = append(in.Response.ToolCalls,
@@ -344,6 +351,7 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{
 		Content: content, ReasoningContent: in.Response.Reasoning, GenerationInfo: info, ToolCalls: calls,
+		StopReason: in.Response.StopReason,
 	}}}, nil
 }
 

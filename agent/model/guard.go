@@ -54,6 +54,25 @@ type watch struct {
 	// onThink, when set, is passed each piece of thinking as it is read,
 	// on the goroutine that reads the response.
 	onThink func(string)
+	done    string // Ollama's "done_reason", which its client drops too
+}
+
+// doneReason keeps why the server said the reply ended.
+func (w *watch) doneReason(reason string) {
+	if w == nil || reason == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = reason
+}
+
+// StopReason returns why the server said the reply ended, when the
+// client dropped it: Ollama's done_reason ("stop", "length").
+func (w *watch) StopReason() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.done
 }
 
 // think adds a piece of the reasoning a server sent apart from the reply.
@@ -228,7 +247,7 @@ func (g *guardedBody) scan(b []byte) error {
 	}
 	g.scanMarker(b)
 	if g.stream == ndjsonStream {
-		g.scanThinking(b)
+		g.scanOllama(b)
 	}
 	return nil
 }
@@ -236,9 +255,10 @@ func (g *guardedBody) scan(b []byte) error {
 // maxThinkingLine bounds the line kept to read a thinking field from.
 const maxThinkingLine = 1 << 20
 
-// scanThinking reads the "thinking" of Ollama's NDJSON messages, which
-// langchaingo's client drops, so that the reasoning is shown.
-func (g *guardedBody) scanThinking(b []byte) {
+// scanOllama reads what langchaingo's client drops from Ollama's NDJSON
+// messages: the "thinking", so that the reasoning is shown, and the
+// "done_reason", so that a reply cut at the token limit is known.
+func (g *guardedBody) scanOllama(b []byte) {
 	for len(b) > 0 {
 		nl := bytes.IndexByte(b, '\n')
 		piece := b
@@ -251,14 +271,16 @@ func (g *guardedBody) scanThinking(b []byte) {
 		if nl < 0 {
 			return
 		}
-		if bytes.Contains(g.pending, []byte(`"thinking"`)) {
+		if bytes.Contains(g.pending, []byte(`"thinking"`)) || bytes.Contains(g.pending, []byte(`"done_reason"`)) {
 			var m struct {
 				Message struct {
 					Thinking string `json:"thinking"`
 				} `json:"message"`
+				DoneReason string `json:"done_reason"`
 			}
 			if json.Unmarshal(g.pending, &m) == nil {
 				g.watch.think(m.Message.Thinking)
+				g.watch.doneReason(m.DoneReason)
 			}
 		}
 		g.pending = g.pending[:0]

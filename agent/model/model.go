@@ -228,6 +228,9 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	if err == nil && len(resp.Choices) > 0 && resp.Choices[0].ReasoningContent == "" {
 		resp.Choices[0].ReasoningContent = w.Thinking()
 	}
+	if err == nil && len(resp.Choices) > 0 && resp.Choices[0].StopReason == "" {
+		resp.Choices[0].StopReason = w.StopReason()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, redactError(err, m.secrets...)

@@ -13,7 +13,8 @@ import (
 // the replies in order. It streams each reply as NDJSON, a few bytes a
 // message, unless the request says "stream": false, and ends with a done
 // message that counts the tokens; it cuts replies at the request's
-// options.stop. Like the real server it also answers GET /api/tags with
+// options.stop, and at its options.num_predict (a token is a streamed
+// piece) with the done_reason "length". Like the real server it also answers GET /api/tags with
 // the models it knows and GET / with "Ollama is running".
 // The caller must Close the server.
 func NewOllama(replies []string, opts ...Option) *Server {
@@ -93,7 +94,11 @@ func (ollama) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 	if len(tcs) > 0 {
 		msg["tool_calls"] = tcs
 	}
-	enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": true, "done_reason": "stop",
+	done := "stop"
+	if rp.cut {
+		done = "length"
+	}
+	enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": true, "done_reason": done,
 		"message": msg, "prompt_eval_count": 100, "eval_count": 20})
 }
 

@@ -11,7 +11,8 @@ import (
 // /v1/chat/completions with the replies in order: as one JSON response,
 // or as server-sent events when the request says "stream": true, a few
 // bytes a chunk, then a chunk that counts the tokens and "data: [DONE]".
-// It cuts replies at the request's stop sequences. It also answers GET
+// It cuts replies at the request's stop sequences, and at its max_tokens
+// (a token is a streamed piece) with the finish_reason "length". It also answers GET
 // /v1/models with the models it knows.
 // The caller must Close the server.
 func NewOpenAI(replies []string, opts ...Option) *Server {
@@ -44,7 +45,10 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 	created := time.Now().Unix()
 	finish := "stop"
-	if len(calls) > 0 {
+	switch {
+	case rp.cut:
+		finish = "length"
+	case len(calls) > 0:
 		finish = "tool_calls"
 	}
 	if stream, _ := req["stream"].(bool); !stream {

@@ -96,6 +96,7 @@ type reply struct {
 	thinking string
 	calls    []Call
 	pieces   func(string) []string
+	cut      bool // the reply stopped at the request's token limit
 }
 
 // piecesOf returns the function that cuts streamed text into pieces of
@@ -116,6 +117,33 @@ func piecesOf(size int) func(string) []string {
 		}
 		return out
 	}
+}
+
+// tokenLimit returns the most tokens a request lets the reply have:
+// OpenAI's max_tokens or max_completion_tokens, Ollama's
+// options.num_predict; 0 for no limit.
+func tokenLimit(req map[string]any) int {
+	opts, _ := req["options"].(map[string]any)
+	for _, v := range []any{req["max_completion_tokens"], req["max_tokens"], opts["num_predict"]} {
+		if n, ok := v.(float64); ok && n > 0 {
+			return int(n)
+		}
+	}
+	return 0
+}
+
+// atTokenLimit cuts text after limit tokens, as a server does, and says
+// whether it did. A token is one of the pieces a reply is streamed in
+// (model.Chunks); a limit of 0 is none.
+func atTokenLimit(text string, limit int) (string, bool) {
+	if limit <= 0 {
+		return text, false
+	}
+	pieces := model.Chunks(text)
+	if len(pieces) <= limit {
+		return text, false
+	}
+	return strings.Join(pieces[:limit], ""), true
 }
 
 // splitThinking takes the reasoning in <think>…</think> that opens text

@@ -167,7 +167,8 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 	if !s.cfg.noStops {
 		content = stopAt(content, d.stops(req))
 	}
-	d.answer(w, req, model, reply{content: content, thinking: thinking, calls: calls, pieces: piecesOf(s.cfg.piece)}, s.pace(r, n))
+	content, cut := atTokenLimit(content, tokenLimit(req))
+	d.answer(w, req, model, reply{content: content, thinking: thinking, calls: calls, pieces: piecesOf(s.cfg.piece), cut: cut}, s.pace(r, n))
 }
 
 // pace is called before each streamed piece of the reply to call n: it
