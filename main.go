@@ -356,6 +356,8 @@ func flagsOf(name string) *pflag.FlagSet {
 		addEvalFlags(fs)
 	case "logs":
 		addLogsFlags(fs)
+	case "parse":
+		addParseFlags(fs)
 	default:
 		return nil
 	}
@@ -630,6 +632,33 @@ func newParseOutput(st parser.Step, err error) parseOutput {
 	return out
 }
 
+// parseCmdFlags are the flags of parse.
+type parseCmdFlags struct {
+	jsonl, timing, json  bool
+	repeat               int
+	toolNames            []string
+	toolsFile, scoreFile string
+}
+
+// addParseFlags adds the flags of parse to fs.
+func addParseFlags(fs *pflag.FlagSet) *parseCmdFlags {
+	f := &parseCmdFlags{}
+	grouped(fs, "Tool flags", func() {
+		fs.StringArrayVar(&f.toolNames, "tool", nil, "a tool the replies may call, by name (repeatable); with --tool or --tools the parser knows these tools instead of the built-in ones")
+		fs.StringVar(&f.toolsFile, "tools", "", `a JSON list of the tools the replies may call: {"name", "description", "input_schema"} items, as MCP and Anthropic list them (and react-agent tools --json prints them), or OpenAI's {"type": "function", "function": {...}}`)
+	})
+	grouped(fs, "Input and output flags", func() {
+		fs.BoolVar(&f.jsonl, "jsonl", false, `read many replies, one JSON object {"id":..,"text":..} a line; print one result a line`)
+		fs.BoolVar(&f.timing, "timing", false, `add "parse_ns": the median time of --repeat parses of each input (the parse call alone)`)
+		fs.IntVar(&f.repeat, "repeat", 11, "with --timing, how many times to parse each input")
+	})
+	grouped(fs, "Scoring flags", func() {
+		fs.StringVar(&f.scoreFile, "score", "", `score the parser on a labelled corpus, JSON lines {"id", "text", "expect"} ("-" for stdin); prints the accuracy and each failure; exit status 1 when a reply is not read as labelled or a line is malformed`)
+		fs.BoolVar(&f.json, "json", false, "with --score, print the report as one JSON object")
+	})
+	return f
+}
+
 // cmdParse implements `react-agent parse`.
 func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("parse", "parse [--tool NAME]... [--tools FILE] [--jsonl] [--timing] [--repeat N] < reply.txt\n       react-agent parse [--tool NAME]... [--tools FILE] --score CORPUS.jsonl [--json]",
@@ -638,13 +667,8 @@ func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
   printf 'Action: Search\nAction Input: zig' | react-agent parse --tool Search
   react-agent parse --tools testdata/parser/tools.json --score testdata/parser/score.jsonl
 `, stdout, stderr)
-	jsonl := fs.Bool("jsonl", false, `read many replies, one JSON object {"id":..,"text":..} a line; print one result a line`)
-	timing := fs.Bool("timing", false, `add "parse_ns": the median time of --repeat parses of each input (the parse call alone)`)
-	repeat := fs.Int("repeat", 11, "with --timing, how many times to parse each input")
-	toolNames := fs.StringArray("tool", nil, "a tool the replies may call, by name (repeatable); with --tool or --tools the parser knows these tools instead of the built-in ones")
-	toolsFile := fs.String("tools", "", `a JSON list of the tools the replies may call: {"name", "description", "input_schema"} items, as MCP and Anthropic list them, or OpenAI's {"type": "function", "function": {...}}`)
-	scoreFile := fs.String("score", "", `score the parser on a labelled corpus, JSON lines {"id", "text", "expect"} ("-" for stdin); prints the accuracy and each failure; exit status 1 when a reply is not read as labelled or a line is malformed`)
-	jsonOut := fs.Bool("json", false, "with --score, print the report as one JSON object")
+	pf := addParseFlags(fs)
+	jsonl, timing, repeat, toolNames, toolsFile, scoreFile, jsonOut := &pf.jsonl, &pf.timing, &pf.repeat, &pf.toolNames, &pf.toolsFile, &pf.scoreFile, &pf.json
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -1295,14 +1319,14 @@ func cmdTools(args []string, stdout, stderr io.Writer) error {
 	defer closeTools()
 	if f.json {
 		type entry struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
-			Server      string         `json:"server,omitempty"`
-			InputSchema map[string]any `json:"input_schema"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Server      string          `json:"server,omitempty"`
+			InputSchema json.RawMessage `json:"input_schema"`
 		}
 		list := []entry{}
 		for _, t := range reg.List() {
-			e := entry{Name: t.Name(), Description: t.Description(), InputSchema: t.Schema().JSONSchema()}
+			e := entry{Name: t.Name(), Description: t.Description(), InputSchema: tools.InputSchema(t)}
 			if s, ok := t.(tools.Served); ok {
 				e.Server = s.Server()
 			}
@@ -1768,7 +1792,7 @@ func flagValues(cmd string, f *pflag.Flag, args []string) (vals []candidate, fil
 		return words(tools.EngineDuckDuckGo, tools.EngineSearXNG), false
 	case "model":
 		return words(servedModels(args)...), false
-	case "attach", "record", "replay", "log-db", "config":
+	case "attach", "record", "replay", "log-db", "config", "tools", "score":
 		return nil, true
 	}
 	_, isPath := f.Annotations[pathAnnotation]

@@ -101,24 +101,8 @@ const nativeSystem = "You are a helpful assistant that answers questions. " +
 func (a *Agent) toolDefinitions() []llms.Tool {
 	var defs []llms.Tool
 	for _, t := range a.reg.List() {
-		props := map[string]any{}
-		required := []string{}
-		for _, arg := range t.Schema().Args {
-			p := map[string]any{}
-			if arg.Type != "" && arg.Type != "any" {
-				p["type"] = arg.Type
-			}
-			if arg.Description != "" {
-				p["description"] = arg.Description
-			}
-			props[arg.Name] = p
-			if arg.Required {
-				required = append(required, arg.Name)
-			}
-		}
 		defs = append(defs, llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
-			Name: t.Name(), Description: t.Description(),
-			Parameters: map[string]any{"type": "object", "properties": props, "required": required},
+			Name: t.Name(), Description: t.Description(), Parameters: t.Schema().JSONSchema(),
 		}})
 	}
 	return defs

@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -62,6 +64,26 @@ func (s Schema) String() string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// SchemaDeclarer is implemented by tools that keep the JSON schema of
+// their arguments as their server declared it, such as MCP tools: it says
+// more (enums, nested objects, array items) than their Schema.
+type SchemaDeclarer interface {
+	// JSONSchema returns the JSON schema of the tool's argument object.
+	JSONSchema() json.RawMessage
+}
+
+// InputSchema returns the JSON schema of t's arguments: the one its
+// server declared, when it has one, else its Schema's.
+func InputSchema(t Tool) json.RawMessage {
+	if d, ok := t.(SchemaDeclarer); ok {
+		if raw := bytes.TrimSpace(d.JSONSchema()); len(raw) > 0 && raw[0] == '{' {
+			return raw
+		}
+	}
+	raw, _ := json.Marshal(t.Schema().JSONSchema()) // strings and lists of them
+	return raw
 }
 
 // JSONSchema returns the schema as a JSON Schema object, the form MCP

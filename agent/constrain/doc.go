@@ -14,7 +14,7 @@
 //     OpenAI in its strict form).
 //
 // The schemas of a tool's arguments come from the tool: the JSON schema
-// its server declared when it has one (MCP tools, see JSONSchemer), else
+// its server declared when it has one (MCP tools, see tools.SchemaDeclarer), else
 // its tools.Schema. A schema feature a grammar cannot express narrows to
 // "any JSON value" for that value; the grammar is never broken.
 //

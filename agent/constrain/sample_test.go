@@ -174,7 +174,7 @@ func TestSamplesUnderTheGrammarAreCallsOfRegisteredToolsThatFitTheirSchemas(t *t
 			continue
 		}
 		seen[step.Action] = true
-		if _, js := tl.(JSONSchemer); js {
+		if _, js := tl.(tools.SchemaDeclarer); js {
 			if err := resolve(t, tl).Validate(step.Args); err != nil {
 				t.Errorf("the sample %q: its arguments do not fit %s's schema: %v", r.Text, step.Action, err)
 			}
@@ -190,7 +190,7 @@ func TestSamplesUnderTheGrammarAreCallsOfRegisteredToolsThatFitTheirSchemas(t *t
 func resolve(t *testing.T, tl tools.Tool) *jsonschema.Resolved {
 	t.Helper()
 	var s jsonschema.Schema
-	if err := json.Unmarshal(tl.(JSONSchemer).JSONSchema(), &s); err != nil {
+	if err := json.Unmarshal(tl.(tools.SchemaDeclarer).JSONSchema(), &s); err != nil {
 		t.Fatal(err)
 	}
 	r, err := s.Resolve(nil)

@@ -9,14 +9,6 @@ import (
 	"github.com/react-agent/react-agent/tools"
 )
 
-// JSONSchemer is implemented by tools that keep the JSON schema of their
-// arguments as their server declared it, such as MCP tools: it binds more
-// (enums, nested objects, array items) than their tools.Schema says.
-type JSONSchemer interface {
-	// JSONSchema returns the JSON schema of the tool's argument object.
-	JSONSchema() json.RawMessage
-}
-
 // argsSchema is the JSON schema of one tool's arguments, as JSON (its
 // properties in their order) and decoded.
 type argsSchema struct {
@@ -28,7 +20,7 @@ type argsSchema struct {
 // declared, when it is an object schema, else one made of its
 // tools.Schema.
 func schemaOf(t tools.Tool) argsSchema {
-	if js, ok := t.(JSONSchemer); ok {
+	if js, ok := t.(tools.SchemaDeclarer); ok {
 		raw := bytes.TrimSpace(js.JSONSchema())
 		var tree map[string]any
 		if json.Unmarshal(raw, &tree) == nil && tree != nil {
