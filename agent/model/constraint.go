@@ -1,11 +1,9 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -234,13 +232,7 @@ func withConstraintFields(req *http.Request) *http.Request {
 		!slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) }) {
 		return req
 	}
-	body, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return req
-	}
-	var v map[string]json.RawMessage
-	if json.Unmarshal(body, &v) == nil {
+	return editJSONBody(req, func(v map[string]json.RawMessage) {
 		for _, add := range []map[string]any{fields, placeOptions(req.URL.Path, options)} {
 			for k, f := range add {
 				if b, err := mergeField(v[k], f); err == nil {
@@ -248,15 +240,7 @@ func withConstraintFields(req *http.Request) *http.Request {
 				}
 			}
 		}
-		if b, err := json.Marshal(v); err == nil {
-			body = b
-		}
-	}
-	req = req.Clone(req.Context())
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	req.ContentLength = int64(len(body))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	return req
+	})
 }
 
 // mergeField returns the JSON of f, merged key by key into old when both

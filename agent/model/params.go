@@ -62,19 +62,27 @@ func (d *dropped) withoutParams(req *http.Request) *http.Request {
 	if len(params) == 0 || req.Body == nil {
 		return req
 	}
-	body, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return req
-	}
-	var v map[string]any
-	if json.Unmarshal(body, &v) == nil {
+	return editJSONBody(req, func(v map[string]any) {
 		for _, p := range params {
 			delete(v, p)
 			if opts, ok := v["options"].(map[string]any); ok {
 				delete(opts, p)
 			}
 		}
+	})
+}
+
+// editJSONBody returns req with its body, a JSON object, as edit leaves
+// it; a body that is no JSON object goes as it was.
+func editJSONBody[V any](req *http.Request, edit func(map[string]V)) *http.Request {
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return req
+	}
+	var v map[string]V
+	if json.Unmarshal(body, &v) == nil {
+		edit(v)
 		if b, err := json.Marshal(v); err == nil {
 			body = b
 		}
