@@ -661,7 +661,7 @@ func addParseFlags(fs *pflag.FlagSet) *parseCmdFlags {
 
 // cmdParse implements `react-agent parse`.
 func cmdParse(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("parse", "parse [--tool NAME]... [--tools FILE] [--jsonl] [--timing] [--repeat N] < reply.txt\n       react-agent parse [--tool NAME]... [--tools FILE] --score CORPUS.jsonl [--json]",
+	fs := newFlags("parse", "parse [--tool NAME]... [--tools FILE] [--jsonl] [--timing] < reply.txt\n       react-agent parse [--tool NAME]... [--tools FILE] --score CORPUS.jsonl [--json]",
 		`  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | react-agent parse
   printf '%s\n' '{"id":1,"text":"Final Answer: 4"}' | react-agent parse --jsonl --timing
   printf 'Action: Search\nAction Input: zig' | react-agent parse --tool Search
