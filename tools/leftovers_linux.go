@@ -18,13 +18,19 @@ const killWait = 250 * time.Millisecond
 // killMarked kills every process whose environment holds marker, the
 // variable runCommand gave the command it started: whatever the command
 // left running, daemons that left its process group with setsid
-// included. It looks again until none runs, so that a process started
-// while it looked is killed too, for at most killWait. Linux shows every
-// process's environment in /proc; a process that cleared its environment
-// is not found.
-func killMarked(marker string) {
+// included. See KillMarked.
+func killMarked(marker string) { KillMarked(marker, killWait) }
+
+// KillMarked kills, with SIGKILL, every process whose environment holds
+// marker ("NAME=value"), a variable given to a process that was started:
+// whatever it left running, daemons that left its process group with
+// setsid or a double fork included. It looks again until none runs, so
+// that a process started while it looked is killed too, for at most
+// wait. Linux shows every process's environment in /proc; a process that
+// cleared its environment is not found. On other systems it does nothing.
+func KillMarked(marker string, wait time.Duration) {
 	want := append([]byte(marker), 0)
-	kill(func(pid string) bool {
+	kill(wait, func(pid string) bool {
 		env, err := os.ReadFile("/proc/" + pid + "/environ")
 		return err == nil && bytes.Contains(append(append([]byte{0}, env...), 0), append([]byte{0}, want...))
 	})
@@ -33,16 +39,15 @@ func killMarked(marker string) {
 // reapGroup kills what is left of process group pgid, as killMarked does.
 func reapGroup(pgid int) {
 	group := strconv.Itoa(pgid)
-	kill(func(pid string) bool { return pgrpOf(pid) == group })
+	kill(killWait, func(pid string) bool { return pgrpOf(pid) == group })
 }
 
 // kill kills, with SIGKILL, every running process other than this one that
-// match reports, again and again until none is left or killWait has
-// passed. A zombie does not count: it runs no more, and its parent or init
-// reaps it.
-func kill(match func(pid string) bool) {
+// match reports, again and again until none is left or wait has passed. A
+// zombie does not count: it runs no more, and its parent or init reaps it.
+func kill(wait time.Duration, match func(pid string) bool) {
 	self := os.Getpid()
-	deadline := time.Now().Add(killWait)
+	deadline := time.Now().Add(wait)
 	for {
 		entries, err := os.ReadDir("/proc")
 		if err != nil {

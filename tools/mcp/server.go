@@ -17,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/react-agent/react-agent/tools"
 )
 
 const (
@@ -472,7 +474,7 @@ func (c *conn) kill() {
 	c.end()
 	if c.cmd != nil {
 		killGroup(c.cmd)
-		killMarked(c.marker, killWait)
+		tools.KillMarked(c.marker, killWait)
 	}
 	if c.http != nil {
 		c.http.CloseIdleConnections()
