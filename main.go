@@ -1203,17 +1203,19 @@ func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tool
 	if reg, err = builtins(s.tools()); err != nil {
 		return nil, nil, err
 	}
-	if closeFn, err = startMCP(ctx, s, reg, stderr); err != nil {
+	servers, err := mcpServers(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if closeFn, err = startMCP(ctx, servers, s, reg, stderr); err != nil {
 		return nil, nil, err
 	}
 	return reg, closeFn, nil
 }
 
-// startMCP starts the MCP servers that the tools file and the
-// --mcp-config files declare, adds their tools to reg, and says on stderr
-// what it had to change (a tool renamed, a list cut). The servers run
-// until closeFn is called, or until ctx ends.
-func startMCP(ctx context.Context, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
+// mcpServers reads the MCP servers that the tools file and the
+// --mcp-config files declare.
+func mcpServers(s *settings) ([]mcp.Server, error) {
 	var servers []mcp.Server
 	if path := s.tools().ToolsConfig; path != "" {
 		list, err := mcp.LoadConfig(path)
@@ -1229,6 +1231,13 @@ func startMCP(ctx context.Context, s *settings, reg *tools.Registry, stderr io.W
 		}
 		servers = append(servers, list...)
 	}
+	return servers, nil
+}
+
+// startMCP starts the MCP servers, adds their tools to reg, and says on
+// stderr what it had to change (a tool renamed, a list cut). The servers
+// run until closeFn is called, or until ctx ends.
+func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
 	if len(servers) == 0 {
 		return func() {}, nil
 	}
@@ -2010,7 +2019,11 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 	}
 	// The log comes before the model: a continued conversation brings
 	// its provider, model and server.
-	rl, err := openRunLog(ctx, fs, f, stderr)
+	servers, err := mcpServers(f.settings)
+	if err != nil {
+		return nil, err
+	}
+	rl, err := openRunLog(ctx, fs, f, servers, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -2084,7 +2097,7 @@ func newSession(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stdin io.
 		rl.Use(runMeta(f))
 		opts = append(opts, agent.WithEvents(rl.Event))
 	}
-	closeTools, err := startMCP(ctx, f.settings, reg, stderr)
+	closeTools, err := startMCP(ctx, servers, f.settings, reg, stderr)
 	if err != nil {
 		closeTTY()
 		return nil, interrupted(ctx, err)
@@ -2786,7 +2799,7 @@ type runLog struct {
 // server become those of the run unless the command line says otherwise
 // (see continueSettings). A log that cannot be opened is reported on
 // stderr, and the run goes on unlogged, unless it was to continue.
-func openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stderr io.Writer) (*runLog, error) {
+func openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, servers []mcp.Server, stderr io.Writer) (*runLog, error) {
 	l := f.log
 	resume := l.resume || l.cid != ""
 	if l.off {
@@ -2798,7 +2811,7 @@ func openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, stderr io
 	path, err := l.path()
 	var sess *logs.Session
 	if err == nil {
-		sess, err = logs.OpenSession(ctx, path, logs.WithSecrets(logSecrets(f)...))
+		sess, err = logs.OpenSession(ctx, path, logs.WithSecrets(logSecrets(f, servers)...))
 	}
 	if err != nil {
 		if resume {
@@ -2893,25 +2906,18 @@ func runMeta(f *agentFlags) logs.Run {
 // logSecrets are the strings the log must not keep: the API key in use,
 // the keys of every provider's variable, and the headers of MCP servers
 // and their environment variables that name a secret.
-func logSecrets(f *agentFlags) []string {
+func logSecrets(f *agentFlags, servers []mcp.Server) []string {
 	secrets := []string{f.model.APIKey}
 	for _, p := range model.Providers() {
 		if p.KeyEnv != "" {
 			secrets = append(secrets, os.Getenv(p.KeyEnv))
 		}
 	}
-	files := slices.Clone(f.mcpConfigs)
-	if path := f.tools().ToolsConfig; path != "" {
-		files = append(files, path)
-	}
-	for _, path := range files {
-		servers, _ := mcp.LoadConfig(path) // a broken file is reported when the servers start
-		for _, srv := range servers {
-			secrets = append(secrets, srv.Secrets()...)
-			for k, v := range srv.Env {
-				if kv := k + "=" + v; model.RedactText(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
-					secrets = append(secrets, v)
-				}
+	for _, srv := range servers {
+		secrets = append(secrets, srv.Secrets()...)
+		for k, v := range srv.Env {
+			if kv := k + "=" + v; model.RedactText(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
+				secrets = append(secrets, v)
 			}
 		}
 	}
