@@ -3055,9 +3055,6 @@ OR and NOT search for themselves.
 		return err
 	}
 	defer store.Close()
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	switch sub {
 	case "":
 		list, err := store.List(ctx, q)
@@ -3067,7 +3064,7 @@ OR and NOT search for themselves.
 		case err != nil:
 			return err
 		case *asJSON:
-			return enc.Encode(append([]logs.Summary{}, list...))
+			return writeJSON(stdout, append([]logs.Summary{}, list...))
 		}
 		return logs.WriteList(stdout, list)
 	case "delete":
@@ -3092,7 +3089,7 @@ OR and NOT search for themselves.
 	case err != nil:
 		return err
 	case *asJSON:
-		return enc.Encode(runs)
+		return writeJSON(stdout, runs)
 	}
 	return logs.WriteText(stdout, runs)
 }
