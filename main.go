@@ -2683,7 +2683,7 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 		}
 	}
 	switch e.Fix {
-	case "APIKey":
+	case model.SettingAPIKey:
 		if errors.Is(e, model.ErrNoAPIKey) {
 			msg = fmt.Sprintf("%s: no API key: set %s or pass --api-key", e.Provider, p.KeyEnv)
 			if e.URL != "" {
@@ -2692,12 +2692,12 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 			return msg, ""
 		}
 		return msg, "or pass --api-key"
-	case "BaseURL":
+	case model.SettingBaseURL:
 		if p.URLEnv != "" && e.Provider == "ollama" {
 			return msg, fmt.Sprintf("or point --base-url (or %s) at your server", p.URLEnv)
 		}
 		return msg, "check --base-url"
-	case "Model":
+	case model.SettingModel:
 		switch {
 		case e.StatusCode == 404 && e.Provider == "ollama":
 			return msg, "or choose another with --model"
@@ -2705,15 +2705,15 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 			return msg, "check --model, and that --base-url ends in /v1 for OpenAI-compatible servers"
 		}
 		return msg, "check --model and the sampling options"
-	case "Timeout":
+	case model.SettingTimeout:
 		return msg, "raise --timeout"
-	case "MaxReplyBytes":
+	case model.SettingMaxReplyBytes:
 		return msg, "raise --max-reply if the reply is meant to be that large"
-	case "IdleTimeout":
+	case model.SettingIdleTimeout:
 		return msg, "raise --idle-timeout if the model is slow to start"
-	case "Replay":
+	case model.SettingReplay:
 		return msg, "pass --replay FILE, a cassette written with --record"
-	case "Record":
+	case model.SettingRecord:
 		return msg, "record the run again with --record FILE against a model"
 	}
 	return msg, ""
