@@ -149,9 +149,18 @@ func (term *terminal) waitText(want string) {
 	term.t.Fatalf("the terminal never showed %q; it shows:\n%q", want, term.text())
 }
 
-// typeLine types a line as a person would.
+// typeLine types a line ended with a line feed (Ctrl-J).
 func (term *terminal) typeLine(s string) {
 	if _, err := term.master.Write([]byte(s + "\n")); err != nil {
+		term.t.Fatal(err)
+	}
+}
+
+// enterLine types a line as a person does, ended with the Enter key: a
+// carriage return, which the terminal turns into a line feed unless a
+// line editor left it in raw mode.
+func (term *terminal) enterLine(s string) {
+	if _, err := term.master.Write([]byte(s + "\r")); err != nil {
 		term.t.Fatal(err)
 	}
 }
@@ -197,6 +206,59 @@ func TestTerminalConfirmsShellCommand(t *testing.T) {
 			}
 			if answer == "n" && !strings.Contains(screen, "not") {
 				t.Errorf("a refused command should be reported; the terminal shows:\n%s", screen)
+			}
+		})
+	}
+}
+
+// TestTerminalChatConfirmsShellCommand answers a shell confirmation in
+// chat, where the line editor reads the questions: the answer typed and
+// Enter pressed reach the confirmation as they do in ask, and the session
+// goes on. With "a", a second command of the shell runs unasked.
+func TestTerminalChatConfirmsShellCommand(t *testing.T) {
+	for _, answer := range []string{"y", "n", "a"} {
+		t.Run("answering "+answer, func(t *testing.T) {
+			t.Parallel()
+			s := ollama(t, "shell_confirm.json", modeltest.Repeat())
+			term := startTerminal(t, invocation{args: []string{"chat", "--allow-shell", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+			term.waitText("> ")
+			term.enterLine("What does the shell say?")
+			term.waitText("[y/N")
+			term.enterLine(answer)
+			term.waitText("the shell answered")
+			ran := strings.Count(term.text(), "confirmed-42")
+			if answer != "n" && ran == 0 || answer == "n" && ran > 0 {
+				t.Fatalf("answer %q: the command ran: %v; the terminal shows:\n%s", answer, ran > 0, strings.Join(term.lines(), "\n"))
+			}
+			if !strings.Contains(strings.Join(term.lines(), "\n"), "[y/N, or a: always shell in this session] "+answer) {
+				t.Errorf("the answer typed is not shown after the question:\n%s", strings.Join(term.lines(), "\n"))
+			}
+			term.waitText("\n> ")
+			term.enterLine("Once more?")
+			if answer == "a" {
+				// No second question: the shell runs at once.
+				for deadline := time.Now().Add(20 * time.Second); strings.Count(term.text(), "the shell answered") < 2; time.Sleep(20 * time.Millisecond) {
+					if time.Now().After(deadline) || strings.Count(term.text(), "[y/N") > 1 {
+						t.Fatalf("after \"a\", the second command was asked about or never ran:\n%s", strings.Join(term.lines(), "\n"))
+					}
+				}
+			} else {
+				for deadline := time.Now().Add(20 * time.Second); strings.Count(term.text(), "[y/N") < 2; time.Sleep(20 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("the second command was not asked about:\n%s", strings.Join(term.lines(), "\n"))
+					}
+				}
+				term.enterLine("n")
+				for deadline := time.Now().Add(20 * time.Second); strings.Count(term.text(), "the shell answered") < 2; time.Sleep(20 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("the second answer never came:\n%s", strings.Join(term.lines(), "\n"))
+					}
+				}
+			}
+			time.Sleep(200 * time.Millisecond) // the prompt comes back
+			term.enterLine("/exit")
+			if code := term.wait(); code != 0 {
+				t.Fatalf("exit %d; the terminal shows:\n%s", code, strings.Join(term.lines(), "\n"))
 			}
 		})
 	}

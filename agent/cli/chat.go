@@ -70,9 +70,24 @@ func runChat(c *call, f *agentFlags) error {
 	var read func() (*string, error)
 	if f, ok := stdin.(*os.File); ok && interactive && f == os.Stdin {
 		// A person at a terminal: line editing, history (arrow keys,
-		// Ctrl-R) and lines continued with a backslash.
+		// Ctrl-R) and lines continued with a backslash. The editor puts
+		// the terminal in raw mode, where Enter sends a carriage return
+		// and nothing typed is shown; it is in that mode only while a
+		// question is typed, and in the person's own mode while an
+		// answer is written and a confirmation asked.
+		own, ownErr := liner.TerminalMode()
 		edit := liner.NewLiner()
 		defer edit.Close()
+		raw, rawErr := liner.TerminalMode()
+		editing := func(on bool) {
+			switch {
+			case on && rawErr == nil:
+				raw.ApplyMode()
+			case !on && ownErr == nil:
+				own.ApplyMode()
+			}
+		}
+		editing(false)
 		// Ctrl-C clears the line being typed, as in a shell; Ctrl-D or
 		// /exit ends the session.
 		edit.SetCtrlCAborts(false)
@@ -83,7 +98,9 @@ func runChat(c *call, f *agentFlags) error {
 			}
 			done := make(chan result, 1)
 			go func() {
+				editing(true)
 				line, err := editLine(edit)
+				editing(false)
 				done <- result{line, err}
 			}()
 			select {
