@@ -133,6 +133,12 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	opts = append(opts, llms.WithStreamingFunc(cutter.write), llms.WithStreamingReasoningFunc(think.write))
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
 	think.end()
+	if err == nil && ctx.Err() != nil {
+		// The call was stopped (Ctrl-C, a time limit) while the reply
+		// streamed, and the client kept what had come: that is no reply,
+		// and is not parsed as one.
+		err = context.Cause(ctx)
+	}
 	if err != nil {
 		if errors.Is(err, errStreamCut) {
 			return generation{text: cutter.text(), reasoning: think.text.String()}, nil
