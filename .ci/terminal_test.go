@@ -346,6 +346,8 @@ func TestTerminalChatCtrlC(t *testing.T) {
 		term.waitText("half typed")
 		term.master.Write([]byte{3})
 		term.waitText("^C")
+		term.master.Write([]byte{3}) // on the empty line: how to leave
+		term.waitText("(Ctrl-D or /exit ends the session)")
 		term.typeLine("exit")
 		if code := term.wait(); code != 0 {
 			t.Fatalf("exit %d, want 0 from a bare exit after Ctrl-C cleared the line; the terminal shows:\n%q", code, term.text())

@@ -22,7 +22,7 @@ func advise(err error) string { return adviseStop(err, "") }
 
 // adviseStop is advise for the error of a run that stopped for stop.
 func adviseStop(err error, stop event.StopReason) string {
-	msg := err.Error()
+	msg := tidy("", err.Error())
 	var me *model.Error
 	var mcpStart *mcp.StartError
 	var mcpConfig *mcp.ConfigError

@@ -7,20 +7,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/peterh/liner"
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/tools"
 )
-
-const chatHelp = `/tools  list the tools
-/reset  forget the conversation
-/exit   end the session (or exit, quit, Ctrl-D)
-/help   this list
-`
 
 // chatCommand is `react-agent chat`: questions from stdin, one a line,
 // answered with the conversation so far in memory.
@@ -33,7 +30,7 @@ func chatCommand() *command {
   printf 'What is 2+2?\nAnd times 10?\n' | react-agent chat -q
 
 In a session:
-` + chatHelp + `
+` + slashHelp() + `
 Ctrl-C stops the answer being written; at the prompt it clears the line.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
@@ -65,7 +62,7 @@ func runChat(c *call, f *agentFlags) error {
 	chat := s.log.newChat(s.agent)
 	interactive := c.terminal(stdin)
 	if interactive {
-		fmt.Fprintln(stderr, "Ask a question. /help lists the commands; /exit or Ctrl-D ends the session.")
+		fmt.Fprintf(stderr, "Chatting with %s.\n/help lists the commands; /exit or Ctrl-D ends the session.\n", s.describeModel(context.Background()))
 	}
 	var read func() (*string, error)
 	if f, ok := stdin.(*os.File); ok && interactive && f == os.Stdin {
@@ -88,9 +85,9 @@ func runChat(c *call, f *agentFlags) error {
 			}
 		}
 		editing(false)
-		// Ctrl-C clears the line being typed, as in a shell; Ctrl-D or
-		// /exit ends the session.
-		edit.SetCtrlCAborts(false)
+		// Ctrl-C clears the line being typed, as in a shell, and says
+		// how to leave: Ctrl-D or /exit ends the session.
+		edit.SetCtrlCAborts(true)
 		read = func() (*string, error) {
 			type result struct {
 				line *string
@@ -99,7 +96,7 @@ func runChat(c *call, f *agentFlags) error {
 			done := make(chan result, 1)
 			go func() {
 				editing(true)
-				line, err := editLine(edit)
+				line, err := editLine(edit, stderr)
 				editing(false)
 				done <- result{line, err}
 			}()
@@ -136,22 +133,27 @@ func runChat(c *call, f *agentFlags) error {
 			}
 			return failed
 		}
-		switch q := strings.TrimSpace(*line); {
+		q := strings.TrimSpace(*line)
+		name, arg, isCommand := slashCommand(q)
+		switch {
 		case q == "":
-		case q == "/exit" || q == "/quit" || strings.EqualFold(q, "exit") || strings.EqualFold(q, "quit"):
+		case strings.EqualFold(q, "exit") || strings.EqualFold(q, "quit"):
 			return failed
-		case q == "/reset":
-			chat.Reset()
-			s.log.restart()
-			fmt.Fprintln(stderr, "(the conversation is forgotten)")
-		case q == "/tools":
-			if err := tools.FormatList(stderr, s.reg); err != nil { // stdout is for answers
-				return err
+		case isCommand:
+			sc := lookupSlash(name)
+			if sc == nil {
+				fmt.Fprintf(stderr, "unknown command /%s; the commands are:\n%s", c.forTerminal(stderr, name), slashHelp())
+				continue
 			}
-		case q == "/help":
-			fmt.Fprint(stderr, chatHelp)
-		case strings.HasPrefix(q, "/") && !strings.Contains(q, " "):
-			fmt.Fprintf(stderr, "unknown command %s; the commands are:\n%s", q, chatHelp)
+			quit, err := sc.run(s, &chat, arg)
+			switch {
+			case quit:
+				return failed
+			case err != nil && isUsage(err):
+				fmt.Fprintf(stderr, "/%s %s\n", name, c.forTerminal(stderr, err.Error()))
+			case err != nil:
+				fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(err)))
+			}
 		default:
 			// A script's chat fails when a question does; a person at
 			// the terminal has seen each failure already.
@@ -162,18 +164,196 @@ func runChat(c *call, f *agentFlags) error {
 	}
 }
 
+// slashCommand reads a line that is a chat's command: a slash and a word
+// ("/model", "/set"), then perhaps the command's argument. A line whose
+// first word holds another slash ("/etc/hosts is what?") is a question.
+func slashCommand(line string) (name, arg string, ok bool) {
+	word, arg, _ := strings.Cut(line, " ")
+	name, ok = strings.CutPrefix(word, "/")
+	if !ok || name == "" || strings.ContainsAny(name, "/.\t") {
+		return "", "", false
+	}
+	return strings.ToLower(name), strings.TrimSpace(arg), true
+}
+
+// slash is a command of a chat session.
+type slash struct {
+	name    string
+	aliases []string // the same command in other tools' words
+	// help is the command's lines in the list: its forms, and what each
+	// does.
+	help [][2]string
+	// run runs the command with what follows its name; quit ends the
+	// session.
+	run func(s *session, chat **agent.Chat, arg string) (quit bool, err error)
+}
+
+// slashes are the commands of a chat session. Those people type in
+// Ollama's sessions (/bye, /clear, /set parameter) work here too.
+func slashes() []slash {
+	noArg := func(run func(s *session, chat **agent.Chat) error) func(*session, **agent.Chat, string) (bool, error) {
+		return func(s *session, chat **agent.Chat, arg string) (bool, error) {
+			if arg != "" {
+				return false, usagef("takes nothing after it, got %q", arg)
+			}
+			return false, run(s, chat)
+		}
+	}
+	return []slash{
+		{name: "help", aliases: []string{"?"}, help: [][2]string{{"/help", "this list (also /?)"}},
+			run: noArg(func(s *session, _ **agent.Chat) error {
+				_, err := fmt.Fprint(s.stderr, slashHelp())
+				return err
+			})},
+		{name: "tools", help: [][2]string{{"/tools", "list the tools"}},
+			run: noArg(func(s *session, _ **agent.Chat) error {
+				return tools.FormatList(s.stderr, s.reg) // stdout is for answers
+			})},
+		{name: "model", help: [][2]string{{"/model [NAME]", "show the model, or change it; the conversation goes on"}}, run: chatModel},
+		{name: "set", help: [][2]string{{"/set parameter KEY VALUE", "send a model option from now on, as -o KEY VALUE"},
+			{"/set system TEXT", "add TEXT to the system prompt from now on, as --system"}}, run: chatSet},
+		{name: "reset", aliases: []string{"clear"}, help: [][2]string{{"/reset", "forget the conversation (also /clear)"}},
+			run: noArg(func(s *session, chat **agent.Chat) error {
+				(*chat).Reset()
+				s.log.restart()
+				_, err := fmt.Fprintln(s.stderr, "(the conversation is forgotten)")
+				return err
+			})},
+		{name: "exit", aliases: []string{"quit", "bye"}, help: [][2]string{{"/exit", "end the session (also /quit, /bye, exit, Ctrl-D)"}},
+			run: func(*session, **agent.Chat, string) (bool, error) { return true, nil }},
+	}
+}
+
+// lookupSlash returns the chat command called name, or one of its
+// aliases, or nil.
+func lookupSlash(name string) *slash {
+	for _, sc := range slashes() {
+		if sc.name == name || slices.Contains(sc.aliases, name) {
+			return &sc
+		}
+	}
+	return nil
+}
+
+// slashHelp lists the commands of a chat session.
+func slashHelp() string {
+	var b strings.Builder
+	for _, sc := range slashes() {
+		for _, line := range sc.help {
+			fmt.Fprintf(&b, "%-25s %s\n", line[0], line[1])
+		}
+	}
+	return b.String()
+}
+
+// chatModel is /model [NAME].
+func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
+	ctx := context.Background()
+	if arg == "" {
+		_, err := fmt.Fprintf(s.stderr, "(the model is %s)\n", s.describeModel(ctx))
+		return false, err
+	}
+	if strings.ContainsAny(arg, " \t") {
+		return false, usagef("takes one model name, as in /model qwen2.5:7b; got %q", arg)
+	}
+	was := s.flags.model.Model
+	s.flags.model.Model = arg
+	if err := s.switchAgent(ctx, chat); err != nil {
+		s.flags.model.Model = was
+		return false, err
+	}
+	_, err := fmt.Fprintf(s.stderr, "(the model is now %s; the conversation goes on)\n", s.describeModel(ctx))
+	return false, err
+}
+
+// chatSet is /set parameter KEY VALUE, as Ollama's, and /set system TEXT.
+func chatSet(s *session, chat **agent.Chat, arg string) (bool, error) {
+	what, rest, _ := strings.Cut(arg, " ")
+	rest = strings.TrimSpace(rest)
+	switch what {
+	case "parameter":
+		key, value, _ := strings.Cut(rest, " ")
+		value = strings.TrimSpace(value)
+		if key == "" || value == "" {
+			return false, usagef("parameter takes a key and its value, as in /set parameter temperature 0.2")
+		}
+		opts := &modelOptions{m: &s.flags.model}
+		if err := opts.Set(key + "=" + value); err != nil {
+			return false, &usageError{err}
+		}
+		if key == "temperature" {
+			// The temperature has its own setting, which the option
+			// would only shadow.
+			if t, ok := s.flags.model.Options[key].(float64); ok {
+				s.flags.model.Temperature = t
+			}
+		}
+		if err := s.switchAgent(context.Background(), chat); err != nil {
+			return false, err
+		}
+		_, err := fmt.Fprintf(s.stderr, "(%s is %s from now on)\n", s.forTerminal(s.stderr, key), s.forTerminal(s.stderr, value))
+		return false, err
+	case "system":
+		s.flags.system = rest
+		if err := s.switchAgent(context.Background(), chat); err != nil {
+			return false, err
+		}
+		if rest == "" {
+			_, err := fmt.Fprintln(s.stderr, "(the system prompt has no extra context from now on)")
+			return false, err
+		}
+		_, err := fmt.Fprintln(s.stderr, "(the system prompt has this extra context from now on)")
+		return false, err
+	}
+	return false, usagef("takes parameter KEY VALUE or system TEXT, as in /set parameter temperature 0.2")
+}
+
+// switchAgent rebuilds the session's agent from its flags, keeping the
+// conversation.
+func (s *session) switchAgent(ctx context.Context, chat **agent.Chat) error {
+	if err := s.rebuild(ctx); err != nil {
+		return err
+	}
+	next := agent.NewChat(s.agent, chatTurns)
+	next.Resume((*chat).History())
+	*chat = next
+	return nil
+}
+
+// describeModel names the session's model and where it is served, as
+// the banner of a chat and /model say it.
+func (s *session) describeModel(ctx context.Context) string {
+	r, err := model.Resolve(ctx, s.withProviderEnv(s.flags.model))
+	if err != nil {
+		return s.forTerminal(s.stderr, s.flags.model.Model)
+	}
+	where := r.Model + " on " + r.Provider.Name
+	if r.URL != "" {
+		where += " at " + r.URL
+	}
+	return s.forTerminal(s.stderr, where)
+}
+
+// isUsage reports whether err is a usage error.
+func isUsage(err error) bool {
+	var u *usageError
+	return errors.As(err, &u)
+}
+
 // editLine reads one question at the terminal with line editing and
 // history. A line ending in a backslash goes on on the next line, so that
-// a question may span several. Ctrl-C returns errInterrupted, Ctrl-D (on
-// an empty line) a nil question.
-func editLine(edit *liner.State) (*string, error) {
+// a question may span several. Ctrl-C clears the line, and says how to
+// end the session; Ctrl-D (on an empty line) returns a nil question.
+func editLine(edit *liner.State, stderr io.Writer) (*string, error) {
 	var parts []string
 	prompt := "> "
 	for {
 		line, err := edit.Prompt(prompt)
 		switch {
 		case errors.Is(err, liner.ErrPromptAborted):
-			return nil, errInterrupted
+			fmt.Fprintln(stderr, "(Ctrl-D or /exit ends the session)")
+			parts, prompt = nil, "> "
+			continue
 		case errors.Is(err, io.EOF):
 			return nil, nil
 		case err != nil:

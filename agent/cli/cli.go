@@ -96,7 +96,12 @@ func (e *env) run(args []string) int {
 		}
 		args = []string{"ask"} // The question comes from stdin.
 	}
-	cmd, rest, err := route(optionPairs(args))
+	args, err := optionPairs(args)
+	var cmd string
+	var rest []string
+	if err == nil {
+		cmd, rest, err = route(args)
+	}
 	if err == nil {
 		err = e.dispatch(cmd, rest)
 	}
@@ -109,9 +114,9 @@ func (e *env) run(args []string) int {
 		return 0
 	case errors.As(err, &usage):
 		if cmd == "" {
-			fmt.Fprintf(e.stderr, "react-agent: %s\n", trace.Visible(usage.Error()))
+			fmt.Fprintf(e.stderr, "react-agent: %s\n", trace.Visible(tidy("", usage.Error())))
 		} else {
-			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, trace.Visible(usage.Error()))
+			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, trace.Visible(tidy(cmd, usage.Error())))
 		}
 		return exitUsage
 	case errors.As(err, &exit):

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -81,10 +80,7 @@ func commands() []*command {
 		settingsCommand(),
 		completionCommand(),
 		helpCommand(),
-		{name: "version", does: "print the version", raw: true, runRaw: func(e *env, _ []string) error {
-			fmt.Fprintln(e.stdout, version())
-			return nil
-		}},
+		versionCommand(),
 		{name: "__complete", hidden: true, raw: true, runRaw: func(e *env, args []string) error {
 			return e.complete(args)
 		}},

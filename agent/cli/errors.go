@@ -60,3 +60,17 @@ func contradicting(fs *pflag.FlagSet, names ...string) error {
 	}
 	return usagef("%s and %s contradict each other; pass one", strings.Join(on[:len(on)-1], ", "), on[len(on)-1])
 }
+
+// tidy drops from an error's message a label the line already shows: the
+// command's name that Run prints before it ("eval: open …" after
+// "react-agent eval:"), and a label said twice ("replay: replay: open
+// …"), as errors wrapped at two levels say it.
+func tidy(cmd, msg string) string {
+	if cmd != "" {
+		msg = strings.TrimPrefix(msg, cmd+": ")
+	}
+	if label, rest, ok := strings.Cut(msg, ": "); ok && label != "" && !strings.ContainsAny(label, " \n") && strings.HasPrefix(rest, label+": ") {
+		msg = rest
+	}
+	return msg
+}

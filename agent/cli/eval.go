@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -127,7 +129,8 @@ func runEval(c *call, f *evalFlags) error {
 	}
 	ctx := c.ctx
 	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr))
-	report, err := evalpkg.Run(ctx, targets, qs, f.runner(c.env, base), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+	failed := &runFailures{}
+	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
 		Progress: func(done, total int, last evalpkg.Outcome) {
 			mark := "right"
 			switch {
@@ -141,6 +144,9 @@ func runEval(c *call, f *evalFlags) error {
 	progress.Done()
 	if err != nil && ctx.Err() != nil {
 		err = errInterrupted
+	}
+	if err == nil {
+		err = failed.err(report)
 	}
 	if f.json {
 		if werr := report.WriteJSON(stdout); werr != nil {
@@ -163,10 +169,90 @@ func runEval(c *call, f *evalFlags) error {
 	case f.failures && wrong > 0:
 		fmt.Fprintln(stdout)
 		report.WriteFailures(c.forTerminalWriter(stdout))
+	case err != nil:
 	case wrong > 0 && c.terminal(stderr):
 		fmt.Fprintf(stderr, "react-agent: %d of %d runs wrong or failed; --failures shows what was written\n", wrong, len(report.Outcomes))
 	}
 	return err
+}
+
+// runFailures keeps the errors of the runs that failed to run, as
+// opposed to those the model answered wrongly or not at all.
+type runFailures struct {
+	mu   sync.Mutex
+	errs map[string]error
+}
+
+// keep returns run, keeping the errors of the runs that failed to run.
+func (r *runFailures) keep(run evalpkg.Runner) evalpkg.Runner {
+	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
+		res, err := run(ctx, t, q)
+		if err != nil && res.Answer == "" && failedToRun(err) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.errs == nil {
+				r.errs = map[string]error{}
+			}
+			r.errs[t.String()+"\x00"+q.ID] = err
+		}
+		return res, err
+	}
+}
+
+// failedToRun reports whether err stopped a run for what is no fault of
+// the model's answers: a server that cannot be reached, a model it does
+// not have, a time limit, a cassette that is not there. A model that
+// never gave an answer, or never followed the format, answered wrongly.
+func failedToRun(err error) bool {
+	if errors.Is(err, agent.ErrRepeatedParseError) {
+		return false
+	}
+	return !errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// err returns an error that counts the runs of report that failed to run
+// and gives the first one's cause, or nil when every run ran.
+func (r *runFailures) err(report *evalpkg.Report) error {
+	var first error
+	var where string
+	n := 0
+	for _, o := range report.Outcomes {
+		if e, ok := r.errs[o.Target.String()+"\x00"+o.Question.ID]; ok {
+			if n++; first == nil {
+				first, where = e, fmt.Sprintf("%s with %s, question %s", o.Target.Model, o.Target.Protocol, o.Question.ID)
+			}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return &evalFailure{n: n, total: len(report.Outcomes), where: where, err: first}
+}
+
+// evalFailure is an evaluation some of whose runs failed to run.
+type evalFailure struct {
+	n, total int
+	where    string
+	err      error
+}
+
+func (e *evalFailure) Error() string {
+	runs := "runs"
+	if e.total == 1 {
+		runs = "run"
+	}
+	return fmt.Sprintf("%d of %d %s failed to run; the first, %s: %s", e.n, e.total, runs, e.where, evalAdvice(e.err))
+}
+
+// evalAdvice is advise for eval, whose models and their servers are
+// given with --models rather than --model and --base-url.
+func evalAdvice(err error) string {
+	var me *model.Error
+	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
+		msg, _ := modelAdvice(me, tidy("", err.Error()))
+		return msg + "; check the model and its server's address in --models, as in ollama:qwen2.5:7b@http://127.0.0.1:11434"
+	}
+	return advise(err)
 }
 
 // runner returns how eval runs one question against one target: a model

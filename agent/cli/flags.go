@@ -23,20 +23,33 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
-// flagProblem says what is wrong with a flag, from pflag's error.
+// flagProblem says what is wrong with a flag, from pflag's error, naming
+// the flag as it was written.
 func flagProblem(fs *pflag.FlagSet, err error) string {
 	var invalid *pflag.InvalidValueError
 	var missing *pflag.ValueRequiredError
 	var unknown *pflag.NotExistError
 	switch {
 	case errors.As(err, &invalid):
-		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(invalid.GetFlag()), invalid.GetValue())
+		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(fs, invalid.GetFlag()), invalid.GetValue())
 	case errors.As(err, &missing):
-		return fmt.Sprintf("--%s needs a value: %s", missing.GetFlag().Name, valueKind(missing.GetFlag()))
+		f := missing.GetFlag()
+		written := "--" + f.Name
+		if missing.GetSpecifiedShortnames() != "" {
+			written = "-" + f.Shorthand + " (--" + f.Name + ")"
+		}
+		return fmt.Sprintf("%s needs a value: %s", written, valueKind(fs, f))
 	case errors.As(err, &unknown):
 		name := unknown.GetSpecifiedName()
-		if name == "" {
-			return fmt.Sprintf("unknown flag -%s", unknown.GetSpecifiedShortnames())
+		if unknown.GetSpecifiedShortnames() != "" {
+			msg := "unknown flag -" + name
+			if name == "V" {
+				return msg + "; the version is --version"
+			}
+			if long := nearestFlag(fs, name); long != "" {
+				return msg + fmt.Sprintf("; did you mean --%s?", long)
+			}
+			return msg + "; the one-letter flags are " + shorthands(fs)
 		}
 		msg := fmt.Sprintf("unknown flag --%s", name)
 		if near := nearestFlag(fs, name); near != "" {
@@ -50,8 +63,22 @@ func flagProblem(fs *pflag.FlagSet, err error) string {
 	return err.Error()
 }
 
+// shorthands lists the one-letter flags of fs, or says there are none.
+func shorthands(fs *pflag.FlagSet) string {
+	var list []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Shorthand != "" {
+			list = append(list, "-"+f.Shorthand+" (--"+f.Name+")")
+		}
+	})
+	if len(list) == 0 {
+		return "none: write flags in full, as in --help"
+	}
+	return strings.Join(list, ", ")
+}
+
 // valueKind says in words what a flag's value is.
-func valueKind(f *pflag.Flag) string {
+func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 	switch f.Value.Type() {
 	case "int", "int64":
 		return "a whole number, like " + map[bool]string{true: f.DefValue, false: "10"}[f.DefValue != "0" && f.DefValue != ""]
@@ -64,6 +91,43 @@ func valueKind(f *pflag.Flag) string {
 	case "KEY=VALUE":
 		return "KEY=VALUE, or KEY VALUE"
 	}
+	switch f.Name {
+	case "provider":
+		return "a provider: " + strings.Join(model.Names(), ", ")
+	case "model":
+		return "a model's name, like qwen2.5:7b"
+	case "base-url", "search-url":
+		return "a server's address, like http://127.0.0.1:8080"
+	case "api-key":
+		return "an API key"
+	case "system":
+		return "a text to add to the system prompt"
+	case "stop":
+		return "a stop sequence, like Observation:"
+	case "cid":
+		return "a conversation's ID, or its start (see: react-agent logs)"
+	case "lang":
+		return "a language: en or zh"
+	case "protocol":
+		if fs.Name() == "eval" {
+			return "protocols, comma-separated: text, constrained or native"
+		}
+		return "a protocol: text, native or auto"
+	case "constrain":
+		return "auto, on or off"
+	case "search-engine":
+		return "duckduckgo or searxng"
+	case "query":
+		return "the words to search for"
+	case "since":
+		return "a date, like 2026-11-01, or a span back from now, like 24h or 7d"
+	case "models":
+		return "models, comma-separated, like ollama:qwen2.5:7b,ollama:llama3.1:8b"
+	case "tool":
+		return "a tool's name"
+	case "attach", "record", "replay", "log-db", "config", "tools", "score", "prompt-file", "mcp-config", "tools-config":
+		return "a file's path"
+	}
 	return "a value"
 }
 
@@ -71,7 +135,7 @@ func valueKind(f *pflag.Flag) string {
 // error in people's words.
 func setFlag(fs *pflag.FlagSet, name, value string) error {
 	if err := fs.Set(name, value); err != nil {
-		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs.Lookup(name)), value)
+		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs, fs.Lookup(name)), value)
 	}
 	return nil
 }
@@ -233,19 +297,24 @@ func (o *modelOptions) Replace(kvs []string) error {
 }
 
 // optionPairs writes llm's `-o KEY VALUE` as the flag reads it, `-o
-// KEY=VALUE`.
-func optionPairs(args []string) []string {
+// KEY=VALUE`. A value that starts with "--" is a flag that the option's
+// value was left out before, and a usage error.
+func optionPairs(args []string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		out = append(out, a)
 		if a == "--" {
-			return append(out, args[i+1:]...)
+			return append(out, args[i+1:]...), nil
 		}
 		if (a == "-o" || a == "--option") && i+2 < len(args) && !strings.Contains(args[i+1], "=") {
-			out = append(out, args[i+1]+"="+args[i+2])
+			key, value := args[i+1], args[i+2]
+			if strings.HasPrefix(value, "--") {
+				return nil, usagef("%s %s needs a value before %s: write %s %s VALUE, or %s %s=VALUE", a, key, value, a, key, a, key)
+			}
+			out = append(out, key+"="+value)
 			i += 2
 		}
 	}
-	return out
+	return out, nil
 }

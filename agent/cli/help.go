@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -36,16 +35,27 @@ Run "react-agent help COMMAND" for the flags of a command.
 
 // helpCommand is `react-agent help [COMMAND]`.
 func helpCommand() *command {
-	return &command{name: "help", args: "[COMMAND]", does: "this help, or a command's", raw: true,
+	return &command{name: "help", args: "[COMMAND]", does: "this help, or a command's",
+		synopsis: "help [COMMAND]",
+		examples: `  react-agent help
+  react-agent help ask
+`,
+		raw: true,
 		runRaw: func(e *env, args []string) error {
 			switch {
 			case len(args) == 0:
 				fmt.Fprint(e.stdout, usage())
 				return nil
-			case len(args) == 1 && slices.Contains(commandNames(), args[0]):
-				return e.dispatch(args[0], []string{"--help"})
+			case len(args) == 1 && (args[0] == "-h" || args[0] == "--help"):
+				e.printHelp(lookup("help"))
+				return nil
+			case len(args) == 1:
+				if c := lookup(args[0]); c != nil && !c.hidden {
+					e.printHelp(c)
+					return nil
+				}
 			}
-			return usagef("help takes the name of a command: %s", strings.Join(commandNames(), ", "))
+			return usagef("help takes the name of a command: %s", strings.Join(helpNames(), ", "))
 		},
 		complete: func(positional int) ([]candidate, bool) {
 			if positional > 0 {
@@ -54,6 +64,44 @@ func helpCommand() *command {
 			return commandCandidates(), false
 		},
 	}
+}
+
+// versionCommand is `react-agent version`, also --version.
+func versionCommand() *command {
+	return &command{name: "version", does: "print the version",
+		synopsis: "version   (or: react-agent --version)",
+		examples: "  react-agent --version\n",
+		raw:      true,
+		runRaw: func(e *env, args []string) error {
+			if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+				e.printHelp(lookup("version"))
+				return nil
+			}
+			fmt.Fprintln(e.stdout, version())
+			return nil
+		},
+	}
+}
+
+// helpNames are the names help takes: every command's.
+func helpNames() []string {
+	var names []string
+	for _, c := range commands() {
+		if !c.hidden {
+			names = append(names, c.name)
+		}
+	}
+	return names
+}
+
+// printHelp prints the help of the command c on stdout: its usage, its
+// examples and its flags.
+func (e *env) printHelp(c *command) {
+	fs := e.newFlags(c)
+	if c.define != nil {
+		c.define(fs)
+	}
+	fs.Usage()
 }
 
 // helpWidth is the width help is wrapped at: a terminal's, up to 100

@@ -203,10 +203,13 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	return res, err
 }
 
+// chatTurns is how many turns of a conversation a chat remembers.
+const chatTurns = 20
+
 // newChat returns a chat, with the earlier turns of a continued
 // conversation.
 func (l *runLog) newChat(a *agent.Agent) *agent.Chat {
-	chat := agent.NewChat(a, 20)
+	chat := agent.NewChat(a, chatTurns)
 	if l != nil {
 		chat.Resume(l.turns)
 	}

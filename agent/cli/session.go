@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/event"
@@ -84,6 +86,10 @@ type session struct {
 	trace   *trace.Trace // nil with -q
 	log     *runLog      // nil with --no-log
 	closeFn func()
+	// opts are the agent's options but for the system prompt's extra
+	// context, which build adds from the flags as they are then.
+	opts      []agent.Option
+	constrain agent.Constrain
 }
 
 // newSession builds the agent that the flags of c, with their settings
@@ -140,24 +146,18 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if err != nil {
 		return nil, err
 	}
-	m, err := model.New(ctx, c.withProviderEnv(f.model))
-	if errors.Is(err, model.ErrUnknownProvider) {
-		return nil, usagef("--provider: %v", err)
-	}
+	s := &session{env: c.env, flags: f, reg: reg, constrain: constrain}
+	m, err := s.newModel(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if mode, _ := model.Constraining(ctx, m); constrain == agent.ConstrainOn && mode == model.ModeNone {
-		return nil, usagef("--constrain on: %v: %s", model.ErrCannotConstrain, constrainAdvice)
-	}
 	in, out, closeTTY := c.confirmTerminal()
-	s := &session{env: c.env, flags: f, reg: reg, closeFn: closeTTY}
+	s.closeFn = closeTTY
 	opts := []agent.Option{
 		agent.WithMaxIterations(f.maxIterations),
 		agent.WithProtocol(protocol),
 		agent.WithConstrain(constrain),
 		agent.WithTemplate(tmpl),
-		agent.WithSystem(f.system),
 		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
 	}
 	if f.timeout > 0 {
@@ -196,9 +196,46 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 		return nil, interrupted(ctx, err)
 	}
 	s.closeFn = func() { closeTools(); closeTTY() }
-	s.agent = agent.New(m, reg, append(opts, extra...)...)
+	s.opts = append(opts, extra...)
+	s.agent = s.newAgent(m)
 	built = true
 	return s, nil
+}
+
+// newModel returns the model the flags name, as they are now.
+func (s *session) newModel(ctx context.Context) (llms.Model, error) {
+	m, err := model.New(ctx, s.withProviderEnv(s.flags.model))
+	if errors.Is(err, model.ErrUnknownProvider) {
+		return nil, usagef("--provider: %w", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if mode, _ := model.Constraining(ctx, m); s.constrain == agent.ConstrainOn && mode == model.ModeNone {
+		return nil, usagef("--constrain on: %w: %s", model.ErrCannotConstrain, constrainAdvice)
+	}
+	return m, nil
+}
+
+// newAgent returns the session's agent on the model m, with the flags'
+// extra context for the system prompt as it is now.
+func (s *session) newAgent(m llms.Model) *agent.Agent {
+	return agent.New(m, s.reg, append(slices.Clip(s.opts), agent.WithSystem(s.flags.system))...)
+}
+
+// rebuild makes the session's agent anew from the flags as they are now,
+// after a chat changed the model, an option or the system prompt's extra
+// context, and logs the runs that follow with the model they use.
+func (s *session) rebuild(ctx context.Context) error {
+	m, err := s.newModel(ctx)
+	if err != nil {
+		return err
+	}
+	s.agent = s.newAgent(m)
+	if s.log != nil {
+		s.log.Use(s.runMeta(s.flags))
+	}
+	return nil
 }
 
 // parseProtocol reads --protocol.

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// TestChatCommandsAreNeverQuestions types a chat's commands with and
+// without arguments, Ollama's among them: none reaches the model.
+func TestChatCommandsAreNeverQuestions(t *testing.T) {
+	tests := []struct {
+		line, want string
+	}{
+		{"/model llama3.1:8b", "the model is now llama3.1:8b"},
+		{"/clear", "the conversation is forgotten"},
+		{"/clear x", `/clear takes nothing after it, got "x"`},
+		{"/tools now", "/tools takes nothing after it"},
+		{"/nope", "unknown command /nope; the commands are:"},
+		{"/nope with words", "unknown command /nope"},
+		{"/set parameter temperature 0.2", "temperature is 0.2 from now on"},
+		{"/set parameter", "parameter takes a key and its value"},
+		{"/set nothing", "/set takes parameter KEY VALUE or system TEXT"},
+		{"/set system Answer in French.", "the system prompt has this extra context"},
+		{"/model", "the model is qwen2.5:7b on ollama at "},
+		{"/?", "/set parameter KEY VALUE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			t.Parallel()
+			s := ollama(t, "calculator.json", modeltest.Repeat())
+			got := testRun{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: tt.line + "\n"}.run(t)
+			if got.code != 0 || !strings.Contains(got.stderr, tt.want) {
+				t.Fatalf("want exit 0 and %q\n%s", tt.want, got)
+			}
+			if s.Calls() != 0 {
+				t.Errorf("%q went to the model", tt.line)
+			}
+		})
+	}
+	for _, bye := range []string{"/bye", "/quit", "/exit", "exit"} {
+		t.Run(bye+" ends the session", func(t *testing.T) {
+			t.Parallel()
+			s := ollama(t, "calculator.json", modeltest.Repeat())
+			got := testRun{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: bye + "\nWhat is 17 * 23 + 4?\n"}.run(t)
+			if got.code != 0 || s.Calls() != 0 {
+				t.Fatalf("want exit 0 and nothing asked after %s: %d calls\n%s", bye, s.Calls(), got)
+			}
+		})
+	}
+	t.Run("a path is a question", func(t *testing.T) {
+		t.Parallel()
+		s := ollama(t, "calculator.json", modeltest.Repeat())
+		got := testRun{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: "/etc/hosts: what is it for?\n"}.run(t)
+		if got.code != 0 || s.Calls() == 0 {
+			t.Fatalf("want the line asked\n%s", got)
+		}
+	})
+}
+
+// TestChatChangesItsModelAndOptions changes the model and an option in a
+// chat: the next question goes to the new model, with the option and the
+// conversation so far.
+func TestChatChangesItsModelAndOptions(t *testing.T) {
+	t.Parallel()
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	got := testRun{args: []string{"chat", "-q", "--base-url", s.URL},
+		stdin: "What is 17 * 23 + 4?\n/model other:1b\n/set parameter repeat_penalty 1.2\nAnd plus one?\n"}.run(t)
+	if got.code != 0 || s.Calls() != 4 {
+		t.Fatalf("want two questions of two calls each, %d calls\n%s", s.Calls(), got)
+	}
+	last := s.Request(2)
+	opts, _ := last["options"].(map[string]any)
+	body, _ := json.Marshal(last)
+	if last["model"] != "other:1b" || opts["repeat_penalty"] != 1.2 || !strings.Contains(string(body), "17 * 23 + 4 = 395") {
+		t.Errorf("the second question's call: model %v, options %v, want other:1b, repeat_penalty 1.2 and the first turn:\n%s", last["model"], opts, body)
+	}
+}
+
+// TestChatBannerNamesTheModel starts a chat at a terminal: the banner
+// names the model and its server.
+func TestChatBannerNamesTheModel(t *testing.T) {
+	t.Parallel()
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	got := testRun{args: []string{"chat", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
+	if want := "Chatting with qwen2.5:7b on ollama at " + s.URL + ".\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
+		t.Fatalf("want the banner %q\n%s", want, got)
+	}
+}
