@@ -377,16 +377,6 @@ func TestTerminalShowsEscapesAsText(t *testing.T) {
 	}
 }
 
-// TestPipeKeepsTheAnswerAsIs checks that a pipe gets the answer byte for
-// byte: only terminals get escapes made visible.
-func TestPipeKeepsTheAnswerAsIs(t *testing.T) {
-	s := ollama(t, "hostile.json")
-	got := run(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "hi"}})
-	if got.code != 0 || got.stdout != "safe\x1b]0;pwned\x07 and \x1b]52;c;aGk=\x07 answer\n" {
-		t.Fatalf("want the answer byte for byte\n%q", got.stdout)
-	}
-}
-
 // TestTerminalCtrlCAtAConfirmationKeepsTheNextLine presses Ctrl-C at a
 // shell confirmation in chat: the answer stops, and the next line typed is
 // the next question, not swallowed by the confirmation.

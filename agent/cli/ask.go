@@ -21,11 +21,12 @@ func addAskFlags(fs *pflag.FlagSet) (*agentFlags, *[]string) {
 // askCommand is `react-agent ask QUESTION`, and the bare form.
 func askCommand() *command {
 	return &command{
-		name: "ask", args: "[flags] QUESTION", does: `answer a question ("ask" may be left out; "-": from stdin)`,
-		synopsis: "[ask] [flags] QUESTION   (QUESTION \"-\" or none: read it from stdin)",
-		examples: `  react-agent ask --provider replay --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
+		name: "ask", args: "[flags] QUESTION", does: `answer a question ("ask" may be left out)`,
+		synopsis: "[ask] [flags] QUESTION   (QUESTION \"-\" or none: from stdin)",
+		examples: `  react-agent ask --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
   react-agent "What is the population of Tokyo divided by 1000?"
-  react-agent --provider openai --base-url http://127.0.0.1:8080 "Who wrote Dune?"
+  react-agent --provider llamacpp "Who wrote Dune?"
+  react-agent --provider openai --base-url http://127.0.0.1:1234/v1 "Hi"
   echo "Who wrote Dune?" | react-agent ask -q
   react-agent --json "What is 2**10?" > events.jsonl
 

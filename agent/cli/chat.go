@@ -23,8 +23,8 @@ import (
 // answered with the conversation so far in memory.
 func chatCommand() *command {
 	return &command{
-		name: "chat", args: "[flags]", does: "a conversation with memory; /tools, /reset, /exit",
-		synopsis: "chat [flags]   (one question a line; /tools, /reset, /exit)",
+		name: "chat", args: "[flags]", does: "a conversation with memory, one question a line",
+		synopsis: "chat [flags]   (one question a line)",
 		examples: `  react-agent chat
   react-agent chat --provider openai --base-url http://127.0.0.1:8080
   printf 'What is 2+2?\nAnd times 10?\n' | react-agent chat -q
@@ -209,9 +209,9 @@ func slashes() []slash {
 			run: noArg(func(s *session, _ **agent.Chat) error {
 				return tools.FormatList(s.stderr, s.reg) // stdout is for answers
 			})},
-		{name: "model", help: [][2]string{{"/model [NAME]", "show the model, or change it; the conversation goes on"}}, run: chatModel},
-		{name: "set", help: [][2]string{{"/set parameter KEY VALUE", "send a model option from now on, as -o KEY VALUE"},
-			{"/set system TEXT", "add TEXT to the system prompt from now on, as --system"}}, run: chatSet},
+		{name: "model", help: [][2]string{{"/model [NAME]", "show the model, or change it and go on"}}, run: chatModel},
+		{name: "set", help: [][2]string{{"/set parameter KEY VALUE", "send a model option, as -o KEY VALUE"},
+			{"/set system TEXT", "add TEXT to the system prompt, as --system"}}, run: chatSet},
 		{name: "reset", aliases: []string{"clear"}, help: [][2]string{{"/reset", "forget the conversation (also /clear)"}},
 			run: noArg(func(s *session, chat **agent.Chat) error {
 				(*chat).Reset()

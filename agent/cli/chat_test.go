@@ -11,6 +11,7 @@ import (
 // TestChatCommandsAreNeverQuestions types a chat's commands with and
 // without arguments, Ollama's among them: none reaches the model.
 func TestChatCommandsAreNeverQuestions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line, want string
 	}{
@@ -31,7 +32,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 		t.Run(tt.line, func(t *testing.T) {
 			t.Parallel()
 			s := ollama(t, "calculator.json", modeltest.Repeat())
-			got := testRun{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: tt.line + "\n"}.run(t)
+			got := invocation{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: tt.line + "\n"}.run(t)
 			if got.code != 0 || !strings.Contains(got.stderr, tt.want) {
 				t.Fatalf("want exit 0 and %q\n%s", tt.want, got)
 			}
@@ -44,7 +45,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 		t.Run(bye+" ends the session", func(t *testing.T) {
 			t.Parallel()
 			s := ollama(t, "calculator.json", modeltest.Repeat())
-			got := testRun{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: bye + "\nWhat is 17 * 23 + 4?\n"}.run(t)
+			got := invocation{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: bye + "\nWhat is 17 * 23 + 4?\n"}.run(t)
 			if got.code != 0 || s.Calls() != 0 {
 				t.Fatalf("want exit 0 and nothing asked after %s: %d calls\n%s", bye, s.Calls(), got)
 			}
@@ -53,7 +54,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 	t.Run("a path is a question", func(t *testing.T) {
 		t.Parallel()
 		s := ollama(t, "calculator.json", modeltest.Repeat())
-		got := testRun{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: "/etc/hosts: what is it for?\n"}.run(t)
+		got := invocation{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: "/etc/hosts: what is it for?\n"}.run(t)
 		if got.code != 0 || s.Calls() == 0 {
 			t.Fatalf("want the line asked\n%s", got)
 		}
@@ -66,7 +67,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 func TestChatChangesItsModelAndOptions(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "calculator.json", modeltest.Repeat())
-	got := testRun{args: []string{"chat", "-q", "--base-url", s.URL},
+	got := invocation{args: []string{"chat", "-q", "--base-url", s.URL},
 		stdin: "What is 17 * 23 + 4?\n/model other:1b\n/set parameter repeat_penalty 1.2\nAnd plus one?\n"}.run(t)
 	if got.code != 0 || s.Calls() != 4 {
 		t.Fatalf("want two questions of two calls each, %d calls\n%s", s.Calls(), got)
@@ -84,8 +85,46 @@ func TestChatChangesItsModelAndOptions(t *testing.T) {
 func TestChatBannerNamesTheModel(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "calculator.json", modeltest.Repeat())
-	got := testRun{args: []string{"chat", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
+	got := invocation{args: []string{"chat", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
 	if want := "Chatting with qwen2.5:7b on ollama at " + s.URL + ".\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
 		t.Fatalf("want the banner %q\n%s", want, got)
 	}
+}
+
+func TestChat(t *testing.T) {
+	t.Parallel()
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	got := run(t, invocation{
+		args:  []string{"chat", "-q", "--base-url", s.URL},
+		stdin: "What is 17 * 23 + 4?\n/tools\n\n/reset\nAnd plus one?\n/nope\n/exit\nnever asked\n",
+	})
+	if got.code != 0 {
+		t.Fatalf("exit %d\n%s", got.code, got)
+	}
+	if n := strings.Count(got.stdout, "17 * 23 + 4 = 395\n"); n != 2 {
+		t.Errorf("want two answers, got %d\n%s", n, got)
+	}
+	if !strings.Contains(got.stderr, "expression") || strings.Contains(got.stdout, "expression") {
+		t.Errorf("/tools did not list the tools on stderr, away from the answers\n%s", got)
+	}
+	if !strings.Contains(got.stderr, "unknown command /nope") {
+		t.Errorf("an unknown command is not explained\n%s", got)
+	}
+	if s.Calls() != 4 {
+		t.Fatalf("the server got %d calls, want 4 (nothing after /exit)", s.Calls())
+	}
+	// /reset forgot the first question: the second one's first call does
+	// not carry it.
+	if body, _ := json.Marshal(s.Request(2)); strings.Contains(string(body), "17 * 23 + 4?") {
+		t.Errorf("after /reset the first question is still sent: %s", body)
+	}
+
+	t.Run("without /reset the conversation is remembered", func(t *testing.T) {
+		s := ollama(t, "calculator.json", modeltest.Repeat())
+		got := run(t, invocation{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: "What is 17 * 23 + 4?\nAnd plus one?\n"})
+		body, _ := json.Marshal(s.Request(2))
+		if got.code != 0 || !strings.Contains(string(body), "17 * 23 + 4?") || !strings.Contains(string(body), "And plus one?") {
+			t.Fatalf("the second question's call lacks the first question\n%s\n%s", body, got)
+		}
+	})
 }

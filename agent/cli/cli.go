@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/trace"
 )
 
@@ -56,6 +57,8 @@ type env struct {
 	openTTY func() (*os.File, error)
 	// configDir returns the user's config folder.
 	configDir func() (string, error)
+	// defaultLog returns where the log is kept unless told otherwise.
+	defaultLog func() (string, error)
 	// now returns the time.
 	now func() time.Time
 }
@@ -81,9 +84,10 @@ func osEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
 			}
 			return 0
 		},
-		openTTY:   func() (*os.File, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) },
-		configDir: os.UserConfigDir,
-		now:       time.Now,
+		openTTY:    func() (*os.File, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) },
+		configDir:  os.UserConfigDir,
+		defaultLog: logs.DefaultPath,
+		now:        time.Now,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,83 +56,106 @@ func (f *fakeSignals) interrupt() bool {
 	return len(f.chans) > 0
 }
 
-// testRun is one command line run in-process.
-type testRun struct {
+// invocation is one command line run in-process.
+type invocation struct {
 	args  []string
 	stdin string
-	// env is the environment, added to one whose log is in a folder of
-	// the test's own and whose config folder is empty.
-	env map[string]string
+	// env is the environment, KEY=VALUE items, beside HOME in a folder
+	// of the test's own, where the log is kept and no config is read.
+	env []string
 	// terminal makes stdin, stdout and stderr terminals of width columns.
 	terminal bool
 	width    int
-	signals  *fakeSignals
+	// signals, when set, stands for the process's Ctrl-C.
+	signals *fakeSignals
 }
 
-// result is what a run produced.
-type result struct {
+// outcome is what a run produced.
+type outcome struct {
 	stdout, stderr string
 	code           int
 }
 
-func (r result) String() string {
-	return fmt.Sprintf("exit %d\n--- stdout:\n%s\n--- stderr:\n%s", r.code, r.stdout, r.stderr)
+func (o outcome) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout:\n%s\n--- stderr:\n%s", o.code, o.stdout, o.stderr)
 }
 
-// testEnv returns the env of r, writing to stdout and stderr.
-func testEnv(t *testing.T, r testRun, stdout, stderr *bytes.Buffer) *env {
+// testEnv returns the env of in, writing to stdout and stderr.
+func testEnv(t *testing.T, in invocation, stdout, stderr io.Writer) *env {
 	t.Helper()
 	dir := t.TempDir()
-	vars := map[string]string{
-		"HOME":               dir,
-		"REACT_AGENT_LOG_DB": filepath.Join(dir, "logs.db"),
-		"REACT_AGENT_CONFIG": "",
-		"OLLAMA_HOST":        "",
-		"OPENAI_BASE_URL":    "",
-		"OPENAI_API_KEY":     "",
-		"ANTHROPIC_API_KEY":  "",
-		"GOOGLE_API_KEY":     "",
-	}
-	for k, v := range r.env {
+	vars := map[string]string{"HOME": dir}
+	for _, kv := range in.env {
+		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
 	}
-	sigs := r.signals
+	sigs := in.signals
 	if sigs == nil {
 		sigs = &fakeSignals{}
 	}
 	return &env{
-		stdin:  strings.NewReader(r.stdin),
+		stdin:  strings.NewReader(in.stdin),
 		stdout: stdout, stderr: stderr,
-		getenv:    func(k string) string { return vars[k] },
-		notify:    sigs.notify,
-		terminal:  func(any) bool { return r.terminal },
-		width:     func(any) int { return map[bool]int{true: r.width}[r.terminal] },
-		openTTY:   func() (*os.File, error) { return nil, errors.New("no terminal in tests") },
-		configDir: func() (string, error) { return filepath.Join(dir, "config"), nil },
-		now:       time.Now,
+		getenv:   func(k string) string { return vars[k] },
+		notify:   sigs.notify,
+		terminal: func(any) bool { return in.terminal },
+		width: func(any) int {
+			if in.terminal {
+				return in.width
+			}
+			return 0
+		},
+		openTTY: func() (*os.File, error) { return nil, errors.New("no terminal in tests") },
+		configDir: func() (string, error) {
+			if d := vars["XDG_CONFIG_HOME"]; d != "" {
+				return d, nil
+			}
+			return filepath.Join(dir, ".config"), nil
+		},
+		defaultLog: func() (string, error) {
+			// Where the binary keeps it: under XDG_DATA_HOME, or the
+			// test's own folder.
+			if d := vars["XDG_DATA_HOME"]; d != "" {
+				return filepath.Join(d, "react-agent", "logs.db"), nil
+			}
+			return filepath.Join(dir, ".local", "share", "react-agent", "logs.db"), nil
+		},
+		now: time.Now,
 	}
 }
 
-// run runs r in-process.
-func (r testRun) run(t *testing.T) result {
+// run runs in, in-process, to its end.
+func run(t *testing.T, in invocation) outcome {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := testEnv(t, r, &stdout, &stderr).run(r.args)
-	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	code := testEnv(t, in, &stdout, &stderr).run(in.args)
+	return outcome{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }
 
-// args is a testRun of args alone.
-func args(a ...string) testRun { return testRun{args: a} }
+// args is an invocation of args alone.
+func args(a ...string) invocation { return invocation{args: a} }
+
+// run runs in.
+func (in invocation) run(t *testing.T) outcome {
+	t.Helper()
+	return run(t, in)
+}
+
+// replies loads a model server script from testdata/agent/server.
+func replies(t *testing.T, name string) []string {
+	t.Helper()
+	r, err := modeltest.LoadReplies(filepath.Join(root, "testdata", "agent", "server", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 // ollama starts a fake Ollama server answering with the script in name,
 // from testdata/agent/server.
 func ollama(t *testing.T, name string, opts ...modeltest.Option) *modeltest.Server {
 	t.Helper()
-	replies, err := modeltest.LoadReplies(filepath.Join(root, "testdata", "agent", "server", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := modeltest.NewOllama(replies, opts...)
+	s := modeltest.NewOllama(replies(t, name), opts...)
 	t.Cleanup(s.Close)
 	return s
 }
@@ -139,7 +163,7 @@ func ollama(t *testing.T, name string, opts ...modeltest.Option) *modeltest.Serv
 func TestRun(t *testing.T) {
 	tests := []struct {
 		name   string
-		run    testRun
+		run    invocation
 		code   int
 		stdout string // a substring of stdout; "=" + text for the whole of it
 		stderr string // a substring of stderr
@@ -148,16 +172,16 @@ func TestRun(t *testing.T) {
 			0, "=17 * 23 + 4 = 395\n", ""},
 		{"the trace goes to stderr", args(append(append([]string{"ask"}, demo...), "What is 17 * 23 + 4?")...),
 			0, "=17 * 23 + 4 = 395\n", "[2] Observation: 395"},
-		{"parse prints an action", testRun{args: []string{"parse"}, stdin: "Thought: add\nAction: Calculator\nAction Input: 2+2"},
+		{"parse prints an action", invocation{args: []string{"parse"}, stdin: "Thought: add\nAction: Calculator\nAction Input: 2+2"},
 			0, `={"kind":"action","thought":"add","action":"calculator","args":{"expression":"2+2"}}` + "\n", ""},
 		{"tool runs the calculator", args("tool", "calculator", "2**10 / 4"), 0, "=256\n", ""},
 		{"a mistyped command is a usage error", args("tols"), 2, "=", `did you mean "tools"?`},
 		{"an unknown flag is a usage error", args("parse", "--nope"), 2, "=", "react-agent parse: unknown flag --nope (see --help)"},
-		{"help lists the commands", args("help"), 0, "react-agent chat", ""},
+		{"help lists the commands", args("help"), 0, "\n  chat ", ""},
 		{"--version names the program", args("--version"), 0, "react-agent ", ""},
-		{"a setting comes from the environment", testRun{args: []string{"settings"}, env: map[string]string{"REACT_AGENT_MODEL": "from-env"}},
+		{"a setting comes from the environment", invocation{args: []string{"settings"}, env: []string{"REACT_AGENT_MODEL=from-env"}},
 			0, "model=from-env\t(REACT_AGENT_MODEL)", ""},
-		{"the provider's variable gives the server", testRun{args: []string{"settings"}, env: map[string]string{"OLLAMA_HOST": "http://127.0.0.1:9"}},
+		{"the provider's variable gives the server", invocation{args: []string{"settings"}, env: []string{"OLLAMA_HOST=http://127.0.0.1:9"}},
 			0, "base-url=http://127.0.0.1:9\t(OLLAMA_HOST)", ""},
 		{"-q and -v contradict each other", args(append(append([]string{"-q", "-v"}, demo...), "hi")...), 2, "=", "--quiet and --verbose contradict each other"},
 		{"an unreachable server is explained", args("-q", "--base-url", "http://127.0.0.1:9", "hi"), 1, "=", "cannot reach Ollama at http://127.0.0.1:9"},
@@ -182,7 +206,7 @@ func TestRun(t *testing.T) {
 func TestAskAnOllamaServer(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "calculator.json", modeltest.Model("qwen2.5:7b"))
-	got := testRun{args: []string{"What is 17 * 23 + 4?"}, env: map[string]string{"OLLAMA_HOST": s.URL}}.run(t)
+	got := invocation{args: []string{"What is 17 * 23 + 4?"}, env: []string{"OLLAMA_HOST=" + s.URL}}.run(t)
 	if got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" {
 		t.Fatalf("want the answer and exit 0\n%s", got)
 	}
@@ -195,8 +219,8 @@ func TestCtrlCStopsAModelCall(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "calculator.json", modeltest.Hang())
 	sigs := &fakeSignals{}
-	done := make(chan result, 1)
-	go func() { done <- testRun{args: []string{"ask", "--base-url", s.URL, "hi"}, signals: sigs}.run(t) }()
+	done := make(chan outcome, 1)
+	go func() { done <- invocation{args: []string{"ask", "--base-url", s.URL, "hi"}, signals: sigs}.run(t) }()
 	for deadline := time.Now().Add(10 * time.Second); s.Calls() == 0; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the model was never called")
@@ -248,14 +272,14 @@ func TestAStoppedCallIsNoParseError(t *testing.T) {
 				s, flags := start()
 				defer s.Close()
 				db := filepath.Join(t.TempDir(), "logs.db")
-				r := testRun{args: append(append([]string{"ask", "--stream"}, flags...), "hi"), signals: &fakeSignals{},
-					env: map[string]string{"REACT_AGENT_LOG_DB": db}}
+				r := invocation{args: append(append([]string{"ask", "--stream"}, flags...), "hi"), signals: &fakeSignals{},
+					env: []string{"REACT_AGENT_LOG_DB=" + db}}
 				want := exitInterrupted
 				if how == "--timeout" {
 					r.args = append([]string{"--timeout", "800ms"}, r.args...)
 					want = exitNoAnswer
 				}
-				done := make(chan result, 1)
+				done := make(chan outcome, 1)
 				go func() { done <- r.run(t) }()
 				if how == "Ctrl-C" {
 					waitCalls(t, s)
@@ -266,7 +290,7 @@ func TestAStoppedCallIsNoParseError(t *testing.T) {
 				if got.code != want || strings.Contains(got.stderr, "parse error") || strings.Contains(got.stderr, "Observation") {
 					t.Fatalf("want exit %d and no parse error\n%s", want, got)
 				}
-				logged := testRun{args: []string{"logs", "show", "--json"}, env: map[string]string{"REACT_AGENT_LOG_DB": db}}.run(t)
+				logged := invocation{args: []string{"logs", "show", "--json"}, env: []string{"REACT_AGENT_LOG_DB=" + db}}.run(t)
 				if strings.Contains(logged.stdout, `"parse_error"`) || strings.Contains(logged.stdout, `"observation"`) {
 					t.Errorf("the log records what never happened:\n%s", logged.stdout)
 				}
@@ -277,7 +301,7 @@ func TestAStoppedCallIsNoParseError(t *testing.T) {
 		t.Parallel()
 		s, flags := servers["openai"]()
 		defer s.Close()
-		got := testRun{args: append(append([]string{"ask", "-q", "--json", "--stream", "--timeout", "800ms"}, flags...), "hi")}.run(t)
+		got := invocation{args: append(append([]string{"ask", "-q", "--json", "--stream", "--timeout", "800ms"}, flags...), "hi")}.run(t)
 		for _, line := range strings.Split(strings.TrimSpace(got.stdout), "\n") {
 			if strings.Contains(line, `"type":"parse_error"`) || strings.Contains(line, `"type":"observation"`) {
 				t.Errorf("an event of what never happened: %s", line)

@@ -23,7 +23,7 @@ import (
 // command reads them, and never fall behind.
 func completionCommand() *command {
 	return &command{
-		name: "completion", args: "bash|zsh|fish", does: "a script that completes commands and flags in your shell",
+		name: "completion", args: "bash|zsh|fish", does: "a script that completes react-agent in your shell",
 		synopsis: "completion bash|zsh|fish",
 		examples: `  source <(react-agent completion bash)           # in ~/.bashrc
   react-agent completion zsh > "${fpath[1]}/_react-agent"

@@ -66,11 +66,13 @@ func evalCommand() *command {
 	return &command{
 		name: "eval", args: "[flags] SET.jsonl", does: "compare models and protocols on a question set",
 		synopsis: "eval [flags] SET.jsonl",
-		examples: `  react-agent eval --models ollama:qwen2.5:7b,ollama:llama3.1:8b --protocol text,native \
-      testdata/eval/arithmetic.jsonl
-  react-agent eval --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 -j 4 set.jsonl
-  react-agent eval --replay testdata/eval/replay --models ollama:neat,ollama:sloppy \
+		examples: `  react-agent eval --models ollama:qwen2.5:7b,ollama:llama3.1:8b \
       --protocol text,native testdata/eval/arithmetic.jsonl
+  react-agent eval -j 4 \
+      --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 set.jsonl
+  react-agent eval --replay testdata/eval/replay \
+      --models ollama:neat,ollama:sloppy --protocol text,native \
+      testdata/eval/arithmetic.jsonl
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addEvalFlags(fs)

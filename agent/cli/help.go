@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 )
@@ -11,25 +12,57 @@ import (
 // usage is the top-level help.
 func usage() string {
 	var b strings.Builder
-	b.WriteString("react-agent answers questions with a ReAct agent on the models you run.\n\nUsage:\n")
+	b.WriteString("react-agent answers questions with a ReAct agent on the models you run.\n\n")
+	b.WriteString("Usage: react-agent COMMAND [flags] [ARGUMENTS]\n\nCommands:\n")
+	const column = 28
 	for _, c := range commands() {
-		if !c.hidden {
-			fmt.Fprintf(&b, "  react-agent %-26s %s\n", c.name+" "+c.args, c.does)
+		if c.hidden {
+			continue
 		}
+		form := strings.TrimSpace(c.name + " " + strings.TrimPrefix(strings.TrimPrefix(c.args, "[flags]"), " "))
+		b.WriteString(wrap(fmt.Sprintf("  %-*s%s", column-2, form, c.does), helpTextWidth, column))
 	}
 	b.WriteString(`
 Examples:
-  react-agent ask --provider replay --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
+  react-agent ask --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
   react-agent "What is the population of Tokyo divided by 1000?"
-  react-agent --provider openai --base-url http://127.0.0.1:8080 "Who wrote Dune?"
-  react-agent tool calculator "2**10 / 4"
+  react-agent --provider llamacpp "Who wrote Dune?"   (llama-server on :8080)
   react-agent -c "And divided by 5?"   (continue the latest conversation)
+  react-agent tool calculator "2**10 / 4"
   react-agent logs -q tokyo
 
 The answer goes to stdout, the trace to stderr. Exit status: 0 answered,
 1 failed, 2 usage error, 3 no real final answer, 130 interrupted.
 Run "react-agent help COMMAND" for the flags of a command.
 `)
+	return b.String()
+}
+
+// helpTextWidth is the width the help's own text fits: a terminal of 80
+// columns. The flags are wrapped to the terminal, up to 100 columns.
+const helpTextWidth = 79
+
+// wrap breaks text into lines of at most width columns at spaces, the
+// lines after the first indented by indent spaces, and ends it with a
+// line break.
+func wrap(text string, width, indent int) string {
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Split(text, " ") {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+		case line+1+n > width && line > indent:
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			line = indent
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += n
+	}
+	b.WriteByte('\n')
 	return b.String()
 }
 

@@ -37,8 +37,8 @@ func addLogsFlags(fs *pflag.FlagSet) *logsFlags {
 // logsCommand is `react-agent logs`, and logs show, delete and path.
 func logsCommand() *command {
 	return &command{
-		name: "logs", args: "[flags]", does: "the conversations logged; also logs show, delete and path",
-		synopsis: "logs [flags]   (and: logs show [--json] [ID], logs delete ID, logs path)",
+		name: "logs", args: "[flags]", does: "list the conversations logged; show or delete one",
+		synopsis: "logs [flags]\n       react-agent logs show [--json] [ID] | logs delete ID | logs path",
 		examples: `  react-agent logs
   react-agent logs -q "population tokyo" --since 7d
   react-agent logs -q 'qwen2.5 "new york"'
@@ -93,7 +93,7 @@ func logsSub(args []string) (sub string, rest []string) {
 // runLogs lists, shows or deletes the conversations logged.
 func runLogs(c *call, f *logsFlags) error {
 	stdout, stderr := c.stdout, c.stderr
-	path, err := f.log.path()
+	path, err := c.logPath(f.log)
 	if err != nil {
 		return err
 	}

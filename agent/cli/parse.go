@@ -76,12 +76,14 @@ func addParseFlags(fs *pflag.FlagSet) *parseCmdFlags {
 // parseCommand is `react-agent parse`.
 func parseCommand() *command {
 	return &command{
-		name: "parse", args: "[flags]", does: "parse a model reply from stdin, print the step as JSON",
-		synopsis: "parse [--tool NAME]... [--tools FILE] [--jsonl] [--timing] < reply.txt\n       react-agent parse [--tool NAME]... [--tools FILE] --score CORPUS.jsonl [--json]",
-		examples: `  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | react-agent parse
-  printf '%s\n' '{"id":1,"text":"Final Answer: 4"}' | react-agent parse --jsonl --timing
+		name: "parse", args: "[flags]", does: "read a model's reply on stdin, print its step as JSON",
+		synopsis: "parse [flags] < REPLY   (one reply, or --jsonl: one a line)\n       react-agent parse [--tool NAME]... [--tools FILE] --score CORPUS",
+		examples: `  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | \
+      react-agent parse
+  echo '{"id":1,"text":"Final Answer: 4"}' | react-agent parse --jsonl --timing
   printf 'Action: Search\nAction Input: zig' | react-agent parse --tool Search
-  react-agent parse --tools testdata/parser/tools.json --score testdata/parser/score.jsonl
+  react-agent parse --tools testdata/parser/tools.json \
+      --score testdata/parser/score.jsonl
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addParseFlags(fs)

@@ -35,12 +35,12 @@ func addLogFlags(fs *pflag.FlagSet, runs bool) *logFlags {
 	return l
 }
 
-// path returns the log database's path, absolute.
-func (l *logFlags) path() (string, error) {
+// logPath returns the path of the log database that l names, absolute.
+func (e *env) logPath(l *logFlags) (string, error) {
 	if l.db != "" {
 		return filepath.Abs(l.db)
 	}
-	return logs.DefaultPath()
+	return e.defaultLog()
 }
 
 // runLog records the runs of ask and chat in the log: a logs.Session,
@@ -66,7 +66,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 		}
 		return nil, nil
 	}
-	path, err := l.path()
+	path, err := e.logPath(l)
 	var sess *logs.Session
 	if err == nil {
 		sess, err = logs.OpenSession(ctx, path, logs.WithSecrets(e.logSecrets(f, servers)...))

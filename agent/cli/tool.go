@@ -183,7 +183,7 @@ func toolsCommand() *command {
 		synopsis: "tools [flags]",
 		examples: `  react-agent tools
   react-agent tools --allow-shell --tools-config plugins.yaml
-  react-agent tools --json > tools.json      (name, description and input_schema of each)
+  react-agent tools --json > tools.json   (name, description, input_schema)
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addToolsFlags(fs, false)
@@ -230,7 +230,8 @@ func toolCommand() *command {
 		examples: `  react-agent tool calculator "2**10 / 4"
   react-agent tool Calculator '{"expression": "3+4"}'
   react-agent tool --allow-shell shell "ls -la"
-  react-agent tool --mcp-config testdata/mcp/servers.json list_allowed_directories
+  react-agent tool --mcp-config testdata/mcp/servers.json \
+      list_allowed_directories
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addToolsFlags(fs, true)

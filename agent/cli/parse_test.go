@@ -19,6 +19,7 @@ func writeFile(t *testing.T, name, text string) string {
 }
 
 func TestParseForPeopleWhoTestParsers(t *testing.T) {
+	t.Parallel()
 	openai := writeFile(t, "openai.json", `[{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]`)
 	failing := writeFile(t, "failing.jsonl", strings.Join([]string{
 		`{"id": "a", "text": "Action: web_search\nAction Input: zig", "expect": {"action": "Search", "input": "zig"}}`,
@@ -39,11 +40,11 @@ func TestParseForPeopleWhoTestParsers(t *testing.T) {
 			0, `"args":{"input":"zig"}`, ""},
 		{"--tool is repeatable", invocation{args: []string{"parse", "--tool", "Search", "--tool", "Lookup"}, stdin: "Action: lookup\nAction Input: zig"},
 			0, `"action":"Lookup"`, ""},
-		{"--tools reads a name with a colon whole", invocation{args: []string{"parse", "--tools", "testdata/parser/tools.json"}, stdin: "Action: Gmail: Find Email\nAction Input: from:bob"},
+		{"--tools reads a name with a colon whole", invocation{args: []string{"parse", "--tools", root + "/testdata/parser/tools.json"}, stdin: "Action: Gmail: Find Email\nAction Input: from:bob"},
 			0, `"action":"Gmail: Find Email","args":{"query":"from:bob"}`, ""},
 		{"--tools reads OpenAI's function tools", invocation{args: []string{"parse", "--tools", openai}, stdin: "Action: get_weather\nAction Input: Oslo"},
 			0, `"args":{"city":"Oslo"}`, ""},
-		{"--score reads the shipped corpus as labelled", invocation{args: []string{"parse", "--tools", "testdata/parser/tools.json", "--score", "testdata/parser/score.jsonl"}},
+		{"--score reads the shipped corpus as labelled", invocation{args: []string{"parse", "--tools", root + "/testdata/parser/tools.json", "--score", root + "/testdata/parser/score.jsonl"}},
 			0, "replies read as labelled (100.0%)\n", ""},
 		{"--score reads a corpus on stdin", invocation{args: []string{"parse", "--score", "-"}, stdin: `{"id": 1, "text": "Final Answer: 4", "expect": {"final_answer": "4"}}`},
 			0, "=1 of 1 replies read as labelled (100.0%)\n", ""},
@@ -60,7 +61,7 @@ func TestParseForPeopleWhoTestParsers(t *testing.T) {
 		{"--score names a corpus that is not there", invocation{args: []string{"parse", "--score", "nope.jsonl"}}, 2, "=", "nope.jsonl"},
 		{"--tools names a file that is not there", invocation{args: []string{"parse", "--tools", "nope.json"}, stdin: "Final Answer: 4"}, 2, "=", "nope.json"},
 		{"--tools refuses a file that is not a tool list", invocation{args: []string{"parse", "--tools", failing}, stdin: "Final Answer: 4"}, 2, "=", "want a JSON list of tools"},
-		{"--tool and --tools refuse a name given twice", invocation{args: []string{"parse", "--tool", "web_search", "--tools", "testdata/parser/tools.json"}, stdin: "Final Answer: 4"},
+		{"--tool and --tools refuse a name given twice", invocation{args: []string{"parse", "--tool", "web_search", "--tools", root + "/testdata/parser/tools.json"}, stdin: "Final Answer: 4"},
 			2, "=", `the tool "web_search" is listed twice`},
 	}
 	for _, tt := range tests {
@@ -83,6 +84,7 @@ func TestParseForPeopleWhoTestParsers(t *testing.T) {
 }
 
 func TestParseScoreInJSON(t *testing.T) {
+	t.Parallel()
 	corpus := writeFile(t, "corpus.jsonl", `{"id": 1, "text": "Final Answer: 5", "expect": {"final_answer": "4"}}`+"\n"+
 		`{"id": 2, "text": "Action: None needed.", "expect": {"unparseable": true}}`+"\n{\n")
 	out := run(t, invocation{args: []string{"parse", "--score", corpus, "--json"}})

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/modeltest"
 )
 
@@ -41,6 +42,7 @@ func evalScripts(t *testing.T) map[string][]string {
 // cassettes shipped in testdata/eval/replay. With
 // REACT_AGENT_RECORD_EVAL=1 the new recording replaces the shipped one.
 func TestEvalRecordsWhatItReplays(t *testing.T) {
+	t.Parallel()
 	scripts := evalScripts(t)
 	neat := modeltest.NewOllama(scripts["neat"])
 	defer neat.Close()
@@ -49,13 +51,13 @@ func TestEvalRecordsWhatItReplays(t *testing.T) {
 	dir := t.TempDir()
 	live := run(t, invocation{args: []string{"eval", "--record", dir,
 		"--models", "ollama:neat@" + neat.URL + ",ollama:sloppy@" + sloppy.URL,
-		"--protocol", "text,native", "testdata/eval/arithmetic.jsonl"}})
+		"--protocol", "text,native", root + "/testdata/eval/arithmetic.jsonl"}})
 	if live.code != 0 {
 		t.Fatalf("the live evaluation failed\n%s", live)
 	}
 	replay := func(from string) outcome {
 		return run(t, invocation{args: []string{"eval", "--replay", from, "--models", "ollama:neat,ollama:sloppy",
-			"--protocol", "text,native", "testdata/eval/arithmetic.jsonl"}})
+			"--protocol", "text,native", root + "/testdata/eval/arithmetic.jsonl"}})
 	}
 	again := replay(dir)
 	if again.code != 0 {
@@ -75,28 +77,29 @@ func TestEvalRecordsWhatItReplays(t *testing.T) {
 		t.Errorf("the replay gives other numbers than the live run:\n replay: %v\n   live: %v", r, l)
 	}
 	if os.Getenv("REACT_AGENT_RECORD_EVAL") == "1" {
-		shipped := filepath.Join(root, "testdata/eval/replay")
+		shipped := filepath.Join(root, root + "/testdata/eval/replay")
 		os.RemoveAll(shipped)
 		if err := os.CopyFS(shipped, os.DirFS(dir)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	shipped := replay("testdata/eval/replay")
+	shipped := replay(root + "/testdata/eval/replay")
 	if shipped.code != 0 || shipped.stdout != again.stdout {
 		t.Errorf("the shipped cassettes give another table than a new recording:\n%s\nwant\n%s", shipped, again.stdout)
 	}
 }
 
 func TestEvalUsageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
 		{"no question set", []string{"eval"}, "one question set"},
-		{"an unknown protocol", []string{"eval", "--protocol", "smoke", "testdata/eval/arithmetic.jsonl"}, "not text, constrained or native"},
-		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", "testdata/eval/arithmetic.jsonl"}, "contradict"},
-		{"a set that is not one", []string{"eval", "README.md"}, "README.md:3: not a question"},
+		{"an unknown protocol", []string{"eval", "--protocol", "smoke", root + "/testdata/eval/arithmetic.jsonl"}, "not text, constrained or native"},
+		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", root + "/testdata/eval/arithmetic.jsonl"}, "contradict"},
+		{"a set that is not one", []string{"eval", root + "/README.md"}, "README.md:3: not a question"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +115,7 @@ func TestEvalUsageErrors(t *testing.T) {
 // IDs differ only in characters a file's name cannot hold (a/1, a_1,
 // a:1) and replays it: each run replays its own answer.
 func TestEvalGivesEachRunItsCassette(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	set := filepath.Join(dir, "set.jsonl")
 	err := os.WriteFile(set, []byte(`{"id": "a/1", "question": "Say one", "expect": "one"}
@@ -153,4 +157,78 @@ func TestEvalGivesEachRunItsCassette(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEvalComparesConstrainedAndTextOffline evaluates a scripted model on
+// a fake llama-server with the text protocol and the constrained one,
+// recording a cassette a run: the constrained runs sent the lazy grammar,
+// their cassettes keep it, and the evaluation replays offline with the
+// same numbers.
+func TestEvalComparesConstrainedAndTextOffline(t *testing.T) {
+	t.Parallel()
+	text := evalScripts(t)["neat"][:12] // the text protocol's replies to the six questions
+	srv := modeltest.NewLlamaCpp(text, modeltest.Repeat())
+	defer srv.Close()
+	dir := t.TempDir()
+	args := func(models string, more ...string) []string {
+		return append([]string{"eval", "--models", models, "--protocol", "text,constrained", root + "/testdata/eval/arithmetic.jsonl"}, more...)
+	}
+	live := run(t, invocation{args: args("llamacpp:neat@"+srv.URL, "--record", dir)})
+	if live.code != 0 {
+		t.Fatalf("the live evaluation failed\n%s", live)
+	}
+	grammars := 0
+	for i := range srv.Calls() {
+		if g, _ := srv.Request(i)["grammar"].(string); strings.HasPrefix(g, `root ::= "Action:"`) {
+			grammars++
+		}
+	}
+	if srv.Calls() != 24 || grammars != 12 {
+		t.Errorf("the server got %d calls, %d with the grammar; want 24, the constrained half with it", srv.Calls(), grammars)
+	}
+	name := evalpkg.Cassette(evalpkg.Target{Model: "llamacpp:neat", Protocol: evalpkg.Constrained}, evalpkg.Question{ID: "sum"})
+	cassette, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil || !strings.Contains(string(cassette), `"constraint":{"mode":"grammar","fields":{"grammar":"root ::=`) {
+		t.Errorf("the constrained cassette does not keep the grammar (%v):\n%.400s", err, cassette)
+	}
+	again := run(t, invocation{args: args("llamacpp:neat", "--replay", dir)})
+	if again.code != 0 {
+		t.Fatalf("the replay failed\n%s", again)
+	}
+	rows := func(table string) []string {
+		var out []string
+		for _, line := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
+			f := regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(line), -1)
+			out = append(out, strings.Join(f[1:9], " | "))
+		}
+		return out
+	}
+	l, r := rows(live.stdout), rows(again.stdout)
+	if len(l) != 2 || !strings.HasPrefix(l[1], "constrained | 6/6") || strings.Join(l, "\n") != strings.Join(r, "\n") {
+		t.Errorf("live:\n%s\nreplayed:\n%s", live.stdout, again.stdout)
+	}
+}
+
+func TestConstrainUsage(t *testing.T) {
+	t.Parallel()
+	plain := modeltest.NewOpenAI(replies(t, "two_steps.json"), modeltest.Model("m"))
+	defer plain.Close()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a word that is no mode", []string{"--constrain", "always", "What?"}, "--constrain must be auto, on or off"},
+		{"on with the native protocol", []string{"--constrain", "on", "--protocol", "native", "What?"}, "pass --protocol text"},
+		{"on with a server that cannot", []string{"--constrain", "on", "--provider", "openai", "--base-url", plain.URL, "-m", "m", "What?"},
+			"steps are bound by --provider llamacpp"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := run(t, invocation{args: append([]string{"--no-log"}, tt.args...)})
+			if got.code != 2 || !strings.Contains(got.stderr, tt.want) {
+				t.Errorf("want exit 2 and %q\n%s", tt.want, got)
+			}
+		})
+	}
 }

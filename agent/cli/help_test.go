@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with what the tests get")
+
+// golden compares got with the file testdata/name, or with -update
+// writes it there.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v; run go test ./agent/cli -run %s -update to write it", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from what the command prints; if the change is meant, run go test ./agent/cli -run %s -update\n--- got:\n%s\n--- want:\n%s", path, t.Name(), got, want)
+	}
+}
+
+// TestHelpIsGolden pins the top-level help and each command's help, as
+// a pipe gets them (a terminal of 100 columns or more gets the same).
+func TestHelpIsGolden(t *testing.T) {
+	t.Parallel()
+	golden(t, "help/react-agent.txt", args("help").run(t).stdout)
+	for _, c := range commands() {
+		if c.hidden {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got := args("help", c.name).run(t)
+			if got.code != 0 {
+				t.Fatalf("exit %d\n%s", got.code, got)
+			}
+			golden(t, "help/"+c.name+".txt", got.stdout)
+			if flagsHelp := args(c.name, "--help").run(t); c.define != nil && flagsHelp.stdout != got.stdout {
+				t.Errorf("%s --help and help %s differ:\n%s\n---\n%s", c.name, c.name, flagsHelp.stdout, got.stdout)
+			}
+		})
+	}
+}
+
+// TestHelpFitsAndListsTheFlagsACommandTakes reads every command's help as
+// a person would: it fits 100 columns, and lists the flags the command
+// reads, not those of ask.
+func TestHelpFitsAndListsTheFlagsACommandTakes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args      []string
+		want, not []string
+	}{
+		{[]string{"--help"}, []string{"\n  chat "}, nil},
+		{[]string{"help"}, []string{"\n  logs "}, nil},
+		{[]string{"ask", "--help"}, []string{"--max-iterations", "--attach", "-s, --system"}, nil},
+		{[]string{"chat", "--help"}, []string{"--max-iterations"}, []string{"--attach"}},
+		{[]string{"settings", "--help"}, []string{"--max-iterations"}, nil},
+		{[]string{"models", "--help"}, []string{"--provider", "--base-url", "--json"}, []string{"--max-iterations", "--allow-shell", "--attach"}},
+		{[]string{"tools", "--help"}, []string{"--allow-shell", "--mcp-config", "--json"}, []string{"--max-iterations", "--provider", "--yes "}},
+		{[]string{"tool", "--help"}, []string{"--allow-shell", "--yes"}, []string{"--max-iterations", "--provider"}},
+		{[]string{"logs", "--help"}, []string{"--since", "--log-db"}, []string{"--max-iterations", "--allow-shell"}},
+		{[]string{"parse", "--help"}, []string{"--jsonl"}, []string{"--max-iterations"}},
+		{[]string{"eval", "--help"}, []string{"--models"}, []string{"--continue"}},
+		{[]string{"completion", "--help"}, []string{"bash"}, []string{"--max-iterations"}},
+		{[]string{"help", "logs"}, []string{"--since"}, []string{"\n  chat "}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
+			for _, width := range []int{0, 80, 200} {
+				got := run(t, invocation{args: tt.args, terminal: width > 0, width: width})
+				if got.code != 0 {
+					t.Fatalf("exit %d\n%s", got.code, got)
+				}
+				limit := 100
+				if width > 0 {
+					limit = min(width, 100)
+				}
+				for _, line := range strings.Split(got.stdout, "\n") {
+					if n := len([]rune(line)); n >= limit {
+						t.Errorf("at %d columns, a line of %d: %q", width, n, line)
+					}
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(got.stdout, w) {
+						t.Errorf("the help lacks %s\n%s", w, got.stdout)
+					}
+				}
+				for _, w := range tt.not {
+					if strings.Contains(got.stdout, w) {
+						t.Errorf("the help lists %s, which the command does not take\n%s", w, got.stdout)
+					}
+				}
+			}
+		})
+	}
+}
