@@ -77,7 +77,7 @@ func TestEvalRecordsWhatItReplays(t *testing.T) {
 		t.Errorf("the replay gives other numbers than the live run:\n replay: %v\n   live: %v", r, l)
 	}
 	if os.Getenv("REACT_AGENT_RECORD_EVAL") == "1" {
-		shipped := filepath.Join(root, root+"/testdata/eval/replay")
+		shipped := filepath.Join(root, "testdata/eval/replay")
 		os.RemoveAll(shipped)
 		if err := os.CopyFS(shipped, os.DirFS(dir)); err != nil {
 			t.Fatal(err)
