@@ -74,7 +74,7 @@ func (r *runState) bind(ctx context.Context, iter int) (*prompt.Template, error)
 		what = "each step is bound to a tool and its arguments, or a final answer, by " + how
 	}
 	if a.saidBinding.CompareAndSwap(false, true) {
-		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: "constrained: " + what})
+		r.emit(event.Event{Kind: event.Notice, Iteration: iter, Text: "constrained: " + what})
 	}
 	return tmpl, nil
 }

@@ -42,10 +42,11 @@ func TestConstrainOffSendsTheRequestsOfBefore(t *testing.T) {
 }
 
 // warnings collects the text of a run's warnings.
+// warnings are the texts of the warnings and notices of a run.
 type warnings []string
 
 func (w *warnings) event(e event.Event) {
-	if e.Kind == event.Warning {
+	if e.Kind == event.Warning || e.Kind == event.Notice {
 		*w = append(*w, e.Text)
 	}
 }

@@ -52,7 +52,7 @@ func TestCommandLine(t *testing.T) {
 		{"tool refuses shell with no terminal and no --yes", invocation{args: []string{"tool", "--allow-shell", "shell", "echo hi"}}, 1, "=", "pass --yes"},
 		{"tool runs shell with --yes", invocation{args: []string{"tool", "--allow-shell", "--yes", "shell", "echo hi"}}, 0, "hi", ""},
 		{"tool exits with the status of a command that failed", invocation{args: []string{"tool", "--allow-shell", "--yes", "shell", "echo out; exit 3"}}, 3, "exit status 3", ""},
-		{"tool lists the tools for an unknown one", invocation{args: []string{"tool", "nope", "x"}}, 1, "=", "available tools: calculator"},
+		{"tool lists the tools for an unknown one", invocation{args: []string{"tool", "nope", "x"}}, 2, "=", "the tools are calculator, http_request and web_search"},
 		{"tool refuses loopback addresses", invocation{args: []string{"tool", "http_request", "http://127.0.0.1:1/"}}, 1, "=", "127.0.0.1"},
 		{"tool needs a name", invocation{args: []string{"tool"}}, 2, "=", "tool takes a tool name and its input"},
 

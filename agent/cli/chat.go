@@ -16,7 +16,6 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/trace"
-	"github.com/react-agent/react-agent/tools"
 )
 
 // chatCommand is `react-agent chat`: questions from stdin, one a line,
@@ -207,7 +206,7 @@ func slashes() []slash {
 			})},
 		{name: "tools", help: [][2]string{{"/tools", "list the tools"}},
 			run: noArg(func(s *session, _ **agent.Chat) error {
-				return tools.FormatList(s.stderr, s.reg) // stdout is for answers
+				return writeTools(s.stderr, s.reg, s.helpWidth(s.stderr)) // stdout is for answers
 			})},
 		{name: "model", help: [][2]string{{"/model [NAME]", "show the model, or change it and go on"}}, run: chatModel},
 		{name: "set", help: [][2]string{{"/set parameter KEY VALUE", "send a model option, as -o KEY VALUE"},

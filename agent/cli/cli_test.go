@@ -180,9 +180,9 @@ func TestRun(t *testing.T) {
 		{"help lists the commands", args("help"), 0, "\n  chat ", ""},
 		{"--version names the program", args("--version"), 0, "react-agent ", ""},
 		{"a setting comes from the environment", invocation{args: []string{"settings"}, env: []string{"REACT_AGENT_MODEL=from-env"}},
-			0, "model=from-env\t(REACT_AGENT_MODEL)", ""},
+			0, "from-env                (REACT_AGENT_MODEL)\n", ""},
 		{"the provider's variable gives the server", invocation{args: []string{"settings"}, env: []string{"OLLAMA_HOST=http://127.0.0.1:9"}},
-			0, "base-url=http://127.0.0.1:9\t(OLLAMA_HOST)", ""},
+			0, "http://127.0.0.1:9  (OLLAMA_HOST)\n", ""},
 		{"-q and -v contradict each other", args(append(append([]string{"-q", "-v"}, demo...), "hi")...), 2, "=", "--quiet and --verbose contradict each other"},
 		{"an unreachable server is explained", args("-q", "--base-url", "http://127.0.0.1:9", "hi"), 1, "=", "cannot reach Ollama at http://127.0.0.1:9"},
 	}

@@ -129,7 +129,7 @@ func (cf configFile) check(fs *pflag.FlagSet) error {
 		case slices.Contains(notSettings, key):
 			return fmt.Errorf("config file %s: %q is chosen for one run, not in a config file; pass --%s on the command line", cf.path, key, key)
 		case !slices.Contains(names, key) && !isSetting(key):
-			return fmt.Errorf("config file %s: unknown setting %q; the settings are %s", cf.path, key, strings.Join(names, ", "))
+			return fmt.Errorf("config file %s: unknown setting %q%s (react-agent settings lists them all)", cf.path, key, didYouMean(key, slices.Compact(slices.Sorted(slices.Values(append(names, allSettings()...))))))
 		}
 	}
 	return nil
@@ -138,10 +138,14 @@ func (cf configFile) check(fs *pflag.FlagSet) error {
 // isSetting reports whether name is a setting of any command, so that one
 // config file serves them all: ask's settings, say, in the file that
 // `tools` reads.
-func isSetting(name string) bool {
+func isSetting(name string) bool { return slices.Contains(allSettings(), name) }
+
+// allSettings are the settings of ask and chat, which hold those of the
+// other commands.
+func allSettings() []string {
 	fs := pflag.NewFlagSet("all", pflag.ContinueOnError)
 	addAgentFlags(fs)
-	return slices.Contains(settingNames(fs), name)
+	return settingNames(fs)
 }
 
 // applySettings fills each flag of fs not given on the command line from

@@ -109,12 +109,13 @@ func TestMCPConfigSettings(t *testing.T) {
 	t.Parallel()
 	config := writeConfig(t, "config.yaml", "mcp-config: [a.json, /etc/b.json]\n")
 	got := run(t, invocation{args: []string{"settings", "--config", config}})
-	want := fmt.Sprintf("mcp-config=[%s,/etc/b.json]\t(%s)", filepath.Join(filepath.Dir(config), "a.json"), config)
-	if got.code != 0 || !strings.Contains(got.stdout, want) {
+	want := fmt.Sprintf("[%s,/etc/b.json]", filepath.Join(filepath.Dir(config), "a.json"))
+	if v, source := setting(got.stdout, "mcp-config"); got.code != 0 || v != want || source != config {
 		t.Errorf("want %q\n%s", want, got)
 	}
 	got = run(t, invocation{args: []string{"settings"}, env: []string{"REACT_AGENT_MCP_CONFIG=a.json" + string(os.PathListSeparator) + "b.json"}})
-	if want := "mcp-config=[a.json,b.json]\t(REACT_AGENT_MCP_CONFIG)"; got.code != 0 || !strings.Contains(got.stdout, want) {
+	if v, source := setting(got.stdout, "mcp-config"); got.code != 0 || v != "[a.json,b.json]" || source != "REACT_AGENT_MCP_CONFIG" {
+		want := "[a.json,b.json] (REACT_AGENT_MCP_CONFIG)"
 		t.Errorf("want %q\n%s", want, got)
 	}
 	config = writeConfig(t, "config.yaml", "model: [a, b]\n")

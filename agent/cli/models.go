@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -29,6 +28,14 @@ func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 		fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
 		fs.DurationVar(&m.IdleTimeout, "idle-timeout", model.DefaultIdleTimeout, "time the model server may send nothing, before or within a reply")
 	})
+}
+
+// checkProvider returns a usage error when name is no provider.
+func checkProvider(name string) error {
+	if _, ok := model.Lookup(name); !ok {
+		return usagef("--provider: %s", unknown("provider", name, model.Names()))
+	}
+	return nil
 }
 
 // withProviderEnv returns cfg with the server's URL and the API key taken
@@ -88,10 +95,10 @@ func modelsCommand() *command {
 // runModels lists the models.
 func runModels(c *call, f *modelsFlags) error {
 	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
-	names, err := model.List(ctx, c.withProviderEnv(f.model))
-	if errors.Is(err, model.ErrUnknownProvider) {
-		return usagef("--provider: %v", err)
+	if err := checkProvider(f.model.Provider); err != nil {
+		return err
 	}
+	names, err := model.List(ctx, c.withProviderEnv(f.model))
 	if err != nil {
 		return interrupted(ctx, err)
 	}

@@ -111,7 +111,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	}
 	tmpl, err := prompt.ForLang(f.lang)
 	if err != nil && f.promptFile == "" {
-		return nil, usagef("--lang: %v", err)
+		return nil, usagef("--lang: %s; or write your own prompt and pass it with --prompt-file", unknown("language", f.lang, prompt.Languages()))
 	}
 	if f.promptFile != "" {
 		if tmpl, err = prompt.ParseFile(f.promptFile); err != nil {
@@ -204,10 +204,10 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 
 // newModel returns the model the flags name, as they are now.
 func (s *session) newModel(ctx context.Context) (llms.Model, error) {
-	m, err := model.New(ctx, s.withProviderEnv(s.flags.model))
-	if errors.Is(err, model.ErrUnknownProvider) {
-		return nil, usagef("--provider: %w", err)
+	if err := checkProvider(s.flags.model.Provider); err != nil {
+		return nil, err
 	}
+	m, err := model.New(ctx, s.withProviderEnv(s.flags.model))
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func parseProtocol(s string) (agent.Protocol, error) {
 	case agent.ProtocolText, agent.ProtocolNative, agent.ProtocolAuto:
 		return p, nil
 	}
-	return "", usagef("--protocol must be text, native or auto, got %q", s)
+	return "", usagef("--protocol must be text, native or auto, got %q%s", s, didYouMean(s, []string{"text", "native", "auto"}))
 }
 
 // parseConstrain reads --constrain, which binds only the text protocol.
@@ -258,7 +258,7 @@ func parseConstrain(s string, protocol agent.Protocol) (agent.Constrain, error) 
 		}
 		return c, nil
 	}
-	return "", usagef("--constrain must be auto, on or off, got %q", s)
+	return "", usagef("--constrain must be auto, on or off, got %q%s", s, didYouMean(s, []string{"auto", "on", "off"}))
 }
 
 // onOwnLine is a confirmer whose questions start a line of their own,

@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
+	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/trace"
 )
@@ -41,8 +45,7 @@ func runSettings(c *call, f *agentFlags) error {
 	if rerr != nil {
 		resolved.Model = prov.DefaultModel
 	}
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
+	var rows [][3]string
 	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
 		value, source := fl.Value.String(), "default"
@@ -64,7 +67,17 @@ func runSettings(c *call, f *agentFlags) error {
 		case name == "api-key" && prov.KeyEnv != "" && c.getenv(prov.KeyEnv) != "":
 			source = prov.KeyEnv
 		case name == "stream" && !f.noStream:
-			value, source = strconv.FormatBool(c.terminal(stderr)), "default: on when stderr is a terminal"
+			value, source = strconv.FormatBool(c.terminal(stderr)), "default: on at a terminal"
+		case name == "stop":
+			var quoted []string
+			for _, s := range agent.DefaultStopSequences() {
+				quoted = append(quoted, strconv.Quote(s))
+			}
+			value = "[" + strings.Join(quoted, " ") + "]"
+		case name == "log-db":
+			if path, err := c.defaultLog(); err == nil {
+				value = path
+			}
 		}
 		switch {
 		case name == "api-key" && (value != "" || source != "default"):
@@ -72,10 +85,36 @@ func runSettings(c *call, f *agentFlags) error {
 		case name == "api-key":
 			value = "(none)"
 		}
-		fmt.Fprintf(w, "%s=%s\t(%s)\n", name, c.forTerminal(stdout, value), source)
+		value = strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(c.forTerminal(stdout, value))
+		rows = append(rows, [3]string{name, value, "(" + source + ")"})
 	}
+	writeColumns(stdout, rows, 30)
 	if rerr != nil {
 		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(rerr)))
 	}
 	return nil
+}
+
+// writeColumns writes rows in aligned columns two spaces apart. A column
+// is as wide as its widest cell, up to most columns: a wider cell pushes
+// the rest of its row on, so that one long value does not widen the
+// whole table.
+func writeColumns(w io.Writer, rows [][3]string, most int) {
+	var widths [2]int
+	for _, r := range rows {
+		for k := range widths {
+			if n := utf8.RuneCountInString(r[k]); n <= most {
+				widths[k] = max(widths[k], n)
+			}
+		}
+	}
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	for _, r := range rows {
+		line := ""
+		for k, cell := range r[:2] {
+			line += cell + strings.Repeat(" ", max(widths[k]-utf8.RuneCountInString(cell), 0)+2)
+		}
+		fmt.Fprintln(bw, line+r[2])
+	}
 }

@@ -34,7 +34,7 @@ func TestEveryFlagIsASetting(t *testing.T) {
 		env := "REACT_AGENT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		t.Run(name, func(t *testing.T) {
 			got := run(t, invocation{args: []string{"settings"}, env: []string{env + "=" + value}})
-			if !strings.Contains(got.stdout, "\n"+name+"=") && !strings.HasPrefix(got.stdout, name+"=") || !strings.Contains(got.stdout, "("+env+")") {
+			if v, source := setting(got.stdout, name); v == "" || source != env {
 				t.Errorf("%s=%s is not a setting of --%s:\n%s", env, value, name, got)
 			}
 			config := filepath.Join(t.TempDir(), "config.yaml")
@@ -73,8 +73,11 @@ func TestConfigValuesAreKeptAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := run(t, invocation{args: []string{"settings", "--config", config}})
-	if got.code != 0 || !strings.Contains(got.stdout, "model=1.10\t") || !strings.Contains(got.stdout, "api-key=(set)") {
+	if model, _ := setting(got.stdout, "model"); got.code != 0 || model != "1.10" {
 		t.Fatalf("want model 1.10 as written\n%s", got)
+	}
+	if key, _ := setting(got.stdout, "api-key"); key != "(set)" {
+		t.Fatalf("want the key set\n%s", got)
 	}
 }
 
@@ -143,4 +146,20 @@ func TestSettings(t *testing.T) {
 			}
 		}
 	})
+}
+
+// setting returns the value and the source of the setting called name in
+// the output of react-agent settings.
+func setting(out, name string) (value, source string) {
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, name+" "); ok {
+			rest = strings.TrimSpace(rest)
+			i := strings.LastIndex(rest, "  (")
+			if i < 0 {
+				return "", strings.Trim(rest, "()")
+			}
+			return strings.TrimSpace(rest[:i]), strings.Trim(strings.TrimSpace(rest[i:]), "()")
+		}
+	}
+	return "", ""
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
@@ -219,7 +221,7 @@ func runTools(c *call, f *toolsFlags) error {
 		}
 		return writeJSON(stdout, list)
 	}
-	return tools.FormatList(stdout, reg)
+	return writeTools(stdout, reg, c.helpWidth(stdout))
 }
 
 // toolCommand is `react-agent tool NAME [INPUT]`.
@@ -273,6 +275,11 @@ func runTool(c *call, f *toolsFlags) error {
 		// the parser would, and let the registry say how to turn it on.
 		canonical, callArgs = parser.New(tools.Catalog()).Args(name, input)
 	}
+	if _, ok := reg.Get(canonical); !ok {
+		if _, off := tools.Catalog().Get(canonical); !off {
+			return usagef("%s", unknown("tool", name, reg.ToolNames()))
+		}
+	}
 	if t, ok := reg.Get(canonical); ok && len(c.args) == 1 && len(reg.RequiredArgs(canonical)) > 0 {
 		return usagef("%s needs an input: %s, as in: react-agent tool %s '…'", canonical, t.Schema(), canonical)
 	}
@@ -304,4 +311,76 @@ func runTool(c *call, f *toolsFlags) error {
 		return exitError(code) // a command that failed: its status, as a shell gives it
 	}
 	return nil
+}
+
+// writeTools lists the tools of reg as tools.FormatList does, with each
+// description wrapped to width columns: a tool's name (and its MCP
+// server), what it does, and its arguments with their types, whether they
+// are required and which one is primary. What a tool says of itself is
+// made visible (tools.Visible), so that text from an MCP server or a
+// plugin file can neither drive the terminal nor break the table.
+func writeTools(w io.Writer, reg *tools.Registry, width int) error {
+	var b strings.Builder
+	for i, t := range reg.List() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(cell(t.Name()))
+		if s, ok := t.(tools.Served); ok {
+			b.WriteString("  (server: " + cell(s.Server()) + ")")
+		}
+		b.WriteByte('\n')
+		for _, para := range strings.Split(strings.TrimRight(t.Description(), "\n"), "\n") {
+			if strings.TrimSpace(para) == "" {
+				b.WriteByte('\n')
+				continue
+			}
+			b.WriteString(wrap("    "+cell(para), width, 4))
+		}
+		s := t.Schema()
+		if len(s.Args) == 0 {
+			b.WriteString("    (no arguments)\n")
+			continue
+		}
+		b.WriteString("    arguments:\n")
+		var rows [][4]string
+		var cols [3]int
+		for _, a := range s.Args {
+			flags := "optional"
+			if a.Required {
+				flags = "required"
+			}
+			if a.Name == s.Primary {
+				flags += ", primary"
+			}
+			typ := a.Type
+			if typ == "" {
+				typ = "any"
+			}
+			row := [4]string{cell(a.Name), cell(typ), flags, cell(a.Description)}
+			for k := range cols {
+				cols[k] = max(cols[k], utf8.RuneCountInString(row[k]))
+			}
+			rows = append(rows, row)
+		}
+		indent := 6 + cols[0] + 2 + cols[1] + 2 + cols[2] + 2
+		for _, r := range rows {
+			line := fmt.Sprintf("      %-*s  %-*s  %-*s  ", cols[0], r[0], cols[1], r[1], cols[2], r[2])
+			if indent > width-20 {
+				// No room beside the columns: the description goes below.
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+				b.WriteString(wrap("        "+r[3], width, 8))
+				continue
+			}
+			b.WriteString(wrap(line+r[3], width, indent))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell is text a tool gives made visible for one line of the list: no
+// control character, tab or line break of it reaches the terminal.
+func cell(s string) string {
+	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(tools.Visible(s))
 }

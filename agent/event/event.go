@@ -47,6 +47,9 @@ const (
 	// Warning reports something the user should know that does not
 	// stop the run: a retried model call, a prompt near the context window.
 	Warning Kind = "warning"
+	// Notice reports how the run goes where nothing is amiss: that the
+	// server binds each step to the tools.
+	Notice Kind = "notice"
 )
 
 // Event is one entry of the structured stream a run emits (see
@@ -66,6 +69,7 @@ const (
 //	{"type":"parse_error","iteration":1,"message":"..."}
 //	{"type":"error","iteration":2,"message":"...","stop_reason":"error"}
 //	{"type":"warning","iteration":1,"message":"..."}
+//	{"type":"notice","iteration":1,"message":"..."}
 //
 // The messages of a model event are left out of its JSON form: they are
 // large.

@@ -470,6 +470,8 @@ func (t *Trace) format(e event.Event) string {
 		}
 	case event.Warning:
 		b.WriteString(tag + t.paint(ansiYellow, "warning: "+e.Text) + "\n")
+	case event.Notice:
+		b.WriteString(tag + t.paint(ansiDim, "note: "+e.Text) + "\n")
 	}
 	return b.String()
 }
