@@ -516,7 +516,7 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 	r.calls[key] = &pastCall{iter: iter, observation: obs.Text}
 	r.tr.addStep(reply, parsed, obs.Text+r.stepsLeft(iter))
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Duration: obs.Duration, Tool: call.Tool, Text: obs.Text,
-		Failed: obs.Err != nil})
+		Failed: obs.Err != nil, Err: obs.Err})
 	return nil
 }
 

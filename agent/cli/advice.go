@@ -162,6 +162,21 @@ func networkCause(err error) string {
 	return ""
 }
 
+// withHints passes each event on to fn, followed by a note for the
+// person at the terminal where the observation of a tool call is written
+// for the model: the shell tool is off, and only a flag turns it on.
+func withHints(fn func(event.Event)) func(event.Event) {
+	said := false
+	return func(e event.Event) {
+		fn(e)
+		if e.Kind == event.Observation && errors.Is(e.Err, tools.ErrShellDisabled) && !said {
+			said = true
+			fn(event.Event{Kind: event.Notice, Turn: e.Turn, Iteration: e.Iteration,
+				Text: "the model asked for the shell, which is off: pass --allow-shell to let it run commands (each one asked first)"})
+		}
+	}
+}
+
 // advised passes each event on to fn with the message of an error or a
 // warning advised for people.
 func advised(fn func(event.Event)) func(event.Event) {

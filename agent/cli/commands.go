@@ -30,9 +30,9 @@ type command struct {
 	// signals is how the command takes Ctrl-C and SIGTERM.
 	signals signalMode
 	// complete returns what may come as the command's argument after
-	// the positional ones already written; files is true when a file's
-	// name fits.
-	complete func(positional int) (cands []candidate, files bool)
+	// the arguments already written (flags left out); files is true when
+	// a file's name fits.
+	complete func(e *env, args []string) (cands []candidate, files bool)
 	// hidden commands are for the completion scripts, not for people.
 	hidden bool
 }

@@ -36,8 +36,8 @@ func completionCommand() *command {
 			}
 			return nil
 		},
-		complete: func(positional int) ([]candidate, bool) {
-			if positional > 0 {
+		complete: func(_ *env, args []string) ([]candidate, bool) {
+			if len(args) > 0 {
 				return nil, false
 			}
 			return []candidate{{"bash", ""}, {"zsh", ""}, {"fish", ""}}, false
@@ -204,17 +204,17 @@ func (e *env) completions(words []string) (cands []candidate, files bool) {
 		return matching(all, cur), false
 	}
 	_, i := leadingFlags(fs, args)
-	positional := 0
+	var positional []string
 	for _, a := range args[i:] {
 		if !strings.HasPrefix(a, "-") {
-			positional++
+			positional = append(positional, a)
 		}
 	}
 	if cmd == "" {
 		return matching(commandCandidates(), cur), false
 	}
 	if c := lookup(cmd); c != nil && c.complete != nil {
-		all, files := c.complete(positional)
+		all, files := c.complete(e, positional)
 		return matching(all, cur), files
 	}
 	return nil, false

@@ -85,7 +85,7 @@ func evalCommand() *command {
 			return nil
 		},
 		signals:  signalsCancel,
-		complete: func(int) ([]candidate, bool) { return nil, true },
+		complete: func(*env, []string) ([]candidate, bool) { return nil, true },
 	}
 }
 

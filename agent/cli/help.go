@@ -90,8 +90,8 @@ func helpCommand() *command {
 			}
 			return usagef("help takes the name of a command: %s", strings.Join(helpNames(), ", "))
 		},
-		complete: func(positional int) ([]candidate, bool) {
-			if positional > 0 {
+		complete: func(_ *env, args []string) ([]candidate, bool) {
+			if len(args) > 0 {
 				return nil, false
 			}
 			return commandCandidates(), false

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent/logs"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // logsFlags are the flags of logs.
@@ -16,7 +19,7 @@ type logsFlags struct {
 	query, model, since string
 	log                 *logFlags
 	limit               int
-	json                bool
+	json, answer        bool
 }
 
 // addLogsFlags adds the flags of logs to fs.
@@ -28,6 +31,7 @@ func addLogsFlags(fs *pflag.FlagSet) *logsFlags {
 		fs.StringVar(&f.model, "model", "", "list the conversations with a model whose name contains this")
 		fs.StringVar(&f.since, "since", "", "list the conversations with a run since this time: a date (2026-11-01), or a span back from now (24h, 7d)")
 		fs.BoolVar(&f.json, "json", false, "print JSON rather than text")
+		fs.BoolVarP(&f.answer, "answer", "r", false, "with show (or alone), print only the latest answer of the conversation, as llm's logs -r does")
 	})
 	grouped(fs, "Log flags", func() { f.log = addLogFlags(fs, false) })
 	addConfigFlag(fs)
@@ -44,6 +48,7 @@ func logsCommand() *command {
   react-agent logs -q 'qwen2.5 "new york"'
   react-agent logs --model qwen -n 50 --json
   react-agent logs show 3f9a
+  react-agent logs -r   (the latest answer alone)
   react-agent logs delete 3f9a2c1b7d4e
   react-agent logs path
 
@@ -64,17 +69,25 @@ OR and NOT search for themselves.
 		check: func(args []string) error {
 			sub, rest := logsSub(args)
 			want := map[string]int{"": 0, "path": 0, "show": 1, "delete": 1}
-			if most, ok := want[sub]; !ok || len(rest) > most || (sub == "delete" && len(rest) == 0) {
-				return usagef("logs takes no argument, or one of: list, show [ID], delete ID, path; got %q", args)
+			switch most, ok := want[sub]; {
+			case sub == "delete" && len(rest) == 0:
+				return usagef("logs delete needs the ID of the conversation to delete, or its start, as logs lists them: react-agent logs delete 3f9a")
+			case !ok:
+				return usagef("logs takes no argument, or one of: list, show [ID], delete ID, path; got %q%s", args, didYouMean(sub, []string{"list", "show", "delete", "path"}))
+			case len(rest) > most:
+				return usagef("logs %s takes %s, got %q", sub, map[int]string{0: "nothing more", 1: "one ID"}[most], rest)
 			}
 			return nil
 		},
-		complete: func(positional int) ([]candidate, bool) {
-			if positional > 0 {
-				return nil, false
+		complete: func(e *env, args []string) ([]candidate, bool) {
+			switch {
+			case len(args) == 0:
+				return []candidate{{"show", "print a conversation whole"}, {"delete", "delete a conversation"},
+					{"path", "where the log is"}}, false
+			case len(args) == 1 && (args[0] == "show" || args[0] == "delete"):
+				return e.conversationIDs(), false
 			}
-			return []candidate{{"show", "print a conversation whole"}, {"delete", "delete a conversation"},
-				{"path", "where the log is"}}, false
+			return nil, false
 		},
 	}
 }
@@ -118,8 +131,8 @@ func runLogs(c *call, f *logsFlags) error {
 		return err
 	}
 	defer store.Close()
-	switch sub {
-	case "":
+	switch {
+	case sub == "" && !f.answer:
 		list, err := store.List(ctx, q)
 		switch {
 		case errors.Is(err, logs.ErrNoWords):
@@ -128,9 +141,15 @@ func runLogs(c *call, f *logsFlags) error {
 			return err
 		case f.json:
 			return writeJSON(stdout, append([]logs.Summary{}, list...))
+		case len(list) == 0 && (f.query != "" || f.model != "" || f.since != ""):
+			fmt.Fprintln(stderr, "no conversation in the log matches "+describeQuery(f))
+			return nil
+		case len(list) == 0:
+			fmt.Fprintf(stderr, "no conversation in the log yet (%s)\n", path)
+			return nil
 		}
 		return logs.WriteList(stdout, list)
-	case "delete":
+	case sub == "delete":
 		id, err := store.Resolve(ctx, rest[0])
 		if err == nil {
 			err = store.Delete(ctx, id)
@@ -151,8 +170,63 @@ func runLogs(c *call, f *logsFlags) error {
 	switch {
 	case err != nil:
 		return err
+	case f.answer:
+		for i := len(runs) - 1; i >= 0; i-- {
+			if runs[i].Answer != "" {
+				fmt.Fprintln(stdout, c.forTerminal(stdout, runs[i].Answer))
+				return nil
+			}
+		}
+		return fmt.Errorf("conversation %s has no answer yet", id)
 	case f.json:
 		return writeJSON(stdout, runs)
 	}
 	return logs.WriteText(stdout, runs)
+}
+
+// describeQuery says what the filters of logs ask for.
+func describeQuery(f *logsFlags) string {
+	var parts []string
+	if f.query != "" {
+		parts = append(parts, fmt.Sprintf("-q %q", f.query))
+	}
+	if f.model != "" {
+		parts = append(parts, fmt.Sprintf("--model %q", f.model))
+	}
+	if f.since != "" {
+		parts = append(parts, "--since "+f.since)
+	}
+	return strings.Join(parts, " ")
+}
+
+// conversationIDs returns the IDs of the latest conversations in the log,
+// each with its first question, for completion; none when the log cannot
+// be read.
+func (e *env) conversationIDs() []candidate {
+	path := e.getenv("REACT_AGENT_LOG_DB")
+	if path == "" {
+		var err error
+		if path, err = e.defaultLog(); err != nil {
+			return nil
+		}
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	store, err := logs.Open(ctx, path)
+	if err != nil {
+		return nil
+	}
+	defer store.Close()
+	list, err := store.List(ctx, logs.Query{Limit: 50})
+	if err != nil {
+		return nil
+	}
+	var cands []candidate
+	for _, s := range list {
+		cands = append(cands, candidate{s.ID, firstLine(tools.Visible(s.Question))})
+	}
+	return cands
 }

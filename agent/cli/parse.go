@@ -118,6 +118,17 @@ func runParse(c *call, f *parseCmdFlags) error {
 		}
 		known = t
 	}
+	if c.terminal(stdin) && (f.scoreFile == "" || f.scoreFile == "-") {
+		// Nothing piped: say what is awaited, as a person may not know.
+		what := "a model's reply"
+		switch {
+		case f.scoreFile != "":
+			what = `a labelled corpus, one JSON object a line ({"id", "text", "expect"})`
+		case f.jsonl:
+			what = `replies, one JSON object a line ({"id": 1, "text": "Thought: ..."})`
+		}
+		fmt.Fprintf(c.stderr, "react-agent parse: reading %s from the terminal; paste it, then press Ctrl-D (or pipe it in: react-agent parse < reply.txt)\n", what)
+	}
 	if f.scoreFile != "" {
 		return scoreCorpus(f.scoreFile, known, f.json, stdin, stdout)
 	}

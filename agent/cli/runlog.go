@@ -28,7 +28,7 @@ func addLogFlags(fs *pflag.FlagSet, runs bool) *logFlags {
 	l := &logFlags{}
 	fs.StringVar(&l.db, "log-db", "", "the log database (default: react-agent/logs.db in the user's data directory; see \"react-agent logs path\")")
 	if runs {
-		fs.BoolVar(&l.off, "no-log", false, "do not log this run")
+		fs.BoolVarP(&l.off, "no-log", "n", false, "do not log this run")
 		fs.BoolVarP(&l.resume, "continue", "c", false, "continue the latest conversation in the log")
 		fs.StringVar(&l.cid, "cid", "", "continue the conversation with this ID (or the start of it; see \"react-agent logs\")")
 	}

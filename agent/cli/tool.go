@@ -246,8 +246,8 @@ func toolCommand() *command {
 			return nil
 		},
 		signals: signalsCancel,
-		complete: func(positional int) ([]candidate, bool) {
-			if positional > 0 {
+		complete: func(_ *env, args []string) ([]candidate, bool) {
+			if len(args) > 0 {
 				return nil, false
 			}
 			var all []candidate

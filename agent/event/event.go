@@ -88,9 +88,10 @@ type Event struct {
 	Duration time.Duration
 	// Text is the thought, the observation, the answer or the message.
 	Text string
-	// Err is the error of an error event, and of a warning that has one
-	// (a retried model call, ErrContextWindow), for errors.Is and
-	// errors.As; Text is its message.
+	// Err is the error of an error event, of a warning that has one (a
+	// retried model call, ErrContextWindow), and of an observation of a
+	// tool call that failed, for errors.Is and errors.As; Text is its
+	// message, or the observation.
 	Err error
 	// Messages are the messages of a model call. They are valid only
 	// while the events function runs, which must not change them.
