@@ -27,6 +27,10 @@ type command struct {
 	// check refuses the arguments after the flags that the command does
 	// not take; nil takes any.
 	check func(args []string) error
+	// writesSettings reports whether the command, given args, writes
+	// the config file rather than reads it: its settings are not
+	// applied, so that a mistake in the file does not stop its fix.
+	writesSettings func(args []string) bool
 	// signals is how the command takes Ctrl-C and SIGTERM.
 	signals signalMode
 	// complete returns what may come as the command's argument after
@@ -167,7 +171,7 @@ func (e *env) setup(c *command, args []string) (*call, func(*call) error, error)
 			return nil, nil, err
 		}
 	}
-	if fs.Lookup("config") != nil {
+	if fs.Lookup("config") != nil && (c.writesSettings == nil || !c.writesSettings(fs.Args())) {
 		if err := e.applySettings(fs); err != nil {
 			return nil, nil, err
 		}

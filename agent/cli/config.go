@@ -231,3 +231,90 @@ func addConfigFlag(fs *pflag.FlagSet) {
 		fs.String("config", "", "YAML settings file: flag names and values (default: react-agent/config.yaml in the user's config directory)")
 	})
 }
+
+// configPath returns the config file that fs's --config, REACT_AGENT_CONFIG
+// or the default names.
+func (e *env) configPath(fs *pflag.FlagSet) string {
+	if f := fs.Lookup("config"); f != nil && f.Value.String() != "" {
+		return f.Value.String()
+	}
+	if p := e.getenv("REACT_AGENT_CONFIG"); p != "" {
+		return p
+	}
+	return e.defaultConfigPath()
+}
+
+// checkSetting returns a usage error unless value is a value the setting
+// called name takes: a flag of a command that a config file may set.
+func checkSetting(name, value string) error {
+	if name == "yes" || slices.Contains(notSettings, name) {
+		return usagef("%q is chosen for one run, not kept in the config file; pass --%s on the command line", name, name)
+	}
+	for _, c := range commands() {
+		fs := flagsOf(c.name)
+		if fs == nil || fs.Lookup(name) == nil {
+			continue
+		}
+		if err := setFlag(fs, name, value); err != nil {
+			return &usageError{err}
+		}
+		return nil
+	}
+	return usagef("unknown setting %q%s (react-agent settings lists them)", name, didYouMean(name, allSettings()))
+}
+
+// writeSetting sets the setting called name to value in the config file
+// at path, or with remove takes it out, keeping the rest of the file as
+// it is written, comments included. A missing file is created, readable
+// by its owner alone, as it may hold an API key.
+func writeSetting(path, name, value string, remove bool) error {
+	if path == "" {
+		return errors.New("no config file: the user's config directory is unknown; pass --config FILE")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`): %w", path, err)
+	}
+	if len(doc.Content) == 0 {
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`)", path)
+	}
+	// The value as written, as loadConfig reads it; quoted only where
+	// YAML would read it as no value at all.
+	scalar := &yaml.Node{Kind: yaml.ScalarNode, Value: value}
+	switch value {
+	case "", "~", "null", "Null", "NULL":
+		scalar.Tag = "!!str"
+	}
+	found := false
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value != name {
+			continue
+		}
+		if remove {
+			top.Content = append(top.Content[:i], top.Content[i+2:]...)
+		} else {
+			top.Content[i+1] = scalar
+		}
+		found = true
+		break
+	}
+	if !found && !remove {
+		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: name}, scalar)
+	}
+	out, err := yaml.Marshal(&doc)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(path, out, 0o600)
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -78,45 +79,129 @@ func addModelsFlags(fs *pflag.FlagSet) *modelsFlags {
 func modelsCommand() *command {
 	return &command{
 		name: "models", args: "[flags]", does: "list the models the provider serves",
-		synopsis: "models [flags]",
+		synopsis: "models [flags]\n       react-agent models default [NAME]",
 		examples: `  react-agent models
   react-agent models --provider openai --base-url http://127.0.0.1:8080
   react-agent models --json
+  react-agent models default llama3.1:8b   (kept in the config file)
+
+The model ask and chat use unless --model says otherwise is marked
+(default); "models default NAME" makes NAME that model.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addModelsFlags(fs)
 			return func(c *call) error { return runModels(c, f) }
 		},
-		check:   noArgs("models"),
-		signals: signalsCancel,
+		check: func(args []string) error {
+			switch {
+			case len(args) == 0, args[0] == "default" && len(args) <= 2:
+				return nil
+			case args[0] == "default":
+				return usagef("models default takes one model's name, as in: react-agent models default qwen2.5:7b")
+			}
+			return usagef("models takes no arguments, or default [NAME]; got %q", args)
+		},
+		writesSettings: func(args []string) bool { return len(args) == 2 },
+		signals:        signalsCancel,
+		complete: func(e *env, args []string) ([]candidate, bool) {
+			if len(args) == 0 {
+				return []candidate{{"default", "show the default model, or choose it"}}, false
+			}
+			return nil, false
+		},
 	}
 }
 
-// runModels lists the models.
+// runModels lists the models, or shows or sets the default one.
 func runModels(c *call, f *modelsFlags) error {
 	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
 	if err := checkProvider(f.model.Provider); err != nil {
 		return err
 	}
-	names, err := model.List(ctx, c.withProviderEnv(f.model))
+	if len(c.args) == 2 {
+		name := c.args[1]
+		path := c.configPath(c.fs)
+		if err := writeSetting(path, "model", name, false); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "the default model is %s from now on (model: in %s)\n", c.forTerminal(stderr, name), path)
+		if names, err := model.List(ctx, c.withProviderEnv(f.model)); err == nil && !slices.Contains(names, name) {
+			fmt.Fprintf(stderr, "react-agent: %s does not serve %s yet", f.model.Provider, c.forTerminal(stderr, name))
+			if f.model.Provider == "ollama" {
+				fmt.Fprintf(stderr, ": ollama pull %s", c.forTerminal(stderr, name))
+			}
+			fmt.Fprintln(stderr)
+		}
+		return nil
+	}
+	def := c.defaultModel(c.fs, f.model.Provider)
+	if len(c.args) == 1 {
+		fmt.Fprintln(stdout, c.forTerminal(stdout, def))
+		return nil
+	}
+	infos, err := model.Models(ctx, c.withProviderEnv(f.model))
 	if err != nil {
 		return interrupted(ctx, err)
 	}
 	if f.json {
 		type entry struct {
-			Name string `json:"name"`
+			model.Info
+			Default bool `json:"default,omitempty"`
 		}
 		list := []entry{}
-		for _, n := range names {
-			list = append(list, entry{n})
+		for _, m := range infos {
+			list = append(list, entry{m, m.Name == def})
 		}
 		return writeJSON(stdout, list)
 	}
-	if len(names) == 0 {
+	if len(infos) == 0 {
 		fmt.Fprintln(stderr, "react-agent: the server serves no model yet")
 	}
-	for _, n := range names {
-		fmt.Fprintln(stdout, c.forTerminal(stdout, n))
+	var rows [][3]string
+	for _, m := range infos {
+		size, date := "", ""
+		if m.Size > 0 {
+			size = humanSize(m.Size)
+		}
+		if !m.Modified.IsZero() {
+			date = m.Modified.Local().Format("2006-01-02")
+		}
+		mark := ""
+		if m.Name == def {
+			mark = "(default)"
+		}
+		rows = append(rows, [3]string{c.forTerminal(stdout, m.Name), strings.TrimSpace(size + "  " + date), mark})
+	}
+	for _, line := range columns(rows, 40) {
+		fmt.Fprintln(stdout, line)
 	}
 	return nil
+}
+
+// defaultModel returns the model that ask and chat use on provider unless
+// --model says otherwise: the setting's, or the provider's own.
+func (e *env) defaultModel(fs *pflag.FlagSet, provider string) string {
+	afs := pflag.NewFlagSet("ask", pflag.ContinueOnError)
+	f := addAgentFlags(afs)
+	afs.Set("provider", provider)
+	afs.Set("config", e.configPath(fs))
+	e.applySettings(afs) // a mistake in them is said by the command that reads them
+	if f.model.Model != "" {
+		return f.model.Model
+	}
+	p, _ := model.Lookup(provider)
+	return p.DefaultModel
+}
+
+// humanSize writes a size in bytes as people read it: 4.7 GB, 512 MB.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.0f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.0f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }

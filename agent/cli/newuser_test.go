@@ -1,6 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -105,4 +111,147 @@ func TestListsFitTheTerminal(t *testing.T) {
 			t.Errorf("stop shows %s, not the stop sequences sent", stop)
 		}
 	})
+}
+
+// TestTheLogSaysWhatItNeeds searches the log for nothing it holds,
+// deletes without an ID, completes IDs, and prints the latest answer
+// alone.
+func TestTheLogSaysWhatItNeeds(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "logs.db")
+	env := []string{"REACT_AGENT_LOG_DB=" + db}
+	if got := run(t, invocation{args: append(append([]string{"-q"}, demo...), "What is 17 * 23 + 4?"), env: env}); got.code != 0 {
+		t.Fatalf("the run failed\n%s", got)
+	}
+	got := run(t, invocation{args: []string{"logs", "-q", "tokyo"}, env: env})
+	if got.code != 0 || got.stdout != "" || !strings.Contains(got.stderr, `no conversation in the log matches -q "tokyo"`) {
+		t.Errorf("logs -q with no match: want it said on stderr\n%s", got)
+	}
+	got = run(t, invocation{args: []string{"logs", "delete"}, env: env})
+	if got.code != exitUsage || !strings.Contains(got.stderr, "logs delete needs the ID of the conversation to delete") {
+		t.Errorf("logs delete without an ID: want what it needs\n%s", got)
+	}
+	list := run(t, invocation{args: []string{"logs", "--json"}, env: env})
+	var convs []struct{ ID string }
+	if err := json.Unmarshal([]byte(list.stdout), &convs); err != nil || len(convs) != 1 {
+		t.Fatalf("logs --json: %v\n%s", err, list)
+	}
+	for _, sub := range []string{"show", "delete"} {
+		got = run(t, invocation{args: []string{"__complete", "logs", sub, ""}, env: env})
+		if !strings.HasPrefix(got.stdout, convs[0].ID+"\tWhat is 17 * 23 + 4?\n") {
+			t.Errorf("logs %s <Tab> does not offer the ID\n%s", sub, got)
+		}
+	}
+	for _, args := range [][]string{{"logs", "-r"}, {"logs", "show", "--answer", convs[0].ID[:4]}} {
+		if got = run(t, invocation{args: args, env: env}); got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" {
+			t.Errorf("%s: want the answer alone\n%s", strings.Join(args, " "), got)
+		}
+	}
+}
+
+// TestNoLogIsN runs with -n, as llm's users write --no-log: nothing is
+// logged.
+func TestNoLogIsN(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "logs.db")
+	got := run(t, invocation{args: append(append([]string{"-q", "-n"}, demo...), "What is 17 * 23 + 4?"), env: []string{"REACT_AGENT_LOG_DB=" + db}})
+	if _, err := os.Stat(db); got.code != 0 || err == nil {
+		t.Fatalf("want the answer and no log\n%s", got)
+	}
+}
+
+// TestParseSaysWhatItWaitsFor runs parse at a terminal with nothing piped:
+// it says what to paste and how to end; a pipe gets no such line.
+func TestParseSaysWhatItWaitsFor(t *testing.T) {
+	t.Parallel()
+	got := invocation{args: []string{"parse"}, stdin: "Final Answer: 4", terminal: true, width: 80}.run(t)
+	if got.code != 0 || !strings.Contains(got.stderr, "reading a model's reply from the terminal; paste it, then press Ctrl-D") {
+		t.Errorf("at a terminal: want what parse waits for\n%s", got)
+	}
+	if got = (invocation{args: []string{"parse"}, stdin: "Final Answer: 4"}).run(t); got.stderr != "" {
+		t.Errorf("from a pipe: want nothing on stderr\n%s", got)
+	}
+}
+
+// TestTheShellOffIsSaidOnScreen has the model ask for the shell, which is
+// off: the screen says how to allow it, the model's observation aside.
+func TestTheShellOffIsSaidOnScreen(t *testing.T) {
+	t.Parallel()
+	s := ollama(t, "shell_confirm.json")
+	got := args("--base-url", s.URL, "What does the shell say?").run(t)
+	if got.code != 0 || !strings.Contains(got.stderr, "note: the model asked for the shell, which is off: pass --allow-shell") {
+		t.Fatalf("want a note naming --allow-shell\n%s", got)
+	}
+}
+
+// TestSettingsAreKeptFromTheCommandLine sets and unsets settings, and the
+// default model, as llm's users do, and reads them back.
+func TestSettingsAreKeptFromTheCommandLine(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	env := []string{"XDG_CONFIG_HOME=" + home}
+	config := filepath.Join(home, "react-agent", "config.yaml")
+	steps := []struct {
+		args []string
+		code int
+		want string // in the config file after the step, or on stderr when code is not 0
+	}{
+		{[]string{"settings", "set", "max-iterations", "4"}, 0, "max-iterations: 4\n"},
+		{[]string{"models", "default", "llama3.1:8b"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\n"},
+		{[]string{"settings", "set", "system", "null"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\nsystem: \"null\"\n"},
+		{[]string{"settings", "unset", "system"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\n"},
+		{[]string{"settings", "set", "max-iterations", "lots"}, exitUsage, "max-iterations takes a whole number"},
+		{[]string{"settings", "set", "yes", "true"}, exitUsage, "chosen for one run"},
+		{[]string{"settings", "set", "modle", "x"}, exitUsage, "did you mean model?"},
+		{[]string{"settings", "unset", "max-iterations"}, 0, "model: llama3.1:8b\n"},
+	}
+	for _, s := range steps {
+		got := run(t, invocation{args: s.args, env: env})
+		data, _ := os.ReadFile(config)
+		if got.code != s.code || s.code == 0 && string(data) != s.want || s.code != 0 && !strings.Contains(got.stderr, s.want) {
+			t.Fatalf("%s: want exit %d and %q\n%s\n--- the file:\n%s", strings.Join(s.args, " "), s.code, s.want, got, data)
+		}
+	}
+	if info, err := os.Stat(config); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the config file's mode: %v, %v", info.Mode(), err)
+	}
+	if got := run(t, invocation{args: []string{"models", "default"}, env: env}); got.stdout != "llama3.1:8b\n" {
+		t.Errorf("models default: want the model set\n%s", got)
+	}
+	if model, source := setting(run(t, invocation{args: []string{"settings"}, env: env}).stdout, "model"); model != "llama3.1:8b" || source != config {
+		t.Errorf("settings shows model %q from %q", model, source)
+	}
+	t.Run("a mistake in the file does not stop its fix", func(t *testing.T) {
+		os.WriteFile(config, []byte("modle: x\n"), 0o600)
+		if got := run(t, invocation{args: []string{"settings", "unset", "modle"}, env: env}); got.code != 0 {
+			t.Fatalf("settings unset modle: want exit 0\n%s", got)
+		}
+		if got := run(t, invocation{args: []string{"settings"}, env: env}); got.code != 0 {
+			t.Errorf("the file is not fixed\n%s", got)
+		}
+	})
+}
+
+// TestModelsShowTheDefaultSizeAndDate lists an Ollama server's models:
+// the default one is marked, and each has its size and date.
+func TestModelsShowTheDefaultSizeAndDate(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"models": [{"name": "qwen2.5:7b", "size": 4683087332, "modified_at": "2026-10-20T10:00:00.123456+02:00"},
+			{"name": "llama3.1:8b", "size": 4920753328, "modified_at": "2026-11-02T09:00:00Z"}, {"name": "odd", "modified_at": "yesterday"}]}`)
+	}))
+	defer srv.Close()
+	got := args("models", "--base-url", srv.URL).run(t)
+	lines := strings.Split(strings.TrimSpace(got.stdout), "\n")
+	if got.code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "llama3.1:8b  4.9 GB  2026-11-0") ||
+		!strings.HasPrefix(lines[2], "qwen2.5:7b   4.7 GB  2026-10-20  (default)") || strings.TrimSpace(lines[1]) != "odd" {
+		t.Fatalf("want the models with their size and date, the default marked\n%s", got)
+	}
+	got = args("models", "--json", "--base-url", srv.URL).run(t)
+	if !strings.Contains(got.stdout, `"name": "qwen2.5:7b",
+    "size": 4683087332,
+    "modified": "2026-10-20T10:00:00.123456+02:00",
+    "default": true`) {
+		t.Errorf("--json: want size, date and the default\n%s", got)
+	}
 }

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -22,21 +20,73 @@ import (
 func settingsCommand() *command {
 	return &command{
 		name: "settings", args: "[flags]", does: "show each setting, its value and where it came from",
-		synopsis: "settings [flags]",
+		synopsis: "settings [flags]\n       react-agent settings set NAME VALUE | unset NAME",
 		examples: `  react-agent settings
   REACT_AGENT_MODEL=llama3.2 react-agent settings --config ./config.yaml
+  react-agent settings set model qwen2.5:7b   (kept in the config file)
+  react-agent settings unset model
+
+Each setting is a flag's name, read from the flag, then from its
+REACT_AGENT_* variable (REACT_AGENT_MAX_ITERATIONS for --max-iterations),
+then from the config file; "settings set" writes it to the config file.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addAgentFlags(fs)
 			return func(c *call) error { return runSettings(c, f) }
 		},
-		check: noArgs("settings"),
+		check: func(args []string) error {
+			switch {
+			case len(args) == 0:
+			case args[0] == "set" && len(args) == 3, args[0] == "unset" && len(args) == 2:
+			case args[0] == "set":
+				return usagef("settings set takes a setting's name and its value, as in: react-agent settings set model qwen2.5:7b")
+			case args[0] == "unset":
+				return usagef("settings unset takes a setting's name, as in: react-agent settings unset model")
+			default:
+				return usagef("settings takes no arguments, or set NAME VALUE, or unset NAME; got %q", args)
+			}
+			return nil
+		},
+		writesSettings: func(args []string) bool { return len(args) > 0 },
+		complete: func(_ *env, args []string) ([]candidate, bool) {
+			switch {
+			case len(args) == 0:
+				return []candidate{{"set", "keep a setting in the config file"}, {"unset", "take a setting out of the config file"}}, false
+			case len(args) == 1 && (args[0] == "set" || args[0] == "unset"):
+				var all []candidate
+				for _, name := range allSettings() {
+					all = append(all, candidate{name, ""})
+				}
+				return all, false
+			}
+			return nil, false
+		},
 	}
 }
 
-// runSettings prints the settings.
+// runSettings prints the settings, or sets or unsets one in the config
+// file.
 func runSettings(c *call, f *agentFlags) error {
 	fs, stdout, stderr := c.fs, c.stdout, c.stderr
+	if len(c.args) > 0 {
+		name, value := c.args[1], ""
+		if c.args[0] == "set" {
+			value = c.args[2]
+			if err := checkSetting(name, value); err != nil {
+				return err
+			}
+		}
+		path := c.configPath(fs)
+		if err := writeSetting(path, name, value, c.args[0] == "unset"); err != nil {
+			return err
+		}
+		if c.args[0] == "set" {
+			fmt.Fprintf(stderr, "%s is %s from now on (in %s)\n", name, c.forTerminal(stderr, value), path)
+		} else {
+			fmt.Fprintf(stderr, "%s is out of %s\n", name, path)
+		}
+		return nil
+	}
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // as ask reads it
 	}
@@ -88,18 +138,20 @@ func runSettings(c *call, f *agentFlags) error {
 		value = strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(c.forTerminal(stdout, value))
 		rows = append(rows, [3]string{name, value, "(" + source + ")"})
 	}
-	writeColumns(stdout, rows, 30)
+	for _, line := range columns(rows, 30) {
+		fmt.Fprintln(stdout, line)
+	}
 	if rerr != nil {
 		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(rerr)))
 	}
 	return nil
 }
 
-// writeColumns writes rows in aligned columns two spaces apart. A column
-// is as wide as its widest cell, up to most columns: a wider cell pushes
-// the rest of its row on, so that one long value does not widen the
-// whole table.
-func writeColumns(w io.Writer, rows [][3]string, most int) {
+// columns lays rows out in aligned columns two spaces apart, and returns
+// the lines. A column is as wide as its widest cell, up to most columns:
+// a wider cell pushes the rest of its row on, so that one long value does
+// not widen the whole table.
+func columns(rows [][3]string, most int) []string {
 	var widths [2]int
 	for _, r := range rows {
 		for k := range widths {
@@ -108,13 +160,13 @@ func writeColumns(w io.Writer, rows [][3]string, most int) {
 			}
 		}
 	}
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
+	var lines []string
 	for _, r := range rows {
 		line := ""
 		for k, cell := range r[:2] {
 			line += cell + strings.Repeat(" ", max(widths[k]-utf8.RuneCountInString(cell), 0)+2)
 		}
-		fmt.Fprintln(bw, line+r[2])
+		lines = append(lines, strings.TrimRight(line+r[2], " "))
 	}
+	return lines
 }

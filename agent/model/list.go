@@ -11,9 +11,38 @@ import (
 	"time"
 )
 
+// Info describes a model a server serves, as far as the server says.
+type Info struct {
+	// Name is the model's name, as a Config names it.
+	Name string `json:"name"`
+	// Size is the size of the model's files in bytes, or 0 when the server
+	// does not say (an OpenAI-compatible one).
+	Size int64 `json:"size,omitempty"`
+	// Modified is when the model was installed or last changed (Ollama),
+	// or made (an OpenAI-compatible server's "created"); zero when the
+	// server does not say.
+	Modified time.Time `json:"modified,omitzero"`
+}
+
 // ollamaModels lists the models installed on the Ollama server at base,
 // from its /api/tags.
 func ollamaModels(ctx context.Context, hc *http.Client, base string) ([]string, error) {
+	infos, err := ollamaInfos(ctx, hc, base)
+	return names(infos), err
+}
+
+// names returns the names of infos.
+func names(infos []Info) []string {
+	var out []string
+	for _, m := range infos {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// ollamaInfos describes the models installed on the Ollama server at base,
+// from its /api/tags, sorted by name.
+func ollamaInfos(ctx context.Context, hc *http.Client, base string) ([]Info, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/api/tags", nil)
@@ -27,18 +56,21 @@ func ollamaModels(ctx context.Context, hc *http.Client, base string) ([]string, 
 	defer resp.Body.Close()
 	var tags struct {
 		Models []struct {
-			Name string `json:"name"`
+			Name     string `json:"name"`
+			Size     int64  `json:"size"`
+			Modified string `json:"modified_at"`
 		} `json:"models"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&tags); err != nil {
 		return nil, fmt.Errorf("the server's /api/tags is not Ollama's: %w", err)
 	}
-	var names []string
+	var infos []Info
 	for _, m := range tags.Models {
-		names = append(names, m.Name)
+		modified, _ := time.Parse(time.RFC3339Nano, m.Modified) // zero when the server writes it otherwise
+		infos = append(infos, Info{Name: m.Name, Size: max(m.Size, 0), Modified: modified})
 	}
-	slices.Sort(names)
-	return names, nil
+	slices.SortFunc(infos, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
+	return infos, nil
 }
 
 // explainOllamaNotFound tells a missing model from a wrong address in an
@@ -62,11 +94,19 @@ func explainOllamaNotFound(ctx context.Context, e *Error, hc *http.Client) {
 	}
 }
 
-// List returns the names of the models the server cfg describes serves:
+// List returns the names of the models the server cfg describes serves,
+// sorted; see Models.
+func List(ctx context.Context, cfg Config) ([]string, error) {
+	infos, err := Models(ctx, cfg)
+	return names(infos), err
+}
+
+// Models describes the models the server cfg describes serves, sorted by
+// name:
 // Ollama's installed models (/api/tags), or an OpenAI-compatible server's
 // (/models under its base URL, /v1/models usually). Other providers have
 // no such list here.
-func List(ctx context.Context, cfg Config) ([]string, error) {
+func Models(ctx context.Context, cfg Config) ([]Info, error) {
 	p, ok := Lookup(cfg.Provider)
 	if !ok {
 		return nil, &Error{Provider: cfg.Provider, Fix: SettingProvider, Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
@@ -78,14 +118,14 @@ func List(ctx context.Context, cfg Config) ([]string, error) {
 		cfg.APIKey = os.Getenv(p.KeyEnv)
 	}
 	hc := newHTTPClient(cfg.HTTPClient, bounds{maxReply: DefaultMaxReplyBytes, idle: 30 * time.Second})
-	var names []string
+	var infos []Info
 	var err error
 	var where string
 	switch p.Name {
 	case ollamaProvider.Name:
 		where, err = serverURL(cfg.BaseURL, "http://127.0.0.1:11434", "", "11434")
 		if err == nil {
-			names, err = ollamaModels(ctx, hc, where)
+			infos, err = ollamaInfos(ctx, hc, where)
 		}
 	case openaiProvider.Name, llamafileProvider.Name, llamacppProvider.Name, vllmProvider.Name, sglangProvider.Name:
 		def := map[string]string{llamafileProvider.Name: "http://127.0.0.1:8080/v1", llamacppProvider.Name: "http://127.0.0.1:8080/v1",
@@ -95,7 +135,7 @@ func List(ctx context.Context, cfg Config) ([]string, error) {
 		}
 		where, err = serverURL(cfg.BaseURL, def, "/v1", "")
 		if err == nil {
-			names, err = openaiModels(ctx, hc, where, cfg.APIKey)
+			infos, err = openaiInfos(ctx, hc, where, cfg.APIKey)
 		}
 	default:
 		return nil, &Error{Provider: p.Name, Err: fmt.Errorf("listing models is not supported for %s", p.Name)}
@@ -104,11 +144,12 @@ func List(ctx context.Context, cfg Config) ([]string, error) {
 		e := explain(Classify(ctx, redactError(err, secretsOf(cfg)...)), p.Name, "", Redact(where))
 		return nil, e
 	}
-	return names, nil
+	return infos, nil
 }
 
-// openaiModels lists the models of the OpenAI-compatible server at base.
-func openaiModels(ctx context.Context, hc *http.Client, base, key string) ([]string, error) {
+// openaiInfos describes the models of the OpenAI-compatible server at
+// base, sorted by name.
+func openaiInfos(ctx context.Context, hc *http.Client, base, key string) ([]Info, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/models", nil)
@@ -125,16 +166,21 @@ func openaiModels(ctx context.Context, hc *http.Client, base, key string) ([]str
 	defer resp.Body.Close()
 	var list struct {
 		Data []struct {
-			ID string `json:"id"`
+			ID      string  `json:"id"`
+			Created float64 `json:"created"`
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
 		return nil, fmt.Errorf("the server's /models is not an OpenAI list: %w", err)
 	}
-	var names []string
+	var infos []Info
 	for _, m := range list.Data {
-		names = append(names, m.ID)
+		var created time.Time
+		if m.Created > 0 && m.Created < 1e11 { // seconds since 1970, as OpenAI writes it
+			created = time.Unix(int64(m.Created), 0)
+		}
+		infos = append(infos, Info{Name: m.ID, Modified: created})
 	}
-	slices.Sort(names)
-	return names, nil
+	slices.SortFunc(infos, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
+	return infos, nil
 }
