@@ -67,8 +67,8 @@ func TestHelpTakesEveryCommandItLists(t *testing.T) {
 			}
 		})
 	}
-	if got := args("help", "nope").run(t); got.code != exitUsage || !strings.Contains(got.stderr, "help, version") {
-		t.Errorf("help nope: want exit 2 and the names help takes\n%s", got)
+	if got := args("help", "nope").run(t); got.code != exitUsage || !strings.Contains(got.stderr, `no command or topic "nope"; react-agent help lists them`) {
+		t.Errorf("help nope: want exit 2 and where the names are\n%s", got)
 	}
 }
 

@@ -6,19 +6,10 @@
 //
 //	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 //
-// The commands are:
-//
-//	react-agent [ask] [flags] QUESTION   answer one question (QUESTION "-" or none: read it from stdin)
-//	react-agent chat [flags]             a conversation with memory; /tools, /reset, /exit
-//	react-agent logs [flags]             the conversations logged; logs show ID, logs delete ID, logs path
-//	react-agent parse [flags]            parse a model reply from stdin, print the step as JSON
-//	react-agent tools [flags]            list the enabled tools
-//	react-agent tool [flags] NAME INPUT  call one tool directly
-//	react-agent models [flags]           list the models the provider serves
-//	react-agent eval [flags] SET.jsonl   compare models and protocols on a question set
-//	react-agent settings [flags]         show each setting, its value and where it came from
-//	react-agent completion bash|zsh|fish a script that completes commands and flags in your shell
-//	react-agent --version
+// The commands are ask (the default), chat, logs, parse, tools, tool,
+// models, eval, settings, completion, help and version; react-agent help
+// lists them, and react-agent help TOPIC prints a page of the reference
+// (the topics/ folder, embedded in the binary).
 //
 // One table of commands (see commands.go) drives dispatch, help and
 // completion, and one setup serves every command: it parses the flags,

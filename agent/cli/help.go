@@ -33,8 +33,11 @@ Examples:
 
 The answer goes to stdout, the trace to stderr. Exit status: 0 answered,
 1 failed, 2 usage error, 3 no real final answer, 130 interrupted.
-Run "react-agent help COMMAND" for the flags of a command.
+Run "react-agent help COMMAND" for the flags of a command, and
+"react-agent help TOPIC" for one of these topics:
+
 `)
+	b.WriteString(topicList())
 	return b.String()
 }
 
@@ -68,10 +71,11 @@ func wrap(text string, width, indent int) string {
 
 // helpCommand is `react-agent help [COMMAND]`.
 func helpCommand() *command {
-	return &command{name: "help", args: "[COMMAND]", does: "this help, or a command's",
-		synopsis: "help [COMMAND]",
+	return &command{name: "help", args: "[COMMAND|TOPIC]", does: "this help, a command's, or a topic",
+		synopsis: "help [COMMAND|TOPIC]",
 		examples: `  react-agent help
   react-agent help ask
+  react-agent help config
 `,
 		raw: true,
 		runRaw: func(e *env, args []string) error {
@@ -87,14 +91,26 @@ func helpCommand() *command {
 					e.printHelp(c)
 					return nil
 				}
+				if text, ok := topic(args[0]); ok {
+					_, err := io.WriteString(e.stdout, text)
+					return err
+				}
+				if near := nearest(args[0], append(helpNames(), topicNames...)); near != "" {
+					return usagef("no command or topic %q; did you mean %s? (react-agent help lists them)", args[0], near)
+				}
+				return usagef("no command or topic %q; react-agent help lists them", args[0])
 			}
-			return usagef("help takes the name of a command: %s", strings.Join(helpNames(), ", "))
+			return usagef("help takes the name of a command or a topic: %s; or %s", strings.Join(helpNames(), ", "), strings.Join(topicNames, ", "))
 		},
 		complete: func(_ *env, args []string) ([]candidate, bool) {
 			if len(args) > 0 {
 				return nil, false
 			}
-			return commandCandidates(), false
+			all := commandCandidates()
+			for _, name := range topicNames {
+				all = append(all, candidate{name, topicSummary(name)})
+			}
+			return all, false
 		},
 	}
 }

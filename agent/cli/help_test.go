@@ -4,8 +4,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/spf13/pflag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with what the tests get")
@@ -108,5 +113,83 @@ func TestHelpFitsAndListsTheFlagsACommandTakes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTopicsAreReachable checks the help topics: each file is a topic
+// the top-level help lists, help prints it, its name is no command's, and
+// its prose fits 80 columns.
+func TestTopicsAreReachable(t *testing.T) {
+	t.Parallel()
+	entries, err := topicFiles.ReadDir("topics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range entries {
+		files = append(files, strings.TrimSuffix(e.Name(), ".txt"))
+	}
+	if got, want := strings.Join(files, " "), strings.Join(slices.Sorted(slices.Values(topicNames)), " "); got != want {
+		t.Fatalf("the topic files are %s; the topics listed are %s", got, want)
+	}
+	overview := args("help").run(t).stdout
+	for _, name := range topicNames {
+		if lookup(name) != nil {
+			t.Errorf("the topic %s has a command's name", name)
+		}
+		if !strings.Contains(overview, "\n  "+name+" ") {
+			t.Errorf("help does not list the topic %s", name)
+		}
+		got := args("help", name).run(t)
+		text, _ := topic(name)
+		if got.code != 0 || got.stdout != text || len(text) < 200 {
+			t.Errorf("help %s: exit %d, %d bytes", name, got.code, len(got.stdout))
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if n := utf8.RuneCountInString(line); n > 79 && !strings.HasPrefix(line, "    ") {
+				t.Errorf("topics/%s.txt:%d: a line of %d columns", name, i+1, n)
+			}
+		}
+	}
+}
+
+// TestTheFlagsTheHelpNamesExist reads every help text and topic for the
+// flags it names: each is a flag of some command, so that no text speaks
+// of a flag that is gone. And every flag of every command is in its
+// command's help.
+func TestTheFlagsTheHelpNamesExist(t *testing.T) {
+	t.Parallel()
+	flags := map[string]bool{"help": true, "version": true}
+	for _, c := range commands() {
+		fs := flagsOf(c.name)
+		if fs == nil {
+			continue
+		}
+		help := args("help", c.name).run(t).stdout
+		fs.VisitAll(func(f *pflag.Flag) {
+			flags[f.Name] = true
+			if !strings.Contains(help, "--"+f.Name+" ") && !strings.Contains(help, "--"+f.Name+"\n") {
+				t.Errorf("help %s does not show --%s", c.name, f.Name)
+			}
+		})
+	}
+	texts := map[string]string{"help": args("help").run(t).stdout}
+	for _, c := range commands() {
+		if !c.hidden {
+			texts["help "+c.name] = args("help", c.name).run(t).stdout
+		}
+	}
+	for _, name := range topicNames {
+		texts["help "+name], _ = topic(name)
+	}
+	// Flags of other programs the texts quote.
+	theirs := map[string]bool{"root": true, "metric": true, "password": true, "prefix": true, "ignore-scripts": true}
+	named := regexp.MustCompile(`(?:^|[\s(\[,/|])--([a-z][a-z-]*[a-z])`)
+	for where, text := range texts {
+		for _, m := range named.FindAllStringSubmatch(text, -1) {
+			if !flags[m[1]] && !theirs[m[1]] {
+				t.Errorf("%s names --%s, which no command takes", where, m[1])
+			}
+		}
 	}
 }

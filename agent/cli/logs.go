@@ -121,9 +121,13 @@ func runLogs(c *call, f *logsFlags) error {
 			return usagef("--since: %v", err)
 		}
 	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && sub == "" {
-		fmt.Fprintf(stderr, "no runs logged yet in %s\n", path)
-		return nil
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		// Nothing to read: the log is not made for it.
+		if sub == "" && !f.answer {
+			fmt.Fprintf(stderr, "no runs logged yet in %s\n", path)
+			return nil
+		}
+		return fmt.Errorf("no conversation in the log yet (%s)", path)
 	}
 	ctx := context.Background()
 	store, err := logs.Open(ctx, path)
