@@ -133,7 +133,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	opts = append(opts, llms.WithStreamingFunc(cutter.write), llms.WithStreamingReasoningFunc(think.write))
 	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
 	think.end()
-	if err == nil && ctx.Err() != nil {
+	if err == nil && ctx.Err() != nil && cutMidway(resp, cutter) {
 		// The call was stopped (Ctrl-C, a time limit) while the reply
 		// streamed, and the client kept what had come: that is no reply,
 		// and is not parsed as one.
@@ -162,6 +162,17 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		cutter.finish(len(r.text))
 	}
 	return r, nil
+}
+
+// cutMidway reports whether resp, returned without an error by a call
+// whose context has ended, is what had come when it ended rather than a
+// whole reply: nothing at all, or a streamed reply without the server's
+// reason for stopping.
+func cutMidway(resp *llms.ContentResponse, cutter *streamCutter) bool {
+	if resp == nil || len(resp.Choices) == 0 || resp.Choices[0].Content == "" {
+		return true
+	}
+	return cutter.streamed && resp.Choices[0].StopReason == ""
 }
 
 // maxRetryAfter caps the wait a server's Retry-After asks for.
