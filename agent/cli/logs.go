@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent/logs"
-	"github.com/react-agent/react-agent/tools"
 )
 
 // logsFlags are the flags of logs.
@@ -230,7 +229,7 @@ func (e *env) conversationIDs() []candidate {
 	}
 	var cands []candidate
 	for _, s := range list {
-		cands = append(cands, candidate{s.ID, firstLine(tools.Visible(s.Question))})
+		cands = append(cands, candidate{s.ID, firstLine(cell(s.Question))})
 	}
 	return cands
 }

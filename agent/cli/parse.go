@@ -76,7 +76,7 @@ func addParseFlags(fs *pflag.FlagSet) *parseCmdFlags {
 // parseCommand is `react-agent parse`.
 func parseCommand() *command {
 	return &command{
-		name: "parse", args: "[flags]", does: "read a model's reply on stdin, print its step as JSON",
+		name: "parse", args: "[flags]", does: "print the step a model's reply on stdin means",
 		synopsis: "parse [flags] < REPLY   (one reply, or --jsonl: one a line)\n       react-agent parse [--tool NAME]... [--tools FILE] --score CORPUS",
 		examples: `  printf 'Thought: add\nAction: Calculator\nAction Input: 2+2' | \
       react-agent parse
