@@ -232,3 +232,31 @@ func TestConstrainUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalFailsWhenRunsCannotRun evaluates a model whose server is not
+// there: the table is printed, the exit status is 1, and the first cause
+// is said without --failures.
+func TestEvalFailsWhenRunsCannotRun(t *testing.T) {
+	t.Parallel()
+	got := args("eval", "--models", "ollama:m@http://127.0.0.1:9", root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != exitFailure || !strings.Contains(got.stdout, "0/6") {
+		t.Fatalf("want the table and exit 1\n%s", got)
+	}
+	if !strings.Contains(got.stderr, "6 of 6 runs failed to run; the first, ollama:m@http://127.0.0.1:9 with text, question sum: ") ||
+		!strings.Contains(got.stderr, "cannot reach Ollama at http://127.0.0.1:9") {
+		t.Errorf("the cause is not said\n%s", got)
+	}
+	got = args("eval", "--json", "--models", "ollama:m@http://127.0.0.1:9", root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != exitFailure {
+		t.Errorf("--json: want exit 1\n%s", got)
+	}
+	t.Run("a wrong answer is no failure to run", func(t *testing.T) {
+		t.Parallel()
+		s := modeltest.NewOllama([]string{"Final Answer: five"}, modeltest.Repeat())
+		defer s.Close()
+		got := args("eval", "--models", "ollama:m@"+s.URL, root+"/testdata/eval/arithmetic.jsonl").run(t)
+		if got.code != 0 || !strings.Contains(got.stdout, "0/6") {
+			t.Errorf("want exit 0 with every answer wrong\n%s", got)
+		}
+	})
+}

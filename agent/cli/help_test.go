@@ -193,3 +193,23 @@ func TestTheFlagsTheHelpNamesExist(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTakesEveryCommandItLists asks help for each command the
+// overview lists, help and version included.
+func TestHelpTakesEveryCommandItLists(t *testing.T) {
+	for _, c := range commands() {
+		if c.hidden {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got := args("help", c.name).run(t)
+			if got.code != 0 || !strings.HasPrefix(got.stdout, "Usage: react-agent ") {
+				t.Fatalf("help %s: want its usage and exit 0\n%s", c.name, got)
+			}
+		})
+	}
+	if got := args("help", "nope").run(t); got.code != exitUsage || !strings.Contains(got.stderr, `no command or topic "nope"; react-agent help lists them`) {
+		t.Errorf("help nope: want exit 2 and where the names are\n%s", got)
+	}
+}

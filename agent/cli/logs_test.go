@@ -525,3 +525,39 @@ func TestLogsListsAllWithZero(t *testing.T) {
 		t.Errorf("logs list -n 3 lists %d, want 3", n)
 	}
 }
+
+// TestTheLogSaysWhatItNeeds searches the log for nothing it holds,
+// deletes without an ID, completes IDs, and prints the latest answer
+// alone.
+func TestTheLogSaysWhatItNeeds(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "logs.db")
+	env := []string{"REACT_AGENT_LOG_DB=" + db}
+	if got := run(t, invocation{args: append(append([]string{"-q"}, demo...), "What is 17 * 23 + 4?"), env: env}); got.code != 0 {
+		t.Fatalf("the run failed\n%s", got)
+	}
+	got := run(t, invocation{args: []string{"logs", "-q", "tokyo"}, env: env})
+	if got.code != 0 || got.stdout != "" || !strings.Contains(got.stderr, `no conversation in the log matches -q "tokyo"`) {
+		t.Errorf("logs -q with no match: want it said on stderr\n%s", got)
+	}
+	got = run(t, invocation{args: []string{"logs", "delete"}, env: env})
+	if got.code != exitUsage || !strings.Contains(got.stderr, "logs delete needs the ID of the conversation to delete") {
+		t.Errorf("logs delete without an ID: want what it needs\n%s", got)
+	}
+	list := run(t, invocation{args: []string{"logs", "--json"}, env: env})
+	var convs []struct{ ID string }
+	if err := json.Unmarshal([]byte(list.stdout), &convs); err != nil || len(convs) != 1 {
+		t.Fatalf("logs --json: %v\n%s", err, list)
+	}
+	for _, sub := range []string{"show", "delete"} {
+		got = run(t, invocation{args: []string{"__complete", "logs", sub, ""}, env: env})
+		if !strings.HasPrefix(got.stdout, convs[0].ID+"\tWhat is 17 * 23 + 4?\n") {
+			t.Errorf("logs %s <Tab> does not offer the ID\n%s", sub, got)
+		}
+	}
+	for _, args := range [][]string{{"logs", "-r"}, {"logs", "show", "--answer", convs[0].ID[:4]}} {
+		if got = run(t, invocation{args: args, env: env}); got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" {
+			t.Errorf("%s: want the answer alone\n%s", strings.Join(args, " "), got)
+		}
+	}
+}

@@ -118,3 +118,16 @@ func TestParseScoreInJSON(t *testing.T) {
 		t.Errorf("report %+v\n%s", rep, out)
 	}
 }
+
+// TestParseSaysWhatItWaitsFor runs parse at a terminal with nothing piped:
+// it says what to paste and how to end; a pipe gets no such line.
+func TestParseSaysWhatItWaitsFor(t *testing.T) {
+	t.Parallel()
+	got := invocation{args: []string{"parse"}, stdin: "Final Answer: 4", terminal: true, width: 80}.run(t)
+	if got.code != 0 || !strings.Contains(got.stderr, "reading a model's reply from the terminal; paste it, then press Ctrl-D") {
+		t.Errorf("at a terminal: want what parse waits for\n%s", got)
+	}
+	if got = (invocation{args: []string{"parse"}, stdin: "Final Answer: 4"}).run(t); got.stderr != "" {
+		t.Errorf("from a pipe: want nothing on stderr\n%s", got)
+	}
+}

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSettingsAreKeptFromTheCommandLine sets and unsets settings, and the
+// default model, as llm's users do, and reads them back.
+func TestSettingsAreKeptFromTheCommandLine(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	env := []string{"XDG_CONFIG_HOME=" + home}
+	config := filepath.Join(home, "react-agent", "config.yaml")
+	steps := []struct {
+		args []string
+		code int
+		want string // in the config file after the step, or on stderr when code is not 0
+	}{
+		{[]string{"settings", "set", "max-iterations", "4"}, 0, "max-iterations: 4\n"},
+		{[]string{"models", "default", "llama3.1:8b"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\n"},
+		{[]string{"settings", "set", "system", "null"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\nsystem: \"null\"\n"},
+		{[]string{"settings", "unset", "system"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\n"},
+		{[]string{"settings", "set", "max-iterations", "lots"}, exitUsage, "max-iterations takes a whole number"},
+		{[]string{"settings", "set", "yes", "true"}, exitUsage, "chosen for one run"},
+		{[]string{"settings", "set", "modle", "x"}, exitUsage, "did you mean model?"},
+		{[]string{"settings", "unset", "max-iterations"}, 0, "model: llama3.1:8b\n"},
+	}
+	for _, s := range steps {
+		got := run(t, invocation{args: s.args, env: env})
+		data, _ := os.ReadFile(config)
+		if got.code != s.code || s.code == 0 && string(data) != s.want || s.code != 0 && !strings.Contains(got.stderr, s.want) {
+			t.Fatalf("%s: want exit %d and %q\n%s\n--- the file:\n%s", strings.Join(s.args, " "), s.code, s.want, got, data)
+		}
+	}
+	if info, err := os.Stat(config); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the config file's mode: %v, %v", info.Mode(), err)
+	}
+	if got := run(t, invocation{args: []string{"models", "default"}, env: env}); got.stdout != "llama3.1:8b\n" {
+		t.Errorf("models default: want the model set\n%s", got)
+	}
+	if model, source := setting(run(t, invocation{args: []string{"settings"}, env: env}).stdout, "model"); model != "llama3.1:8b" || source != config {
+		t.Errorf("settings shows model %q from %q", model, source)
+	}
+	t.Run("a mistake in the file does not stop its fix", func(t *testing.T) {
+		os.WriteFile(config, []byte("modle: x\n"), 0o600)
+		if got := run(t, invocation{args: []string{"settings", "unset", "modle"}, env: env}); got.code != 0 {
+			t.Fatalf("settings unset modle: want exit 0\n%s", got)
+		}
+		if got := run(t, invocation{args: []string{"settings"}, env: env}); got.code != 0 {
+			t.Errorf("the file is not fixed\n%s", got)
+		}
+	})
+}

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestModelsShowTheDefaultSizeAndDate lists an Ollama server's models:
+// the default one is marked, and each has its size and date.
+func TestModelsShowTheDefaultSizeAndDate(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"models": [{"name": "qwen2.5:7b", "size": 4683087332, "modified_at": "2026-10-20T10:00:00.123456+02:00"},
+			{"name": "llama3.1:8b", "size": 4920753328, "modified_at": "2026-11-02T09:00:00Z"}, {"name": "odd", "modified_at": "yesterday"}]}`)
+	}))
+	defer srv.Close()
+	got := args("models", "--base-url", srv.URL).run(t)
+	lines := strings.Split(strings.TrimSpace(got.stdout), "\n")
+	if got.code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "llama3.1:8b  4.9 GB  2026-11-0") ||
+		!strings.HasPrefix(lines[2], "qwen2.5:7b   4.7 GB  2026-10-20  (default)") || strings.TrimSpace(lines[1]) != "odd" {
+		t.Fatalf("want the models with their size and date, the default marked\n%s", got)
+	}
+	got = args("models", "--json", "--base-url", srv.URL).run(t)
+	if !strings.Contains(got.stdout, `"name": "qwen2.5:7b",
+    "size": 4683087332,
+    "modified": "2026-10-20T10:00:00.123456+02:00",
+    "default": true`) {
+		t.Errorf("--json: want size, date and the default\n%s", got)
+	}
+}
