@@ -230,7 +230,7 @@ func (p *plugin) Confirmation(args map[string]any) (string, bool) {
 	}
 	input, _ := json.Marshal(args)
 	return fmt.Sprintf("The tool %s is to run:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
-		p.Name(), indent(quoteCommand(p.argv)), indent(escapeHidden(input))), true
+		p.Name(), indent(Visible(quoteCommand(p.argv))), indent(escapeHidden(input))), true
 }
 
 func (p *plugin) Call(ctx context.Context, args map[string]any) (string, error) {
