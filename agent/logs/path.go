@@ -1,0 +1,214 @@
+package logs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ErrNotALog is matched (with errors.Is) by the error [Open] returns for a
+// path that holds something other than a log: a device, a FIFO, a socket,
+// a folder, a file that is neither empty nor an SQLite database, or the
+// database of another program. Open then leaves it as it was.
+var ErrNotALog = errors.New("not a log database")
+
+// PathError is the error [Open] returns for a path that cannot be a log.
+// It matches [ErrNotALog].
+type PathError struct {
+	// Path is the path given, absolute.
+	Path string
+	// Is says what is there: "a character device", "a folder", "a file
+	// that is not an SQLite database"…
+	Is string
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("%s is %s, not a log database; it was left as it was", e.Path, e.Is)
+}
+
+func (e *PathError) Unwrap() error { return ErrNotALog }
+
+// sqliteHeader is how every SQLite database file starts.
+const sqliteHeader = "SQLite format 3\x00"
+
+// sideFiles are the suffixes of the files SQLite keeps beside a database.
+var sideFiles = []string{"-journal", "-wal", "-shm"}
+
+// prepare checks path before SQLite opens it, and before anything writes
+// to it or changes its mode, and returns the file there, open, for
+// [private] to tighten once the database proves to be a log. What is
+// there must be a regular file, empty or starting with SQLite's header, or
+// nothing, in which case prepare creates it (and its folder, mode 0700)
+// with mode 0600. A symbolic link is followed only to such a file that
+// the user owns. The files SQLite keeps beside it (-journal, -wal, -shm)
+// must be regular files of the user, or not be there.
+func prepare(path string) (*os.File, error) {
+	for range 2 {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				return nil, fmt.Errorf("creating the log's folder: %w", err)
+			}
+			f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+			if errors.Is(err, fs.ErrExist) {
+				continue // made meanwhile, by another run: check it
+			}
+			if err != nil {
+				return nil, err
+			}
+			if err := checkSides(path); err != nil {
+				f.Close()
+				return nil, err
+			}
+			return f, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			// SQLite keeps its files beside the file the link leads
+			// to: that is the path to check.
+			if path, fi, err = follow(path); err != nil {
+				return nil, err
+			}
+		}
+		f, err := openLog(path, fi)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSides(path); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("%s keeps changing while it is opened", path)
+}
+
+// openLog opens the file at path, which fi (from os.Lstat) describes,
+// when it is a log or an empty file to make one in.
+func openLog(path string, fi fs.FileInfo) (*os.File, error) {
+	if what := kind(fi); what != "" {
+		return nil, &PathError{Path: path, Is: what}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|noFollow|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	now, err := f.Stat()
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, err
+	case !os.SameFile(fi, now):
+		f.Close()
+		return nil, fmt.Errorf("%s changed while it was checked; try again", path)
+	case now.Size() == 0:
+		return f, nil
+	}
+	head := make([]byte, len(sqliteHeader))
+	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, []byte(sqliteHeader)) {
+		f.Close()
+		return nil, &PathError{Path: path, Is: "a file that is not an SQLite database"}
+	}
+	return f, nil
+}
+
+// follow returns the path of the file the symbolic link at path leads
+// to, and its information, when that is a regular file of the user.
+func follow(path string) (string, fs.FileInfo, error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, &PathError{Path: path, Is: "a symbolic link to nothing"}
+	}
+	fi, err := os.Lstat(target)
+	switch {
+	case err != nil:
+		return "", nil, err
+	case kind(fi) != "":
+		return "", nil, &PathError{Path: path, Is: "a symbolic link to " + kind(fi)}
+	case !ownedByUser(fi):
+		return "", nil, &PathError{Path: path, Is: "a symbolic link to a file of another user"}
+	}
+	return target, fi, nil
+}
+
+// checkSides checks the files SQLite keeps beside the database at path:
+// each must be a regular file of the user, or not be there.
+func checkSides(path string) error {
+	for _, suffix := range sideFiles {
+		p := path + suffix
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		switch what := kind(fi); {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return &PathError{Path: p, Is: "a symbolic link, where SQLite keeps a file of the log"}
+		case what != "":
+			return &PathError{Path: p, Is: what + ", where SQLite keeps a file of the log"}
+		case !ownedByUser(fi):
+			return &PathError{Path: p, Is: "a file of another user, where SQLite keeps a file of the log"}
+		}
+	}
+	return nil
+}
+
+// private takes group and other access away from the log's file f, and
+// from the regular files SQLite keeps beside it, which versions before
+// this one left readable by all. It is best effort: a file of another
+// user keeps its mode. The files are changed through descriptors opened
+// without following links, so that what was checked is what is changed.
+func private(f *os.File) {
+	tighten(f)
+	for _, suffix := range sideFiles {
+		p := f.Name() + suffix
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if side, err := os.OpenFile(p, os.O_RDONLY|noFollow|nonBlock, 0); err == nil {
+			if now, err := side.Stat(); err == nil && os.SameFile(fi, now) {
+				tighten(side)
+			}
+			side.Close()
+		}
+	}
+}
+
+// tighten takes group and other access away from f.
+func tighten(f *os.File) {
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+		f.Chmod(fi.Mode().Perm() &^ 0o077)
+	}
+}
+
+// kind names what fi is when it is not a regular file: "a folder", "a
+// character device"…; "" for a regular file.
+func kind(fi fs.FileInfo) string {
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}

@@ -1,0 +1,16 @@
+//go:build !unix
+
+package logs
+
+import "io/fs"
+
+// noFollow and nonBlock have no equivalent here: [prepare] checks with
+// os.Lstat before it opens.
+const (
+	noFollow = 0
+	nonBlock = 0
+)
+
+// ownedByUser reports whether the file fi describes belongs to the user;
+// without Unix owners, every file does.
+func ownedByUser(fs.FileInfo) bool { return true }
