@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
 // ErrNotALog is matched (with errors.Is) by the error [Open] returns for a
@@ -92,7 +94,7 @@ func prepare(path string) (*os.File, error) {
 // openLog opens the file at path, which fi (from os.Lstat) describes,
 // when it is a log or an empty file to make one in.
 func openLog(path string, fi fs.FileInfo) (*os.File, error) {
-	if what := kind(fi); what != "" {
+	if what := bounded.Kind(fi); what != "" {
 		return nil, &PathError{Path: path, Is: what}
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|noFollow|nonBlock, 0)
@@ -129,8 +131,8 @@ func follow(path string) (string, fs.FileInfo, error) {
 	switch {
 	case err != nil:
 		return "", nil, err
-	case kind(fi) != "":
-		return "", nil, &PathError{Path: path, Is: "a symbolic link to " + kind(fi)}
+	case bounded.Kind(fi) != "":
+		return "", nil, &PathError{Path: path, Is: "a symbolic link to " + bounded.Kind(fi)}
 	case !ownedByUser(fi):
 		return "", nil, &PathError{Path: path, Is: "a symbolic link to a file of another user"}
 	}
@@ -149,7 +151,7 @@ func checkSides(path string) error {
 		if err != nil {
 			return err
 		}
-		switch what := kind(fi); {
+		switch what := bounded.Kind(fi); {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return &PathError{Path: p, Is: "a symbolic link, where SQLite keeps a file of the log"}
 		case what != "":
@@ -188,27 +190,4 @@ func tighten(f *os.File) {
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
 		f.Chmod(fi.Mode().Perm() &^ 0o077)
 	}
-}
-
-// kind names what fi is when it is not a regular file: "a folder", "a
-// character device"…; "" for a regular file.
-func kind(fi fs.FileInfo) string {
-	m := fi.Mode()
-	switch {
-	case m.IsRegular():
-		return ""
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "not a regular file"
 }
