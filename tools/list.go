@@ -66,5 +66,8 @@ func FormatList(w io.Writer, r *Registry) error {
 // cell is s made visible for one cell of a table: on one line, with no
 // tab to start another cell.
 func cell(s string) string {
-	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(Visible(s))
+	return oneLine.Replace(Visible(s))
 }
+
+// oneLine writes tabs and newlines as escapes.
+var oneLine = strings.NewReplacer("\t", `\t`, "\n", `\n`)
