@@ -30,10 +30,11 @@ const BusyTimeout = 5 * time.Second
 // Store is a log database. It is safe for concurrent use, and several
 // processes may open the same file at once.
 type Store struct {
-	db      *sql.DB
-	path    string
-	secrets []string
-	redact  *model.Redactor
+	db        *sql.DB
+	path      string
+	secrets   []string
+	redact    *model.Redactor
+	closeWait time.Duration
 
 	insertEvent *sql.Stmt
 }
@@ -144,7 +145,7 @@ func open(ctx context.Context, file *os.File, opts []Option) (*Store, error) {
 	// One connection: writes of one process go one at a time, and the
 	// busy timeout settles those of other processes.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, closeWait: DefaultCloseWait}
 	for _, opt := range opts {
 		opt(s)
 	}
