@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // Exit statuses.
@@ -109,9 +109,9 @@ func (e *env) run(args []string) int {
 		return 0
 	case errors.As(err, &usage):
 		if cmd == "" {
-			fmt.Fprintf(e.stderr, "react-agent: %s\n", trace.Visible(usage.Error()))
+			fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(usage.Error()))
 		} else {
-			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, trace.Visible(usage.Error()))
+			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, tools.Visible(usage.Error()))
 		}
 		return exitUsage
 	case errors.As(err, &exit):
@@ -120,7 +120,7 @@ func (e *env) run(args []string) int {
 		fmt.Fprintln(e.stderr, "react-agent: interrupted")
 		return exitInterrupted
 	default:
-		fmt.Fprintf(e.stderr, "react-agent: %s\n", trace.Visible(advise(err)))
+		fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
 		return exitFailure
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // settingsCommand is `react-agent settings`: the settings of ask and chat
@@ -75,7 +75,7 @@ func runSettings(c *call, f *agentFlags) error {
 		fmt.Fprintf(w, "%s=%s\t(%s)\n", name, c.forTerminal(stdout, value), source)
 	}
 	if rerr != nil {
-		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(rerr)))
+		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(advise(rerr)))
 	}
 	return nil
 }
