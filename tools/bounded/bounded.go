@@ -102,14 +102,44 @@ func Open(path string) (*os.File, error) {
 // ReadAll reads r to its end, when that comes within limit bytes; name
 // names r in the [*TooLargeError] it returns otherwise.
 func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	data, err := io.ReadAll(NewReader(r, name, limit))
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > limit {
-		return nil, &TooLargeError{Name: name, Limit: limit}
-	}
 	return data, nil
+}
+
+// NewReader returns a reader of r, for a caller that reads it bit by bit,
+// that fails with a [*TooLargeError] naming r as name once r has given
+// more than limit bytes.
+func NewReader(r io.Reader, name string, limit int64) io.Reader {
+	return &reader{r: r, name: name, left: limit}
+}
+
+// reader is the reader NewReader returns.
+type reader struct {
+	r    io.Reader
+	name string
+	left int64 // bytes still allowed; -1 once past the limit
+	read int64
+}
+
+func (r *reader) Read(p []byte) (int, error) {
+	if r.left < 0 {
+		return 0, &TooLargeError{Name: r.name, Limit: r.read}
+	}
+	if int64(len(p)) > r.left+1 {
+		p = p[:r.left+1] // one byte more tells a longer input
+	}
+	n, err := r.r.Read(p)
+	if int64(n) > r.left {
+		r.read += r.left
+		r.left = -1
+		return n - 1, &TooLargeError{Name: r.name, Limit: r.read}
+	}
+	r.left -= int64(n)
+	r.read += int64(n)
+	return n, err
 }
 
 // Kind names what fi describes when it is not a regular file: "a
