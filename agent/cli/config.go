@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
 // notSettings are the flags that neither a REACT_AGENT_* variable nor the
@@ -78,7 +79,7 @@ func (e *env) loadConfig(path string) (configFile, error) {
 	if path == "" {
 		return cf, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, tools.MaxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return cf, nil
 	}
