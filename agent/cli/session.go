@@ -159,6 +159,9 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 		agent.WithTemplate(tmpl),
 		agent.WithSystem(f.system),
 		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
+		// What the log hides, the model does not read either: a key, or
+		// a value of an MCP server's env that the server's error quotes.
+		agent.WithRedactor(model.NewRedactor(c.logSecrets(f, servers)...)),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))
