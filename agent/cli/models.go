@@ -90,7 +90,7 @@ func runModels(c *call, f *modelsFlags) error {
 	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
 	names, err := model.List(ctx, c.withProviderEnv(f.model))
 	if errors.Is(err, model.ErrUnknownProvider) {
-		return usagef("--provider: %v", err)
+		return usagef("%s: %v", setting(c.fs, "provider"), err)
 	}
 	if err != nil {
 		return interrupted(ctx, err)

@@ -142,7 +142,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	}
 	m, err := model.New(ctx, c.withProviderEnv(f.model))
 	if errors.Is(err, model.ErrUnknownProvider) {
-		return nil, usagef("--provider: %v", err)
+		return nil, usagef("%s: %v", setting(fs, "provider"), err)
 	}
 	if err != nil {
 		return nil, err
