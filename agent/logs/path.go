@@ -40,84 +40,88 @@ const sqliteHeader = "SQLite format 3\x00"
 // sideFiles are the suffixes of the files SQLite keeps beside a database.
 var sideFiles = []string{"-journal", "-wal", "-shm"}
 
+// checked is the log's file as prepare found it.
+type checked struct {
+	path string      // where SQLite is to open it: a link followed
+	fi   fs.FileInfo // what it was, to tell it from what took its place
+}
+
 // prepare checks path before SQLite opens it, and before anything writes
-// to it or changes its mode, and returns the file there, open, for
-// [private] to tighten once the database proves to be a log. What is
-// there must be a regular file, empty or starting with SQLite's header, or
-// nothing, in which case prepare creates it (and its folder, mode 0700)
-// with mode 0600. A symbolic link is followed only to such a file that
-// the user owns. The files SQLite keeps beside it (-journal, -wal, -shm)
-// must be regular files of the user, or not be there.
-func prepare(path string) (*os.File, error) {
+// to it or changes its mode. What is there must be a regular file, empty
+// or starting with SQLite's header, or nothing, in which case prepare
+// creates it (and its folder, mode 0700) with mode 0600. A symbolic link
+// is followed only to such a file that the user owns. The files SQLite
+// keeps beside it (-journal, -wal, -shm) must be regular files of the
+// user, or not be there.
+//
+// The files prepare opens are closed before it returns, before SQLite
+// opens them: closing a file that SQLite has open in the same process
+// would drop its locks (they are POSIX locks, which belong to the process
+// and go with any of its descriptors of the file).
+func prepare(path string) (checked, error) {
 	for range 2 {
 		fi, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				return nil, fmt.Errorf("creating the log's folder: %w", err)
+				return checked{}, fmt.Errorf("creating the log's folder: %w", err)
 			}
 			f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 			if errors.Is(err, fs.ErrExist) {
 				continue // made meanwhile, by another run: check it
 			}
 			if err != nil {
-				return nil, err
+				return checked{}, err
 			}
-			if err := checkSides(path); err != nil {
-				f.Close()
-				return nil, err
+			fi, err = f.Stat()
+			f.Close()
+			if err != nil {
+				return checked{}, err
 			}
-			return f, nil
+			return checked{path, fi}, checkSides(path)
 		}
 		if err != nil {
-			return nil, err
+			return checked{}, err
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			// SQLite keeps its files beside the file the link leads
 			// to: that is the path to check.
 			if path, fi, err = follow(path); err != nil {
-				return nil, err
+				return checked{}, err
 			}
 		}
-		f, err := openLog(path, fi)
-		if err != nil {
-			return nil, err
+		if err := checkLog(path, fi); err != nil {
+			return checked{}, err
 		}
-		if err := checkSides(path); err != nil {
-			f.Close()
-			return nil, err
-		}
-		return f, nil
+		return checked{path, fi}, checkSides(path)
 	}
-	return nil, fmt.Errorf("%s keeps changing while it is opened", path)
+	return checked{}, fmt.Errorf("%s keeps changing while it is opened", path)
 }
 
-// openLog opens the file at path, which fi (from os.Lstat) describes,
-// when it is a log or an empty file to make one in.
-func openLog(path string, fi fs.FileInfo) (*os.File, error) {
+// checkLog checks that the file at path, which fi (from os.Lstat)
+// describes, is a log or an empty file to make one in.
+func checkLog(path string, fi fs.FileInfo) error {
 	if what := bounded.Kind(fi); what != "" {
-		return nil, &PathError{Path: path, Is: what}
+		return &PathError{Path: path, Is: what}
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|noFollow|nonBlock, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	defer f.Close()
 	now, err := f.Stat()
 	switch {
 	case err != nil:
-		f.Close()
-		return nil, err
+		return err
 	case !os.SameFile(fi, now):
-		f.Close()
-		return nil, fmt.Errorf("%s changed while it was checked; try again", path)
+		return fmt.Errorf("%s changed while it was checked; try again", path)
 	case now.Size() == 0:
-		return f, nil
+		return nil
 	}
 	head := make([]byte, len(sqliteHeader))
 	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, []byte(sqliteHeader)) {
-		f.Close()
-		return nil, &PathError{Path: path, Is: "a file that is not an SQLite database"}
+		return &PathError{Path: path, Is: "a file that is not an SQLite database"}
 	}
-	return f, nil
+	return nil
 }
 
 // follow returns the path of the file the symbolic link at path leads
@@ -163,31 +167,27 @@ func checkSides(path string) error {
 	return nil
 }
 
-// private takes group and other access away from the log's file f, and
+// private takes group and other access away from the log's file, and
 // from the regular files SQLite keeps beside it, which versions before
 // this one left readable by all. It is best effort: a file of another
-// user keeps its mode. The files are changed through descriptors opened
-// without following links, so that what was checked is what is changed.
-func private(f *os.File) {
-	tighten(f)
+// user keeps its mode. It changes them by their paths, not through
+// descriptors (see prepare), each when it is still a regular file, and
+// the log's the file prepare checked.
+func private(c checked) {
+	if fi, err := os.Lstat(c.path); err == nil && os.SameFile(fi, c.fi) {
+		tighten(c.path, fi)
+	}
 	for _, suffix := range sideFiles {
-		p := f.Name() + suffix
-		fi, err := os.Lstat(p)
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		if side, err := os.OpenFile(p, os.O_RDONLY|noFollow|nonBlock, 0); err == nil {
-			if now, err := side.Stat(); err == nil && os.SameFile(fi, now) {
-				tighten(side)
-			}
-			side.Close()
+		if fi, err := os.Lstat(c.path + suffix); err == nil {
+			tighten(c.path+suffix, fi)
 		}
 	}
 }
 
-// tighten takes group and other access away from f.
-func tighten(f *os.File) {
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
-		f.Chmod(fi.Mode().Perm() &^ 0o077)
+// tighten takes group and other access away from the regular file at
+// path, which fi describes.
+func tighten(path string, fi fs.FileInfo) {
+	if fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+		os.Chmod(path, fi.Mode().Perm()&^0o077)
 	}
 }

@@ -116,7 +116,6 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		}
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
 	}
-	defer file.Close()
 	// Switching a new database to WAL, or creating its tables, while
 	// another process does the same can fail at once with SQLITE_BUSY,
 	// without waiting for the busy timeout: try again within it.
@@ -134,10 +133,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 }
 
-// open makes one attempt at Open, of the database in file, checked by
-// prepare.
-func open(ctx context.Context, file *os.File, opts []Option) (*Store, error) {
-	path := file.Name()
+// open makes one attempt at Open, of the database file that prepare
+// checked.
+func open(ctx context.Context, file checked, opts []Option) (*Store, error) {
+	path := file.path
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
@@ -185,7 +184,7 @@ func dsn(path string) string {
 	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
 }
 
-func (s *Store) init(ctx context.Context, file *os.File) error {
+func (s *Store) init(ctx context.Context, file checked) error {
 	if err := s.db.PingContext(ctx); err != nil {
 		return err
 	}
@@ -193,7 +192,11 @@ func (s *Store) init(ctx context.Context, file *os.File) error {
 		return err
 	}
 	private(file)
-	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
+	// Its row is read to the end, so that the statement leaves no read
+	// transaction open, which would make each later write of this
+	// connection fail at once once another process has written.
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
 		return err
 	}
 	if err := migrate(ctx, s.db); err != nil {
@@ -208,14 +211,13 @@ func (s *Store) init(ctx context.Context, file *os.File) error {
 
 // checkOwn refuses the database of another program, before anything is
 // written to it: one with tables but no schema version, or with a schema
-// version but no table of runs.
+// version but no table of runs. It reads both in one statement, so that
+// another process migrating a new log meanwhile is seen before or after,
+// never halfway.
 func (s *Store) checkOwn(ctx context.Context) error {
 	var version, tables, runs int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return err
-	}
-	err := s.db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE name = 'runs')
-		FROM sqlite_schema WHERE type = 'table'`).Scan(&tables, &runs)
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT user_version FROM pragma_user_version),
+		count(*), count(*) FILTER (WHERE name = 'runs') FROM sqlite_schema WHERE type = 'table'`).Scan(&version, &tables, &runs)
 	if err != nil {
 		return err
 	}

@@ -192,11 +192,20 @@ func (w *writer) lose(o op) {
 // lock (each attempt waits for it up to BusyTimeout), until it goes
 // through, fails otherwise, or close gives up.
 func (w *writer) write(o op) error {
+	pause := 10 * time.Millisecond
 	for {
 		err := w.writeOnce(o)
 		if err == nil || !locked(err) || w.ctx.Err() != nil {
 			return err
 		}
+		// A lock SQLite does not wait for (one taken to recover the
+		// log's index, say) fails at once: wait a little, more each time.
+		select {
+		case <-w.ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, time.Second)
 	}
 }
 
