@@ -29,7 +29,7 @@ type PathError struct {
 }
 
 func (e *PathError) Error() string {
-	return fmt.Sprintf("%s is %s, not a log database; it was left as it was", e.Path, e.Is)
+	return fmt.Sprintf("%s is %s: it cannot be the log, and was left as it was", e.Path, e.Is)
 }
 
 func (e *PathError) Unwrap() error { return ErrNotALog }
@@ -52,7 +52,7 @@ type checked struct {
 // creates it (and its folder, mode 0700) with mode 0600. A symbolic link
 // is followed only to such a file that the user owns. The files SQLite
 // keeps beside it (-journal, -wal, -shm) must be regular files of the
-// user, or not be there.
+// user with no other name (a hard link), or not be there.
 //
 // The files prepare opens are closed before it returns, before SQLite
 // opens them: closing a file that SQLite has open in the same process
@@ -82,14 +82,20 @@ func prepare(path string) (checked, error) {
 		if err != nil {
 			return checked{}, err
 		}
+		link := ""
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			// SQLite keeps its files beside the file the link leads
 			// to: that is the path to check.
+			link = path
 			if path, fi, err = follow(path); err != nil {
 				return checked{}, err
 			}
 		}
-		if err := checkLog(path, fi); err != nil {
+		err = checkLog(path, fi)
+		if pe := (*PathError)(nil); errors.As(err, &pe) && link != "" {
+			pe.Path = fmt.Sprintf("%s (a link to %s)", link, path)
+		}
+		if err != nil {
 			return checked{}, err
 		}
 		return checked{path, fi}, checkSides(path)
@@ -162,6 +168,9 @@ func checkSides(path string) error {
 			return &PathError{Path: p, Is: what + ", where SQLite keeps a file of the log"}
 		case !ownedByUser(fi):
 			return &PathError{Path: p, Is: "a file of another user, where SQLite keeps a file of the log"}
+		case links(fi) > 1:
+			// SQLite would write it, and so the file of its other names.
+			return &PathError{Path: p, Is: "a file with other names (hard links), where SQLite keeps a file of the log"}
 		}
 	}
 	return nil
@@ -185,9 +194,10 @@ func private(c checked) {
 }
 
 // tighten takes group and other access away from the regular file at
-// path, which fi describes.
+// path, which fi describes, unless it has other names (hard links): then
+// it is elsewhere too, perhaps where it must stay readable.
 func tighten(path string, fi fs.FileInfo) {
-	if fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+	if fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 && links(fi) == 1 {
 		os.Chmod(path, fi.Mode().Perm()&^0o077)
 	}
 }

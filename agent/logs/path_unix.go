@@ -21,3 +21,12 @@ func ownedByUser(fi fs.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return !ok || int(st.Uid) == os.Getuid()
 }
+
+// links returns how many names the file fi describes has: a file with
+// more is also elsewhere, perhaps where it must keep its mode.
+func links(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

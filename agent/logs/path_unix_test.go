@@ -214,3 +214,34 @@ func TestOpenTakesWhatCanBeALog(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenRefusesASideFileWithOtherNames gives the log a -wal file that
+// is another name of a file elsewhere, as a hard link is: SQLite would
+// write it, and change its mode, so the log is refused, and the file
+// left as it was.
+func TestOpenRefusesASideFileWithOtherNames(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "logs.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	elsewhere := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(elsewhere, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(elsewhere, path+"-wal"); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	before := stateOf(t, elsewhere)
+	_, err = Open(context.Background(), path)
+	if !errors.Is(err, ErrNotALog) || !strings.Contains(err.Error(), "-wal is a file with other names (hard links)") {
+		t.Fatalf("Open = %v, want the -wal refused", err)
+	}
+	if after := stateOf(t, elsewhere); after != before {
+		t.Errorf("the linked file went from %v to %v", before, after)
+	}
+}
