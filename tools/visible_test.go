@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // invisibles are characters that show as nothing, or reorder or hide the
@@ -150,6 +151,23 @@ func BenchmarkVisible(b *testing.B) {
 		b.SetBytes(int64(len(hostile)))
 		for b.Loop() {
 			Visible(hostile)
+		}
+	})
+}
+
+// FuzzVisible checks that what Visible returns is UTF-8 in which nothing
+// is hidden, and that text with nothing hidden comes back as it is.
+func FuzzVisible(f *testing.F) {
+	for _, s := range []string{"plain", "a\u200bb", "\x1b[2J", "\xff\xfe", "\U0001F468\u200D\U0001F469", "می\u200Cخواهم", "1\uFE0F\u20E3", "\U000E0041"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := Visible(s)
+		if !utf8.ValidString(v) || Hidden(v) != "" {
+			t.Fatalf("Visible(%q) = %q, which hides %s", s, v, Hidden(v))
+		}
+		if Hidden(s) == "" && v != s {
+			t.Fatalf("Visible(%q) = %q, but nothing in it is hidden", s, v)
 		}
 	})
 }
