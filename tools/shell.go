@@ -67,7 +67,7 @@ func checkCommand(command string) error {
 	if len(command) > maxCommandBytes {
 		return fmt.Errorf("shell: the command is %d bytes long, more than the %d allowed; write a shorter command, or a script in steps", len(command), maxCommandBytes)
 	}
-	if what := Hidden(command); what != "" {
+	if what := hiddenIn(command, true); what != "" {
 		return fmt.Errorf("shell: the command holds %s, which would not show as written when the user is asked to confirm it; write the command without it", what)
 	}
 	depth, deepest := 0, 0
@@ -97,7 +97,7 @@ func (s *shellTool) Confirmation(args map[string]any) (string, bool) {
 	if command == "" || checkCommand(command) != nil {
 		return "", false // Call refuses it
 	}
-	// The command holds nothing Visible would escape (checkCommand
+	// The command holds nothing Literal would escape (checkCommand
 	// refuses it); Visible stays as a second guard.
 	var b strings.Builder
 	fmt.Fprintf(&b, "This shell command is to run:\n\n%s\n\n", indent(Visible(command)))

@@ -30,8 +30,19 @@ import (
 // می‌خواهم). The escapes are ambiguous with the same text written
 // out (a literal \u200b shows as the escape does); what matters is that
 // nothing is invisible.
-func Visible(s string) string {
-	i, size, r := nextHidden(s)
+func Visible(s string) string { return escape(s, false) }
+
+// Literal returns s as [Visible] does, but with every format and
+// default-ignorable character escaped, those that join emoji or letters
+// included: for text that is to be run or used as written, such as the
+// arguments of a call being confirmed, in which a joiner that leaves what
+// is shown unchanged still changes what runs (the folder "😀\u200d😀"
+// shows as "😀😀", and is not it).
+func Literal(s string) string { return escape(s, true) }
+
+// escape is Visible, or Literal when literal is true.
+func escape(s string, literal bool) string {
+	i, size, r := nextHidden(s, literal)
 	if size == 0 {
 		return s
 	}
@@ -41,7 +52,7 @@ func Visible(s string) string {
 		b.WriteString(s[:i])
 		writeEscape(&b, s[i], r, size)
 		s = s[i+size:]
-		i, size, r = nextHidden(s)
+		i, size, r = nextHidden(s, literal)
 	}
 	b.WriteString(s)
 	return b.String()
@@ -50,8 +61,11 @@ func Visible(s string) string {
 // Hidden returns the first character of s that [Visible] would escape,
 // described for a message ("the invisible character U+200B"), or "" when
 // every character of s shows as written.
-func Hidden(s string) string {
-	i, size, r := nextHidden(s)
+func Hidden(s string) string { return hiddenIn(s, false) }
+
+// hiddenIn is Hidden, or the same for [Literal] when literal is true.
+func hiddenIn(s string, literal bool) string {
+	i, size, r := nextHidden(s, literal)
 	switch {
 	case size == 0:
 		return ""
@@ -65,14 +79,14 @@ func Hidden(s string) string {
 	return fmt.Sprintf("the invisible character %U", r)
 }
 
-// escapeHidden writes the characters of JSON text that a terminal would
-// not show as themselves as \u escapes, which mean the same in JSON (a
-// surrogate pair above U+FFFF). json.Marshal already escapes control
-// characters, and writes bytes that are not UTF-8 as U+FFFD; this covers
-// the format and default-ignorable characters too.
+// escapeHidden writes the characters of JSON text that [Literal] escapes
+// as \u escapes, which mean the same in JSON (a surrogate pair above
+// U+FFFF). json.Marshal already escapes control characters, and writes
+// bytes that are not UTF-8 as U+FFFD; this covers the format and
+// default-ignorable characters too.
 func escapeHidden(json []byte) string {
 	s := string(json)
-	i, size, r := nextHidden(s)
+	i, size, r := nextHidden(s, true)
 	if size == 0 {
 		return s
 	}
@@ -85,7 +99,7 @@ func escapeHidden(json []byte) string {
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 		s = s[i+size:]
-		i, size, r = nextHidden(s)
+		i, size, r = nextHidden(s, true)
 	}
 	b.WriteString(s)
 	return b.String()
@@ -107,9 +121,10 @@ func writeEscape(b *strings.Builder, c byte, r rune, size int) {
 }
 
 // nextHidden returns the index, the size and the rune of the first
-// character of s that does not show as itself; size is 0 when there is
+// character of s that does not show as itself, or with literal that is a
+// format or default-ignorable character at all; size is 0 when there is
 // none. A byte that is not UTF-8 has the rune utf8.RuneError and size 1.
-func nextHidden(s string) (i, size int, r rune) {
+func nextHidden(s string, literal bool) (i, size int, r rune) {
 	prev := rune(-1)
 	for i < len(s) {
 		c := s[i]
@@ -119,7 +134,7 @@ func nextHidden(s string) (i, size int, r rune) {
 			continue
 		}
 		r, size = utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || hidden(s, i, size, r, prev) {
+		if r == utf8.RuneError && size == 1 || hidden(s, i, size, r, prev, literal) {
 			return i, size, r
 		}
 		prev = r
@@ -129,8 +144,9 @@ func nextHidden(s string) (i, size int, r rune) {
 }
 
 // hidden reports whether r, of size bytes at s[i:] and after the
-// character prev (-1 at the start), would not show as itself.
-func hidden(s string, i, size int, r, prev rune) bool {
+// character prev (-1 at the start), would not show as itself; with
+// literal, whether it is a format or default-ignorable character at all.
+func hidden(s string, i, size int, r, prev rune, literal bool) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return false
@@ -138,6 +154,8 @@ func hidden(s string, i, size int, r, prev rune) bool {
 		return true
 	case !unicode.Is(unicode.Cf, r) && !unicode.Is(defaultIgnorable, r):
 		return false
+	case literal:
+		return true
 	}
 	next, _ := utf8.DecodeRuneInString(s[i+size:])
 	switch r {

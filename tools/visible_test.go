@@ -103,6 +103,23 @@ func TestVisible(t *testing.T) {
 	}
 }
 
+func TestLiteralEscapesEveryJoinerToo(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"a joiner between two emoji", "\U0001F600\u200D\U0001F600", "\U0001F600" + `\u200d` + "\U0001F600"},
+		{"an emoji's presentation selector", "\u2764\uFE0F", "\u2764" + `\ufe0f`},
+		{"Persian's non-joiner", "می\u200Cخواهم", "می" + `\u200c` + "خواهم"},
+		{"a zero-width space, as Visible", "a\u200bb", `a\u200bb`},
+		{"emoji without joiners stay", "\U0001F44D\U0001F1EF\U0001F1F5", "\U0001F44D\U0001F1EF\U0001F1F5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Literal(tt.in); got != tt.want {
+				t.Errorf("Literal(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestHiddenDescribesTheCharacter(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"a\x1bb", "the control character U+001B"},
