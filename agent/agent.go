@@ -508,8 +508,14 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 			return err
 		}
 	}
+	if r := a.opts.redactor; r != nil {
+		obs.Text = r.Redact(obs.Text)
+	}
 	if obs.Err != nil {
 		step.Error = tools.Truncate(obs.Err.Error(), limit)
+		if r := a.opts.redactor; r != nil {
+			step.Error = r.Redact(step.Error)
+		}
 	}
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/agent/model"
 
 	"time"
 
@@ -30,6 +31,7 @@ type options struct {
 	protocol        Protocol
 	constrain       Constrain
 	images          []Image
+	redactor        *model.Redactor
 }
 
 func defaultOptions() options {
@@ -172,6 +174,17 @@ func WithStopSequences(stops ...string) Option {
 // for Ollama), so this is rarely needed.
 func WithContextWindow(tokens int) Option {
 	return func(o *options) { o.contextWindow = tokens }
+}
+
+// WithRedactor removes the secrets r knows, and those shaped like one
+// (see model.RedactText), from what the model reads of each tool call:
+// its observation or its error, such as the stderr of an MCP server that
+// died, holding a value of its envFile. The command line passes the
+// secrets it keeps out of the log (API keys, the headers and env of MCP
+// servers), so that what the log hides does not reach the model either.
+// The events report the observation as the model read it.
+func WithRedactor(r *model.Redactor) Option {
+	return func(o *options) { o.redactor = r }
 }
 
 func max0(n int) int {

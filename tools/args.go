@@ -45,9 +45,13 @@ func CheckArgs(name string, s Schema, args map[string]any) (map[string]any, erro
 	fail := func(format string, a ...any) error {
 		return &ArgsError{Tool: name, Problem: fmt.Sprintf(format, a...), Schema: s}
 	}
+	declared := make(map[string]bool, len(s.Args))
+	for _, a := range s.Args {
+		declared[a.Name] = true
+	}
 	var unknown []string
 	for k := range args {
-		if _, ok := s.arg(k); !ok {
+		if !declared[k] {
 			unknown = append(unknown, k)
 		}
 	}

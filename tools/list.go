@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Served is implemented by tools that run on a server of their own, such
@@ -68,37 +66,8 @@ func FormatList(w io.Writer, r *Registry) error {
 // cell is s made visible for one cell of a table: on one line, with no
 // tab to start another cell.
 func cell(s string) string {
-	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(Visible(s))
+	return oneLine.Replace(Visible(s))
 }
 
-// Visible returns s with control characters, invalid UTF-8 and other
-// characters that do not print escaped as Go writes them (\x1b, \u202e),
-// so that text from outside (an MCP server, a plugin file) cannot move
-// the cursor, recolour or retitle a terminal, write its clipboard or hide
-// what it says by reordering it. Tabs and newlines are kept.
-func Visible(s string) string {
-	if !strings.ContainsFunc(s, hidden) && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case hidden(r) && r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// hidden reports whether r is a character that does not print, other than
-// a tab or a newline: a control character (C0, DEL or C1) or a format
-// character such as a text-direction override or a zero-width space.
-func hidden(r rune) bool {
-	return r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r))
-}
+// oneLine writes tabs and newlines as escapes.
+var oneLine = strings.NewReplacer("\t", `\t`, "\n", `\n`)

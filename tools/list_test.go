@@ -62,25 +62,6 @@ func TestFormatListNamesServers(t *testing.T) {
 	}
 }
 
-func TestVisible(t *testing.T) {
-	tests := []struct{ name, in, want string }{
-		{"plain text, tabs and newlines are kept", "plain text\n\twith a tab", "plain text\n\twith a tab"},
-		{"control characters are escaped", "bell\a and \x7f", `bell\x07 and \x7f`},
-		{"a byte that is not UTF-8 is escaped", "bad \xff byte", `bad \xff byte`},
-		{"a real replacement character stays", "a real \uFFFD stays", "a real \uFFFD stays"},
-		{"a clipboard write is escaped", "\x1b]52;c;ZWNobyBoaQ==\a", `\x1b]52;c;ZWNobyBoaQ==\x07`},
-		{"a right-to-left override is escaped", "abc\u202efdp.exe", `abc\u202efdp.exe`},
-		{"a C1 control is escaped", "a\u009bb", `a\x9bb`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Visible(tt.in); got != tt.want {
-				t.Errorf("Visible(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
 // described is a tool whose every word comes from a hostile server.
 type described struct{}
 
@@ -120,5 +101,36 @@ func TestFormatListEscapes(t *testing.T) {
 		"      mode                    str\\x1bing  optional           one of \"r\\x1b[31m\"\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// invisibleTool says of itself what hides in it.
+type invisibleTool struct{ c string }
+
+func (t invisibleTool) Name() string        { return "read" + t.c }
+func (t invisibleTool) Description() string { return "Reads /tmp/safe" + t.c + " only." }
+func (t invisibleTool) Schema() Schema {
+	return Schema{Args: []Arg{{Name: "path" + t.c, Type: "string" + t.c, Description: "where" + t.c}}}
+}
+func (t invisibleTool) Server() string { return "srv" + t.c }
+func (invisibleTool) Call(context.Context, map[string]any) (string, error) {
+	return "", nil
+}
+
+func TestFormatListShowsInvisibleCharacters(t *testing.T) {
+	for _, c := range invisibles {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := NewRegistry(invisibleTool{string(c.r)})
+			if err != nil {
+				t.Skipf("the registry refuses the name: %v", err)
+			}
+			var b strings.Builder
+			if err := FormatList(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.String(); Hidden(got) != "" || !strings.Contains(got, "Reads /tmp/safe"+escapeOf(c.r)+" only.") {
+				t.Errorf("the listing holds %s or lacks the escape:\n%q", Hidden(got), got)
+			}
+		})
 	}
 }

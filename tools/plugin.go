@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/react-agent/react-agent/tools/bounded"
+
 	"gopkg.in/yaml.v3"
 	"mvdan.cc/sh/v3/shell"
 	"mvdan.cc/sh/v3/syntax"
@@ -20,6 +22,13 @@ import (
 
 // maxPluginStderr caps the stderr a failing plugin's error quotes.
 const maxPluginStderr = 1 << 10
+
+// MaxConfigFile is the most read of a file of settings: a plugin file
+// (see [LoadPlugins]), and in package tools/mcp a file of MCP servers and
+// a server's envFile. 1 MiB holds thousands of tools or servers; a larger
+// file, or a path that is not a regular file (/dev/zero, a FIFO), is
+// refused with an error from package tools/bounded.
+const MaxConfigFile = 1 << 20
 
 // toolName is what a plugin tool may be called.
 var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
@@ -103,10 +112,11 @@ func (c *commandLine) split(s string) error {
 // A relative command path containing a slash is taken from the directory
 // of the file; a bare name is looked up in PATH. Argument types are string, number, integer, boolean,
 // object, array or any. The file may also hold an "mcp" section of MCP
-// servers, which package tools/mcp reads, and no tools.
+// servers, which package tools/mcp reads, and no tools. It must be a
+// regular file of at most [MaxConfigFile] bytes.
 func LoadPlugins(path string, opts Options) ([]Tool, error) {
 	opts = opts.withDefaults()
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, MaxConfigFile)
 	if err != nil {
 		return nil, fmt.Errorf("tools config: %w", err)
 	}
@@ -230,7 +240,7 @@ func (p *plugin) Confirmation(args map[string]any) (string, bool) {
 	}
 	input, _ := json.Marshal(args)
 	return fmt.Sprintf("The tool %s is to run:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
-		p.Name(), indent(quoteCommand(p.argv)), indent(escapeHidden(input))), true
+		p.Name(), indent(Visible(quoteCommand(p.argv))), indent(escapeHidden(input))), true
 }
 
 func (p *plugin) Call(ctx context.Context, args map[string]any) (string, error) {

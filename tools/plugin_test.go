@@ -88,6 +88,30 @@ func TestPluginConfirmation(t *testing.T) {
 	}
 }
 
+func TestPluginConfirmationShowsInvisibleCharacters(t *testing.T) {
+	tools, err := LoadPlugins(filepath.Join(pluginDir, "tools.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var echo Confirmable
+	for _, tool := range tools {
+		if tool.Name() == "echo_input" {
+			echo = tool.(Confirmable)
+		}
+	}
+	for _, c := range invisibles {
+		t.Run(c.name, func(t *testing.T) {
+			prompt, needed := echo.Confirmation(map[string]any{"city": "Paris" + string(c.r)})
+			if !needed || Hidden(prompt) != "" {
+				t.Errorf("needed = %v; the prompt holds %s:\n%q", needed, Hidden(prompt), prompt)
+			}
+			if want := `{"city":"Paris\u`; !strings.Contains(prompt, want) {
+				t.Errorf("the prompt does not show the input escaped as JSON, %q…:\n%s", want, prompt)
+			}
+		})
+	}
+}
+
 func TestPluginsFromJSON(t *testing.T) {
 	tools, err := LoadPlugins(filepath.Join(pluginDir, "tools.json"), Options{})
 	if err != nil {

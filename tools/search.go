@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/react-agent/react-agent/tools/bounded"
+
 	"github.com/PuerkitoBio/goquery"
 )
 
@@ -108,27 +110,27 @@ func (s *webSearch) Call(ctx context.Context, args map[string]any) (string, erro
 }
 
 // fetch GETs u and returns the body, capped, with an error for any status
-// other than 200 OK.
-func (s *webSearch) fetch(ctx context.Context, u string, accept string) ([]byte, error) {
+// other than 200 OK; cut reports a body longer than the cap.
+func (s *webSearch) fetch(ctx context.Context, u string, accept string) (data []byte, cut bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("bad search URL: %w", err)
+		return nil, false, fmt.Errorf("bad search URL: %w", err)
 	}
 	req.Header.Set("User-Agent", searchUserAgent)
 	req.Header.Set("Accept", accept)
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.engine, unwrapURLError(err))
+		return nil, false, fmt.Errorf("%s: %w", s.engine, unwrapURLError(err))
 	}
 	defer resp.Body.Close()
-	data, _, err := readCapped(resp.Body, s.maxResponse)
+	data, cut, err = readCapped(resp.Body, s.maxResponse)
 	if err != nil {
-		return nil, fmt.Errorf("%s: reading the answer: %w", s.engine, err)
+		return nil, false, fmt.Errorf("%s: reading the answer: %w", s.engine, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return data, &statusError{status: resp.Status, code: resp.StatusCode}
+		return data, cut, &statusError{status: resp.Status, code: resp.StatusCode}
 	}
-	return data, nil
+	return data, cut, nil
 }
 
 // statusError reports an answer other than 200 OK.
@@ -145,7 +147,7 @@ func (s *webSearch) duckduckgo(ctx context.Context, query string) ([]searchResul
 	if err != nil {
 		return nil, err
 	}
-	data, err := s.fetch(ctx, u, "text/html")
+	data, _, err := s.fetch(ctx, u, "text/html") // a page cut short still holds its first results
 	if err != nil {
 		if se := (*statusError)(nil); errors.As(err, &se) {
 			return nil, fmt.Errorf("DuckDuckGo answered %s instead of results: %w", se.status, ErrSearchRefused)
@@ -247,7 +249,7 @@ func (s *webSearch) searxng(ctx context.Context, query string) ([]searchResult, 
 	if err != nil {
 		return nil, err
 	}
-	data, err := s.fetch(ctx, u, "application/json")
+	data, cut, err := s.fetch(ctx, u, "application/json")
 	if err != nil {
 		if se := (*statusError)(nil); errors.As(err, &se) {
 			if se.code == http.StatusForbidden {
@@ -256,6 +258,9 @@ func (s *webSearch) searxng(ctx context.Context, query string) ([]searchResult, 
 			return nil, fmt.Errorf("SearXNG answered %s instead of results", se.status)
 		}
 		return nil, err
+	}
+	if cut {
+		return nil, fmt.Errorf("SearXNG's answer is longer than %s, the most read of one answer, and JSON cut short cannot be read; search for something narrower", bounded.Size(s.maxResponse))
 	}
 	return parseSearXNG(data)
 }

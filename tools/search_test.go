@@ -118,11 +118,12 @@ func TestWebSearchDuckDuckGo(t *testing.T) {
 
 func TestWebSearchSearXNG(t *testing.T) {
 	tests := []struct {
-		name    string
-		status  int
-		body    string
-		want    []string
-		wantErr string
+		name        string
+		status      int
+		maxResponse int64
+		body        string
+		want        []string
+		wantErr     string
 	}{
 		{
 			name:   "results come from the JSON answer",
@@ -152,6 +153,9 @@ func TestWebSearchSearXNG(t *testing.T) {
 		{name: "a 403 means the JSON format is off", status: 403, body: "Forbidden", wantErr: "web_search: SearXNG answered 403 Forbidden: its JSON format is probably off"},
 		{name: "HTML instead of JSON is an error", status: 200, body: "<html>hello</html>", wantErr: "web_search: SearXNG's answer is not the expected JSON"},
 		{name: "JSON without results is an error", status: 200, body: `{"query": "x"}`, wantErr: "web_search: SearXNG's answer has no results field"},
+		{name: "an answer longer than the cap is said to be too long", status: 200, maxResponse: 2 << 10,
+			body:    `{"query":"golang context","results":[` + strings.Repeat(`{"url":"https://go.dev/blog/context","title":"Go blog"},`, 100) + `{"url":"https://go.dev","title":"Go"}]}`,
+			wantErr: "web_search: SearXNG's answer is longer than 2 KiB, the most read of one answer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,7 +170,7 @@ func TestWebSearchSearXNG(t *testing.T) {
 				w.Write([]byte(tt.body))
 			}))
 			defer srv.Close()
-			r, err := Builtins(Options{SearchEngine: EngineSearXNG, SearchURL: srv.URL})
+			r, err := Builtins(Options{SearchEngine: EngineSearXNG, SearchURL: srv.URL, MaxResponse: tt.maxResponse})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -66,7 +67,7 @@ func checkCommand(command string) error {
 	if len(command) > maxCommandBytes {
 		return fmt.Errorf("shell: the command is %d bytes long, more than the %d allowed; write a shorter command, or a script in steps", len(command), maxCommandBytes)
 	}
-	if what := unshowable(command); what != "" {
+	if what := hiddenIn(command, true); what != "" {
 		return fmt.Errorf("shell: the command holds %s, which would not show as written when the user is asked to confirm it; write the command without it", what)
 	}
 	depth, deepest := 0, 0
@@ -96,12 +97,14 @@ func (s *shellTool) Confirmation(args map[string]any) (string, bool) {
 	if command == "" || checkCommand(command) != nil {
 		return "", false // Call refuses it
 	}
+	// The command holds nothing Literal would escape (checkCommand
+	// refuses it); Visible stays as a second guard.
 	var b strings.Builder
-	fmt.Fprintf(&b, "This shell command is to run:\n\n%s\n\n", indent(command))
+	fmt.Fprintf(&b, "This shell command is to run:\n\n%s\n\n", indent(Visible(command)))
 	if programs, err := commandPrograms(command); err != nil {
-		fmt.Fprintf(&b, "(It does not parse as a shell command: %v.)\n", err)
+		fmt.Fprintf(&b, "(It does not parse as a shell command: %v.)\n", Visible(err.Error()))
 	} else if len(programs) > 0 {
-		fmt.Fprintf(&b, "It runs: %s.\n", strings.Join(programs, ", "))
+		fmt.Fprintf(&b, "It runs: %s.\n", Visible(strings.Join(programs, ", ")))
 	}
 	b.WriteString("Run it?")
 	return b.String(), true
@@ -162,8 +165,10 @@ func formatOutput(out *commandOutput) string {
 }
 
 // commandPrograms lists, in order of first appearance, the programs a
-// command line names as the first word of its simple commands (those that
-// are plain words; "$CMD arg" is not listed).
+// command line runs: the first word of each of its simple commands, as
+// written when it is not plain text ("$CMD", "$(which rm)"), whose
+// program is then known only as it runs. Such a word is cut at
+// maxProgramWord bytes.
 func commandPrograms(command string) ([]string, error) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil {
@@ -171,15 +176,34 @@ func commandPrograms(command string) ([]string, error) {
 	}
 	var programs []string
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-			if name := call.Args[0].Lit(); name != "" && !slices.Contains(programs, name) {
-				programs = append(programs, name)
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		name := call.Args[0].Lit()
+		if name == "" {
+			var b strings.Builder
+			syntax.NewPrinter().Print(&b, call.Args[0])
+			name = b.String()
+			if len(name) > maxProgramWord {
+				cut := maxProgramWord
+				for !utf8.RuneStart(name[cut]) {
+					cut--
+				}
+				name = name[:cut] + "…"
 			}
+		}
+		if !slices.Contains(programs, name) {
+			programs = append(programs, name)
 		}
 		return true
 	})
 	return programs, nil
 }
+
+// maxProgramWord is how much of a program's word a confirmation shows
+// when it is not plain text.
+const maxProgramWord = 80
 
 // indent prefixes each line of s with four spaces.
 func indent(s string) string {

@@ -250,6 +250,68 @@ func TestShellRefusesCommandsItCannotShow(t *testing.T) {
 	}
 }
 
+// TestShellRefusesEveryInvisibleCharacter has the model hide a character
+// in a path: "cd /tmp/safe<U+200B>; touch MARK" once showed as
+// "cd /tmp/safe; touch MARK", and after "y" the cd failed and MARK landed
+// in the working folder. Nobody is asked to confirm it, and it does not
+// run.
+func TestShellRefusesEveryInvisibleCharacter(t *testing.T) {
+	shell := newShell(Options{AllowShell: true})
+	reg, err := NewRegistry(shell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range invisibles {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			command := "cd " + dir + "/safe" + string(c.r) + "; touch MARK"
+			args := map[string]any{"command": command}
+			if prompt, needed := shell.Confirmation(args); needed {
+				t.Errorf("asked to confirm a command it cannot show:\n%q", prompt)
+			}
+			_, err := reg.Call(context.Background(), "shell", args)
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%U", c.r)) || !strings.Contains(err.Error(), "write the command without it") {
+				t.Errorf("error = %v, want the character named and what to do", err)
+			}
+		})
+	}
+}
+
+// TestShellRefusesJoinersEvenInEmoji has the model cd into a folder whose
+// name joins two emoji, "😀\u200d😀", which shows as "😀😀": the display
+// keeps such joiners, but a command that runs with one is refused, since
+// the folder it names is not the one shown.
+func TestShellRefusesJoinersEvenInEmoji(t *testing.T) {
+	shell := newShell(Options{AllowShell: true})
+	for _, command := range []string{"cd /tmp/\U0001F600\u200D\U0001F600; rm -rf *", "echo \u2764\uFE0F", "mkdir می\u200Cخواهم"} {
+		if prompt, needed := shell.Confirmation(map[string]any{"command": command}); needed {
+			t.Errorf("asked to confirm %q:\n%s", command, prompt)
+		}
+		if err := checkCommand(command); err == nil || !strings.Contains(err.Error(), "invisible character U+") {
+			t.Errorf("checkCommand(%q) = %v, want the joiner named", command, err)
+		}
+	}
+}
+
+func TestShellConfirmationListsEveryProgram(t *testing.T) {
+	tests := []struct{ name, command, want string }{
+		{"plain names", "cd /tmp && ls | wc -l", "It runs: cd, ls, wc."},
+		{"inside substitutions", "echo $(date) `whoami`", "It runs: echo, date, whoami."},
+		{"a program named by a variable is shown as written", `CMD=rm; "$CMD" -rf x`, `It runs: "$CMD".`},
+		{"a program a substitution names", "$(which rm) -rf x", "It runs: $(which rm), which."},
+		{"emoji in arguments show as they are", "echo \U0001F44D \U0001F389 \U0001F1EF\U0001F1F5", "It runs: echo."},
+	}
+	shell := newShell(Options{AllowShell: true})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prompt, needed := shell.Confirmation(map[string]any{"command": tt.command})
+			if !needed || !strings.Contains(prompt, tt.want) || !strings.Contains(prompt, "    "+tt.command+"\n") {
+				t.Errorf("needed = %v, prompt:\n%s\nwant the command as it is and %q", needed, prompt, tt.want)
+			}
+		})
+	}
+}
+
 // TestShellLeavesNoDaemonBehind starts a child that leaves the command's
 // process group with setsid, as a daemon does: it must be gone when the
 // call returns, whether the command ends or times out.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/mcp"
@@ -52,6 +53,8 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "for llama-server, pass --provider openai with its address (http://127.0.0.1:8080/v1), whose models may see images"
 	case errors.Is(err, mcp.ErrReplyTooLarge):
 		more = "the server sent more than react-agent reads from one reply; ask less of the tool, or check the server"
+	case errors.Is(err, logs.ErrNotALog):
+		more = "--log-db (or REACT_AGENT_LOG_DB, or log-db in the config file) takes the path of a log, or of a file that does not exist yet; leave it out for the usual log, or pass --no-log"
 	case errors.Is(err, agent.ErrContextWindow):
 		more = "raise --num-ctx or lower --max-observation"
 	case errors.Is(err, tools.ErrShellDisabled):

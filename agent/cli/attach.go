@@ -12,10 +12,17 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
-// maxAttached bounds what is piped or attached to a question, in all.
-const maxAttached = 1 << 20
+// Bounds of what is given with a question: maxAttached bytes, piped or
+// attached, in all; maxAttachments files of -a, which models and servers
+// take at most about that many images of (Anthropic's API 100).
+const (
+	maxAttached    = 1 << 20
+	maxAttachments = 100
+)
 
 // attachment is what is given with the question, piped or a file's: a
 // text, or an image for models that see.
@@ -39,11 +46,15 @@ func (b *attachBudget) take(name string, n int64) error {
 	return nil
 }
 
-// attachFiles reads the files of -a. Sizes are checked before anything is
-// read, so that a thousand large files fail at once; a name that is no
-// file (a folder, a socket) is a usage error, and a pipe (a FIFO, or
-// <(command)) is read as it comes, until Ctrl-C.
+// attachFiles reads the files of -a. Their number and sizes are checked
+// before anything is read, so that a thousand large files fail at once; a
+// name that is no file (a folder, a device, a socket) is a usage error,
+// and a pipe (a FIFO, or <(command)) is read as it comes, until Ctrl-C or
+// the bound.
 func attachFiles(ctx context.Context, names []string, budget *attachBudget) ([]attachment, error) {
+	if len(names) > maxAttachments {
+		return nil, usagef("-a is given %d files, past the %d a question may carry; put texts together in fewer files, and attach fewer images", len(names), maxAttachments)
+	}
 	var total int64
 	for _, name := range names {
 		info, err := os.Stat(name)
@@ -58,8 +69,8 @@ func attachFiles(ctx context.Context, names []string, budget *attachBudget) ([]a
 			if total += info.Size(); total > budget.left {
 				return nil, usagef("the attached files hold %d bytes or more, past the %d a question may carry; pass less of them", total, maxAttached)
 			}
-		case info.Mode()&(fs.ModeNamedPipe|fs.ModeCharDevice) == 0:
-			return nil, usagef("-a %s is not a file (%s); attach a file, or pipe what it holds to stdin", name, info.Mode().Type())
+		case info.Mode()&fs.ModeNamedPipe == 0:
+			return nil, usagef("-a %s is %s, not a file; attach a file, or pipe what it holds to stdin", name, bounded.Kind(info))
 		}
 	}
 	var out []attachment

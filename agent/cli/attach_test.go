@@ -38,8 +38,8 @@ func TestPipedTextAndAttachmentsReachTheModel(t *testing.T) {
 
 // TestAttachmentsThatAreNotText tries what -a should refuse, quickly and
 // without hanging: a folder, binary data, endless devices, a FIFO nobody
-// writes to, a missing file whose name holds escape sequences, and many
-// large files, whose sizes are summed before any is read.
+// writes to, a missing file whose name holds escape sequences, too many
+// files, and large files, whose sizes are summed before any is read.
 func TestAttachmentsThatAreNotText(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -51,9 +51,12 @@ func TestAttachmentsThatAreNotText(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var many []string
+	var many, large []string
 	for range 1500 {
 		many = append(many, "-a", binary)
+	}
+	for range 3 {
+		large = append(large, "-a", binary)
 	}
 	tests := []struct {
 		name string
@@ -63,10 +66,12 @@ func TestAttachmentsThatAreNotText(t *testing.T) {
 	}{
 		{"a folder is a usage error", []string{"-a", dir}, 2, "is a folder"},
 		{"binary data is a usage error", []string{"-a", binary}, 2, "is not text but application/octet-stream"},
-		{"an endless device stops at the bound", []string{"-a", "/dev/zero"}, 2, "more than the 1048576 bytes"},
+		{"an endless device is refused before it is read", []string{"-a", "/dev/zero"}, 2, "-a /dev/zero is a character device, not a file"},
+		{"an empty device is refused", []string{"-a", "/dev/null"}, 2, "-a /dev/null is a character device, not a file"},
 		{"a FIFO nobody writes to does not hang", []string{"-a", fifo}, 1, "cannot reach Ollama"},
 		{"a missing file's name is shown escaped", []string{"-a", filepath.Join(dir, "no\x1b]0;pwned\x07")}, 2, `no\x1b]0;pwned\x07: no such file`},
-		{"many large files fail before reading", many, 2, "past the 1048576 a question may carry"},
+		{"many files fail before reading", many, 2, "-a is given 1500 files, past the 100 a question may carry"},
+		{"large files fail before reading", large, 2, "past the 1048576 a question may carry"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

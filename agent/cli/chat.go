@@ -15,7 +15,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // chatCommand is `react-agent chat`: questions from stdin, one a line,
@@ -151,7 +151,7 @@ func runChat(c *call, f *agentFlags) error {
 			case err != nil && isUsage(err):
 				fmt.Fprintf(stderr, "/%s %s\n", name, c.forTerminal(stderr, err.Error()))
 			case err != nil:
-				fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(err)))
+				fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(advise(err)))
 			}
 		default:
 			// A script's chat fails when a question does; a person at
@@ -276,15 +276,16 @@ func chatSet(s *session, chat **agent.Chat, arg string) (bool, error) {
 		if key == "" || value == "" {
 			return false, usagef("parameter takes a key and its value, as in /set parameter temperature 0.2")
 		}
-		opts := &modelOptions{m: &s.flags.model}
-		if err := opts.Set(key + "=" + value); err != nil {
-			return false, &usageError{err}
-		}
-		if key == "temperature" {
-			// The temperature has its own setting, which the option
-			// would only shadow.
-			if t, ok := s.flags.model.Options[key].(float64); ok {
-				s.flags.model.Temperature = t
+		if flag, ok := optionFlags[strings.ToLower(key)]; ok {
+			// A parameter with a setting of its own, such as the
+			// temperature, changes that setting, as -o would not.
+			if err := setFlag(s.fs, flag, value); err != nil {
+				return false, &usageError{err}
+			}
+		} else {
+			opts := &modelOptions{m: &s.flags.model}
+			if err := opts.Set(key + "=" + value); err != nil {
+				return false, &usageError{err}
 			}
 		}
 		if err := s.switchAgent(context.Background(), chat); err != nil {

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/react-agent/react-agent/agent/logs"
-	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // Exit statuses.
@@ -118,9 +118,9 @@ func (e *env) run(args []string) int {
 		return 0
 	case errors.As(err, &usage):
 		if cmd == "" {
-			fmt.Fprintf(e.stderr, "react-agent: %s\n", trace.Visible(tidy("", usage.Error())))
+			fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(tidy("", usage.Error())))
 		} else {
-			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, trace.Visible(tidy(cmd, usage.Error())))
+			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, tools.Visible(tidy(cmd, usage.Error())))
 		}
 		return exitUsage
 	case errors.As(err, &exit):
@@ -129,7 +129,7 @@ func (e *env) run(args []string) int {
 		fmt.Fprintln(e.stderr, "react-agent: interrupted")
 		return exitInterrupted
 	default:
-		fmt.Fprintf(e.stderr, "react-agent: %s\n", trace.Visible(advise(err)))
+		fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
 		return exitFailure
 	}
 }

@@ -281,7 +281,38 @@ func (e *env) servedModels(args []string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	names, _ := model.List(ctx, e.withProviderEnv(f.model))
-	return names
+	var ok []string
+	for _, n := range names {
+		if completable(n) {
+			ok = append(ok, n)
+		}
+	}
+	return ok
+}
+
+// maxCompletedName bounds a name from a server that completion offers.
+const maxCompletedName = 128
+
+// completable reports whether a name a server gave may be offered for
+// completion: plain text of letters, digits and . _ - : / @ +, at most
+// maxCompletedName bytes, not starting with - or :, so that every shell
+// inserts it as it is, with no quoting. Anything else (a newline, which
+// would split it in two, a tab, which would start a description,
+// "::files", which would switch to file names, $( or ; which the shell
+// would run once the line is entered, an escape sequence) is left out.
+func completable(name string) bool {
+	if name == "" || len(name) > maxCompletedName || name[0] == '-' || name[0] == ':' {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune("._-:/@+", r):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // matching returns the candidates that start with prefix.

@@ -13,6 +13,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
 // notSettings are the flags that neither a REACT_AGENT_* variable nor the
@@ -78,7 +80,7 @@ func (e *env) loadConfig(path string) (configFile, error) {
 	if path == "" {
 		return cf, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, tools.MaxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return cf, nil
 	}
@@ -221,9 +223,25 @@ func (e *env) applySettings(fs *pflag.FlagSet) error {
 
 // sourceAnnotation records where a flag's value came from, when not from
 // the command line or its default.
-// sourceAnnotation records where a flag's value came from, when not from
-// the command line or its default.
 const sourceAnnotation = "react-agent/source"
+
+// setting names the setting name of fs for a message as it was given: the
+// flag when it is on the command line, else the setting and where its
+// value came from ("provider (from conversation 1a2b3c in the log)"), so
+// that a message blames no flag the user did not pass.
+func setting(fs *pflag.FlagSet, name string) string {
+	fl := fs.Lookup(name)
+	if fl == nil {
+		return "--" + name
+	}
+	switch from := fl.Annotations[sourceAnnotation]; {
+	case len(from) > 0 && strings.HasPrefix(from[0], "conversation "):
+		return fmt.Sprintf("%s (from %s in the log; pass --%s to choose another)", name, from[0], name)
+	case len(from) > 0:
+		return fmt.Sprintf("%s (from %s)", name, from[0])
+	}
+	return "--" + name
+}
 
 // addConfigFlag adds --config to fs.
 func addConfigFlag(fs *pflag.FlagSet) {
@@ -271,7 +289,7 @@ func writeSetting(path, name, value string, remove bool) error {
 	if path == "" {
 		return errors.New("no config file: the user's config directory is unknown; pass --config FILE")
 	}
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, tools.MaxConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

@@ -41,7 +41,7 @@ func TestSettingsAreKeptFromTheCommandLine(t *testing.T) {
 	if got := run(t, invocation{args: []string{"models", "default"}, env: env}); got.stdout != "llama3.1:8b\n" {
 		t.Errorf("models default: want the model set\n%s", got)
 	}
-	if model, source := setting(run(t, invocation{args: []string{"settings"}, env: env}).stdout, "model"); model != "llama3.1:8b" || source != config {
+	if model, source := settingLine(run(t, invocation{args: []string{"settings"}, env: env}).stdout, "model"); model != "llama3.1:8b" || source != config {
 		t.Errorf("settings shows model %q from %q", model, source)
 	}
 	t.Run("a mistake in the file does not stop its fix", func(t *testing.T) {

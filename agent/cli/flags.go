@@ -29,7 +29,10 @@ func flagProblem(fs *pflag.FlagSet, err error) string {
 	var invalid *pflag.InvalidValueError
 	var missing *pflag.ValueRequiredError
 	var unknown *pflag.NotExistError
+	var agentOption *agentOptionError
 	switch {
+	case errors.As(err, &agentOption):
+		return agentOption.Error()
 	case errors.As(err, &invalid):
 		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(fs, invalid.GetFlag()), invalid.GetValue())
 	case errors.As(err, &missing):
@@ -135,6 +138,9 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 // error in people's words.
 func setFlag(fs *pflag.FlagSet, name, value string) error {
 	if err := fs.Set(name, value); err != nil {
+		if agentOption := (*agentOptionError)(nil); errors.As(err, &agentOption) {
+			return agentOption
+		}
 		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs, fs.Lookup(name)), value)
 	}
 	return nil
@@ -270,6 +276,9 @@ func (o *modelOptions) Set(kv string) error {
 	k, v, ok := strings.Cut(kv, "=")
 	if !ok || strings.TrimSpace(k) == "" {
 		return fmt.Errorf("want KEY=VALUE, or KEY VALUE")
+	}
+	if err := checkOption(strings.TrimSpace(k)); err != nil {
+		return err
 	}
 	if o.m.Options == nil {
 		o.m.Options = map[string]any{}

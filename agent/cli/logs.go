@@ -140,6 +140,8 @@ func runLogs(c *call, f *logsFlags) error {
 		switch {
 		case errors.Is(err, logs.ErrNoWords):
 			return usagef("--query: %v; write a word or a number", err)
+		case errors.Is(err, logs.ErrSearchTooLong):
+			return usagef("--query: %v", err)
 		case err != nil:
 			return err
 		case f.json:

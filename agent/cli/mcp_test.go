@@ -110,11 +110,11 @@ func TestMCPConfigSettings(t *testing.T) {
 	config := writeConfig(t, "config.yaml", "mcp-config: [a.json, /etc/b.json]\n")
 	got := run(t, invocation{args: []string{"settings", "--config", config}})
 	want := fmt.Sprintf("[%s,/etc/b.json]", filepath.Join(filepath.Dir(config), "a.json"))
-	if v, source := setting(got.stdout, "mcp-config"); got.code != 0 || v != want || source != config {
+	if v, source := settingLine(got.stdout, "mcp-config"); got.code != 0 || v != want || source != config {
 		t.Errorf("want %q\n%s", want, got)
 	}
 	got = run(t, invocation{args: []string{"settings"}, env: []string{"REACT_AGENT_MCP_CONFIG=a.json" + string(os.PathListSeparator) + "b.json"}})
-	if v, source := setting(got.stdout, "mcp-config"); got.code != 0 || v != "[a.json,b.json]" || source != "REACT_AGENT_MCP_CONFIG" {
+	if v, source := settingLine(got.stdout, "mcp-config"); got.code != 0 || v != "[a.json,b.json]" || source != "REACT_AGENT_MCP_CONFIG" {
 		want := "[a.json,b.json] (REACT_AGENT_MCP_CONFIG)"
 		t.Errorf("want %q\n%s", want, got)
 	}

@@ -31,10 +31,11 @@ func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 	})
 }
 
-// checkProvider returns a usage error when name is no provider.
-func checkProvider(name string) error {
+// checkProvider returns a usage error when name, the provider setting of
+// fs, is no provider; it names the setting where the name came from.
+func checkProvider(fs *pflag.FlagSet, name string) error {
 	if _, ok := model.Lookup(name); !ok {
-		return usagef("--provider: %s", unknown("provider", name, model.Names()))
+		return usagef("%s: %s", setting(fs, "provider"), unknown("provider", name, model.Names()))
 	}
 	return nil
 }
@@ -115,7 +116,7 @@ The model ask and chat use unless --model says otherwise is marked
 // runModels lists the models, or shows or sets the default one.
 func runModels(c *call, f *modelsFlags) error {
 	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
-	if err := checkProvider(f.model.Provider); err != nil {
+	if err := checkProvider(c.fs, f.model.Provider); err != nil {
 		return err
 	}
 	if len(c.args) == 2 {

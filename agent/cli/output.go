@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // forTerminal returns text from outside as it may be shown on w: with its
@@ -12,7 +12,7 @@ import (
 // a pipe or a file, where a script reads it byte for byte.
 func (e *env) forTerminal(w io.Writer, text string) string {
 	if e.terminal(w) {
-		return trace.Visible(text)
+		return tools.Visible(text)
 	}
 	return text
 }

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,11 +14,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/parser/score"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
 // parseOutput is one line of `react-agent parse` output.
@@ -146,7 +146,7 @@ func runParse(c *call, f *parseCmdFlags) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if !f.jsonl {
-		text, err := io.ReadAll(stdin)
+		text, err := bounded.ReadAll(stdin, "standard input", maxParseInput)
 		if err != nil {
 			return fmt.Errorf("parse: reading stdin: %w", err)
 		}
@@ -162,7 +162,10 @@ func runParse(c *call, f *parseCmdFlags) error {
 	}
 	r := bufio.NewReaderSize(stdin, 1<<16)
 	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
+		line, err := readLine(r, maxParseInput)
+		if errors.Is(err, bounded.ErrTooLarge) {
+			return fmt.Errorf("parse: stdin line %d is longer than %s, the most read of one line", n, bounded.Size(maxParseInput))
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			var in struct {
 				ID   json.RawMessage `json:"id"`
@@ -191,6 +194,30 @@ func runParse(c *call, f *parseCmdFlags) error {
 	}
 }
 
+// Bounds of what parse reads: one reply from stdin, one line of --jsonl
+// (whose stream may go on without end, a line at a time), the file of
+// --tools; and a corpus of --score, which is held whole.
+const (
+	maxParseInput  = 16 << 20
+	maxScoreCorpus = 256 << 20
+)
+
+// readLine reads a line of r, with its newline, of at most max bytes
+// (more is an error matching bounded.ErrTooLarge); io.EOF ends the last.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if len(line)+len(part) > max {
+			return nil, &bounded.TooLargeError{Name: "a line", Limit: int64(max)}
+		}
+		line = append(line, part...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
+}
+
 // parseTools returns the tools that parse --tool and --tools name.
 func parseTools(names []string, file string) (parser.Tools, error) {
 	var list []score.Tool
@@ -198,7 +225,7 @@ func parseTools(names []string, file string) (parser.Tools, error) {
 		list = append(list, score.Tool{Name: n})
 	}
 	if file != "" {
-		data, err := os.ReadFile(file)
+		data, err := bounded.ReadFile(file, maxParseInput)
 		if err != nil {
 			return nil, usagef("--tools: %v", err)
 		}
@@ -220,16 +247,16 @@ func parseTools(names []string, file string) (parser.Tools, error) {
 // The exit status is 1 when a reply was not read as labelled or a line
 // was malformed.
 func scoreCorpus(path string, known parser.Tools, asJSON bool, stdin io.Reader, stdout io.Writer) error {
-	in := stdin
+	in, name := stdin, "standard input"
 	if path != "-" {
-		f, err := os.Open(path)
+		f, err := bounded.Open(path)
 		if err != nil {
 			return usagef("--score: %v", err)
 		}
 		defer f.Close()
-		in = f
+		in, name = f, path
 	}
-	corpus, err := score.Read(in)
+	corpus, err := score.Read(bounded.NewReader(in, name, maxScoreCorpus))
 	if err != nil {
 		return fmt.Errorf("parse --score %s: %w", path, err)
 	}
@@ -259,7 +286,7 @@ func scoreCorpus(path string, known parser.Tools, asJSON bool, stdin io.Reader, 
 // the terminal.
 func printScore(w io.Writer, rep score.Report) {
 	for _, f := range rep.Failures {
-		fmt.Fprintf(w, "line %d%s: %s\n", f.Line, caseID(f.ID), trace.Visible(f.Reason))
+		fmt.Fprintf(w, "line %d%s: %s\n", f.Line, caseID(f.ID), tools.Visible(f.Reason))
 		fmt.Fprintf(w, "  want: %s\n", describeExpect(f.Expect))
 		if f.Got == nil {
 			fmt.Fprintf(w, "  got:  a parse error: %s\n", quoteClip(f.Error))
@@ -268,7 +295,7 @@ func printScore(w io.Writer, rep score.Report) {
 		}
 	}
 	for _, m := range rep.Malformed {
-		fmt.Fprintf(w, "line %d: not scored: %s\n", m.Line, trace.Visible(m.Err.Error()))
+		fmt.Fprintf(w, "line %d: not scored: %s\n", m.Line, tools.Visible(m.Err.Error()))
 	}
 	fmt.Fprintf(w, "%d of %d replies read as labelled (%.1f%%)", rep.Passed, rep.Total, 100*rep.Accuracy())
 	switch n := len(rep.Malformed); {
@@ -285,7 +312,7 @@ func caseID(id json.RawMessage) string {
 	if len(id) == 0 || string(id) == "null" {
 		return ""
 	}
-	return " (id " + trace.Visible(clip(string(id), 60)) + ")"
+	return " (id " + tools.Visible(clip(string(id), 60)) + ")"
 }
 
 // describeExpect says what a corpus label asks for.
@@ -300,7 +327,7 @@ func describeExpect(e score.Expect) string {
 	}
 	s := "the action " + quoteClip(*e.Action)
 	if e.Input != nil {
-		s += " with the input " + trace.Visible(clip(string(e.Input), 200))
+		s += " with the input " + tools.Visible(clip(string(e.Input), 200))
 	}
 	return s
 }
@@ -310,7 +337,7 @@ func describeStep(st parser.Step) string {
 	if st.Kind == parser.KindFinal {
 		return "the final answer " + quoteClip(st.FinalAnswer)
 	}
-	return "the action " + quoteClip(st.Action) + " with " + trace.Visible(clip(prompt.FormatArgs(st.Args), 200))
+	return "the action " + quoteClip(st.Action) + " with " + tools.Visible(clip(prompt.FormatArgs(st.Args), 200))
 }
 
 // quoteClip quotes a text from outside, shortened, with its line breaks

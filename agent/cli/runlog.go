@@ -12,6 +12,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
@@ -75,7 +76,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 		if resume {
 			return nil, err
 		}
-		fmt.Fprintf(stderr, "react-agent: not logging this run: %v\n", err)
+		fmt.Fprintf(stderr, "react-agent: not logging this run: %s\n", tools.Visible(advise(err)))
 		return nil, nil
 	}
 	rl := &runLog{Session: sess}

@@ -80,6 +80,8 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 // trace on stderr.
 type session struct {
 	*env
+	// fs holds the flags, with where each setting came from.
+	fs      *pflag.FlagSet
 	flags   *agentFlags
 	agent   *agent.Agent
 	reg     *tools.Registry
@@ -146,7 +148,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if err != nil {
 		return nil, err
 	}
-	s := &session{env: c.env, flags: f, reg: reg, constrain: constrain}
+	s := &session{env: c.env, fs: fs, flags: f, reg: reg, constrain: constrain}
 	m, err := s.newModel(ctx)
 	if err != nil {
 		return nil, err
@@ -159,6 +161,9 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 		agent.WithConstrain(constrain),
 		agent.WithTemplate(tmpl),
 		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
+		// What the log hides, the model does not read either: a key, or
+		// a value of an MCP server's env that the server's error quotes.
+		agent.WithRedactor(model.NewRedactor(c.logSecrets(f, servers)...)),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))
@@ -204,7 +209,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 
 // newModel returns the model the flags name, as they are now.
 func (s *session) newModel(ctx context.Context) (llms.Model, error) {
-	if err := checkProvider(s.flags.model.Provider); err != nil {
+	if err := checkProvider(s.fs, s.flags.model.Provider); err != nil {
 		return nil, err
 	}
 	m, err := model.New(ctx, s.withProviderEnv(s.flags.model))
@@ -326,7 +331,7 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		fmt.Fprintf(s.stderr, "react-agent: %s\n", trace.Visible(advise(err)))
+		fmt.Fprintf(s.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
 	}
 	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
 		return exitError(exitNoAnswer)

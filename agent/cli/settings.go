@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -10,8 +14,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // settingsCommand is `react-agent settings`: the settings of ask and chat
@@ -90,6 +95,9 @@ func runSettings(c *call, f *agentFlags) error {
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // as ask reads it
 	}
+	if err := c.continuedSettings(f); err != nil {
+		return err
+	}
 	resolved, rerr := model.Resolve(context.Background(), c.withProviderEnv(f.model))
 	prov, _ := model.Lookup(f.model.Provider)
 	if rerr != nil {
@@ -134,6 +142,8 @@ func runSettings(c *call, f *agentFlags) error {
 			value = "(set)"
 		case name == "api-key":
 			value = "(none)"
+		case name == "base-url":
+			value = hideURLSecrets(value)
 		}
 		value = strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(c.forTerminal(stdout, value))
 		rows = append(rows, [3]string{name, value, "(" + source + ")"})
@@ -142,7 +152,7 @@ func runSettings(c *call, f *agentFlags) error {
 		fmt.Fprintln(stdout, line)
 	}
 	if rerr != nil {
-		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(advise(rerr)))
+		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(advise(rerr)))
 	}
 	return nil
 }
@@ -169,4 +179,53 @@ func columns(rows [][3]string, most int) []string {
 		lines = append(lines, strings.TrimRight(line+r[2], " "))
 	}
 	return lines
+
+}
+
+// continuedSettings gives the settings of --continue and --cid the
+// provider, model and server of the conversation they name, as ask and
+// chat take them, reading the log without writing to it. A log that is
+// not there has no conversation to continue.
+func (c *call) continuedSettings(f *agentFlags) error {
+	l := f.log
+	if !l.resume && l.cid == "" {
+		return nil
+	}
+	if l.off {
+		return usagef("--continue and --cid read the log, which --no-log (or no-log in the config file) turns off")
+	}
+	path, err := c.logPath(l)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if l.cid != "" {
+			return fmt.Errorf("conversation %s: %w: the log %s holds no runs yet", l.cid, logs.ErrNotFound, path)
+		}
+		return nil
+	}
+	sess, err := logs.OpenSession(c.ctx, path)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	switch err := sess.Continue(c.ctx, l.cid); {
+	case errors.Is(err, logs.ErrNotFound) && l.cid == "":
+		return nil
+	case err != nil:
+		return err
+	}
+	c.continueSettings(c.fs, f, sess)
+	return nil
+}
+
+// hideURLSecrets returns a server's URL with its password, and a key in
+// its query, hidden, as the API key is.
+func hideURLSecrets(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			raw = u.Redacted()
+		}
+	}
+	return model.RedactText(raw)
 }

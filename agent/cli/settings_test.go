@@ -34,7 +34,7 @@ func TestEveryFlagIsASetting(t *testing.T) {
 		env := "REACT_AGENT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		t.Run(name, func(t *testing.T) {
 			got := run(t, invocation{args: []string{"settings"}, env: []string{env + "=" + value}})
-			if v, source := setting(got.stdout, name); v == "" || source != env {
+			if v, source := settingLine(got.stdout, name); v == "" || source != env {
 				t.Errorf("%s=%s is not a setting of --%s:\n%s", env, value, name, got)
 			}
 			config := filepath.Join(t.TempDir(), "config.yaml")
@@ -73,10 +73,10 @@ func TestConfigValuesAreKeptAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := run(t, invocation{args: []string{"settings", "--config", config}})
-	if model, _ := setting(got.stdout, "model"); got.code != 0 || model != "1.10" {
+	if model, _ := settingLine(got.stdout, "model"); got.code != 0 || model != "1.10" {
 		t.Fatalf("want model 1.10 as written\n%s", got)
 	}
-	if key, _ := setting(got.stdout, "api-key"); key != "(set)" {
+	if key, _ := settingLine(got.stdout, "api-key"); key != "(set)" {
 		t.Fatalf("want the key set\n%s", got)
 	}
 }
@@ -150,7 +150,7 @@ func TestSettings(t *testing.T) {
 
 // setting returns the value and the source of the setting called name in
 // the output of react-agent settings.
-func setting(out, name string) (value, source string) {
+func settingLine(out, name string) (value, source string) {
 	for _, line := range strings.Split(out, "\n") {
 		if rest, ok := strings.CutPrefix(line, name+" "); ok {
 			rest = strings.TrimSpace(rest)

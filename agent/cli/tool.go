@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/mcp"
@@ -129,7 +128,7 @@ func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools
 		return nil, err
 	}
 	for _, w := range set.Warnings() {
-		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(w))
+		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(w))
 	}
 	for _, t := range set.Tools() {
 		if err := reg.Register(t); err != nil {

@@ -49,7 +49,7 @@ func TestListsFitTheTerminal(t *testing.T) {
 				t.Errorf("the value of %s starts at column %d, not %d:\n%s", name, at, column, got.stdout)
 			}
 		}
-		if stop, _ := setting(got.stdout, "stop"); stop != `["\nObservation" "\nobservation" "\n**Observation" "\n观察"]` {
+		if stop, _ := settingLine(got.stdout, "stop"); stop != `["\nObservation" "\nobservation" "\n**Observation" "\n观察"]` {
 			t.Errorf("stop shows %s, not the stop sequences sent", stop)
 		}
 	})

@@ -20,10 +20,14 @@
 //	res, err := a.Run(ctx, question)
 //	sess.End(ctx, logs.Outcome{Answer: res.Answer, StopReason: string(res.StopReason)})
 //
-// Each event is written as it is added, so a run that crashes or is
-// killed leaves a consistent record, marked [StatusUnfinished]. Text is
-// stripped of secrets before it is written (see [model.RedactText]), and
-// the database is readable by its owner only.
+// Each event is written as it comes, in the background, so a run that
+// crashes or is killed leaves a consistent record, marked
+// [StatusUnfinished], and a run never waits on the log: when another
+// process holds its write lock, the writes wait for it and
+// [Session.Close] waits for them a bounded time. Text is stripped of
+// secrets before it is written (see [model.RedactText]), and the database
+// is readable by its owner only. [Open] refuses a path that holds
+// something other than a log, and leaves it as it was.
 //
 // Several processes may write to one database at once: it runs in WAL
 // mode with a busy timeout. Its schema is versioned with PRAGMA

@@ -37,8 +37,10 @@ type Query struct {
 	// word matches the words it starts (tok finds Tokyo). Case and
 	// accents do not count. Words in double quotes must appear together,
 	// in that order; every other character is text, operators of FTS5
-	// included. A text with no letter or digit is an error wrapping
-	// [ErrNoWords].
+	// included. A word given twice counts once. A text with no letter or
+	// digit is an error wrapping [ErrNoWords]; one longer than
+	// [MaxSearchText] bytes or of more than [MaxSearchWords] different
+	// words, an error wrapping [ErrSearchTooLong].
 	Text string
 	// Model is a part of the model's name, such as "qwen".
 	Model string

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -120,6 +121,8 @@ type Outcome struct {
 	Usage Usage
 	// Duration is the wall time of the run.
 	Duration time.Duration
+	// Finished is when the run ended; zero means when it is written.
+	Finished time.Time
 }
 
 // NewID returns a new conversation ID: 12 random hexadecimal digits.
@@ -184,7 +187,7 @@ func (r *Recorder) Add(ctx context.Context, e Event) error {
 	_, err := r.s.insertEvent.ExecContext(ctx, r.id, e.Iteration, e.Kind, c(e.Text), c(e.Reasoning), e.Tool, args,
 		e.Failed, e.Forced, e.StopReason, int64(e.Duration), int64(e.Elapsed))
 	if err != nil {
-		return fmt.Errorf("logging a %s event: %w", e.Kind, err)
+		return fmt.Errorf("logging %s: %w", eventName(e.Kind), err)
 	}
 	return nil
 }
@@ -201,7 +204,7 @@ func (r *Recorder) Finish(ctx context.Context, o Outcome) error {
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `UPDATE runs SET finished_at = ?, answer = ?, stop_reason = ?, error = ?,
 		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ? WHERE id = ?`,
-		time.Now().UnixNano(), c(o.Answer), o.StopReason, c(o.Error),
+		cmp.Or(o.Finished, time.Now()).UnixNano(), c(o.Answer), o.StopReason, c(o.Error),
 		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), r.id)
 	if err != nil {
 		return fmt.Errorf("logging the end of a run: %w", err)
@@ -239,4 +242,12 @@ func (s *Store) redactURL(raw string) string {
 		}
 	}
 	return s.redact.Redact(raw)
+}
+
+// eventName names an event of kind: "an action event", "a thought event".
+func eventName(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind + " event"
+	}
+	return "a " + kind + " event"
 }

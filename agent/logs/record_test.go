@@ -2,7 +2,9 @@ package logs
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -136,5 +138,23 @@ func TestNewIDsDiffer(t *testing.T) {
 			t.Fatalf("ID %q is not 12 digits or repeats", id)
 		}
 		seen[id] = true
+	}
+}
+
+func TestAFailedWriteNamesTheEvent(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "logs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := s.Start(ctx, Run{Conversation: "c", Question: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for kind, want := range map[string]string{"action": "logging an action event: ", "observation": "logging an observation event: ", "thought": "logging a thought event: "} {
+		if err := rec.Add(ctx, Event{Kind: kind}); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("Add(%s) = %v, want it to start %q", kind, err, want)
+		}
 	}
 }

@@ -112,7 +112,7 @@ func TestOpenTwiceMigratesOnce(t *testing.T) {
 func TestOpenRefusesANewerSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "logs.db")
 	db := rawDB(t, path)
-	if _, err := db.Exec("PRAGMA user_version = 99"); err != nil {
+	if _, err := db.Exec("CREATE TABLE runs (id INTEGER PRIMARY KEY); PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

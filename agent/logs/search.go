@@ -2,6 +2,7 @@ package logs
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -10,6 +11,19 @@ import (
 // letter and no digit, such as "?" or "+": the index holds words and
 // numbers only.
 var ErrNoWords = errors.New("the search holds no word or number to look for")
+
+// ErrSearchTooLong is matched (with errors.Is) by the error [Store.List]
+// returns for a search text longer than [MaxSearchText] bytes, or of more
+// than [MaxSearchWords] different words.
+var ErrSearchTooLong = errors.New("the search is too long")
+
+// Bounds of a search text: each word costs a look through the index, and
+// a word of a script written without spaces a look through all the text
+// of the log. A word typed twice counts once.
+const (
+	MaxSearchWords = 16
+	MaxSearchText  = 1 << 10
+)
 
 // search is a text to search for, as the full-text index and SQL read it.
 type search struct {
@@ -34,11 +48,24 @@ type search struct {
 // another: 2+2 finds "2+2" and "2 + 2".
 func parseSearch(text string) (search, error) {
 	var s search
+	if len(text) > MaxSearchText {
+		return s, fmt.Errorf("%w: it is %d bytes long, and a search holds at most %d; search for a few words of it", ErrSearchTooLong, len(text), MaxSearchText)
+	}
 	var terms []string
+	seen := map[term]bool{}
 	for _, t := range splitTerms(text) {
+		key := term{text: strings.ToLower(t.text), phrase: t.phrase}
 		switch {
 		case !strings.ContainsFunc(t.text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }):
 			continue // nothing the index holds
+		case seen[key]:
+			continue // the same word again finds the same runs
+		}
+		seen[key] = true
+		if len(seen) > MaxSearchWords {
+			return s, fmt.Errorf("%w: it holds more than %d different words, the most a search holds; keep those that matter most", ErrSearchTooLong, MaxSearchWords)
+		}
+		switch {
 		case strings.ContainsFunc(t.text, unspaced):
 			s.within = append(s.within, strings.ToLower(t.text))
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +54,9 @@ func TestSearchFindsWhatPeopleType(t *testing.T) {
 		{"the start of a word finds it", "paren", []string{"parens"}},
 		{"case does not count", "HELLO", []string{"quote"}},
 		{"every word must be found", "hello tokyo", nil},
+		{"a word typed many times is one word", strings.Repeat("hello ", 100) + strings.Repeat("HELLO ", 50), []string{"quote"}},
+		{"a phrase given twice is one phrase", `"hello world" "hello world" "Hello World"`, []string{"quote"}},
+		{"sixteen different words are searched for", "hello hell hel he h wor world w wo worl twice twic twi tw said sai", []string{"quote"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,6 +77,17 @@ func TestSearchFindsWhatPeopleType(t *testing.T) {
 		t.Run("a search with no word or number, "+text+", is an error", func(t *testing.T) {
 			if _, err := s.List(ctx, Query{Text: text}); !errors.Is(err, ErrNoWords) {
 				t.Fatalf("List(%q) = %v, want ErrNoWords", text, err)
+			}
+		})
+	}
+	tooLong := []struct{ name, text, want string }{
+		{"seventeen different words", "a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a14 a15 a16 a17", "more than 16 different words"},
+		{"a text of more than 1 KiB", strings.Repeat("x", 1025), "1025 bytes long"},
+	}
+	for _, tt := range tooLong {
+		t.Run(tt.name+" is refused", func(t *testing.T) {
+			if _, err := s.List(ctx, Query{Text: tt.text}); !errors.Is(err, ErrSearchTooLong) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("List = %v, want ErrSearchTooLong saying %q", err, tt.want)
 			}
 		})
 	}

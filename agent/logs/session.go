@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/react-agent/react-agent/agent/event"
 )
@@ -11,22 +12,29 @@ import (
 // Session records the runs of one command in the log, one after another,
 // in one conversation: a new one, or one the log holds already (see
 // [Session.Continue]). [Session.Begin] starts a run, [Session.Event]
-// writes the events the agent reports meanwhile, and [Session.End] ends
+// records the events the agent reports meanwhile, and [Session.End] ends
 // it.
 //
+// The run never waits on the log: Begin, Event and End queue what they
+// record, and one goroutine writes it in order. When another process
+// holds the log's write lock, the writes wait for it, however long, and
+// go on when it frees, so that the run's record is whole; only
+// [Session.Close] waits for them, a bounded time (see [WithCloseWait]).
+// What is queued is bounded too, by [MaxQueued] bytes: past it, events
+// are dropped, and Close says how many.
+//
 // A write that fails does not stop the run: its error is kept, and
-// [Session.Close] returns it. Events are written with a context of their
-// own, so that the last events of a cancelled run are kept. A nil
-// *Session records nothing, so that a run without the log needs no other
-// path. A Session is safe for concurrent use.
+// [Session.Close] returns it. A nil *Session records nothing, so that a
+// run without the log needs no other path. A Session is safe for
+// concurrent use.
 type Session struct {
 	store *Store
+	w     *writer
 
 	mu    sync.Mutex
 	id    string
 	meta  Run // provider, model, server and protocol of each run
-	cur   *Recorder
-	errs  []error
+	cur   *pending
 	last  Run // the latest run of the continued conversation
 	turns []Turn
 }
@@ -38,7 +46,7 @@ func OpenSession(ctx context.Context, path string, opts ...Option) (*Session, er
 	if err != nil {
 		return nil, err
 	}
-	return &Session{store: store, id: NewID()}, nil
+	return &Session{store: store, id: NewID(), w: newWriter(store)}, nil
 }
 
 // Continue makes the session go on with a conversation of the log: the
@@ -138,15 +146,14 @@ func (s *Session) Begin(ctx context.Context, question, context string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.meta
-	r.Conversation, r.Question, r.Context = s.id, question, context
-	rec, err := s.store.Start(ctx, r)
-	s.cur = rec
-	s.keep(err)
+	r.Conversation, r.Question, r.Context, r.Started = s.id, question, context, time.Now()
+	s.cur = &pending{}
+	s.w.push(op{run: s.cur, start: &r})
 }
 
-// Event writes an event the agent reported at the end of the current run;
-// without one it does nothing. Model events are left out: their messages
-// are the question and the events again.
+// Event records an event the agent reported at the end of the current
+// run; without one it does nothing. Model events are left out: their
+// messages are the question and the events again.
 func (s *Session) Event(e event.Event) {
 	if s == nil || e.Kind == event.Model {
 		return
@@ -156,7 +163,7 @@ func (s *Session) Event(e event.Event) {
 		Duration: e.Duration, Elapsed: e.Elapsed})
 }
 
-// Add writes e at the end of the current run; without one it does
+// Add records e at the end of the current run; without one it does
 // nothing.
 func (s *Session) Add(e Event) {
 	if s == nil {
@@ -165,11 +172,11 @@ func (s *Session) Add(e Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != nil {
-		s.keep(s.cur.Add(context.Background(), e))
+		s.w.push(op{run: s.cur, event: &e})
 	}
 }
 
-// End writes how the current run ended; without one it does nothing.
+// End records how the current run ended; without one it does nothing.
 func (s *Session) End(ctx context.Context, o Outcome) {
 	if s == nil {
 		return
@@ -177,9 +184,21 @@ func (s *Session) End(ctx context.Context, o Outcome) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != nil {
-		s.keep(s.cur.Finish(ctx, o))
+		if o.Finished.IsZero() {
+			o.Finished = time.Now()
+		}
+		s.w.push(op{run: s.cur, outcome: &o})
 		s.cur = nil
 	}
+}
+
+// Flush waits until what the session recorded is written, or ctx ends,
+// and returns ctx's error in that case.
+func (s *Session) Flush(ctx context.Context) error {
+	if s == nil {
+		return nil
+	}
+	return s.w.flush(ctx)
 }
 
 // Restart makes the runs that follow a new conversation, as when a chat
@@ -193,20 +212,17 @@ func (s *Session) Restart() {
 	s.id, s.last, s.turns = NewID(), Run{}, nil
 }
 
-// Close closes the log and returns the errors of the writes that failed,
-// joined, or nil.
+// Close writes what is left to write, waiting for a lock another process
+// holds at most the time [WithCloseWait] sets, closes the log, and
+// returns the errors of the writes that failed, joined, with what was not
+// written; or nil.
 func (s *Session) Close() error {
 	if s == nil {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return errors.Join(append(s.errs, s.store.Close())...)
-}
-
-// keep remembers err, if any, up to a few. The caller holds s.mu.
-func (s *Session) keep(err error) {
-	if err != nil && len(s.errs) < 3 {
-		s.errs = append(s.errs, err)
+	errs := s.w.close(s.store.closeWait)
+	if !s.w.stuck() {
+		errs = append(errs, s.store.Close())
 	}
+	return errors.Join(errs...)
 }

@@ -48,6 +48,9 @@ func TestSessionRecordsRunsInTurn(t *testing.T) {
 	if s.ID() == first || len(first) != 12 {
 		t.Fatalf("IDs %q then %q: want a new 12-digit ID after Restart", first, s.ID())
 	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
 	runs, err := s.store.Runs(ctx, first)
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("Runs = %d, %v; want 2", len(runs), err)
@@ -186,6 +189,7 @@ func TestSessionIsSafeForConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 	s.End(ctx, Outcome{Answer: "a"})
+	s.Flush(ctx)
 	runs, err := s.store.Runs(ctx, s.ID())
 	if err != nil || len(runs[0].Events) != 160 {
 		t.Fatalf("Runs = %v; want 160 events", err)

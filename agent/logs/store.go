@@ -30,10 +30,11 @@ const BusyTimeout = 5 * time.Second
 // Store is a log database. It is safe for concurrent use, and several
 // processes may open the same file at once.
 type Store struct {
-	db      *sql.DB
-	path    string
-	secrets []string
-	redact  *model.Redactor
+	db        *sql.DB
+	path      string
+	secrets   []string
+	redact    *model.Redactor
+	closeWait time.Duration
 
 	insertEvent *sql.Stmt
 }
@@ -91,6 +92,13 @@ func dataDir() (string, error) {
 // need be, and brings its schema up to date. A relative path is taken
 // from the working directory.
 //
+// Before anything writes to the path, Open checks what is there: nothing
+// (the log is created), an empty file, or an SQLite database; a symbolic
+// link is followed to such a file of the user's own. Anything else (a
+// device such as /dev/null, a FIFO, a folder, a text file) is refused with
+// a [*PathError], matching [ErrNotALog], and left as it was; so is the
+// database of another program.
+//
 // The log holds the questions, answers and tool output of every run, so
 // it is private: a directory Open creates has mode 0700, and the database
 // and its -wal and -shm files 0600. Files that others could read, as
@@ -101,10 +109,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("finding the log %s: %w", path, err)
 	}
 	path = abs
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("creating the log's directory: %w", err)
-	}
-	if err := private(path); err != nil {
+	file, err := prepare(path)
+	if err != nil {
+		if errors.As(err, new(*PathError)) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
 	}
 	// Switching a new database to WAL, or creating its tables, while
@@ -112,7 +121,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// without waiting for the busy timeout: try again within it.
 	deadline := time.Now().Add(BusyTimeout)
 	for {
-		s, err := open(ctx, path, opts)
+		s, err := open(ctx, file, opts)
 		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
 			return s, err
 		}
@@ -124,8 +133,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 }
 
-// open makes one attempt at Open, at an absolute path.
-func open(ctx context.Context, path string, opts []Option) (*Store, error) {
+// open makes one attempt at Open, of the database file that prepare
+// checked.
+func open(ctx context.Context, file checked, opts []Option) (*Store, error) {
+	path := file.path
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
@@ -133,43 +144,28 @@ func open(ctx context.Context, path string, opts []Option) (*Store, error) {
 	// One connection: writes of one process go one at a time, and the
 	// busy timeout settles those of other processes.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, closeWait: DefaultCloseWait}
 	for _, opt := range opts {
 		opt(s)
 	}
 	s.redact = model.NewRedactor(s.secrets...)
-	if err := s.init(ctx); err != nil {
+	if err := s.init(ctx, file); err != nil {
 		db.Close()
+		if errors.As(err, new(*PathError)) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("opening the log %s: %w", path, err)
 	}
 	return s, nil
 }
 
-// private creates the database file at path with mode 0600 unless it
-// exists, and takes group and other access away from it and the files
-// SQLite keeps beside it, which SQLite creates with the database's mode.
-// Taking access away is best effort: a file of another user keeps its
-// mode.
-func private(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().Perm()&0o077 != 0 {
-			os.Chmod(p, fi.Mode().Perm()&^0o077)
-		}
-	}
-	return nil
-}
-
 // dsn is the driver's name for the database at path: every connection
-// waits for locks up to BusyTimeout, writes ahead to a log so readers and
-// a writer do not block each other, enforces foreign keys (deleting a run
+// waits for locks up to BusyTimeout, enforces foreign keys (deleting a run
 // deletes its events), and starts transactions with the write lock taken
 // (BEGIN IMMEDIATE), so that two of them never deadlock upgrading a read
-// lock.
+// lock. The database writes ahead to a log, so that readers and a writer
+// do not block each other: init switches it to WAL once it has checked
+// that the database is a log, since the switch is written in the file.
 //
 // It is a file: URI, which SQLite reads with its path percent-decoded:
 // path, absolute, is escaped, so that spaces, ?, # and % in it are a
@@ -178,7 +174,6 @@ func private(path string) error {
 func dsn(path string) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Set("_txlock", "immediate")
@@ -189,8 +184,19 @@ func dsn(path string) string {
 	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
 }
 
-func (s *Store) init(ctx context.Context) error {
+func (s *Store) init(ctx context.Context, file checked) error {
 	if err := s.db.PingContext(ctx); err != nil {
+		return err
+	}
+	if err := s.checkOwn(ctx); err != nil {
+		return err
+	}
+	private(file)
+	// Its row is read to the end, so that the statement leaves no read
+	// transaction open, which would make each later write of this
+	// connection fail at once once another process has written.
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
 		return err
 	}
 	if err := migrate(ctx, s.db); err != nil {
@@ -201,6 +207,24 @@ func (s *Store) init(ctx context.Context) error {
 		(run_id, iteration, kind, text, reasoning, tool, args, failed, forced, stop_reason, duration_ns, elapsed_ns)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	return err
+}
+
+// checkOwn refuses the database of another program, before anything is
+// written to it: one with tables but no schema version, or with a schema
+// version but no table of runs. It reads both in one statement, so that
+// another process migrating a new log meanwhile is seen before or after,
+// never halfway.
+func (s *Store) checkOwn(ctx context.Context) error {
+	var version, tables, runs int
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT user_version FROM pragma_user_version),
+		count(*), count(*) FILTER (WHERE name = 'runs') FROM sqlite_schema WHERE type = 'table'`).Scan(&version, &tables, &runs)
+	if err != nil {
+		return err
+	}
+	if version == 0 && tables > 0 || version > 0 && runs == 0 {
+		return &PathError{Path: s.path, Is: "the SQLite database of another program"}
+	}
+	return nil
 }
 
 // Path returns the database file's path.

@@ -128,8 +128,10 @@ func (r *Redactor) redactEntry(k string, x any) any {
 // [Redacted]:
 //   - passwords in URLs (scheme://user:password@host);
 //   - values of names that say they are secret (token, secret, password,
-//     api_key, X-Auth-Token, AWS_SECRET_ACCESS_KEY, client_secret, sig,
-//     X-Amz-Signature…) in query strings and forms (?key=…, &token=…, also
+//     passcode, api_key, X-Auth-Token, AWS_SECRET_ACCESS_KEY,
+//     client_secret, sig, X-Amz-Signature, COOKIE, BEARER, JWT, GH_PAT,
+//     *_CRED, SESSION, PRIVATE, SENTRY_DSN, SLACK_WEBHOOK_URL…) in query
+//     strings and forms (?key=…, &token=…, also
 //     written \u0026token=… as JSON escapes it), environment assignments
 //     (NAME=…), JSON and YAML (name: …, "name": "…", a quoted value
 //     whole), HTTP headers and command-line flags (--password …,
@@ -356,7 +358,8 @@ var rules = []rule{
 
 // secretWords are the parts of a name that may make it secret; a name
 // without one is never looked at (see classify for what makes it so).
-var secretWords = []string{"pass", "pwd", "secret", "token", "key", "auth", "sig", "cred"}
+var secretWords = []string{"pass", "pwd", "secret", "token", "key", "auth", "sig", "cred",
+	"cookie", "bearer", "jwt", "pat", "session", "private", "dsn", "webhook"}
 
 // redactNamed replaces the values of the names in s that say they are
 // secret. It reads s once: each name is found by a secret word in it,
@@ -395,7 +398,7 @@ func redactNamed(s string) string {
 // case, or 0.
 func secretWordAt(s string, i int) int {
 	switch lowerByte(s[i]) {
-	case 'p', 's', 't', 'k', 'a', 'c':
+	case 'p', 's', 't', 'k', 'a', 'c', 'b', 'j', 'd', 'w':
 		for _, w := range secretWords {
 			if len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
 				return len(w)
@@ -660,15 +663,22 @@ var (
 		"password": anySecret, "passwd": anySecret, "passphrase": anySecret, "secret": anySecret,
 		"token": oneToken, "apikey": oneToken, "credential": oneToken, "credentials": oneToken,
 		"privatekey": oneToken, "secretkey": anySecret, "accesskey": oneToken,
+		"passcode": anySecret, "cookie": anySecret, "bearer": oneToken,
 	}
 	// strongSuffixes make a word that ends with one secret: dbpassword,
 	// authtoken, xapikey.
 	strongSuffixes = []string{"password", "passwd", "secret", "token", "apikey"}
 	// lastWords make a name secret when they end it: db_pass, sig,
-	// X-Amz-Signature, auth.
+	// X-Amz-Signature, auth, GH_PAT, SENTRY_DSN, SLACK_WEBHOOK.
 	lastWords = map[string]secrecy{
 		"pass": anySecret, "pwd": anySecret, "sig": oneToken, "signature": oneToken, "auth": oneToken,
+		"jwt": oneToken, "pat": oneToken, "cred": oneToken, "creds": oneToken, "session": oneToken,
+		"private": oneToken, "dsn": anySecret, "webhook": oneToken,
 	}
+	// alone are the lastWords that are secret only after another word or
+	// in a query string: a lone pass is a test's result, pwd the working
+	// directory, pat a name.
+	alone = toSet("pass", "pwd", "pat")
 	// keyQualifiers make a name ending in "key" secret: api_key,
 	// x-api-key, secret_key, encryption_key. A key alone is secret only
 	// in a query string (Google's ?key=…).
@@ -689,7 +699,7 @@ var (
 		"suffix", "schema", "helper", "command", "cmd", "script", "program", "rotation", "strength", "regex",
 		"pattern", "validation", "changed", "updated", "created", "at", "date", "time", "visible", "placeholder",
 		"description", "desc", "help", "title", "fingerprint", "min", "max", "chars", "characters", "strategy",
-		"backend", "class", "in", "out", "estimate", "counter")
+		"backend", "class", "in", "out", "estimate", "counter", "jar")
 	// flagWords start names that switch something about a secret on or
 	// off, rather than give it: no_password, ask-pass, use_token.
 	flagWords = toSet("no", "ask", "prompt", "show", "hide", "use", "with", "without", "require", "requires",
@@ -715,6 +725,9 @@ func classify(words []string, query bool) secrecy {
 		return notSecret
 	}
 	last := words[len(words)-1]
+	if len(words) > 1 && (last == "url" || last == "uri") && words[len(words)-2] == "webhook" {
+		return oneToken // SLACK_WEBHOOK_URL: the URL is the credential
+	}
 	if referenceWords[last] || len(words) > 1 && flagWords[words[0]] {
 		return notSecret
 	}
@@ -746,7 +759,7 @@ func classify(words []string, query bool) secrecy {
 	}
 	// A lone pass or pwd is a test's result or the working directory,
 	// except in a query string.
-	if kind, ok := lastWords[last]; ok && (len(words) > 1 || query || last != "pass" && last != "pwd") {
+	if kind, ok := lastWords[last]; ok && (len(words) > 1 || query || !alone[last]) {
 		found = max(found, kind)
 	}
 	if last == "key" && len(words) > 1 && keyQualifiers[words[len(words)-2]] {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/tools"
 
 	"fmt"
 	"io"
@@ -195,7 +196,7 @@ func (t *Trace) Token(chunk string) {
 		t.streamText(s[:start])
 		t.undim()
 		t.answering = true
-		t.write(t.paint(ansiBoldGreen, Visible(s[start:end])))
+		t.write(t.paint(ansiBoldGreen, tools.Visible(s[start:end])))
 		t.midLine = true
 		t.streamText(s[end:])
 	default:
@@ -216,7 +217,7 @@ func (t *Trace) streamText(text string) {
 		t.dim = true // one dim run for the streamed thought
 		t.write(ansiDim)
 	}
-	t.write(Visible(text))
+	t.write(tools.Visible(text))
 }
 
 // finalAnswerLabels are the labels of a final answer the prompts ask for,
@@ -328,7 +329,7 @@ func (t *Trace) flushCarry() {
 		return
 	}
 	t.midLine = !strings.HasSuffix(c, "\n")
-	t.write(Visible(c))
+	t.write(tools.Visible(c))
 }
 
 // Close stops and erases the spinner, and ends a streamed line. It is safe
@@ -379,9 +380,9 @@ func (t *Trace) textLimit() int {
 // characters made visible, and long text is shortened.
 func (t *Trace) format(e event.Event) string {
 	observed := e.Text // what the model is shown, cut once below
-	e.Text = Visible(shortenBytes(e.Text, t.textLimit()))
-	e.Reasoning = Visible(shortenBytes(e.Reasoning, t.textLimit()))
-	e.Tool = Visible(e.Tool)
+	e.Text = tools.Visible(shortenBytes(e.Text, t.textLimit()))
+	e.Reasoning = tools.Visible(shortenBytes(e.Reasoning, t.textLimit()))
+	e.Tool = tools.Visible(e.Tool)
 	parseErr := t.parseErr
 	t.parseErr = nil
 	var b strings.Builder
@@ -410,7 +411,7 @@ func (t *Trace) format(e event.Event) string {
 			} else {
 				t.lastPrompt = text
 			}
-			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(Visible(strings.Trim(text, " \n")), "    ") + "\n")
+			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(tools.Visible(strings.Trim(text, " \n")), "    ") + "\n")
 		}
 	case event.Thought:
 		if e.Text != "" && !streamed {
@@ -421,7 +422,7 @@ func (t *Trace) format(e event.Event) string {
 		if streamed {
 			break // the streamed reply showed it
 		}
-		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
+		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, tools.Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
 	case event.Observation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
 			break
@@ -439,7 +440,7 @@ func (t *Trace) format(e event.Event) string {
 		} else {
 			text = shortenObservation(text)
 		}
-		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(Visible(text), "    "), took(e.Duration))
+		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(tools.Visible(text), "    "), took(e.Duration))
 	case event.Final:
 		if streamed {
 			break

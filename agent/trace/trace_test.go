@@ -3,6 +3,7 @@ package trace
 import (
 	"github.com/hinshun/vt10x"
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/tools"
 
 	"bytes"
 	"fmt"
@@ -312,6 +313,33 @@ func TestTraceShowsOutsideTextSafely(t *testing.T) {
 		}
 		if len(out) > 100<<10 {
 			t.Errorf("verbose %v: a 12 MB thought made a %d-byte trace", verbose, len(out))
+		}
+	}
+}
+
+// TestTraceShowsInvisibleCharacters feeds the trace, streamed and not,
+// the characters that show as nothing or reorder text: each reaches the
+// writer as an escape.
+func TestTraceShowsInvisibleCharacters(t *testing.T) {
+	for _, r := range []rune{'\u200B', '\u200E', '\u200F', '\u061C', '\u2060', '\u00AD', '\uFEFF', '\u180E', '\U000E0041', '\u2066'} {
+		for _, verbose := range []bool{false, true} {
+			c := string(r)
+			var b bytes.Buffer
+			feed(New(&b, Verbose(verbose)), []any{
+				event.Event{Kind: event.Thought, Iteration: 1, Text: "cd /tmp/safe" + c},
+				event.Event{Kind: event.Action, Iteration: 1, Tool: "shell" + c, Args: map[string]any{"command": "cd /tmp/safe" + c + "; touch MARK"}},
+				event.Event{Kind: event.Observation, Iteration: 1, Tool: "shell", Text: "page" + c},
+				token("streamed" + c),
+				event.Event{Kind: event.Warning, Iteration: 2, Text: "server says" + c},
+				event.Event{Kind: event.Final, Iteration: 3, Text: "answer" + c},
+			})
+			out := b.String()
+			if strings.ContainsRune(out, r) || tools.Hidden(out) != "" {
+				t.Errorf("%U, verbose %v: the trace holds %s: %q", r, verbose, tools.Hidden(out), out)
+			}
+			if want := fmt.Sprintf("answer\\u%04x", r); r < 0x10000 && !strings.Contains(out, want) {
+				t.Errorf("%U, verbose %v: the answer is not shown as %s: %q", r, verbose, want, out)
+			}
 		}
 	}
 }

@@ -14,6 +14,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/bounded"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -124,10 +127,12 @@ var fields = []string{"command", "args", "env", "envFile", "cwd", "url", "header
 // variable NAME. Relative paths are taken from the file's folder: a command
 // or cwd that holds a slash, and an argument that holds one (or is . or ..)
 // and names an existing file or folder there. Other top-level keys are
-// ignored. Errors are [*ConfigError]s; a file with neither section gives
-// one that matches [ErrNoServers].
+// ignored. The file and each envFile must be regular files of at most
+// [tools.MaxConfigFile] bytes (a FIFO or a device is refused, not waited
+// on or read). Errors are [*ConfigError]s; a file with neither section
+// gives one that matches [ErrNoServers].
 func LoadConfig(path string) ([]Server, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, tools.MaxConfigFile)
 	if err != nil {
 		return nil, &ConfigError{File: path, Problem: fmt.Sprintf("cannot read it: %v", err), Err: err}
 	}
@@ -456,9 +461,12 @@ func (s *Server) readEnvFile(name, dir string) error {
 	if !filepath.IsAbs(name) {
 		name = filepath.Join(dir, name)
 	}
-	data, err := os.ReadFile(name)
+	data, err := bounded.ReadFile(name, tools.MaxConfigFile)
 	if err != nil {
-		return fmt.Errorf(`"envFile" %s cannot be read: %v`, name, errors.Unwrap(err))
+		if pe, ok := err.(*os.PathError); ok {
+			err = pe.Err
+		}
+		return fmt.Errorf(`"envFile" %s cannot be read: %w`, name, err)
 	}
 	if s.Env == nil {
 		s.Env = map[string]string{}

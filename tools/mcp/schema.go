@@ -23,10 +23,12 @@ func schemaOf(input any) tools.Schema {
 	obj, _ := input.(map[string]any)
 	props, _ := obj["properties"].(map[string]any)
 	var required []string
+	isRequired := map[string]bool{}
 	if list, ok := obj["required"].([]any); ok {
 		for _, r := range list {
-			if name, ok := r.(string); ok && !slices.Contains(required, name) {
+			if name, ok := r.(string); ok && !isRequired[name] {
 				required = append(required, name)
+				isRequired[name] = true
 			}
 		}
 	}
@@ -37,7 +39,7 @@ func schemaOf(input any) tools.Schema {
 	}
 	var rest []string
 	for name := range props {
-		if !slices.Contains(required, name) {
+		if !isRequired[name] {
 			rest = append(rest, name)
 		}
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -54,6 +55,31 @@ func TestSchemaOf(t *testing.T) {
 			if got := schemaOf(schema); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
+		})
+	}
+}
+
+// BenchmarkSchemaOfRequired reads schemas that list n required properties
+// (and n more that are optional): the time per property stays the same as
+// n grows, where checking each name against a list made it grow with n.
+func BenchmarkSchemaOfRequired(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 50_000} {
+		props := map[string]any{}
+		var required []any
+		for i := range n {
+			name := fmt.Sprintf("p%d", i)
+			props[name] = map[string]any{"type": "string"}
+			props["o"+name] = map[string]any{"type": "integer"}
+			required = append(required, name)
+		}
+		input := map[string]any{"type": "object", "properties": props, "required": required}
+		b.Run(fmt.Sprintf("%d required", n), func(b *testing.B) {
+			for b.Loop() {
+				if s := schemaOf(input); len(s.Args) != 2*n {
+					b.Fatalf("%d arguments, want %d", len(s.Args), 2*n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/required")
 		})
 	}
 }

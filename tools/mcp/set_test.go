@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -194,6 +195,22 @@ func TestConfirmation(t *testing.T) {
 				t.Errorf("Server() = %q", s)
 			}
 		})
+	}
+}
+
+func TestConfirmationShowsInvisibleCharacters(t *testing.T) {
+	set := start(t, Options{}, testServer(t, "careful"))
+	i := slices.IndexFunc(set.Tools(), func(x tools.Tool) bool { return x.Name() == "echo" })
+	tl := set.Tools()[i].(tools.Confirmable)
+	for _, r := range []rune{'\u200B', '\u200E', '\u200F', '\u061C', '\u2060', '\u00AD', '\uFEFF', '\u180E', '\U000E0041', '\u2066'} {
+		prompt, needed := tl.Confirmation(map[string]any{"text": "rm -rf /tmp/safe" + string(r)})
+		want := fmt.Sprintf(`"rm -rf /tmp/safe\u%04x"`, r)
+		if r > 0xffff {
+			want = fmt.Sprintf(`"rm -rf /tmp/safe\U%08x"`, r)
+		}
+		if !needed || tools.Hidden(prompt) != "" || !strings.Contains(prompt, want) {
+			t.Errorf("%U: needed = %v, prompt:\n%q\nwant it to show %s", r, needed, prompt, want)
+		}
 	}
 }
 

@@ -51,7 +51,7 @@ func (t *tool) Confirmation(args map[string]any) (string, bool) {
 		what += fmt.Sprintf(" (%s here)", t.name)
 	}
 	return fmt.Sprintf("The MCP server %q is to run %s with these arguments:\n\n    %s\n\nRun it?",
-		tools.Visible(t.srv.cfg.Name), tools.Visible(what), tools.Visible(string(b))), true
+		tools.Visible(t.srv.cfg.Name), tools.Visible(what), tools.Literal(string(b))), true
 }
 
 // Call calls the tool on its server. A result the server marks as an

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/react-agent/react-agent/agent/logs"
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// TestSettingsOfAContinuedConversation logs a conversation with a model
+// and a server of its own, then asks settings -c and --cid, which once
+// showed the defaults while ask -c used the conversation's provider,
+// model and server.
+func TestSettingsOfAContinuedConversation(t *testing.T) {
+	s := ollama(t, "calculator.json", modeltest.Model("qwen-logged:1b"))
+	db := filepath.Join(t.TempDir(), "logs.db")
+	env := []string{"REACT_AGENT_LOG_DB=" + db}
+	if got := (invocation{args: []string{"-q", "--base-url", s.URL, "-m", "qwen-logged:1b", "What is 17 * 23 + 4?"}, env: env}).run(t); got.code != 0 {
+		t.Fatalf("the first run failed\n%s", got)
+	}
+	id := conversationOf(t, db)
+	for _, flags := range [][]string{{"-c"}, {"--continue"}, {"--cid", id[:5]}} {
+		t.Run(strings.Join(flags, " "), func(t *testing.T) {
+			got := invocation{args: append([]string{"settings"}, flags...), env: env}.run(t)
+			from := "conversation " + id
+			for name, want := range map[string]string{"model": "qwen-logged:1b", "base-url": s.URL} {
+				if value, source := settingLine(got.stdout, name); value != want || source != from {
+					t.Errorf("settings shows %s %q from %q; want %q from %q\n%s", name, value, source, want, from, got)
+				}
+			}
+		})
+	}
+	t.Run("a conversation that is not in the log", func(t *testing.T) {
+		got := invocation{args: []string{"settings", "--cid", "ffffffffffff"}, env: env}.run(t)
+		if got.code == 0 || !strings.Contains(got.stderr, "not in the log") {
+			t.Errorf("want an error saying the conversation is not in the log\n%s", got)
+		}
+	})
+	t.Run("a provider the log names that does not exist blames no flag", func(t *testing.T) {
+		raw, err := sql.Open("sqlite", db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		if _, err := raw.Exec("UPDATE runs SET provider = 'olama'"); err != nil {
+			t.Fatal(err)
+		}
+		got := invocation{args: []string{"-q", "-c", "And times 10?"}, env: env}.run(t)
+		want := `provider (from conversation ` + id + ` in the log; pass --provider to choose another): `
+		if got.code == 0 || !strings.Contains(got.stderr, want) || !strings.Contains(got.stderr, `unknown provider "olama"`) || strings.Contains(got.stderr, "--provider: ") {
+			t.Errorf("want %q and the provider named\n%s", want, got)
+		}
+	})
+}
+
+// conversationOf returns the ID of the latest conversation of the log at
+// path.
+func conversationOf(t *testing.T, path string) string {
+	t.Helper()
+	store, err := logs.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	id, err := store.Latest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestSettingsHideAPasswordInTheServersURL gives --base-url with a
+// password, and a key in its query: settings shows them as it shows the
+// API key, hidden.
+func TestSettingsHideAPasswordInTheServersURL(t *testing.T) {
+	for _, r := range []invocation{
+		args("settings", "--base-url", "http://bob:hunter2-secret@127.0.0.1:8080/v1?api_key=k3y-in-the-query"),
+		{args: []string{"settings"}, env: []string{"OLLAMA_HOST=http://bob:hunter2-secret@127.0.0.1:11434"}},
+	} {
+		got := r.run(t)
+		if got.code != 0 || strings.Contains(got.stdout, "hunter2-secret") || strings.Contains(got.stdout, "k3y-in-the-query") || !strings.HasPrefix(func() string { v, _ := settingLine(got.stdout, "base-url"); return v }(), "http://bob:xxxxx@127.0.0.1:") {
+			t.Errorf("want the password and the key hidden\n%s", got)
+		}
+	}
+}
