@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -281,5 +282,40 @@ func TestLMStudioAndOpenAIGetAJSONSchemaInResponseFormat(t *testing.T) {
 				t.Errorf("strict %v with a root anyOf %v: %v", tt.strict, rootAnyOf, schema)
 			}
 		})
+	}
+}
+
+// declaredTool is a tool whose arguments have a JSON schema of their own,
+// as an MCP tool's have.
+type declaredTool struct {
+	funcTool
+	schema string
+}
+
+func (t declaredTool) JSONSchema() json.RawMessage { return json.RawMessage(t.schema) }
+
+func TestATooLargeSchemaIsSaidAndTheOtherToolsStayBound(t *testing.T) {
+	props := make([]string, 3000)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"property_with_a_long_name_%d":{"type":"string"}`, i)
+	}
+	huge := declaredTool{funcTool{name: "huge", fn: func(context.Context, map[string]any) (string, error) { return "", nil }},
+		`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`}
+	srv := modeltest.NewLlamaCpp(twoSteps(t))
+	defer srv.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said warnings
+	res, err := New(m, registry(t, addTool(), huge), WithConstrain(ConstrainAuto), WithEvents(said.event)).Run(context.Background(), "What is 17 + 25?")
+	if err != nil || res.Answer != "17 + 25 = 42" {
+		t.Fatalf("answer %q, error %v", res.Answer, err)
+	}
+	if said.count("the arguments of huge are not bound") != 1 {
+		t.Errorf("the trace said %q", said)
+	}
+	if g, _ := srv.Request(0)["grammar"].(string); !strings.Contains(g, `call-add-args ::= "{" space "\"a\""`) || len(g) > 1<<20 {
+		t.Errorf("the grammar of %d bytes does not bind add:\n%.400s", len(g), g)
 	}
 }

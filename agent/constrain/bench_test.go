@@ -1,7 +1,9 @@
 package constrain
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/react-agent/react-agent/tools"
@@ -78,4 +80,32 @@ func BenchmarkSamplingOnTheTinyModel(b *testing.B) {
 		b.ReportMetric(tokens["grammar"]/4, "tokens/sample-grammar")
 		b.ReportMetric(tokens["free"]/4, "tokens/sample-free")
 	}
+}
+
+// BenchmarkGrammarOfAToolWithManyProperties measures writing the
+// constraints of one tool with a long name and n optional properties,
+// whose rule names all begin alike: the cost must grow with n, not with
+// its square.
+func BenchmarkGrammarOfAToolWithManyProperties(b *testing.B) {
+	for _, n := range []int{500, 2000, 4000} {
+		b.Run(fmt.Sprintf("properties=%d", n), func(b *testing.B) {
+			reg, err := tools.NewRegistry(wideTool("a_tool_with_a_rather_long_name", n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				For(reg).Step()
+			}
+		})
+	}
+}
+
+// wideTool is a tool named name with n optional properties of long names.
+func wideTool(name string, n int) tools.Tool {
+	props := make([]string, n)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"property_with_a_long_name_%d":{"type":"string"}`, i)
+	}
+	return schemaTool{name, `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`}
 }

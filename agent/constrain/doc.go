@@ -16,8 +16,13 @@
 // The schemas of a tool's arguments come from the tool: the JSON schema
 // its server declared when it has one (MCP tools, see tools.SchemaDeclarer), else
 // its tools.Schema. A schema feature a grammar cannot express narrows to
-// "any JSON value" for that value; the grammar is never broken.
+// "any JSON value" for that value; the grammar is never broken. A tool
+// whose schema would make the constraints larger than a request should
+// carry takes any JSON object as its arguments (see Set.Narrowed); the
+// others stay bound. Writing the constraints takes time in proportion to
+// the schemas, and stops when its context ends (see Set.Build).
 //
 //	set := constrain.For(reg)    // once per registry: the grammars are cached
+//	if err := set.Build(ctx); err != nil { … }
 //	resp, err := m.GenerateContent(ctx, msgs, model.WithConstraint(set.Step()))
 package constrain

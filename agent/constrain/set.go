@@ -1,7 +1,9 @@
 package constrain
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/react-agent/react-agent/agent/model"
@@ -37,19 +39,39 @@ const (
 // kept: for the steps of a run and for its forced final answer. A Set is
 // safe for concurrent use; the registry must not change once it is made.
 type Set struct {
-	reg   *tools.Registry
-	once  sync.Once
-	step  *model.Constraint
-	final *model.Constraint
+	reg      *tools.Registry
+	mu       sync.Mutex
+	built    bool
+	step     *model.Constraint
+	final    *model.Constraint
+	narrowed []string
 }
 
 // For returns the constraints of the tools in reg.
 func For(reg *tools.Registry) *Set { return &Set{reg: reg} }
 
+// Build writes the constraints, unless they are written already. Writing
+// them takes time in proportion to the tools' schemas, and stops with the
+// context's error when ctx ends first; nothing is kept then, and the next
+// call starts again.
+func (s *Set) Build(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.built {
+		return nil
+	}
+	if err := s.build(ctx); err != nil {
+		return err
+	}
+	s.built = true
+	return nil
+}
+
 // Step returns the constraint of a step: a tool call with arguments that
-// fit the tool, or (free in the text protocol) a final answer.
+// fit the tool, or (free in the text protocol) a final answer. It writes
+// the constraints first, without a deadline, when Build did not.
 func (s *Set) Step() *model.Constraint {
-	s.once.Do(s.build)
+	s.Build(context.Background())
 	return s.step
 }
 
@@ -57,8 +79,17 @@ func (s *Set) Step() *model.Constraint {
 // the JSON object protocol's final-answer branch alone. The text
 // protocol's final answer is free: it has none.
 func (s *Set) Final() *model.Constraint {
-	s.once.Do(s.build)
+	s.Build(context.Background())
 	return s.final
+}
+
+// Narrowed returns the names of the tools whose arguments are too large
+// to bind, in the order of the registry: their schemas would make the
+// grammar or the schema of a step larger than a request should carry, so
+// any JSON object is their arguments. The other tools are bound as usual.
+func (s *Set) Narrowed() []string {
+	s.Build(context.Background())
+	return s.narrowed
 }
 
 // named is a tool's name and argument schema.
@@ -67,57 +98,97 @@ type named struct {
 	args argsSchema
 }
 
-func (s *Set) build() {
+// maxToolSchema bounds the bytes of a tool's argument schema that go into
+// the schema of a step and its structural tag: a larger one is narrowed to
+// any JSON object.
+const maxToolSchema = 256 << 10
+
+func (s *Set) build(ctx context.Context) error {
 	var ts []named
+	narrowed := map[string]bool{}
 	if s.reg != nil {
 		for _, t := range s.reg.List() {
-			ts = append(ts, named{t.Name(), schemaOf(t)})
+			args := schemaOf(t)
+			if len(args.raw) > maxToolSchema {
+				args, narrowed[t.Name()] = anyObject(), true
+			}
+			ts = append(ts, named{t.Name(), args})
 		}
 	}
-	s.step = &model.Constraint{Name: "react_step"}
-	s.final = &model.Constraint{Name: "react_final_answer"}
+	step := &model.Constraint{Name: "react_step"}
+	final := &model.Constraint{Name: "react_final_answer"}
 	if len(ts) > 0 {
-		s.step.Grammar = grammarOf(ts)
-		s.step.Triggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: triggerPattern}}
-		s.step.ThinkingTriggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: thinkingPattern}}
-		s.step.Tag = tag(ts)
+		g, over, err := grammarOf(ctx, ts)
+		if err != nil {
+			return err
+		}
+		for _, name := range over {
+			narrowed[name] = true
+		}
+		step.Grammar = g
+		step.Triggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: triggerPattern}}
+		step.ThinkingTriggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: thinkingPattern}}
+		step.Tag = tag(ts)
 	}
-	s.step.Schema, _ = json.Marshal(objectSchema(ts, true))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	step.Schema, _ = json.Marshal(objectSchema(ts, true))
 	if strict, ok := strictObjectSchema(ts, true); ok {
-		s.step.StrictSchema, _ = json.Marshal(strict)
+		step.StrictSchema, _ = json.Marshal(strict)
 	}
-	s.final.Schema, _ = json.Marshal(objectSchema(nil, true))
+	final.Schema, _ = json.Marshal(objectSchema(nil, true))
 	strict, _ := strictObjectSchema(nil, true)
-	s.final.StrictSchema, _ = json.Marshal(strict)
+	final.StrictSchema, _ = json.Marshal(strict)
+	s.step, s.final, s.narrowed = step, final, nil
+	for _, t := range ts {
+		if narrowed[t.name] {
+			s.narrowed = append(s.narrowed, t.name)
+		}
+	}
+	return nil
+}
+
+// anyObject is the schema of arguments narrowed to any JSON object.
+func anyObject() argsSchema {
+	return argsSchema{raw: json.RawMessage(`{"type":"object"}`), tree: map[string]any{"type": "object"}}
 }
 
 // grammarOf returns the GBNF grammar of a step of the text protocol from the
 // action label on: "Action:", one of the tools' names, a line break,
 // "Action Input:" and one line of JSON that fits that tool's arguments.
-func grammarOf(ts []named) string {
-	g := newGrammar()
+// The tools whose arguments would make the grammar too large (see
+// maxToolGrammar) take any JSON object, and are returned as narrowed.
+func grammarOf(ctx context.Context, ts []named) (string, []string, error) {
+	g := newGrammar(ctx)
 	calls := make([]string, len(ts))
+	var narrowed []string
 	for i, t := range ts {
 		name := g.name("call-" + t.name)
-		g.root = t.args.tree
+		mark, size := len(g.rules), g.size
+		g.root, g.over, g.limit = t.args.tree, false, min(size+maxToolGrammar, maxGrammar)
 		args := g.value(name+"-args", t.args.tree, 0)
+		if g.err != nil {
+			return "", nil, g.err
+		}
+		if g.over {
+			// Too large: the tool's rules go, and its arguments are any
+			// object. Its names stay taken, which does no harm.
+			g.rules, g.size, g.over = g.rules[:mark], size, false
+			clear(g.refs) // the rules of $refs were the tool's own
+			args = "object"
+			narrowed = append(narrowed, t.name)
+		}
+		g.limit = maxGrammar + maxToolGrammar // the calls themselves always fit
 		calls[i] = g.add(name, literal(t.name)+` " "? "\n" `+literal(InputLabel)+` " "? `+args)
 	}
-	g.root = nil
-	root := literal(ActionLabel) + ` " "? (` + joinAlts(calls) + ")"
-	g.rules = append([]string{"root ::= " + root}, g.rules...)
-	return g.String()
-}
-
-func joinAlts(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += " | "
-		}
-		out += x
+	if err := ctx.Err(); err != nil {
+		return "", nil, err
 	}
-	return out
+	g.root = nil
+	root := literal(ActionLabel) + ` " "? (` + strings.Join(calls, " | ") + ")"
+	g.rules = append([]string{"root ::= " + root}, g.rules...)
+	return g.String(), narrowed, nil
 }
 
 // tag returns the structural tag of a step of the text protocol: free
