@@ -13,7 +13,7 @@ import (
 
 // TestEvalComparesConstrainedAndTextOffline evaluates a scripted model on
 // a fake llama-server with the text protocol and the constrained one,
-// recording a cassette a run: the constrained runs sent the lazy grammar,
+// recording a cassette a run: the constrained runs sent the grammar,
 // their cassettes keep it, and the evaluation replays offline with the
 // same numbers.
 func TestEvalComparesConstrainedAndTextOffline(t *testing.T) {
@@ -30,7 +30,7 @@ func TestEvalComparesConstrainedAndTextOffline(t *testing.T) {
 	}
 	grammars := 0
 	for i := range srv.Calls() {
-		if g, _ := srv.Request(i)["grammar"].(string); strings.HasPrefix(g, `root ::= "Action:"`) {
+		if g, _ := srv.Request(i)["grammar"].(string); strings.HasPrefix(g, "root ::= reply\n") {
 			grammars++
 		}
 	}

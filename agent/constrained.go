@@ -20,9 +20,8 @@ type Constrain string
 const (
 	// ConstrainOff binds nothing: the requests are what they are without.
 	ConstrainOff Constrain = "off"
-	// ConstrainAuto binds where the server binds lazily and the text
-	// protocol stays as it is: llama.cpp's grammar (the llamacpp
-	// provider), vLLM's and SGLang's structural tags. Elsewhere it binds
+	// ConstrainAuto binds where the text protocol stays as it is:
+	// llama.cpp's grammar, vLLM's and SGLang's structural tags. Elsewhere it binds
 	// nothing and says nothing.
 	ConstrainAuto Constrain = "auto"
 	// ConstrainOn binds wherever the server can, also where that means

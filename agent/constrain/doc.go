@@ -2,11 +2,12 @@
 // model's step to the registered tools, on the servers that can sample
 // under one:
 //
-//   - a GBNF grammar for llama.cpp, applied lazily from the "Action:" label
-//     on, so that the thought (and a <think> block) stays free, the tool
-//     name is one of the registered ones and the Action Input is JSON that
-//     fits that tool's argument schema, while a final answer never
-//     triggers it;
+//   - a GBNF grammar of the whole reply for llama.cpp, which binds a line
+//     that starts with the "Action:" label: the tool name is one of the
+//     registered ones and the Action Input is JSON that fits that tool's
+//     argument schema, while the thought, a <think> block at the start and
+//     a final answer stay free (it needs no trigger pattern, which
+//     llama.cpp would match against the whole reply at every token);
 //   - the same binding as an xgrammar structural tag, for vLLM and SGLang;
 //   - one JSON schema of the JSON object protocol, {"thought", "action",
 //     "action_input"}, with a branch a tool and one for the final answer,

@@ -21,20 +21,6 @@ const (
 	FinalAction = "Final Answer"
 )
 
-// Patterns of the trigger of the lazy grammar, as llama.cpp's full
-// patterns: the whole reply so far must match, and the grammar takes over
-// at the first capturing group, the action label at the start of the reply
-// or of a line.
-const (
-	// triggerPattern leaves a <think> block at the start of the reply
-	// free: a label written inside one that is not closed yet starts
-	// nothing.
-	triggerPattern = `^(?:\s*<think>[\s\S]*?</think>)?(?!\s*<think>)(?:[\s\S]*?\n)?(Action:)[\s\S]*$`
-	// thinkingPattern is for prompts that open the reasoning block
-	// themselves: nothing starts before its end.
-	thinkingPattern = `^[\s\S]*?</think>\s*(?:[\s\S]*?\n)?(Action:)[\s\S]*$`
-)
-
 // Set is the constraints of a registry's tools, made on first use and
 // kept: for the steps of a run and for its forced final answer. A Set is
 // safe for concurrent use; the registry must not change once it is made.
@@ -118,16 +104,14 @@ func (s *Set) build(ctx context.Context) error {
 	step := &model.Constraint{Name: "react_step"}
 	final := &model.Constraint{Name: "react_final_answer"}
 	if len(ts) > 0 {
-		g, over, err := grammarOf(ctx, ts)
+		g, think, over, err := grammarOf(ctx, ts)
 		if err != nil {
 			return err
 		}
 		for _, name := range over {
 			narrowed[name] = true
 		}
-		step.Grammar = g
-		step.Triggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: triggerPattern}}
-		step.ThinkingTriggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: thinkingPattern}}
+		step.Grammar, step.ThinkingGrammar = g, think
 		step.Tag = tag(ts)
 	}
 	if err := ctx.Err(); err != nil {
@@ -154,22 +138,25 @@ func anyObject() argsSchema {
 	return argsSchema{raw: json.RawMessage(`{"type":"object"}`), tree: map[string]any{"type": "object"}}
 }
 
-// grammarOf returns the GBNF grammar of a step of the text protocol from the
-// action label on: "Action:", one of the tools' names, a line break,
-// "Action Input:" and one line of JSON that fits that tool's arguments.
-// The tools whose arguments would make the grammar too large (see
-// maxToolGrammar) take any JSON object, and are returned as narrowed.
-func grammarOf(ctx context.Context, ts []named) (string, []string, error) {
+// grammarOf returns the GBNF grammars of a step of the text protocol: a
+// whole reply, free but where a line starts with the action label, which
+// goes on as one of the tools' names, a line break, "Action Input:" and one
+// line of JSON that fits that tool's arguments, and ends the reply (see
+// replyRules); and the same reply for a prompt that opened a reasoning
+// block, free until the block's end. The tools whose arguments would make
+// the grammar too large (see maxToolGrammar) take any JSON object, and are
+// returned as narrowed.
+func grammarOf(ctx context.Context, ts []named) (grammar, thinking string, narrowed []string, err error) {
 	g := newGrammar(ctx)
+	action := g.name("action")
 	calls := make([]string, len(ts))
-	var narrowed []string
 	for i, t := range ts {
 		name := g.name("call-" + t.name)
 		mark, size := len(g.rules), g.size
 		g.root, g.over, g.limit = t.args.tree, false, min(size+maxToolGrammar, maxGrammar)
 		args := g.value(name+"-args", t.args.tree, 0)
 		if g.err != nil {
-			return "", nil, g.err
+			return "", "", nil, g.err
 		}
 		if g.over {
 			// Too large: the tool's rules go, and its arguments are any
@@ -183,12 +170,13 @@ func grammarOf(ctx context.Context, ts []named) (string, []string, error) {
 		calls[i] = g.add(name, literal(t.name)+` " "? "\n" `+literal(InputLabel)+` " "? `+args)
 	}
 	if err := ctx.Err(); err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
 	g.root = nil
-	root := literal(ActionLabel) + ` " "? (` + strings.Join(calls, " | ") + ")"
-	g.rules = append([]string{"root ::= " + root}, g.rules...)
-	return g.String(), narrowed, nil
+	g.add(action, literal(ActionLabel)+` " "? (`+strings.Join(calls, " | ")+")")
+	reply, think := g.replyRules(action)
+	rules := g.String()
+	return "root ::= " + reply + "\n" + rules, "root ::= " + think + "\n" + rules, narrowed, nil
 }
 
 // tag returns the structural tag of a step of the text protocol: free

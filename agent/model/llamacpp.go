@@ -18,7 +18,7 @@ import (
 
 // llamacppProvider talks to llama.cpp's llama-server through its own
 // endpoints: /apply-template renders the chat with the model's template
-// and /completion generates, which takes a lazy grammar (see
+// and /completion generates, which takes a grammar (see
 // WithConstraint) and keeps the prompt's cache; /props gives the context
 // window. Tool calls (Config.ToolCalling) go through its OpenAI-compatible
 // /v1 instead.
@@ -41,7 +41,7 @@ var llamacppProvider = Provider{
 			numCtx = cfg.NumCtx
 		}
 		return opened{model: &llamacpp{base: u, hc: hc}, url: u, numCtx: numCtx, images: imagesRefused,
-			con: fixed(ModeGrammar, ServerLlamaCpp, "a lazy GBNF grammar on llama.cpp's /completion, from the Action: label on")}, nil
+			con: fixed(ModeGrammar, ServerLlamaCpp, "a GBNF grammar on llama.cpp's /completion, from a line's Action: label on")}, nil
 	},
 }
 
@@ -120,7 +120,7 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	if err != nil {
 		return nil, err
 	}
-	ctx = thinkingTriggers(ctx, prompt)
+	ctx = thinkingGrammar(ctx, prompt)
 	body, err := json.Marshal(completionRequest{Prompt: prompt, Stream: true, CachePrompt: true, NPredict: o.MaxTokens,
 		Temperature: o.Temperature, TopP: o.TopP, TopK: o.TopK, Seed: o.Seed, Stop: o.StopWords})
 	if err != nil {
@@ -178,17 +178,18 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	}}}, nil
 }
 
-// thinkingTriggers returns ctx with the lazy grammar's triggers for a
-// prompt that ends inside a reasoning block the chat template opened,
-// where nothing may start the grammar before the block's end.
-func thinkingTriggers(ctx context.Context, prompt string) context.Context {
+// thinkingGrammar returns ctx with the grammar of a reply that starts
+// inside a reasoning block, for a prompt that ends inside one the chat
+// template opened: nothing is bound before the block's end.
+func thinkingGrammar(ctx context.Context, prompt string) context.Context {
 	c, _ := ctx.Value(constraintCtxKey{}).(*Constraint)
 	fields, _ := ctx.Value(fieldsKey{}).(map[string]any)
-	if c == nil || len(c.ThinkingTriggers) == 0 || fields == nil || !strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
+	if c == nil || c.ThinkingGrammar == "" || fields == nil || fields["grammar"] == nil ||
+		!strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
 		return ctx
 	}
 	f := maps.Clone(fields)
-	f["grammar_triggers"] = c.ThinkingTriggers
+	f["grammar"] = c.ThinkingGrammar
 	return context.WithValue(ctx, fieldsKey{}, f)
 }
 
