@@ -53,6 +53,10 @@ type grammar struct {
 	next  map[string]int    // the next suffix to try for a name, by base
 	refs  map[string]string // a $ref's rule, by the schema it resolves in and its path
 	root  map[string]any    // the schema $refs resolve in
+	// left holds the $refs whose rules are being written and have not yet
+	// begun with a byte: a $ref to one of them again would be left
+	// recursion, which llama.cpp refuses.
+	left map[string]bool
 
 	ctx   context.Context
 	err   error // the context's error, once it ended
@@ -64,7 +68,7 @@ type grammar struct {
 
 func newGrammar(ctx context.Context) *grammar {
 	g := &grammar{names: map[string]bool{"root": true}, next: map[string]int{}, refs: map[string]string{},
-		ctx: ctx, limit: maxGrammar}
+		left: map[string]bool{}, ctx: ctx, limit: maxGrammar}
 	for _, p := range primitives {
 		name, _, _ := strings.Cut(p, " ")
 		g.names[name] = true
@@ -287,6 +291,7 @@ func (g *grammar) typed(base, t string, m map[string]any, depth int) string {
 			return "array"
 		}
 		name := g.name(base)
+		defer g.begun()()
 		item := g.value(name+"-item", items, depth+1)
 		return g.add(name, `"[" space ( `+item+` ( "," space `+item+` )* )? "]" space`)
 	}
@@ -307,6 +312,7 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 		return "object"
 	}
 	name := g.name(base)
+	defer g.begun()()
 	names, required := propertyOrder(props, req)
 	type item struct {
 		kv       string
@@ -367,9 +373,22 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 	return g.add(name, `"{" space `+body+`"}" space`)
 }
 
+// begun marks the rule being written as begun with a byte (a bracket):
+// the $refs met in its values are no left recursion of the ones it is
+// part of. It returns the function that restores the mark.
+func (g *grammar) begun() func() {
+	saved := g.left
+	g.left = map[string]bool{}
+	return func() { g.left = saved }
+}
+
 // ref returns the rule of a $ref to a definition of the schema being
 // written ("#/$defs/name" or "#/definitions/name"), made once, so that a
-// recursive definition is a recursive rule. Any other $ref is any value.
+// recursive definition is a recursive rule. A $ref back to a definition
+// before anything was written ({"anyOf": [{"$ref": itself}, …]}, or two
+// definitions that are each other) is any value there: llama.cpp refuses
+// left recursion, and with it the whole grammar. Any other $ref is any
+// value.
 func (g *grammar) ref(ref string, depth int) string {
 	var key string
 	var defs map[string]any
@@ -386,13 +405,18 @@ func (g *grammar) ref(ref string, depth int) string {
 		return "value"
 	}
 	memo := fmt.Sprintf("%p %s", g.root, ref)
+	if g.left[memo] {
+		return "value"
+	}
 	if name, ok := g.refs[memo]; ok {
 		return name
 	}
 	name := g.name("def-" + key)
 	g.refs[memo] = name
 	// The rule's name is taken before its body is written, for recursion.
+	g.left[memo] = true
 	body := g.value(name+"-body", def, depth+1)
+	delete(g.left, memo)
 	g.add(name, body)
 	return name
 }

@@ -1,8 +1,12 @@
 package constrain
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // objectSchema returns the JSON schema of a step of the JSON object
@@ -10,18 +14,121 @@ import (
 // first, with a branch a tool (its name as the action, its arguments as
 // the input) and, when final is true, one for the final answer ("Final
 // Answer" and the answer as a string).
+//
+// The schema of a tool's arguments that refers to its own parts ("$ref":
+// "#/$defs/…", as pydantic and FastMCP write them) is moved to the root's
+// "$defs", under a name of its own, with its references rewritten to
+// where it now is: nested in a branch, its "#/…" would point at the root
+// of the whole schema, where nothing is.
 func objectSchema(ts []named, final bool) any {
 	var branches []any
+	var defs ordered
+	taken := map[string]bool{}
 	for _, t := range ts {
-		branches = append(branches, step(t.name, json.RawMessage(t.args.raw)))
+		var input any = json.RawMessage(t.args.raw)
+		if hasLocalRef(t.args.raw) {
+			name := ruleName(t.name)
+			for i := 2; taken[name]; i++ {
+				name = ruleName(t.name) + "-" + strconv.Itoa(i)
+			}
+			taken[name] = true
+			if moved, err := rebaseRefs(t.args.raw, "#/$defs/"+name); err == nil {
+				defs = append(defs, kv{name, json.RawMessage(moved)})
+				input = ordered{{"$ref", "#/$defs/" + name}}
+			}
+		}
+		branches = append(branches, step(t.name, input))
 	}
 	if final {
 		branches = append(branches, step(FinalAction, ordered{{"type", "string"}}))
 	}
+	var root ordered
 	if len(branches) == 1 {
-		return branches[0]
+		root = branches[0].(ordered)
+	} else {
+		root = ordered{{"anyOf", branches}}
 	}
-	return ordered{{"anyOf", branches}}
+	if len(defs) > 0 {
+		root = append(root, kv{"$defs", defs})
+	}
+	return root
+}
+
+// hasLocalRef reports whether a schema has a "$ref" into itself.
+func hasLocalRef(raw []byte) bool {
+	return bytes.Contains(raw, []byte(`"$ref"`)) && bytes.Contains(raw, []byte(`"#`))
+}
+
+// rebaseRefs returns the schema raw with each "$ref" into itself ("#",
+// "#/…") made to point into the schema as it is at the JSON pointer base
+// of another document. The keys keep their order.
+func rebaseRefs(raw []byte, base string) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out bytes.Buffer
+	// An open object or array: its items so far, and in an object whether
+	// the next token is a key's value, and the last key.
+	type frame struct {
+		object, afterKey bool
+		items            int
+		key              string
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out.Bytes(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		if tok == json.Delim('}') || tok == json.Delim(']') {
+			out.WriteString(tok.(json.Delim).String())
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		key := top != nil && top.object && !top.afterKey
+		switch {
+		case top == nil:
+		case key:
+			if top.items > 0 {
+				out.WriteByte(',')
+			}
+			top.items++
+		case top.object:
+			top.afterKey = false
+		default:
+			if top.items > 0 {
+				out.WriteByte(',')
+			}
+			top.items++
+		}
+		if key {
+			top.afterKey, top.key = true, tok.(string)
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			out.WriteString(t.String())
+			stack = append(stack, frame{object: t == '{'})
+			continue
+		case string:
+			if !key && top != nil && top.object && top.key == "$ref" && strings.HasPrefix(t, "#") {
+				tok = base + strings.TrimPrefix(t, "#")
+			}
+		}
+		b, err := marshal(tok)
+		if err != nil {
+			return nil, err
+		}
+		out.Write(b)
+		if key {
+			out.WriteByte(':')
+		}
+	}
 }
 
 // step is one branch of the JSON object protocol's schema.
