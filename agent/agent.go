@@ -35,6 +35,11 @@ var (
 	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
 	// past maxPromptBytes, far beyond any model's context window.
 	ErrPromptTooLarge = errors.New("the prompt is too large")
+	// ErrTokenLimit is matched by the error of a run that ended because
+	// the server kept cutting the model's replies at the token limit of a
+	// reply (model.Config.MaxTokens, or the server's own): a cut reply is
+	// never an answer, and never runs a tool.
+	ErrTokenLimit = errors.New("the model's replies were cut off at the token limit of a reply")
 )
 
 // maxPromptBytes bounds the prompt of one model call, whatever the
@@ -447,6 +452,9 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	}
 	if r.repeats >= r.a.opts.maxParseRepeats {
 		r.res.StopReason = event.StopRepeatedParseError
+		if errors.Is(reply.Err, parser.ErrTruncated) {
+			return fmt.Errorf("agent: %w: %w, %d times in a row", ErrRepeatedParseError, ErrTokenLimit, r.repeats)
+		}
 		return fmt.Errorf("agent: %w: %d times in a row: %s", ErrRepeatedParseError, r.repeats, msg)
 	}
 	r.tr.addReply(reply, msg)
@@ -601,7 +609,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 		return res, err
 	}
 	if errors.Is(reply.Err, parser.ErrTruncated) {
-		return res, fmt.Errorf("agent: %s, and the answer asked for was cut off at the token limit: %w", what, ErrNoAnswer)
+		return res, fmt.Errorf("agent: %s, and the answer asked for was cut off at the token limit: %w (%w)", what, ErrNoAnswer, ErrTokenLimit)
 	}
 	answer := reply.Step.FinalAnswer
 	if reply.Err != nil || reply.Step.Kind != parser.KindFinal {

@@ -16,7 +16,8 @@ import (
 
 func TestConstrainOffSendsTheRequestsOfBefore(t *testing.T) {
 	// testdata/agent/requests holds the bodies the same run sent before
-	// constraints existed, byte for byte.
+	// constraints existed, byte for byte, but for the bound on a reply's
+	// tokens that every call carries since (num_predict, max_tokens).
 	for _, provider := range []string{"ollama", "openai"} {
 		for _, c := range []Constrain{ConstrainOff, ""} {
 			t.Run(provider+" "+string(c), func(t *testing.T) {

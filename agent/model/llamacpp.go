@@ -103,9 +103,19 @@ type completionRequest struct {
 type completionEvent struct {
 	Content         string `json:"content"`
 	Stop            bool   `json:"stop"`
-	StopType        string `json:"stop_type"`
+	StopType        string `json:"stop_type"` // "eos", "word", or "limit" when cut
+	Truncated       bool   `json:"truncated"` // the context ran out, or was shifted
 	TokensPredicted int    `json:"tokens_predicted"`
 	TokensEvaluated int    `json:"tokens_evaluated"`
+}
+
+// stopReason returns why the reply ended: its stop_type, and "limit" for
+// a reply the server truncated because the context ran out.
+func (ev completionEvent) stopReason() string {
+	if ev.Truncated {
+		return "limit"
+	}
+	return ev.StopType
 }
 
 // GenerateContent renders msgs with the model's chat template and
@@ -169,7 +179,7 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	}
 	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{
 		Content:    text.String(),
-		StopReason: last.StopType,
+		StopReason: last.stopReason(),
 		GenerationInfo: map[string]any{
 			"PromptTokens":     last.TokensEvaluated,
 			"CompletionTokens": last.TokensPredicted,

@@ -17,6 +17,13 @@ import (
 // own default (2048) silently truncates agent prompts.
 const DefaultNumCtx = 8192
 
+// DefaultMaxTokens bounds the tokens of one reply, sent on every call: a
+// step needs far fewer, and a model that runs away (repeating itself, or
+// writing a made-up conversation) would otherwise fill the whole context
+// window before it stops. A reply cut at the bound says so (see
+// AtTokenLimit), and is never an answer.
+const DefaultMaxTokens = 4096
+
 // Config says which model to talk to and how. The zero Config means Ollama
 // at OLLAMA_HOST or http://127.0.0.1:11434 with its default model.
 type Config struct {
@@ -39,10 +46,14 @@ type Config struct {
 	// Temperature is the sampling temperature, sent on every call; zero
 	// (the default) keeps the agent's steps as repeatable as the model allows.
 	Temperature float64
-	// TopP, TopK, Seed and MaxTokens are sent on every call when not zero.
-	TopP      float64
-	TopK      int
-	Seed      int
+	// TopP, TopK and Seed are sent on every call when not zero.
+	TopP float64
+	TopK int
+	Seed int
+	// MaxTokens bounds the tokens of a reply, sent on every call as the
+	// server names it (n_predict, num_predict, max_tokens); zero means
+	// DefaultMaxTokens, and below zero sends no bound, leaving it to the
+	// server.
 	MaxTokens int
 	// Record, when set, is a file to write every request and response to,
 	// as a JSONL cassette.
@@ -91,6 +102,9 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	if cfg.NumCtx <= 0 {
 		cfg.NumCtx = DefaultNumCtx
 	}
+	if cfg.MaxTokens == 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
 	if cfg.Model == "" {
 		cfg.Model = p.DefaultModel
 	}
@@ -118,7 +132,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
+		numCtx: o.numCtx, defaults: append(samplingOptions(cfg), o.opts...), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
 		options: cfg.Options, images: o.images}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
@@ -142,7 +156,7 @@ func samplingOptions(cfg Config) []llms.CallOption {
 	if cfg.Seed != 0 {
 		opts = append(opts, llms.WithSeed(cfg.Seed))
 	}
-	if cfg.MaxTokens != 0 {
+	if cfg.MaxTokens > 0 {
 		opts = append(opts, llms.WithMaxTokens(cfg.MaxTokens))
 	}
 	return opts

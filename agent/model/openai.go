@@ -77,6 +77,12 @@ func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, er
 	m, err := openai.New(openai.WithBaseURL(u), openai.WithModel(cfg.Model),
 		openai.WithToken(key), openai.WithHTTPClient(doer{hc}))
 	o := opened{model: m, url: u, numCtx: numCtx, images: imagesAsDataURLs}
+	if !hostedOpenAI(u) {
+		// The servers that speak OpenAI's API read the bound of a reply
+		// from max_tokens (Ollama's /v1 from nothing else); OpenAI's own
+		// reasoning models take only max_completion_tokens.
+		o.opts = append(o.opts, openai.WithLegacyMaxTokensField())
+	}
 	if !cfg.ToolCalling {
 		o.con = openaiConstrainer(cfg.Server, u, key, hc)
 	}
@@ -93,6 +99,12 @@ const (
 	ServerOllama   = "ollama"
 	ServerOpenAI   = "openai"
 )
+
+// hostedOpenAI reports whether u is OpenAI's own API.
+func hostedOpenAI(u string) bool {
+	pu, err := url.Parse(u)
+	return err == nil && pu.Hostname() == "api.openai.com"
+}
 
 // openaiConstrainer finds how the OpenAI-compatible server at u binds
 // replies: as server says, else OpenAI's own API by its address, else by
@@ -127,7 +139,7 @@ func serverMode(kind string) (Mode, string, string) {
 // host, the others by the owned_by of their /v1/models, or "" when it
 // cannot tell.
 func detectServer(ctx context.Context, u, key string, hc *http.Client) string {
-	if pu, err := url.Parse(u); err == nil && pu.Hostname() == "api.openai.com" {
+	if hostedOpenAI(u) {
 		return ServerOpenAI
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
