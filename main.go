@@ -2710,6 +2710,10 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 		return msg, "check --model and the sampling options"
 	case "Timeout":
 		return msg, "raise --timeout"
+	case "NumCtx":
+		return msg, "raise --num-ctx (if the model allows it), or lower --max-observation"
+	case "MaxTokens":
+		return msg, "raise --max-tokens"
 	case "MaxReplyBytes":
 		return msg, "raise --max-reply if the reply is meant to be that large"
 	case "IdleTimeout":

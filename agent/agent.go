@@ -15,6 +15,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/react-agent/react-agent/agent/constrain"
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -96,6 +97,8 @@ type runState struct {
 
 	bytesPerToken   float64 // measured on the last prompt the server counted
 	sent            int     // the bytes of the last prompt sent
+	window          int     // the context window the server reported when it refused a prompt, or 0
+	refitted        bool    // a prompt the server refused as too large was fitted again
 	fitTurns        int     // turns left out to fit the context window
 	fitObservations int     // observations shortened to fit it
 	fitSaid         bool    // the warning that says so was given
@@ -263,6 +266,9 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	}
 	r.warnDropped(iter)
 	r.warnRefused(iter)
+	if err != nil && r.refit(iter, err) {
+		return r.ask(ctx, iter, forced)
+	}
 	r.res.Usage.Add(mr.usage)
 	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
 		// A server that reuses a cached prompt may count only the tokens
@@ -339,11 +345,56 @@ func (r *runState) warnDropped(iter int) {
 	}
 }
 
+// contextWindow returns the model's context window in tokens: what the
+// server said when it refused a prompt, else what the agent was told.
+func (r *runState) contextWindow() int {
+	if r.window > 0 {
+		return r.window
+	}
+	return r.a.opts.contextWindow
+}
+
+// refit fits the text transcript again, once a run, after the server
+// refused a prompt as larger than its context window and said how many
+// tokens the prompt is (and the window, llama-server): the tokens a byte
+// are now known. It reports whether the prompt now fits, to be sent again.
+func (r *runState) refit(iter int, err error) bool {
+	var me *model.Error
+	t, text := r.tr.(*textTranscript)
+	if r.refitted || !text || !errors.As(err, &me) || !errors.Is(err, model.ErrContextOverflow) || me.PromptTokens <= 0 || r.sent <= 0 {
+		return false
+	}
+	r.refitted = true
+	if me.ContextTokens > 0 {
+		r.window = me.ContextTokens
+	}
+	w := r.contextWindow()
+	if w <= 0 {
+		return false
+	}
+	r.bytesPerToken = float64(r.sent) / float64(me.PromptTokens)
+	turns, observations, newest, fits := t.fit(int(float64(w-replyReserve(w)) * r.bytesPerToken))
+	r.fitTurns += turns
+	r.fitObservations += observations
+	r.fitNewest = r.fitNewest || newest
+	if !fits {
+		return false
+	}
+	left := "fitted to it"
+	if turns > 0 || observations > 0 || newest {
+		left, r.fitSaid = "fitted to it: it leaves out "+leftOut(turns, observations, newest), true
+	}
+	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: fmt.Sprintf(
+		"the server refused a prompt of %d tokens, more than its context window of %d; the prompt was %s, and sent again",
+		me.PromptTokens, w, left)})
+	return true
+}
+
 // checkWindow fits the text transcript into the model's context window
 // before every call, and warns once when the prompt still nears it, as
 // some servers (Ollama) silently truncate a prompt too long.
 func (r *runState) checkWindow(iter int) {
-	w := r.a.opts.contextWindow
+	w := r.contextWindow()
 	if w <= 0 {
 		return
 	}
@@ -402,7 +453,7 @@ func (r *runState) tokens(n int) int {
 // first time anything, and once more the first time the newest
 // observation, the one the model needs next, had to be shortened too.
 func (r *runState) fitWindow(t *textTranscript) bool {
-	w := r.a.opts.contextWindow
+	w := r.contextWindow()
 	bpt := r.bytesPerToken
 	if bpt <= 0 {
 		bpt = 3

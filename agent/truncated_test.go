@@ -102,7 +102,7 @@ func TestARunOfRepliesCutAtTheTokenLimitEndsWithoutAnAnswer(t *testing.T) {
 	} {
 		for _, c := range []Constrain{ConstrainOff, ConstrainAuto} {
 			t.Run(fmt.Sprintf("%s, constrain %s", tt.name, c), func(t *testing.T) {
-				srv := recordedLlamaCpp(t, tt.completion)
+				srv, _ := recordedLlamaCpp(t, tt.completion)
 				m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL})
 				if err != nil {
 					t.Fatal(err)

@@ -208,6 +208,12 @@ type constraintCtxKey struct{}
 // constraint go into: not the model listing or a template's rendering.
 var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
 
+// isGeneration reports whether req asks a model to generate.
+func isGeneration(req *http.Request) bool {
+	return req.Method == http.MethodPost &&
+		slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) })
+}
+
 // withConstraintFields returns req with the fields its context carries
 // added at the top of its JSON body, when it is a generation request: a
 // constraint's fields, then the options of Config.Options (see
@@ -216,8 +222,7 @@ var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
 func withConstraintFields(req *http.Request) *http.Request {
 	fields, _ := req.Context().Value(fieldsKey{}).(map[string]any)
 	options, _ := req.Context().Value(optionsKey{}).(map[string]any)
-	if len(fields)+len(options) == 0 || req.Body == nil || req.Method != http.MethodPost ||
-		!slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) }) {
+	if len(fields)+len(options) == 0 || req.Body == nil || !isGeneration(req) {
 		return req
 	}
 	return editJSONBody(req, func(v map[string]json.RawMessage) {
@@ -315,6 +320,20 @@ func (m *served) constraintFields(ctx context.Context, c *Constraint) (Mode, map
 	return mode, f
 }
 
+// refusesConstraint reports whether a failed call may have failed for its
+// constraint: a 400 that is not about the prompt's size, or a 500 that
+// says the server could not make a grammar of it (Ollama's "invalid JSON
+// schema in format").
+func refusesConstraint(e *Error) bool {
+	switch {
+	case errors.Is(e, ErrContextOverflow), errors.Is(e, ErrNotUTF8):
+		return false
+	case e.StatusCode == http.StatusBadRequest:
+		return true
+	}
+	return e.StatusCode >= 500 && refusedSchema(e.Err.Error())
+}
+
 // bound makes a call whose options may carry a constraint: with the
 // request fields that bind the reply on this server, and, when the server
 // refuses them with a 400, once more without them, after which every call
@@ -330,7 +349,7 @@ func (m *served) bound(ctx context.Context, opts []llms.CallOption,
 	}
 	resp, err := call(context.WithValue(context.WithValue(ctx, fieldsKey{}, fields), constraintCtxKey{}, c), opts)
 	var me *Error
-	if !errors.As(err, &me) || me.StatusCode != http.StatusBadRequest {
+	if !errors.As(err, &me) || !refusesConstraint(me) {
 		return resp, err
 	}
 	resp, err2 := call(ctx, opts)

@@ -16,9 +16,10 @@ import (
 
 // recorded is a loopback server that answers with responses a real server
 // sent, from testdata/model: routes maps "METHOD /path" to the file's name
-// there, without ".http" ("llamacpp-b8355/completion-overflow"). A stream
-// is written an event (or a line) at a time, flushed, as the server sent
-// it. It records the bodies of the requests.
+// there, without ".http" ("llamacpp-b8355/completion-overflow"), or to
+// names separated by commas, for the calls in turn (the last answers the
+// calls after). A stream is written an event (or a line) at a time,
+// flushed, as the server sent it. It records the bodies of the requests.
 type recorded struct {
 	*httptest.Server
 	mu     sync.Mutex
@@ -29,14 +30,25 @@ func serveRecorded(t *testing.T, routes map[string]string) *recorded {
 	t.Helper()
 	r := &recorded{bodies: map[string][]string{}}
 	mux := http.NewServeMux()
-	for route, name := range routes {
-		status, header, body := readRecorded(t, name)
+	type response struct {
+		status int
+		header http.Header
+		body   []byte
+	}
+	for route, names := range routes {
+		var turns []response
+		for _, name := range strings.Split(names, ",") {
+			status, header, body := readRecorded(t, name)
+			turns = append(turns, response{status, header, body})
+		}
 		mux.HandleFunc(route, func(w http.ResponseWriter, req *http.Request) {
 			var b bytes.Buffer
 			b.ReadFrom(req.Body)
 			r.mu.Lock()
 			r.bodies[route] = append(r.bodies[route], b.String())
+			turn := turns[min(len(r.bodies[route]), len(turns))-1]
 			r.mu.Unlock()
+			status, header, body := turn.status, turn.header, turn.body
 			for k, v := range header {
 				w.Header()[k] = v
 			}
