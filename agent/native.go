@@ -215,7 +215,7 @@ func (a *Agent) nativeMessages(history []Turn, question string) *nativeTranscrip
 	t.add(llms.TextParts(llms.ChatMessageTypeSystem, system), len(system))
 	for _, h := range history {
 		t.add(llms.TextParts(llms.ChatMessageTypeHuman, h.Question), len(h.Question))
-		t.add(llms.TextParts(llms.ChatMessageTypeAI, h.Answer), len(h.Answer))
+		t.add(llms.TextParts(llms.ChatMessageTypeAI, h.answerShown()), len(h.answerShown()))
 	}
 	t.add(a.question(question), len(question)+len(a.opts.images)*imageBytes)
 	return t
