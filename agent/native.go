@@ -142,6 +142,9 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 // as Ollama's "does not support tools" and OpenAI-compatible servers'
 // 400s about "tools" do.
 func toolsRefused(err error) bool {
+	if errors.Is(err, model.ErrNoToolCalls) {
+		return true
+	}
 	var me *model.Error
 	if errors.As(err, &me) && me.StatusCode != 0 && me.StatusCode != 400 && me.StatusCode != 422 && me.StatusCode != 501 {
 		return false

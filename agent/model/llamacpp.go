@@ -34,7 +34,9 @@ var llamacppProvider = Provider{
 		u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1")
 		if cfg.ToolCalling {
 			cfg.BaseURL = u + "/v1"
-			return openOpenAI(cfg, hc, cfg.BaseURL, 0)
+			o, err := openOpenAI(cfg, hc, cfg.BaseURL, 0)
+			o.tools = llamacppTools(hc, u)
+			return o, err
 		}
 		numCtx := llamacppContext(ctx, hc, u)
 		if numCtx == 0 {
@@ -45,33 +47,60 @@ var llamacppProvider = Provider{
 	},
 }
 
-// llamacppContext asks the server at base for the context window of a
-// slot, from its /props; 0 when it does not say.
-func llamacppContext(ctx context.Context, hc *http.Client, base string) int {
+// llamaProps is what llama-server's /props says of the model it serves.
+type llamaProps struct {
+	NCtx     int `json:"n_ctx"`
+	Settings struct {
+		NCtx int `json:"n_ctx"`
+	} `json:"default_generation_settings"`
+	Caps *struct {
+		ToolCalls *bool `json:"supports_tool_calls"`
+	} `json:"chat_template_caps"`
+}
+
+// llamacppProps asks the server at base for its /props.
+func llamacppProps(ctx context.Context, hc *http.Client, base string) (llamaProps, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	var props llamaProps
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/props", nil)
 	if err != nil {
-		return 0
+		return props, err
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return 0
+		return props, err
 	}
 	defer resp.Body.Close()
-	var props struct {
-		NCtx     int `json:"n_ctx"`
-		Settings struct {
-			NCtx int `json:"n_ctx"`
-		} `json:"default_generation_settings"`
-	}
-	if json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&props) != nil {
+	err = json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&props)
+	return props, err
+}
+
+// llamacppContext asks the server at base for the context window of a
+// slot, from its /props; 0 when it does not say.
+func llamacppContext(ctx context.Context, hc *http.Client, base string) int {
+	props, err := llamacppProps(ctx, hc, base)
+	switch {
+	case err != nil:
 		return 0
-	}
-	if props.Settings.NCtx > 0 {
+	case props.Settings.NCtx > 0:
 		return props.Settings.NCtx
 	}
 	return props.NCtx
+}
+
+// llamacppTools returns the check of whether the llama-server at base
+// takes tool definitions: its /props says whether the model's chat
+// template supports tool calls, and a template that does not has the
+// server drop the tools without a word (it answers 200, in text).
+func llamacppTools(hc *http.Client, base string) *toolSupport {
+	return &toolSupport{check: func(ctx context.Context) (bool, bool) {
+		props, err := llamacppProps(ctx, hc, base)
+		if err != nil || props.Caps == nil || props.Caps.ToolCalls == nil {
+			return false, false
+		}
+		return *props.Caps.ToolCalls, true
+	}}
 }
 
 // llamacpp is a model served by llama-server, called through its own API.

@@ -133,7 +133,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
 		numCtx: o.numCtx, defaults: append(samplingOptions(cfg), o.opts...), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
-		options: cfg.Options, images: o.images}
+		options: cfg.Options, images: o.images, tools: o.tools}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -175,6 +175,7 @@ type served struct {
 	con                 *constrainer   // how the server binds replies, or nil
 	options             map[string]any // Config.Options, sent with every call
 	images              imageForm      // how the client sends images
+	tools               *toolSupport   // whether the server takes tool definitions, or nil
 }
 
 // Dropped returns the request parameters ("stop", "temperature") the
@@ -226,6 +227,10 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	var o llms.CallOptions
 	for _, opt := range all {
 		opt(&o)
+	}
+	if len(o.Tools) > 0 && m.tools.refuses(ctx) {
+		return nil, explain(&Error{Err: ErrNoToolCalls,
+			Hint: "start the server with a model whose chat template supports tool calls, or use the text protocol"}, m.provider, m.name, m.url)
 	}
 	if fn := o.StreamingReasoningFunc; fn != nil {
 		// The reasoning that a client drops (Ollama's "thinking") reaches

@@ -85,8 +85,26 @@ func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, er
 	}
 	if !cfg.ToolCalling {
 		o.con = openaiConstrainer(cfg.Server, u, key, hc)
+	} else {
+		o.tools = openaiTools(cfg.Server, u, key, hc)
 	}
 	return o, err
+}
+
+// openaiTools returns the check of whether the OpenAI-compatible server at
+// u takes tool definitions, where it can tell: a llama-server (named by
+// server, or found by its /v1/models) says so in its /props.
+func openaiTools(server, u, key string, hc *http.Client) *toolSupport {
+	return &toolSupport{check: func(ctx context.Context) (bool, bool) {
+		kind := strings.ToLower(server)
+		if kind == "" {
+			kind = detectServer(ctx, u, key, hc)
+		}
+		if kind != ServerLlamaCpp {
+			return false, false
+		}
+		return llamacppTools(hc, strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1")).check(ctx)
+	}}
 }
 
 // Servers that speak the OpenAI API, as Config.Server names them, and

@@ -33,6 +33,7 @@ type opened struct {
 	con    *constrainer      // how the server binds replies, or nil for not at all
 	images imageForm         // how the client sends images
 	opts   []llms.CallOption // sent on every call after the sampling options
+	tools  *toolSupport      // whether the server takes tool definitions, or nil when it is not known
 }
 
 // providers lists every provider, in the order help texts show them.
