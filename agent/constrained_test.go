@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -316,5 +317,35 @@ func TestATooLargeSchemaIsSaidAndTheOtherToolsStayBound(t *testing.T) {
 	}
 	if g, _ := srv.Request(0)["grammar"].(string); !strings.Contains(g, `call-add-args ::= "{" space "\"a\""`) || len(g) > 1<<20 {
 		t.Errorf("the grammar of %d bytes does not bind add:\n%.400s", len(g), g)
+	}
+}
+
+// TestTheOpenAIProviderAtALlamaServerBindsTheSteps runs against a
+// llama-server found by its /v1/models, whose chat template opens a
+// reasoning block in the prompt (its /apply-template): each step goes
+// with the grammar of a reply that starts inside the block.
+func TestTheOpenAIProviderAtALlamaServerBindsTheSteps(t *testing.T) {
+	srv, calls := serveRecorded(t, map[string]string{
+		"GET /v1/models":            "llamacpp-b8355/v1-models",
+		"POST /apply-template":      "llamacpp-b8355/apply-template-think",
+		"POST /v1/chat/completions": "llamacpp-b8355/v1-stream-think-final", // "I ponder.\n</think>\nThought: I know it now.\nFinal Answer: hello"
+	})
+	rec := &rawBodies{}
+	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: srv.URL + "/v1", HTTPClient: &http.Client{Transport: rec}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said warnings
+	res, err := New(m, registry(t), WithConstrain(ConstrainAuto), WithEvents(said.event)).Run(context.Background(), "Say hello.")
+	if err != nil || res.Answer != "hello" {
+		t.Fatalf("answer %q, error %v", res.Answer, err)
+	}
+	if said.count("bound by a GBNF grammar on llama.cpp's /v1/chat/completions") != 1 || calls["POST /v1/chat/completions"] != 1 {
+		t.Errorf("warnings %q, %d calls", said, calls["POST /v1/chat/completions"])
+	}
+	for _, b := range rec.bodies {
+		if strings.HasPrefix(b, "POST /v1/chat/completions") && !strings.Contains(b, `"grammar":"root ::= think-0\n`) {
+			t.Errorf("the call does not carry the grammar of a reply inside a reasoning block: %.300s", b)
+		}
 	}
 }

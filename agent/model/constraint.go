@@ -157,10 +157,14 @@ func (c *Constraint) fields(m Mode, provider string) map[string]any {
 	}
 	switch m {
 	case ModeGrammar:
-		if c.Grammar == "" {
+		g := c.Grammar
+		if provider == llamacppThinking {
+			g = c.ThinkingGrammar
+		}
+		if g == "" {
 			return nil
 		}
-		return map[string]any{"grammar": c.Grammar}
+		return map[string]any{"grammar": g}
 	case ModeTag:
 		if c.Tag == nil {
 			return nil

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -152,5 +153,38 @@ func TestASchemaOllamaCannotMakeAGrammarOfIsARefusedConstraint(t *testing.T) {
 	}
 	if e := Classify(context.Background(), &httpStatusError{code: 500, msg: "invalid JSON schema in format"}); e.Temporary {
 		t.Error("Ollama's 500 for a schema it cannot take is taken as transient")
+	}
+}
+
+func TestTheOpenAIProviderBindsALlamaServerWithTheGrammar(t *testing.T) {
+	c := &Constraint{Grammar: "root ::= reply\n", ThinkingGrammar: "root ::= think-0\n", Schema: []byte(`{"type":"object"}`)}
+	for _, tt := range []struct{ template, want string }{
+		{"apply-template", c.Grammar},               // "…<|assistant|>"
+		{"apply-template-think", c.ThinkingGrammar}, // "…<|assistant|>\n<think>"
+	} {
+		t.Run(tt.template, func(t *testing.T) {
+			srv := serveRecorded(t, map[string]string{
+				"GET /v1/models":            "llamacpp-b8355/v1-models", // owned_by llamacpp
+				"POST /apply-template":      "llamacpp-b8355/" + tt.template,
+				"POST /v1/chat/completions": "llamacpp-b8355/v1-stream-grammar-action",
+			})
+			m, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", IdleTimeout: quick})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode, how := m.(Constrainer).Constraining(context.Background()); mode != ModeGrammar || !strings.Contains(how, "/v1/chat/completions") {
+				t.Fatalf("mode %q, %q", mode, how)
+			}
+			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
+				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }), WithConstraint(c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var body map[string]any
+			json.Unmarshal([]byte(srv.requests("POST /v1/chat/completions")[0]), &body)
+			if body["grammar"] != tt.want || body["response_format"] != nil {
+				t.Errorf("the request binds with grammar %q, response_format %v", body["grammar"], body["response_format"])
+			}
+		})
 	}
 }

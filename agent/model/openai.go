@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 )
 
@@ -128,26 +129,47 @@ func hostedOpenAI(u string) bool {
 // replies: as server says, else OpenAI's own API by its address, else by
 // the owner /v1/models gives its models (vLLM and SGLang name themselves
 // there, as llama.cpp does; LM Studio and Ollama have their own words).
+// Of a llama-server it also asks whether its chat template opens a
+// reasoning block in the prompt, which the grammar must then start in.
 func openaiConstrainer(server, u, key string, hc *http.Client) *constrainer {
 	return &constrainer{detect: func(ctx context.Context) (Mode, string, string) {
 		kind := strings.ToLower(server)
 		if kind == "" {
 			kind = detectServer(ctx, u, key, hc)
 		}
+		if kind == ServerLlamaCpp && opensThinking(ctx, hc, strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1")) {
+			kind = llamacppThinking
+		}
 		return serverMode(kind)
 	}}
 }
 
+// opensThinking reports whether the chat template of the llama-server at
+// base ends the prompt inside a reasoning block it opens, from its
+// /apply-template of a question.
+func opensThinking(ctx context.Context, hc *http.Client, base string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	prompt, err := (&llamacpp{base: base, hc: hc}).applyTemplate(ctx, []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "?")})
+	return err == nil && strings.HasSuffix(strings.TrimSpace(prompt), "<think>")
+}
+
+// llamacppThinking is the kind of a llama-server whose chat template opens
+// a reasoning block in the prompt.
+const llamacppThinking = "llamacpp-thinking"
+
 // serverMode returns how a server of kind binds replies.
 func serverMode(kind string) (Mode, string, string) {
 	switch kind {
+	case ServerLlamaCpp, llamacppThinking:
+		return ModeGrammar, kind, "a GBNF grammar on llama.cpp's /v1/chat/completions, from a line's Action: label on"
 	case ServerVLLM:
 		return ModeTag, kind, "a structural tag in response_format (vLLM)"
 	case ServerSGLang:
 		return ModeTag, kind, "a structural tag in response_format (SGLang)"
 	case ServerOpenAI:
 		return ModeSchema, openaiHosted, "the JSON object protocol, bound by a strict JSON schema in response_format"
-	case ServerLMStudio, ServerLlamaCpp, ServerOllama:
+	case ServerLMStudio, ServerOllama:
 		return ModeSchema, kind, "the JSON object protocol, bound by a JSON schema in response_format"
 	}
 	return ModeNone, kind, ""
