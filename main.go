@@ -2134,7 +2134,7 @@ func parseConstrain(s string, protocol agent.Protocol) (agent.Constrain, error) 
 
 // constrainAdvice says which servers bind steps to the tools.
 const constrainAdvice = "steps are bound by --provider llamacpp (llama-server), --provider vllm or sglang " +
-	"(or --provider openai, which finds vLLM and SGLang by their /v1/models), and with --constrain on also by Ollama, " +
+	"(or --provider openai, which finds llama-server, vLLM and SGLang by their /v1/models), and with --constrain on also by Ollama, " +
 	"LM Studio and OpenAI; pass --constrain auto or off to run without"
 
 // onOwnLine is a confirmer whose questions start a line of their own,
