@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -355,14 +356,23 @@ func (r *runState) contextWindow() int {
 }
 
 // refit fits the text transcript again, once a run, after the server
-// refused a prompt as larger than its context window and said how many
-// tokens the prompt is (and the window, llama-server): the tokens a byte
-// are now known. It reports whether the prompt now fits, to be sent again.
+// refused (or cut) a prompt as larger than its context window and said
+// how many tokens the prompt is (llama-server), or at least the window it
+// did not fit (Ollama): the tokens a byte are now known, or known to be
+// more than thought. It reports whether the prompt now fits, to be sent
+// again.
 func (r *runState) refit(iter int, err error) bool {
 	var me *model.Error
 	t, text := r.tr.(*textTranscript)
-	if r.refitted || !text || !errors.As(err, &me) || !errors.Is(err, model.ErrContextOverflow) || me.PromptTokens <= 0 || r.sent <= 0 {
+	if r.refitted || !text || !errors.As(err, &me) || !errors.Is(err, model.ErrContextOverflow) || r.sent <= 0 ||
+		me.PromptTokens <= 0 && me.ContextTokens <= 0 {
 		return false
+	}
+	prompt, said := me.PromptTokens, "a prompt of "+strconv.Itoa(me.PromptTokens)+" tokens"
+	if prompt <= 0 {
+		// More than the window: a quarter more is a guess that errs
+		// towards leaving out more.
+		prompt, said = me.ContextTokens+me.ContextTokens/4, "a prompt"
 	}
 	r.refitted = true
 	if me.ContextTokens > 0 {
@@ -372,7 +382,7 @@ func (r *runState) refit(iter int, err error) bool {
 	if w <= 0 {
 		return false
 	}
-	r.bytesPerToken = float64(r.sent) / float64(me.PromptTokens)
+	r.bytesPerToken = float64(r.sent) / float64(prompt)
 	turns, observations, newest, fits := t.fit(int(float64(w-replyReserve(w)) * r.bytesPerToken))
 	r.fitTurns += turns
 	r.fitObservations += observations
@@ -385,8 +395,7 @@ func (r *runState) refit(iter int, err error) bool {
 		left, r.fitSaid = "fitted to it: it leaves out "+leftOut(turns, observations, newest), true
 	}
 	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: fmt.Sprintf(
-		"the server refused a prompt of %d tokens, more than its context window of %d; the prompt was %s, and sent again",
-		me.PromptTokens, w, left)})
+		"the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)})
 	return true
 }
 

@@ -18,7 +18,9 @@ import (
 func TestConstrainOffSendsTheRequestsOfBefore(t *testing.T) {
 	// testdata/agent/requests holds the bodies the same run sent before
 	// constraints existed, byte for byte, but for the bound on a reply's
-	// tokens that every call carries since (num_predict, max_tokens).
+	// tokens that every call carries since (num_predict, max_tokens) and,
+	// on Ollama, the question of the model's longest context (/api/show)
+	// and "truncate": false, so that a prompt too long is refused, not cut.
 	for _, provider := range []string{"ollama", "openai"} {
 		for _, c := range []Constrain{ConstrainOff, ""} {
 			t.Run(provider+" "+string(c), func(t *testing.T) {

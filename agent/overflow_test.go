@@ -30,7 +30,7 @@ func TestAPromptTheServerRefusesAsTooLargeIsFittedAndSentAgain(t *testing.T) {
 			if err != nil || res.Answer != "hello" {
 				t.Fatalf("answer %q, error %v", res.Answer, err)
 			}
-			if calls["POST /completion"] != 3 || said.count("the server refused a prompt of 8601 tokens, more than its context window of 4096; "+
+			if calls["POST /completion"] != 3 || said.count("the server refused a prompt of 8601 tokens, more than its context window of 4096 tokens; "+
 				"the prompt was fitted to it: it leaves out part of the newest observation, and sent again") != 1 {
 				t.Errorf("%d calls, warnings %q", calls["POST /completion"], said)
 			}
@@ -82,5 +82,24 @@ func TestAnErrorInTheStreamIsNotTriedAgain(t *testing.T) {
 	}
 	if calls["POST /completion"] != 1 {
 		t.Errorf("%d calls, warnings %q", calls["POST /completion"], said)
+	}
+}
+
+// TestAPromptOllamaCutEndsTheRun runs against Ollama's reply to a prompt
+// it cut to its window of 1024 tokens (prompt_eval_count 1024, and not a
+// word more), with a model that takes no larger one: the reply is not
+// taken, and the run ends with an error that says the prompt was cut.
+func TestAPromptOllamaCutEndsTheRun(t *testing.T) {
+	srv, calls := serveRecorded(t, map[string]string{"POST /api/chat": "ollama-v0.24.0/chat-cut"})
+	m, err := model.New(context.Background(), model.Config{Provider: "ollama", BaseURL: srv.URL, NumCtx: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(m, registry(t), fastRetries()).Run(context.Background(), "Say hello.")
+	if !errors.Is(err, model.ErrContextOverflow) || res.Answer != "" || !strings.Contains(err.Error(), "cut the prompt to the 1024 tokens") {
+		t.Fatalf("answer %q, error %v", res.Answer, err)
+	}
+	if calls["POST /api/chat"] != 1 {
+		t.Errorf("%d calls", calls["POST /api/chat"])
 	}
 }

@@ -25,8 +25,8 @@ func TestAPromptLargerThanTheContextIsAnOverflow(t *testing.T) {
 		{"llama.cpp's /v1", "openai", "/v1", "POST /v1/chat/completions", "llamacpp-b8355/v1-overflow", 2124, 256,
 			"the prompt is 2124 tokens, more than the context window of 256: give the server's model a larger context"},
 		// Ollama asked not to truncate ("truncate": false), num_ctx 1024.
-		{"Ollama's /api/chat", "ollama", "", "POST /api/chat", "ollama-v0.24.0/chat-toolong", 0, 0,
-			"the prompt is larger than the model's context window: ask for a larger context window"},
+		{"Ollama's /api/chat", "ollama", "", "POST /api/chat", "ollama-v0.24.0/chat-toolong", 0, 8192,
+			"the prompt is larger than the context window of 8192 tokens: ask for a larger context window"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -131,9 +132,17 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
+	options := o.options
+	if len(cfg.Options) > 0 {
+		options = maps.Clone(options)
+		if options == nil {
+			options = map[string]any{}
+		}
+		maps.Copy(options, cfg.Options)
+	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
 		numCtx: o.numCtx, defaults: append(samplingOptions(cfg), o.opts...), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
-		options: cfg.Options, images: o.images, tools: o.tools}
+		options: options, images: o.images, tools: o.tools, window: o.window}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -176,6 +185,7 @@ type served struct {
 	options             map[string]any // Config.Options, sent with every call
 	images              imageForm      // how the client sends images
 	tools               *toolSupport   // whether the server takes tool definitions, or nil
+	window              *ollamaWindow  // Ollama's context window, or nil
 }
 
 // Dropped returns the request parameters ("stop", "temperature") the
@@ -211,6 +221,12 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 				return m.generate(ctx, msgs, opts)
 			}
 		}
+		if errOverflow(err) {
+			if _, grew := m.window.grow(); grew {
+				// The model takes a longer context than was asked.
+				return m.generate(ctx, msgs, opts)
+			}
+		}
 		return resp, err
 	})
 }
@@ -223,7 +239,14 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	}
 	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
 	all = append(append(all, m.defaults...), opts...)
-	ctx, w := withWatch(withOptions(ctx, m.options))
+	options := m.options
+	if m.window != nil {
+		if n := m.window.asking(); n != m.numCtx {
+			options = maps.Clone(options)
+			options["num_ctx"] = n // grown since the client was made
+		}
+	}
+	ctx, w := withWatch(withOptions(ctx, options))
 	var o llms.CallOptions
 	for _, opt := range all {
 		opt(&o)
@@ -250,6 +273,12 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	if err == nil && len(resp.Choices) > 0 && resp.Choices[0].StopReason == "" {
 		resp.Choices[0].StopReason = w.StopReason()
 	}
+	if err == nil && len(resp.Choices) > 0 {
+		if size, cut := m.window.cut(ctx, UsageOf(resp.Choices[0]).PromptTokens); cut {
+			err = &Error{ContextTokens: size, Err: fmt.Errorf("%w: the server cut the prompt to the %d tokens of its context window, "+
+				"and said nothing", ErrContextOverflow, size)}
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, redactError(err, m.secrets...)
@@ -260,6 +289,9 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 		}
 		if refusedImages(e.StatusCode, msgs) {
 			e.Hint = "the model may not see images: use one that does (a vision model), or leave the images out"
+		}
+		if m.window != nil && errors.Is(e, ErrContextOverflow) {
+			m.window.explain(e)
 		}
 		return nil, e
 	}

@@ -34,6 +34,10 @@ type opened struct {
 	images imageForm         // how the client sends images
 	opts   []llms.CallOption // sent on every call after the sampling options
 	tools  *toolSupport      // whether the server takes tool definitions, or nil when it is not known
+	window *ollamaWindow     // Ollama's context window, which it cuts prompts to, or nil
+	// options are sent with every generation request, before
+	// Config.Options, which win (see placeOptions).
+	options map[string]any
 }
 
 // providers lists every provider, in the order help texts show them.
