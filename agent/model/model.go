@@ -221,11 +221,13 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 				return m.generate(ctx, msgs, opts)
 			}
 		}
-		if errOverflow(err) {
-			if _, grew := m.window.grow(); grew {
-				// The model takes a longer context than was asked.
-				return m.generate(ctx, msgs, opts)
+		for errOverflow(err) {
+			// The model takes a longer context than was asked: ask for
+			// twice as much, as long as it does.
+			if _, grew := m.window.grow(); !grew {
+				break
 			}
+			resp, err = m.generate(ctx, msgs, opts)
 		}
 		return resp, err
 	})
