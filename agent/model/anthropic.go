@@ -15,7 +15,7 @@ var anthropicProvider = Provider{
 	DefaultModel: "claude-3-5-haiku-latest",
 	open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
 		if cfg.APIKey == "" {
-			return opened{}, &Error{Fix: "APIKey", Err: fmt.Errorf("%w: set ANTHROPIC_API_KEY", ErrNoAPIKey)}
+			return opened{}, &Error{Fix: SettingAPIKey, Err: fmt.Errorf("%w: set ANTHROPIC_API_KEY", ErrNoAPIKey)}
 		}
 		opts := []anthropic.Option{anthropic.WithModel(cfg.Model), anthropic.WithToken(cfg.APIKey), anthropic.WithHTTPClient(doer{hc})}
 		if cfg.BaseURL != "" {

@@ -306,7 +306,7 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	r.mu.Unlock()
 	if i >= len(r.items) {
-		return nil, &Error{Provider: "replay", Fix: "Record", Err: fmt.Errorf(
+		return nil, &Error{Provider: "replay", Fix: SettingRecord, Err: fmt.Errorf(
 			"the run asked for call %d but the cassette %s holds only %d: %w", i+1, r.path, len(r.items), ErrDiverged)}
 	}
 	in := r.items[i]
@@ -315,7 +315,7 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 		c = bound // the constraint as a model of New passes it on
 	}
 	if err := r.check(i, in, msgs, c); err != nil {
-		return nil, &Error{Provider: "replay", Fix: "Record", Err: err}
+		return nil, &Error{Provider: "replay", Fix: SettingRecord, Err: err}
 	}
 	if in.Error != nil {
 		return nil, &Error{Provider: "replay", StatusCode: in.Error.StatusCode, Temporary: in.Error.Temporary,

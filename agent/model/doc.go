@@ -6,7 +6,7 @@
 //
 //	m, err := model.New(ctx, model.Config{Provider: "ollama", Model: "qwen2.5:7b"})
 //
-// Errors of model calls are *Error values. Their Fix field names the part
-// of Config to change, so that a command line can say which of its flags
-// to pass; their message names no flag.
+// Errors of model calls are *Error values. Their Fix field, a Setting,
+// names the part of Config to change, so that a command line can say which
+// of its flags to pass; their message names no flag.
 package model

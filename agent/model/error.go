@@ -44,6 +44,68 @@ var (
 	ErrNotUTF8 = errors.New("the model wrote text that is not UTF-8, which the server cannot send")
 )
 
+// Setting names what to change about a failed call: a field of Config,
+// or the caller's time limit. A command line chooses its advice (the flag
+// to pass) by it.
+type Setting int
+
+// The settings an Error may name in its Fix field.
+const (
+	// NoSetting means that no setting would help.
+	NoSetting Setting = iota
+	// SettingProvider is Config.Provider.
+	SettingProvider
+	// SettingModel is Config.Model, or the sampling options sent with it.
+	SettingModel
+	// SettingBaseURL is Config.BaseURL.
+	SettingBaseURL
+	// SettingAPIKey is Config.APIKey.
+	SettingAPIKey
+	// SettingTimeout is the caller's time limit of the whole run.
+	SettingTimeout
+	// SettingMaxReplyBytes is Config.MaxReplyBytes.
+	SettingMaxReplyBytes
+	// SettingIdleTimeout is Config.IdleTimeout.
+	SettingIdleTimeout
+	// SettingReplay is Config.Replay, the cassette replayed.
+	SettingReplay
+	// SettingRecord is Config.Record: the cassette is to be recorded again.
+	SettingRecord
+	// SettingNumCtx is Config.NumCtx, the context window asked of the
+	// server.
+	SettingNumCtx
+)
+
+// String returns the name of the Config field s stands for, such as
+// "BaseURL", or "Timeout" for the caller's time limit; "" for NoSetting.
+func (s Setting) String() string {
+	switch s {
+	case SettingProvider:
+		return "Provider"
+	case SettingModel:
+		return "Model"
+	case SettingBaseURL:
+		return "BaseURL"
+	case SettingAPIKey:
+		return "APIKey"
+	case SettingTimeout:
+		return "Timeout"
+	case SettingMaxReplyBytes:
+		return "MaxReplyBytes"
+	case SettingIdleTimeout:
+		return "IdleTimeout"
+	case SettingReplay:
+		return "Replay"
+	case SettingRecord:
+		return "Record"
+	case SettingNumCtx:
+		return "NumCtx"
+	case NoSetting:
+		return ""
+	}
+	return "Setting(" + strconv.Itoa(int(s)) + ")"
+}
+
 // Error is a failed model call, or a configuration New cannot use,
 // classified so that callers know whether to retry it and people know
 // what to change.
@@ -62,11 +124,9 @@ type Error struct {
 	// RetryAfter is how long the server asked to wait before trying again
 	// (its Retry-After header), or 0.
 	RetryAfter time.Duration
-	// Fix names the field of Config to change, such as "BaseURL",
-	// "APIKey", "Model", "Provider", "Replay", "NumCtx" or "MaxTokens", or
-	// "Timeout" for the caller's time limit; empty when no setting would
-	// help.
-	Fix string
+	// Fix is the setting to change, such as SettingBaseURL or
+	// SettingAPIKey; NoSetting when no setting would help.
+	Fix Setting
 	// PromptTokens and ContextTokens are the tokens of a prompt the server
 	// refused as too large (ErrContextOverflow) and of its context
 	// window, when the server said; else 0.
@@ -272,33 +332,33 @@ func explain(e *Error, provider, model, url string) *Error {
 	}
 	switch {
 	case unreachable && provider == "ollama":
-		e.Fix, e.Hint = "BaseURL", fmt.Sprintf("cannot reach Ollama at %s: start it with `ollama serve`", where)
+		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach Ollama at %s: start it with `ollama serve`", where)
 	case unreachable:
-		e.Fix, e.Hint = "BaseURL", fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
+		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
 	case errors.Is(e.Err, ErrTimeout):
-		e.Fix, e.Hint = "Timeout", "use a smaller or faster model"
+		e.Fix, e.Hint = SettingTimeout, "use a smaller or faster model"
 	case errors.Is(e.Err, ErrReplyTooLarge):
-		e.Fix, e.Hint = "MaxReplyBytes", "the server sent more than a reply should hold"
+		e.Fix, e.Hint = SettingMaxReplyBytes, "the server sent more than a reply should hold"
 	case errors.Is(e.Err, ErrIdle):
-		e.Fix, e.Hint = "IdleTimeout", fmt.Sprintf("the server at %s stopped answering", where)
+		e.Fix, e.Hint = SettingIdleTimeout, fmt.Sprintf("the server at %s stopped answering", where)
 	case errors.Is(e.Err, ErrContextOverflow):
 		e.Hint = overflowHint(e, provider)
 		if provider == "ollama" || provider == "llamafile" {
-			e.Fix = "NumCtx"
+			e.Fix = SettingNumCtx
 		}
 	case errors.Is(e.Err, ErrNotUTF8):
 		e.Hint = "the model wrote bytes that are no text; try a lower temperature, other sampling options or another model"
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
-		e.Fix, e.Hint = "APIKey", "the server refused the API key"
+		e.Fix, e.Hint = SettingAPIKey, "the server refused the API key"
 		if p, ok := Lookup(provider); ok && p.KeyEnv != "" {
 			e.Hint += ": set a valid key in " + p.KeyEnv
 		}
 	case e.StatusCode == http.StatusNotFound && provider == "ollama":
-		e.Fix, e.Hint = "Model", fmt.Sprintf("the model %q is not installed: run `ollama pull %s`", model, model)
+		e.Fix, e.Hint = SettingModel, fmt.Sprintf("the model %q is not installed: run `ollama pull %s`", model, model)
 	case e.StatusCode == http.StatusNotFound:
-		e.Fix, e.Hint = "Model", fmt.Sprintf("the server at %s has no model %q or no such endpoint", where, model)
+		e.Fix, e.Hint = SettingModel, fmt.Sprintf("the server at %s has no model %q or no such endpoint", where, model)
 	case e.StatusCode == http.StatusBadRequest:
-		e.Fix, e.Hint = "Model", "the server rejected the request"
+		e.Fix, e.Hint = SettingModel, "the server rejected the request"
 	case e.StatusCode == http.StatusTooManyRequests:
 		e.Hint = "the provider is rate limiting requests: wait and try again"
 	case e.StatusCode >= 500:

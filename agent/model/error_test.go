@@ -70,15 +70,15 @@ func TestExplain(t *testing.T) {
 		e        *Error
 		provider string
 		want     string
-		wantFix  string
+		wantFix  Setting
 	}{
-		{"ollama unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "ollama", "ollama serve", "BaseURL"},
-		{"server unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "openai", "check that it is running", "BaseURL"},
-		{"a 404 on ollama", &Error{Err: errors.New("x"), StatusCode: 404}, "ollama", "ollama pull m", "Model"},
-		{"a 401", &Error{Err: errors.New("x"), StatusCode: 401}, "anthropic", "ANTHROPIC_API_KEY", "APIKey"},
-		{"a 400", &Error{Err: errors.New("x"), StatusCode: 400}, "openai", "rejected the request", "Model"},
-		{"a timeout", &Error{Err: ErrTimeout, Temporary: true}, "ollama", "smaller or faster model", "Timeout"},
-		{"a 503 says to try later and names no setting", &Error{Err: errors.New("x"), StatusCode: 503, Temporary: true}, "openai", "try again later", ""},
+		{"ollama unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "ollama", "ollama serve", SettingBaseURL},
+		{"server unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "openai", "check that it is running", SettingBaseURL},
+		{"a 404 on ollama", &Error{Err: errors.New("x"), StatusCode: 404}, "ollama", "ollama pull m", SettingModel},
+		{"a 401", &Error{Err: errors.New("x"), StatusCode: 401}, "anthropic", "ANTHROPIC_API_KEY", SettingAPIKey},
+		{"a 400", &Error{Err: errors.New("x"), StatusCode: 400}, "openai", "rejected the request", SettingModel},
+		{"a timeout", &Error{Err: ErrTimeout, Temporary: true}, "ollama", "smaller or faster model", SettingTimeout},
+		{"a 503 says to try later and names no setting", &Error{Err: errors.New("x"), StatusCode: 503, Temporary: true}, "openai", "try again later", NoSetting},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,7 +88,7 @@ func TestExplain(t *testing.T) {
 				t.Errorf("got %q, want it to contain %q", got, tt.want)
 			}
 			if e.Fix != tt.wantFix {
-				t.Errorf("Fix = %q, want %q", e.Fix, tt.wantFix)
+				t.Errorf("Fix = %v, want %v", e.Fix, tt.wantFix)
 			}
 			if strings.Contains(got, "--") {
 				t.Errorf("%q names a command-line flag", got)

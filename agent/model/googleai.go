@@ -15,7 +15,7 @@ var googleaiProvider = Provider{
 	DefaultModel: "gemini-2.5-flash",
 	open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
 		if cfg.APIKey == "" {
-			return opened{}, &Error{Fix: "APIKey", Err: fmt.Errorf("%w: set GOOGLE_API_KEY", ErrNoAPIKey)}
+			return opened{}, &Error{Fix: SettingAPIKey, Err: fmt.Errorf("%w: set GOOGLE_API_KEY", ErrNoAPIKey)}
 		}
 		return openOpenAI(cfg, hc, "https://generativelanguage.googleapis.com/v1beta/openai", 0)
 	},

@@ -41,7 +41,7 @@ func (f imageForm) withImages(provider string, msgs []llms.MessageContent) ([]ll
 			continue
 		}
 		if f == imagesRefused {
-			return nil, &Error{Provider: provider, Fix: "Provider",
+			return nil, &Error{Provider: provider, Fix: SettingProvider,
 				Err: fmt.Errorf("%w; use a provider whose server sees images (the OpenAI-compatible endpoint of the same server, for one)", ErrNoImages)}
 		}
 		if &out[0] == &msgs[0] {

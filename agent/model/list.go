@@ -48,7 +48,7 @@ func ollamaModels(ctx context.Context, hc *http.Client, base string) ([]string, 
 // ones.
 func explainOllamaNotFound(ctx context.Context, e *Error, hc *http.Client) {
 	if !strings.Contains(e.Err.Error(), "not found") || !strings.Contains(strings.ToLower(e.Err.Error()), "model") {
-		e.Fix = "BaseURL"
+		e.Fix = SettingBaseURL
 		e.Hint = fmt.Sprintf("the server at %s has no Ollama API at /api/chat: check that it is an Ollama server, and that its address does not end in /v1", e.URL)
 		return
 	}
@@ -69,7 +69,7 @@ func explainOllamaNotFound(ctx context.Context, e *Error, hc *http.Client) {
 func List(ctx context.Context, cfg Config) ([]string, error) {
 	p, ok := Lookup(cfg.Provider)
 	if !ok {
-		return nil, &Error{Provider: cfg.Provider, Fix: "Provider", Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
+		return nil, &Error{Provider: cfg.Provider, Fix: SettingProvider, Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
 	}
 	if cfg.BaseURL == "" && p.URLEnv != "" {
 		cfg.BaseURL = os.Getenv(p.URLEnv)

@@ -19,10 +19,11 @@ func TestOllamaNotFoundSaysWhatIsMissing(t *testing.T) {
 	defer s.Close()
 	tests := []struct {
 		name, base, model string
-		wantFix, want     string
+		want              string
+		wantFix           model.Setting
 	}{
-		{"a model not installed lists the installed ones", s.URL, "llama3:8b", "Model", "installed: qwen2.5:7b"},
-		{"an address ending in /v1 is no Ollama API", s.URL + "/v1", "qwen2.5:7b", "BaseURL", "has no Ollama API at /api/chat"},
+		{"a model not installed lists the installed ones", s.URL, "llama3:8b", "installed: qwen2.5:7b", model.SettingModel},
+		{"an address ending in /v1 is no Ollama API", s.URL + "/v1", "qwen2.5:7b", "has no Ollama API at /api/chat", model.SettingBaseURL},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,7 +34,7 @@ func TestOllamaNotFoundSaysWhatIsMissing(t *testing.T) {
 			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")})
 			var me *model.Error
 			if !errors.As(err, &me) || me.Fix != tt.wantFix || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error = %v (fix %q), want fix %s and %q", err, me.Fix, tt.wantFix, tt.want)
+				t.Fatalf("error = %v (fix %v), want fix %v and %q", err, me.Fix, tt.wantFix, tt.want)
 			}
 		})
 	}

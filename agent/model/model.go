@@ -97,7 +97,7 @@ type Config struct {
 func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	p, ok := Lookup(cfg.Provider)
 	if !ok {
-		return nil, &Error{Provider: cfg.Provider, Fix: "Provider",
+		return nil, &Error{Provider: cfg.Provider, Fix: SettingProvider,
 			Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
 	}
 	if cfg.NumCtx <= 0 {
@@ -331,7 +331,7 @@ func serverURL(raw, def, path, port string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		return "", &Error{Fix: "BaseURL", Err: fmt.Errorf("%w %q: write it as http://host:port", ErrBadURL, Redact(raw))}
+		return "", &Error{Fix: SettingBaseURL, Err: fmt.Errorf("%w %q: write it as http://host:port", ErrBadURL, Redact(raw))}
 	}
 	if strings.HasPrefix(u.Host, "0.0.0.0") {
 		u.Host = "127.0.0.1" + strings.TrimPrefix(u.Host, "0.0.0.0")

@@ -172,14 +172,14 @@ func (w *ollamaWindow) explain(e *Error) {
 	}
 	switch {
 	case w.asked == 0:
-		e.Fix = ""
+		e.Fix = NoSetting
 		e.Hint = overflowHint(e, "") + "; Ollama's OpenAI-compatible endpoint takes no context size: " +
 			"set OLLAMA_CONTEXT_LENGTH where the server runs, or use the text protocol"
 	case w.longest > 0 && w.asked >= w.longest:
-		e.Fix = ""
+		e.Fix = NoSetting
 		e.Hint = overflowHint(e, "") + fmt.Sprintf("; %d tokens is the longest the model takes", w.longest)
 	default:
-		e.Fix, e.Hint = "NumCtx", overflowHint(e, "ollama")
+		e.Fix, e.Hint = SettingNumCtx, overflowHint(e, "ollama")
 	}
 }
 

@@ -68,7 +68,7 @@ func TestAPromptOllamaCutIsNeverSilent(t *testing.T) {
 		}
 		_, err = ask2(m)
 		var me *Error
-		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.ContextTokens != 1024 || me.Fix != "NumCtx" ||
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.ContextTokens != 1024 || me.Fix != SettingNumCtx ||
 			!strings.Contains(err.Error(), "cut the prompt to the 1024 tokens of its context window") {
 			t.Fatalf("error %v", err)
 		}

@@ -70,7 +70,7 @@ func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, er
 	key := cfg.APIKey
 	if key == "" {
 		if !isLocal(u) {
-			return opened{}, &Error{Fix: "APIKey", URL: Redact(u),
+			return opened{}, &Error{Fix: SettingAPIKey, URL: Redact(u),
 				Err: fmt.Errorf("%w: set OPENAI_API_KEY; a local OpenAI-compatible server needs none (%s is not local)", ErrNoAPIKey, Redact(u))}
 		}
 		key = "local" // local servers ignore the key but the client wants one

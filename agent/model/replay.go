@@ -11,7 +11,7 @@ var replayProvider = Provider{
 	Name: "replay",
 	open: func(_ context.Context, cfg Config, _ *http.Client) (opened, error) {
 		if cfg.Replay == "" {
-			return opened{}, &Error{Fix: "Replay", Err: fmt.Errorf("%w: name a cassette written by a recorded run", ErrNoCassette)}
+			return opened{}, &Error{Fix: SettingReplay, Err: fmt.Errorf("%w: name a cassette written by a recorded run", ErrNoCassette)}
 		}
 		m, err := NewReplay(cfg.Replay)
 		if err != nil {

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/mcp"
+)
+
+// advise returns err's message with what to change on the command line,
+// for people: the libraries' errors name no flags.
+func advise(err error) string { return adviseStop(err, "") }
+
+// adviseStop is advise for the error of a run that stopped for stop.
+func adviseStop(err error, stop event.StopReason) string {
+	msg := err.Error()
+	var me *model.Error
+	var mcpStart *mcp.StartError
+	var mcpConfig *mcp.ConfigError
+	var more string
+	switch {
+	case errors.Is(err, agent.ErrTokenLimit):
+		more = "raise --max-tokens (or the server's own bound on a reply), or ask for a shorter answer"
+	case errors.Is(err, agent.ErrToolsRefused):
+		more = "pass --protocol text (or auto), or use a model whose server supports tool calling"
+	case errors.Is(err, agent.ErrNoAnswer) && errors.Is(err, context.DeadlineExceeded):
+		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
+	case errors.Is(err, model.ErrCannotConstrain):
+		more = constrainAdvice
+	case errors.As(err, &me):
+		msg, more = modelAdvice(me, msg)
+	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
+		more = "a server that is fetched when it starts (npx -y …) may need longer the first time: run its command once in a terminal, then try again"
+	case errors.As(err, &mcpStart) && mcpStart.URL != "":
+		more = "check that the server is up at that address, and its url and headers in the file given with --mcp-config (or the mcp section of --tools-config)"
+	case errors.As(err, &mcpStart):
+		more = "run its command in a terminal to see why, then fix it in the file given with --mcp-config (or the mcp section of --tools-config), or leave the server out"
+	case errors.As(err, &mcpConfig) && errors.Is(err, mcp.ErrNoServers):
+		more = "--mcp-config takes a file of MCP servers"
+	case errors.As(err, &mcpConfig):
+		more = "fix the file given with --mcp-config (or the mcp section of --tools-config)"
+	case errors.Is(err, mcp.ErrServerStopped):
+		more = "run the server's command in a terminal to see why it stops"
+	case errors.Is(err, model.ErrNoImages):
+		more = "for llama-server, pass --provider openai with its address (http://127.0.0.1:8080/v1), whose models may see images"
+	case errors.Is(err, mcp.ErrReplyTooLarge):
+		more = "the server sent more than react-agent reads from one reply; ask less of the tool, or check the server"
+	case errors.Is(err, agent.ErrContextWindow):
+		more = "raise --num-ctx or lower --max-observation"
+	case errors.Is(err, tools.ErrShellDisabled):
+		// The tool's own message is written for the model.
+		msg, more = "shell: "+tools.ErrShellDisabled.Error(), "pass --allow-shell to let the agent run shell commands"
+	case errors.Is(err, tools.ErrNoConfirmer):
+		more = "pass --yes to allow tool commands without asking"
+	case errors.Is(err, tools.ErrTimeout):
+		more = "raise --tool-timeout to allow more"
+	case errors.Is(err, tools.ErrBlockedAddress):
+		more = "pass --allow-private-network to allow them"
+	case errors.Is(err, tools.ErrSearchRefused):
+		more = "or use --search-engine searxng"
+	case errors.Is(err, agent.ErrRepeatedParseError):
+		// The parser's message is the model's, with the format spelled
+		// out; the trace (or -v) shows it.
+		msg = agent.ErrRepeatedParseError.Error()
+		if n := timesInARow.FindString(err.Error()); n != "" {
+			msg += ", " + n
+		}
+		more = "the model does not follow the reply format: try another model, --lang zh for a model that answers in Chinese, or a lower --temperature"
+	case stop == event.StopRepeatedCall:
+		more = "the model kept making the same call: try another model"
+	case stop == event.StopMaxIterations:
+		more = "raise --max-iterations to allow more"
+	case stop == event.StopTimeout:
+		more = "raise --timeout to allow more"
+	}
+	if more == "" {
+		return msg
+	}
+	return msg + "; " + more
+}
+
+// modelAdvice rewrites the message of a model error for people, and says
+// which flag changes what its Fix names.
+func modelAdvice(e *model.Error, msg string) (string, string) {
+	p, _ := model.Lookup(e.Provider)
+	if cause := networkCause(e); cause != "" && e.Hint != "" {
+		// What could not be reached and why, without the client's
+		// request line: "cannot reach Ollama at URL (connection refused)".
+		what, todo, _ := strings.Cut(e.Hint, ": ")
+		msg = fmt.Sprintf("%s: %s (%s)", e.Provider, what, cause)
+		if todo != "" {
+			msg += ": " + todo
+		}
+	}
+	switch e.Fix {
+	case model.SettingAPIKey:
+		if errors.Is(e, model.ErrNoAPIKey) {
+			msg = fmt.Sprintf("%s: no API key: set %s or pass --api-key", e.Provider, p.KeyEnv)
+			if e.URL != "" {
+				return msg, fmt.Sprintf("for a local OpenAI-compatible server, pass its --base-url (%s is not local)", e.URL)
+			}
+			return msg, ""
+		}
+		return msg, "or pass --api-key"
+	case model.SettingBaseURL:
+		if p.URLEnv != "" && e.Provider == "ollama" {
+			return msg, fmt.Sprintf("or point --base-url (or %s) at your server", p.URLEnv)
+		}
+		return msg, "check --base-url"
+	case model.SettingModel:
+		switch {
+		case e.StatusCode == 404 && e.Provider == "ollama":
+			return msg, "or choose another with --model"
+		case e.StatusCode == 404:
+			return msg, "check --model, and that --base-url ends in /v1 for OpenAI-compatible servers"
+		}
+		return msg, "check --model and the sampling options"
+	case model.SettingNumCtx:
+		return msg, "raise --num-ctx (if the model takes it), or lower --max-observation"
+	case model.SettingTimeout:
+		return msg, "raise --timeout"
+	case model.SettingMaxReplyBytes:
+		return msg, "raise --max-reply if the reply is meant to be that large"
+	case model.SettingIdleTimeout:
+		return msg, "raise --idle-timeout if the model is slow to start"
+	case model.SettingReplay:
+		return msg, "pass --replay FILE, a cassette written with --record"
+	case model.SettingRecord:
+		return msg, "record the run again with --record FILE against a model"
+	}
+	return msg, ""
+}
+
+// timesInARow finds how often the parser failed, in the error of a run
+// that ended for it.
+var timesInARow = regexp.MustCompile(`(\d+) times in a row`)
+
+// networkCause names in a few words why a server could not be reached,
+// or returns "" when err is no network failure.
+func networkCause(err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "no route to the host"
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "no such host: " + dns.Name
+	case errors.As(err, &dns):
+		return "the host name could not be looked up"
+	case errors.As(err, &op) && op.Timeout():
+		return "the connection timed out"
+	}
+	return ""
+}
+
+// advised passes each event on to fn with the message of an error or a
+// warning advised for people.
+func advised(fn func(event.Event)) func(event.Event) {
+	return func(e event.Event) {
+		// A retried call's warning stays brief: the advice comes once,
+		// with the error that ends the run.
+		if e.Kind == event.Error && e.Err != nil || e.Kind == event.Warning && errors.Is(e.Err, agent.ErrContextWindow) {
+			e.Text = adviseStop(e.Err, e.StopReason)
+		}
+		fn(e)
+	}
+}
+
+// constrainAdvice says which servers bind steps to the tools.
+const constrainAdvice = "steps are bound by --provider llamacpp (llama-server), --provider vllm or sglang " +
+	"(or --provider openai, which finds llama-server, vLLM and SGLang by their /v1/models), and with --constrain on also by Ollama, " +
+	"LM Studio and OpenAI; pass --constrain auto or off to run without"

@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/react-agent/react-agent/agent/modeltest"
+)
+
+// root is the project's root, seen from this package's folder.
+const root = "../.."
+
+// demo are the flags that answer from the demo cassette.
+var demo = []string{"--provider", "replay", "--replay", root + "/testdata/agent/demo.jsonl"}
+
+// fakeSignals stands for the process's signals: a test presses Ctrl-C
+// with interrupt.
+type fakeSignals struct {
+	mu    sync.Mutex
+	chans map[chan<- os.Signal]bool
+}
+
+func (f *fakeSignals) notify(c chan<- os.Signal) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.chans == nil {
+		f.chans = map[chan<- os.Signal]bool{}
+	}
+	f.chans[c] = true
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.chans, c)
+	}
+}
+
+// interrupt sends Ctrl-C's signal to those listening, and reports whether
+// anyone was.
+func (f *fakeSignals) interrupt() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.chans {
+		select {
+		case c <- os.Interrupt:
+		default:
+		}
+	}
+	return len(f.chans) > 0
+}
+
+// testRun is one command line run in-process.
+type testRun struct {
+	args  []string
+	stdin string
+	// env is the environment, added to one whose log is in a folder of
+	// the test's own and whose config folder is empty.
+	env map[string]string
+	// terminal makes stdin, stdout and stderr terminals of width columns.
+	terminal bool
+	width    int
+	signals  *fakeSignals
+}
+
+// result is what a run produced.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout:\n%s\n--- stderr:\n%s", r.code, r.stdout, r.stderr)
+}
+
+// testEnv returns the env of r, writing to stdout and stderr.
+func testEnv(t *testing.T, r testRun, stdout, stderr *bytes.Buffer) *env {
+	t.Helper()
+	dir := t.TempDir()
+	vars := map[string]string{
+		"HOME":               dir,
+		"REACT_AGENT_LOG_DB": filepath.Join(dir, "logs.db"),
+		"REACT_AGENT_CONFIG": "",
+		"OLLAMA_HOST":        "",
+		"OPENAI_BASE_URL":    "",
+		"OPENAI_API_KEY":     "",
+		"ANTHROPIC_API_KEY":  "",
+		"GOOGLE_API_KEY":     "",
+	}
+	for k, v := range r.env {
+		vars[k] = v
+	}
+	sigs := r.signals
+	if sigs == nil {
+		sigs = &fakeSignals{}
+	}
+	return &env{
+		stdin:  strings.NewReader(r.stdin),
+		stdout: stdout, stderr: stderr,
+		getenv:    func(k string) string { return vars[k] },
+		notify:    sigs.notify,
+		terminal:  func(any) bool { return r.terminal },
+		width:     func(any) int { return map[bool]int{true: r.width}[r.terminal] },
+		openTTY:   func() (*os.File, error) { return nil, errors.New("no terminal in tests") },
+		configDir: func() (string, error) { return filepath.Join(dir, "config"), nil },
+		now:       time.Now,
+	}
+}
+
+// run runs r in-process.
+func (r testRun) run(t *testing.T) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := testEnv(t, r, &stdout, &stderr).run(r.args)
+	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
+}
+
+// args is a testRun of args alone.
+func args(a ...string) testRun { return testRun{args: a} }
+
+// ollama starts a fake Ollama server answering with the script in name,
+// from testdata/agent/server.
+func ollama(t *testing.T, name string, opts ...modeltest.Option) *modeltest.Server {
+	t.Helper()
+	replies, err := modeltest.LoadReplies(filepath.Join(root, "testdata", "agent", "server", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := modeltest.NewOllama(replies, opts...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		run    testRun
+		code   int
+		stdout string // a substring of stdout; "=" + text for the whole of it
+		stderr string // a substring of stderr
+	}{
+		{"a question is answered from the demo cassette", args(append(append([]string{"-q"}, demo...), "What is 17 * 23 + 4?")...),
+			0, "=17 * 23 + 4 = 395\n", ""},
+		{"the trace goes to stderr", args(append(append([]string{"ask"}, demo...), "What is 17 * 23 + 4?")...),
+			0, "=17 * 23 + 4 = 395\n", "[2] Observation: 395"},
+		{"parse prints an action", testRun{args: []string{"parse"}, stdin: "Thought: add\nAction: Calculator\nAction Input: 2+2"},
+			0, `={"kind":"action","thought":"add","action":"calculator","args":{"expression":"2+2"}}` + "\n", ""},
+		{"tool runs the calculator", args("tool", "calculator", "2**10 / 4"), 0, "=256\n", ""},
+		{"a mistyped command is a usage error", args("tols"), 2, "=", `did you mean "tools"?`},
+		{"an unknown flag is a usage error", args("parse", "--nope"), 2, "=", "react-agent parse: unknown flag --nope (see --help)"},
+		{"help lists the commands", args("help"), 0, "react-agent chat", ""},
+		{"--version names the program", args("--version"), 0, "react-agent ", ""},
+		{"a setting comes from the environment", testRun{args: []string{"settings"}, env: map[string]string{"REACT_AGENT_MODEL": "from-env"}},
+			0, "model=from-env\t(REACT_AGENT_MODEL)", ""},
+		{"the provider's variable gives the server", testRun{args: []string{"settings"}, env: map[string]string{"OLLAMA_HOST": "http://127.0.0.1:9"}},
+			0, "base-url=http://127.0.0.1:9\t(OLLAMA_HOST)", ""},
+		{"-q and -v contradict each other", args(append(append([]string{"-q", "-v"}, demo...), "hi")...), 2, "=", "--quiet and --verbose contradict each other"},
+		{"an unreachable server is explained", args("-q", "--base-url", "http://127.0.0.1:9", "hi"), 1, "=", "cannot reach Ollama at http://127.0.0.1:9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := tt.run.run(t)
+			if got.code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s", got.code, tt.code, got)
+			}
+			if want, whole := strings.CutPrefix(tt.stdout, "="); whole && got.stdout != want || !whole && !strings.Contains(got.stdout, tt.stdout) {
+				t.Errorf("stdout is not what it should be (want %q)\n%s", tt.stdout, got)
+			}
+			if !strings.Contains(got.stderr, tt.stderr) {
+				t.Errorf("stderr lacks %q\n%s", tt.stderr, got)
+			}
+		})
+	}
+}
+
+func TestAskAnOllamaServer(t *testing.T) {
+	t.Parallel()
+	s := ollama(t, "calculator.json", modeltest.Model("qwen2.5:7b"))
+	got := testRun{args: []string{"What is 17 * 23 + 4?"}, env: map[string]string{"OLLAMA_HOST": s.URL}}.run(t)
+	if got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" {
+		t.Fatalf("want the answer and exit 0\n%s", got)
+	}
+	if s.Calls() != 2 {
+		t.Errorf("the server got %d calls, want 2", s.Calls())
+	}
+}
+
+func TestCtrlCStopsAModelCall(t *testing.T) {
+	t.Parallel()
+	s := ollama(t, "calculator.json", modeltest.Hang())
+	sigs := &fakeSignals{}
+	done := make(chan result, 1)
+	go func() { done <- testRun{args: []string{"ask", "--base-url", s.URL, "hi"}, signals: sigs}.run(t) }()
+	for deadline := time.Now().Add(10 * time.Second); s.Calls() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the model was never called")
+		}
+	}
+	if !sigs.interrupt() {
+		t.Fatal("nobody listens for Ctrl-C during a model call")
+	}
+	select {
+	case got := <-done:
+		if got.code != exitInterrupted || !strings.Contains(got.stderr, "interrupted") || got.stdout != "" {
+			t.Fatalf("want exit 130, \"interrupted\" on stderr and nothing on stdout\n%s", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still running 10s after Ctrl-C")
+	}
+}

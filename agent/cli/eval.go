@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/react-agent/react-agent/agent"
+	evalpkg "github.com/react-agent/react-agent/agent/eval"
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools"
+)
+
+// evalFlags are the flags of eval.
+type evalFlags struct {
+	*settings
+	models        []string
+	protocols     string
+	jobs          int
+	timeout       time.Duration
+	maxIterations int
+	apiKey        string
+	numCtx        int
+	temperature   float64
+	json          bool
+	failures      bool
+	record        string
+	replay        string
+}
+
+// addEvalFlags adds the flags of eval to fs.
+func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
+	f := &evalFlags{}
+	ollama, _ := model.Lookup("ollama")
+	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address)")
+	fs.StringVar(&f.protocols, "protocol", string(agent.ProtocolText), `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
+	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
+	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
+	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
+	fs.IntVar(&f.numCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+	fs.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object a run instead of the table")
+	fs.BoolVar(&f.failures, "failures", false, "after the table, show each wrong or failed run: what the model answered and wrote")
+	fs.StringVar(&f.record, "record", "", "write one cassette a run to this directory, to replay the evaluation offline")
+	pathFlag(fs, "record")
+	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
+	pathFlag(fs, "replay")
+	f.settings = addSettings(fs)
+	addYes(fs, f.settings)
+	return f
+}
+
+// evalCommand is `react-agent eval SET.jsonl`: every question of the set
+// asked of every model with every protocol, and the comparison.
+func evalCommand() *command {
+	return &command{
+		name: "eval", args: "[flags] SET.jsonl", does: "compare models and protocols on a question set",
+		synopsis: "eval [flags] SET.jsonl",
+		examples: `  react-agent eval --models ollama:qwen2.5:7b,ollama:llama3.1:8b --protocol text,native \
+      testdata/eval/arithmetic.jsonl
+  react-agent eval --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 -j 4 set.jsonl
+  react-agent eval --replay testdata/eval/replay --models ollama:neat,ollama:sloppy \
+      --protocol text,native testdata/eval/arithmetic.jsonl
+`,
+		define: func(fs *pflag.FlagSet) func(*call) error {
+			f := addEvalFlags(fs)
+			return func(c *call) error { return runEval(c, f) }
+		},
+		check: func(args []string) error {
+			if len(args) != 1 {
+				return usagef("eval takes one question set, a JSONL file (got %d arguments)", len(args))
+			}
+			return nil
+		},
+		signals:  signalsCancel,
+		complete: func(int) ([]candidate, bool) { return nil, true },
+	}
+}
+
+// runEval runs the evaluation.
+func runEval(c *call, f *evalFlags) error {
+	stdout, stderr := c.stdout, c.stderr
+	if err := contradicting(c.fs, "record", "replay"); err != nil {
+		return err
+	}
+	qs, err := evalpkg.LoadQuestions(c.args[0])
+	if err != nil {
+		return &usageError{err}
+	}
+	targets, err := evalpkg.ParseTargets(f.models, strings.Split(f.protocols, ","))
+	if err != nil {
+		return usagef("%v (see --help)", err)
+	}
+	for _, t := range targets {
+		if _, _, _, err := evalpkg.ParseModel(t.Model, model.Names()); err != nil {
+			return usagef("--models: %v", err)
+		}
+	}
+	if f.record != "" || f.replay != "" {
+		if err := evalpkg.CheckCassettes(targets, qs); err != nil {
+			return &usageError{err}
+		}
+	}
+	if f.record != "" {
+		if err := os.MkdirAll(f.record, 0o755); err != nil {
+			return err
+		}
+	}
+	base, err := builtins(f.tools())
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		for _, name := range q.Tools {
+			if _, ok := base.Get(name); !ok {
+				return usagef("question %s asks for the tool %q, which is not enabled (enabled: %s)", q.ID, name, strings.Join(base.ToolNames(), ", "))
+			}
+		}
+	}
+	ctx := c.ctx
+	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr))
+	report, err := evalpkg.Run(ctx, targets, qs, f.runner(c.env, base), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+		Progress: func(done, total int, last evalpkg.Outcome) {
+			mark := "right"
+			switch {
+			case last.Err != "":
+				mark = "failed"
+			case !last.Correct:
+				mark = "wrong"
+			}
+			progress.Update(done, total, fmt.Sprintf("%s %s %s: %s", last.Target.Model, last.Target.Protocol, last.Question.ID, mark))
+		}})
+	progress.Done()
+	if err != nil && ctx.Err() != nil {
+		err = errInterrupted
+	}
+	if f.json {
+		if werr := report.WriteJSON(stdout); werr != nil {
+			return werr
+		}
+		return err
+	}
+	report.HideTime = f.replay != "" // a replay's numbers are the recording's, its times are not
+	report.Width = c.width(stdout)
+	if werr := report.WriteTable(stdout); werr != nil {
+		return werr
+	}
+	wrong := 0
+	for _, o := range report.Outcomes {
+		if !o.Correct {
+			wrong++
+		}
+	}
+	switch {
+	case f.failures && wrong > 0:
+		fmt.Fprintln(stdout)
+		report.WriteFailures(c.forTerminalWriter(stdout))
+	case wrong > 0 && c.terminal(stderr):
+		fmt.Fprintf(stderr, "react-agent: %d of %d runs wrong or failed; --failures shows what was written\n", wrong, len(report.Outcomes))
+	}
+	return err
+}
+
+// runner returns how eval runs one question against one target: a model
+// for the target (replaying or recording a cassette of its own), the
+// tools the question asks for, and an agent.
+func (f *evalFlags) runner(e *env, base *tools.Registry) evalpkg.Runner {
+	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
+		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
+		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
+			Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
+		protocol, constrain := agent.Protocol(t.Protocol), agent.ConstrainOff
+		if t.Protocol == evalpkg.Constrained {
+			protocol, constrain = agent.ProtocolText, agent.ConstrainOn
+		}
+		cassette := evalpkg.Cassette(t, q)
+		switch {
+		case f.replay != "":
+			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
+		case f.record != "":
+			cfg.Record = filepath.Join(f.record, cassette)
+		}
+		m, err := model.New(ctx, e.withProviderEnv(cfg))
+		if err != nil {
+			return evalpkg.Result{}, err
+		}
+		reg := base
+		if len(q.Tools) > 0 {
+			var ts []tools.Tool
+			for _, n := range q.Tools {
+				tool, _ := base.Get(n)
+				ts = append(ts, tool)
+			}
+			if reg, err = tools.NewRegistry(ts...); err != nil {
+				return evalpkg.Result{}, err
+			}
+			reg.SetLimits(base.Limits())
+		}
+		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain),
+			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes))))
+		res, err := a.Run(ctx, q.Question)
+		out := evalpkg.Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,
+			Rescued: res.Rescued, Forced: res.Forced, StopReason: string(res.StopReason),
+			TokensIn: res.Usage.PromptTokens, TokensOut: res.Usage.CompletionTokens}
+		for _, s := range res.Steps {
+			out.Replies = append(out.Replies, s.Reply)
+		}
+		return out, err
+	}
+}

@@ -1,0 +1,306 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/mcp"
+)
+
+// settings are the tool flags, shared by every command that reads
+// settings and runs or lists tools.
+type settings struct {
+	tools func() tools.Options
+	// mcpConfigs are the files of MCP servers whose tools to add.
+	mcpConfigs []string
+	// yes runs shell, plugin and MCP commands without asking.
+	yes bool
+}
+
+// addSettings adds the tool flags and --config to fs.
+func addSettings(fs *pflag.FlagSet) *settings {
+	s := &settings{}
+	grouped(fs, "Tool flags", func() {
+		s.tools = toolFlags(fs)
+		fs.StringArrayVar(&s.mcpConfigs, "mcp-config", nil, `JSON or YAML file of MCP servers whose tools to add, as Claude Desktop writes it ({"mcpServers": {…}}) (repeatable)`)
+		pathFlag(fs, "mcp-config")
+	})
+	addConfigFlag(fs)
+	return s
+}
+
+// addYes adds --yes to fs, for the commands that run tools.
+func addYes(fs *pflag.FlagSet, s *settings) {
+	grouped(fs, "Tool flags", func() {
+		fs.BoolVar(&s.yes, "yes", false, "run shell, plugin and MCP tools without asking")
+	})
+}
+
+// toolFlags adds the tool flags to fs and returns a function that reads
+// them once fs is parsed.
+func toolFlags(fs *pflag.FlagSet) func() tools.Options {
+	d := tools.DefaultOptions()
+	o := &tools.Options{}
+	fs.BoolVar(&o.AllowShell, "allow-shell", false, "enable the shell tool (each command is confirmed on the terminal unless --yes)")
+	fs.BoolVar(&o.AllowPrivateNetwork, "allow-private-network", false, "let http_request reach loopback, private and link-local addresses")
+	fs.BoolVar(&o.AllowHTTPWrite, "allow-http-write", false, "let http_request send methods other than GET and HEAD, a body, and Authorization or Cookie headers")
+	fs.StringVar(&o.SearchEngine, "search-engine", d.SearchEngine, `web_search backend: "duckduckgo" or "searxng"`)
+	fs.StringVar(&o.SearchURL, "search-url", "", "web_search endpoint (required for searxng: your instance's address)")
+	fs.DurationVar(&o.ToolTimeout, "tool-timeout", d.ToolTimeout, "time limit of one tool call")
+	fs.IntVar(&o.MaxObservation, "max-observation", d.MaxObservation, "bytes of a tool's output the model sees; the rest is cut with a marker")
+	fs.Int64Var(&o.MaxResponse, "max-response", d.MaxResponse, "bytes read at most from an HTTP response or a command's output")
+	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands, and MCP servers in its mcp section")
+	pathFlag(fs, "tools-config")
+	return func() tools.Options { return *o }
+}
+
+// builtins returns the registry of the built-in tools o enables; options
+// no tool can work with are usage errors that name their flag.
+func builtins(o tools.Options) (*tools.Registry, error) {
+	reg, err := tools.Builtins(o)
+	var oe *tools.OptionError
+	if errors.As(err, &oe) {
+		flag := map[string]string{"SearchEngine": "search-engine", "SearchURL": "search-url", "ToolTimeout": "tool-timeout",
+			"MaxObservation": "max-observation", "MaxResponse": "max-response"}[oe.Option]
+		return nil, usagef("--%s: %s", flag, oe.Problem)
+	}
+	return reg, err
+}
+
+// toolRegistry returns the registry of the tools the settings enable: the
+// built-in ones, the plugins, and the tools of the MCP servers that the
+// tools file and the --mcp-config files declare, which it starts. The
+// servers run until closeFn is called, or until ctx ends.
+func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
+	if reg, err = builtins(s.tools()); err != nil {
+		return nil, nil, err
+	}
+	servers, err := mcpServers(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if closeFn, err = startMCP(ctx, servers, s, reg, stderr); err != nil {
+		return nil, nil, err
+	}
+	return reg, closeFn, nil
+}
+
+// mcpServers reads the MCP servers that the tools file and the
+// --mcp-config files declare.
+func mcpServers(s *settings) ([]mcp.Server, error) {
+	var servers []mcp.Server
+	if path := s.tools().ToolsConfig; path != "" {
+		list, err := mcp.LoadConfig(path)
+		if err != nil && !errors.Is(err, mcp.ErrNoServers) {
+			return nil, err
+		}
+		servers = append(servers, list...)
+	}
+	for _, path := range s.mcpConfigs {
+		list, err := mcp.LoadConfig(path)
+		if err != nil {
+			return nil, err
+		}
+		servers = append(servers, list...)
+	}
+	return servers, nil
+}
+
+// startMCP starts the MCP servers, adds their tools to reg, and says on
+// stderr what it had to change (a tool renamed, a list cut). The servers
+// run until closeFn is called, or until ctx ends.
+func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
+	if len(servers) == 0 {
+		return func() {}, nil
+	}
+	set, err := mcp.Start(ctx, servers, mcp.Options{Reserved: reg.ToolNames(), MaxError: s.tools().MaxObservation})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range set.Warnings() {
+		fmt.Fprintf(stderr, "react-agent: %s\n", trace.Visible(w))
+	}
+	for _, t := range set.Tools() {
+		if err := reg.Register(t); err != nil {
+			set.Close()
+			return nil, err
+		}
+	}
+	return func() { set.Close() }, nil
+}
+
+// interruptible returns a context cancelled by the first Ctrl-C or
+// confirmTerminal returns where shell and plugin confirmations are asked:
+// stdin and stderr when stdin is a terminal, else the controlling terminal
+// (/dev/tty) when there is one. Without either, the confirmer refuses
+// every call unless --yes.
+func (e *env) confirmTerminal() (in *os.File, out io.Writer, closeFn func()) {
+	if f, ok := e.stdin.(*os.File); ok && e.terminal(f) {
+		return f, e.stderr, func() {}
+	}
+	if tty, err := e.openTTY(); err == nil {
+		return tty, tty, func() { tty.Close() }
+	}
+	return nil, e.stderr, func() {}
+}
+
+// toolsFlags are the flags of tools and tool.
+type toolsFlags struct {
+	*settings
+	json bool
+}
+
+// addToolsFlags adds the flags of tools to fs, and with run those of
+// tool, which runs one.
+func addToolsFlags(fs *pflag.FlagSet, run bool) *toolsFlags {
+	f := &toolsFlags{settings: addSettings(fs)}
+	if run {
+		addYes(fs, f.settings)
+	}
+	what := "the tools"
+	if run {
+		what = "the observation"
+	}
+	grouped(fs, "Output flags", func() {
+		fs.BoolVar(&f.json, "json", false, "print "+what+" as JSON")
+	})
+	return f
+}
+
+// toolsCommand is `react-agent tools`.
+func toolsCommand() *command {
+	return &command{
+		name: "tools", args: "[flags]", does: "list the enabled tools",
+		synopsis: "tools [flags]",
+		examples: `  react-agent tools
+  react-agent tools --allow-shell --tools-config plugins.yaml
+  react-agent tools --json > tools.json      (name, description and input_schema of each)
+`,
+		define: func(fs *pflag.FlagSet) func(*call) error {
+			f := addToolsFlags(fs, false)
+			return func(c *call) error { return runTools(c, f) }
+		},
+		check:   noArgs("tools"),
+		signals: signalsCancel,
+	}
+}
+
+// runTools lists the tools.
+func runTools(c *call, f *toolsFlags) error {
+	ctx, stdout := c.ctx, c.stdout
+	reg, closeTools, err := toolRegistry(ctx, f.settings, c.stderr)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	defer closeTools()
+	if f.json {
+		type entry struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Server      string          `json:"server,omitempty"`
+			InputSchema json.RawMessage `json:"input_schema"`
+		}
+		list := []entry{}
+		for _, t := range reg.List() {
+			e := entry{Name: t.Name(), Description: t.Description(), InputSchema: tools.InputSchema(t)}
+			if s, ok := t.(tools.Served); ok {
+				e.Server = s.Server()
+			}
+			list = append(list, e)
+		}
+		return writeJSON(stdout, list)
+	}
+	return tools.FormatList(stdout, reg)
+}
+
+// toolCommand is `react-agent tool NAME [INPUT]`.
+func toolCommand() *command {
+	return &command{
+		name: "tool", args: "[flags] NAME [INPUT]", does: "call one tool directly",
+		synopsis: "tool [flags] NAME [INPUT]\n\nINPUT is a JSON object, or raw text for the tool's primary argument; a tool\nwithout arguments needs none.",
+		examples: `  react-agent tool calculator "2**10 / 4"
+  react-agent tool Calculator '{"expression": "3+4"}'
+  react-agent tool --allow-shell shell "ls -la"
+  react-agent tool --mcp-config testdata/mcp/servers.json list_allowed_directories
+`,
+		define: func(fs *pflag.FlagSet) func(*call) error {
+			f := addToolsFlags(fs, true)
+			return func(c *call) error { return runTool(c, f) }
+		},
+		check: func(args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("tool takes a tool name and its input, as in: react-agent tool calculator '2+2' (got %d arguments; quote an input of several words)", len(args))
+			}
+			return nil
+		},
+		signals: signalsCancel,
+		complete: func(positional int) ([]candidate, bool) {
+			if positional > 0 {
+				return nil, false
+			}
+			var all []candidate
+			for _, t := range tools.Catalog().List() {
+				all = append(all, candidate{t.Name(), firstLine(t.Description())})
+			}
+			return all, false
+		},
+	}
+}
+
+// runTool makes one call of one tool, with INPUT read as the parser reads
+// an Action Input.
+func runTool(c *call, f *toolsFlags) error {
+	ctx, stdout := c.ctx, c.stdout
+	reg, closeTools, err := toolRegistry(ctx, f.settings, c.stderr)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	defer closeTools()
+	name, input := c.fs.Arg(0), c.fs.Arg(1)
+	canonical, callArgs := parser.New(reg).Args(name, input)
+	if _, ok := reg.Get(canonical); !ok {
+		// A built-in that is off (shell without --allow-shell): infer as
+		// the parser would, and let the registry say how to turn it on.
+		canonical, callArgs = parser.New(tools.Catalog()).Args(name, input)
+	}
+	if t, ok := reg.Get(canonical); ok && len(c.args) == 1 && len(reg.RequiredArgs(canonical)) > 0 {
+		return usagef("%s needs an input: %s, as in: react-agent tool %s '…'", canonical, t.Schema(), canonical)
+	}
+	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
+		callArgs = checked
+		in, out, closeTTY := c.confirmTerminal()
+		defer closeTTY()
+		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, f.yes), t, callArgs); err != nil {
+			return interrupted(ctx, err)
+		}
+	}
+	obs, err := reg.Call(ctx, canonical, callArgs)
+	if err != nil {
+		return interrupted(ctx, err)
+	}
+	code := tools.ExitCode(obs)
+	if f.json {
+		if err := writeJSON(stdout, struct {
+			Tool        string         `json:"tool"`
+			Args        map[string]any `json:"args"`
+			Observation string         `json:"observation"`
+		}{canonical, callArgs, obs}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(stdout, c.forTerminal(stdout, obs))
+	}
+	if code != 0 {
+		return exitError(code) // a command that failed: its status, as a shell gives it
+	}
+	return nil
+}
