@@ -18,12 +18,12 @@ const LlamaServerEnv = "REACT_AGENT_LLAMA_SERVER"
 
 // LlamaServerPaths returns where llama-server is looked for when
 // LlamaServerEnv is not set: the prebuilt one beside the project
-// (../shared/llama.cpp/bin/llama-server from its root), then the one CI
-// builds in CacheDir.
+// (../shared/llama.cpp/bin/llama-server from its root), then the one
+// .ci/run builds with ../shared/llama.cpp/build.sh in CacheDir.
 func LlamaServerPaths() []string {
 	return []string{
 		filepath.Join(root(), "..", "shared", "llama.cpp", "bin", "llama-server"),
-		filepath.Join(CacheDir(), "llama.cpp-"+LlamaServerBuild, "bin", "llama-server"),
+		filepath.Join(CacheDir(), "llama.cpp-"+LlamaServerBuild, "build", "bin", "llama-server"),
 	}
 }
 
