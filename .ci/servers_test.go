@@ -215,9 +215,15 @@ func (rec *recorder) to(path string) []map[string]any {
 }
 
 // requests returns the number of requests to path that the server's log
-// shows it answered with status (llama-server's "done request" lines).
+// shows it answered with status (llama-server's "done request" lines,
+// written once the answer is sent: it waits for the first, then a moment
+// for any other).
 func requests(srv *realserver.Server, path string, status int) int {
-	return strings.Count(srv.Log(), fmt.Sprintf("done request: POST %s 127.0.0.1 %d", path, status))
+	line := fmt.Sprintf("done request: POST %s 127.0.0.1 %d", path, status)
+	if srv.WaitLog(line, 5*time.Second) {
+		time.Sleep(300 * time.Millisecond)
+	}
+	return strings.Count(srv.Log(), line)
 }
 
 // writeQuestions writes an evaluation set of one question whose answer

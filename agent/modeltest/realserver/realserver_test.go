@@ -53,7 +53,7 @@ func TestLlamaServerServesTheSpelledModelUnderItsNameAndWindow(t *testing.T) {
 	if settings["n_ctx"] != 2048.0 || props["model_alias"] != "spelled" || caps["supports_tool_calls"] != true {
 		t.Errorf("/props: n_ctx %v, alias %v, caps %v", settings["n_ctx"], props["model_alias"], caps)
 	}
-	if !strings.Contains(srv.Log(), "POST /completion") {
+	if !srv.WaitLog("POST /completion", 5*time.Second) { // logged once the answer is sent
 		t.Errorf("the log does not show the call:\n%s", srv.Log())
 	}
 }
