@@ -41,6 +41,7 @@ func TestLlamaServerSurvivesA100KBReplyThatNeverStartsTheGrammar(t *testing.T) {
 	if !srv.Alive() {
 		t.Fatalf("llama-server died during the reply\n%s\n--- its log:\n%s", got, tail(srv.Log(), 15))
 	}
+	srv.WaitLog("eval time", 5*time.Second)
 	if n := evalTokens(srv); n < 1650 {
 		t.Errorf("the longest reply had %d tokens, not the 1,700 (100 KB) asked for\n%s", n, got)
 	}
