@@ -29,10 +29,10 @@ func LlamaServerPaths() []string {
 
 // LlamaServer starts llama.cpp's llama-server for the test: CPU only, one
 // thread (two spinning threads on a busy machine make it ten times
-// slower), one slot, with --jinja so that the model's chat template
-// renders prompts and tool calls, serving the model under the name
-// Server.Model. It skips the test when there is no llama-server (see the
-// package doc).
+// slower), one slot, with Jinja templates so that the model's chat
+// template renders prompts and tool calls, serving the model under the
+// name Server.Model. It skips the test when there is no llama-server (see
+// the package doc).
 func LlamaServer(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	bin := find(t, "llama-server", LlamaServerEnv,
@@ -49,11 +49,14 @@ func LlamaServer(t testing.TB, opts ...Option) *Server {
 	}
 	for attempt := 1; ; attempt++ {
 		port := freePort(t)
-		args := append([]string{"-m", path, "--alias", c.name, "--host", "127.0.0.1", "--port", strconv.Itoa(port),
-			"-c", strconv.Itoa(c.ctx), "--jinja", "--threads", "1", "--parallel", "1", "--no-webui"}, c.args...)
-		cmd := exec.Command(bin, args...)
+		cmd := exec.Command(bin, c.args...)
 		cmd.Dir = dir
-		cmd.Env = append([]string{"HOME=" + dir, "TMPDIR=" + dir, "PATH=/usr/bin:/bin"}, c.env...)
+		// llama-server reads each of its options from an environment
+		// variable too.
+		cmd.Env = append([]string{"HOME=" + dir, "TMPDIR=" + dir, "PATH=/usr/bin:/bin",
+			"LLAMA_ARG_MODEL=" + path, "LLAMA_ARG_ALIAS=" + c.name, "LLAMA_ARG_HOST=127.0.0.1", "LLAMA_ARG_PORT=" + strconv.Itoa(port),
+			"LLAMA_ARG_CTX_SIZE=" + strconv.Itoa(c.ctx), "LLAMA_ARG_JINJA=1", "LLAMA_ARG_THREADS=1", "LLAMA_ARG_N_PARALLEL=1",
+			"LLAMA_ARG_WEBUI=0"}, c.env...)
 		s := start(t, cmd, "llama-server")
 		s.URL, s.Model, s.Dir = fmt.Sprintf("http://127.0.0.1:%d", port), c.name, dir
 		err := s.waitReady(s.URL+"/health", time.Minute, "llama-server")
