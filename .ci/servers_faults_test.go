@@ -282,10 +282,19 @@ func TestAGrammarTooLargeToBuildQuicklyEndsWithTheRunsTimeout(t *testing.T) {
 	mcp := mcpServer(t, `[{"name": "`+name+`", "description": "Many fields.", "inputSchema": {"type": "object", "properties": {`+
 		strings.Join(props, ", ")+`}}}]`)
 	srv := llamaServer.start(t, spelled(finalText))
+	s := start(t, invocation{args: append(llamaServer.flags(srv), "--no-log", "--mcp-config", mcp, "--yes", "--timeout", "5s", "What is 6 * 7?")})
 	begin := time.Now()
-	got := run(t, invocation{args: append(llamaServer.flags(srv), "--no-log", "--mcp-config", mcp, "--yes", "--timeout", "5s", "What is 6 * 7?")})
-	if took := time.Since(begin); took > 20*time.Second {
-		t.Errorf("the run took %s with --timeout 5s\n%s", took.Round(time.Second), got)
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case <-done:
+		if took := time.Since(begin); took > 20*time.Second {
+			t.Errorf("the run took %s with --timeout 5s\n%s", took.Round(time.Second), s.outcome())
+		}
+	case <-time.After(30 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+		t.Errorf("the run was still going 30 s after it started, with --timeout 5s\n%s", s.outcome())
 	}
 }
 
