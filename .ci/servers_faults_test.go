@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/react-agent/react-agent/agent/constrain"
 	"github.com/react-agent/react-agent/agent/modeltest/gguf"
 	"github.com/react-agent/react-agent/agent/modeltest/realserver"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // What the real servers do that the fakes did not: one test (or more) for
@@ -35,19 +39,43 @@ func evalTokens(srv *realserver.Server) int {
 // every token, crashed llama-server (a stack overflow in std::regex) on a
 // long reply that never wrote "Action:".
 func TestLlamaServerSurvivesA100KBReplyThatNeverStartsTheGrammar(t *testing.T) {
-	// Tokens of 64 letters: 1,700 of them are about 100 KB.
-	srv := llamaServer.start(t, endless(64), realserver.Context(16384))
-	got := llamaServer.ask(t, srv, "-o", "n_predict=1700", "--max-iterations", "1", "Write on.")
-	if !srv.Alive() {
-		t.Fatalf("llama-server died during the reply\n%s\n--- its log:\n%s", got, tail(srv.Log(), 15))
-	}
-	srv.WaitLog("eval time", 5*time.Second)
-	if n := evalTokens(srv); n < 1650 {
-		t.Errorf("the longest reply had %d tokens, not the 1,700 (100 KB) asked for\n%s", n, got)
-	}
-	if !strings.Contains(srv.Log(), "grammar") && !strings.Contains(got.stderr, "constrained") {
-		t.Errorf("the run did not send the lazy grammar\n%s", got)
-	}
+	// Tokens of 128 letters: 900 of them are about 110 KB.
+	const tokens, least = 900, 820
+	t.Run("the grammar agent/constrain writes", func(t *testing.T) {
+		srv := llamaServer.start(t, endless(128), realserver.Context(8192))
+		reg, err := tools.Builtins(tools.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := constrain.For(reg).Step()
+		body, _ := json.Marshal(map[string]any{"prompt": "Question: what now?\n", "n_predict": tokens,
+			"grammar": step.Grammar, "grammar_lazy": true, "grammar_triggers": step.Triggers})
+		resp, err := http.Post(srv.URL+"/completion", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("llama-server did not answer: %v (alive: %v)\n%s", err, srv.Alive(), tail(srv.Log(), 10))
+		}
+		defer resp.Body.Close()
+		var reply struct {
+			Content string `json:"content"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("llama-server answered %s: %v", resp.Status, err)
+		}
+		if len(reply.Content) < 100_000 || strings.Contains(reply.Content, "Action:") {
+			t.Errorf("the reply has %d bytes, not the 100 KB of the test", len(reply.Content))
+		}
+	})
+	t.Run("a run of the binary", func(t *testing.T) {
+		srv := llamaServer.start(t, endless(128), realserver.Context(8192))
+		got := llamaServer.ask(t, srv, "-o", "n_predict="+strconv.Itoa(tokens), "--max-iterations", "1", "Write on.")
+		if !srv.Alive() {
+			t.Fatalf("llama-server died during the reply\n%s\n--- its log:\n%s", got, tail(srv.Log(), 15))
+		}
+		srv.WaitLog("eval time", 5*time.Second)
+		if n := evalTokens(srv); n < least {
+			t.Errorf("the longest reply had %d tokens, not the %d (100 KB) asked for with n_predict\n%s", n, tokens, got)
+		}
+	})
 }
 
 // 2. A reply that the server's token limit cut (llama-server's stop_type
