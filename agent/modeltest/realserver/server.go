@@ -167,8 +167,8 @@ func find(t testing.TB, what, env, advice string, usual ...string) string {
 		}
 	}
 	where := strings.Join(usual, " or ")
-	if env := os.Getenv(env); env != "" {
-		where = env
+	if v := os.Getenv(env); v != "" {
+		where = v
 	}
 	if os.Getenv(Require) == "1" {
 		t.Fatalf("%s is 1, and %s is not at %s; %s, or set %s to the binary", Require, what, where, advice, env)
