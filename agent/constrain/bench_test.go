@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/react-agent/react-agent/agent/modeltest/gguf"
 	"github.com/react-agent/react-agent/tools"
 )
 
@@ -64,7 +65,8 @@ func BenchmarkSamplingOnTheTinyModel(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "tiny.gguf")
 	// No bias towards the end: both kinds of samples run to maxTokens,
 	// or until the grammar is done.
-	if err := writeTinyLlama(path, 26, map[int]float32{byteToken('"'): 2, byteToken('}'): 2}); err != nil {
+	prior := map[int]float32{gguf.ByteToken('"'): 2, gguf.ByteToken('}'): 2}
+	if err := gguf.WriteFile(path, gguf.Model{Prior: prior, AllBytes: true, Context: 1024, Seed: 26}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/react-agent/react-agent/agent/modeltest/gguf"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
 )
@@ -50,15 +51,17 @@ type sampleResult struct {
 // tinyPrior is the tiny model's bias towards the tokens that end what a
 // grammar has open: quotes, brackets and the end of the reply.
 var tinyPrior = map[int]float32{
-	tinyEOS: 8, byteToken('"'): 4, byteToken('}'): 4, byteToken(']'): 4,
-	byteToken(','): -1, byteToken(' '): -1, byteToken('\\'): -3,
+	gguf.EOS: 8, gguf.ByteToken('"'): 4, gguf.ByteToken('}'): 4, gguf.ByteToken(']'): 4,
+	gguf.ByteToken(','): -1, gguf.ByteToken(' '): -1, gguf.ByteToken('\\'): -3,
 }
 
-// tinyModel writes the tiny model into a temporary folder.
+// tinyModel writes the tiny model into a temporary folder: random weights
+// that know nothing of any grammar, so that what a sample fits comes from
+// the grammar alone, and every byte may be written.
 func tinyModel(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tiny.gguf")
-	if err := writeTinyLlama(path, 26, tinyPrior); err != nil {
+	if err := gguf.WriteFile(path, gguf.Model{Prior: tinyPrior, AllBytes: true, Context: 1024, Seed: 26}); err != nil {
 		t.Fatal(err)
 	}
 	return path
