@@ -146,7 +146,14 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 	if a.opts.protocol == ProtocolNative || a.opts.protocol == ProtocolAuto {
 		r.tr, r.native = a.nativeMessages(history, question), true
 	} else {
-		tmpl, err := r.bind(ctx, 1)
+		bindCtx := ctx
+		if a.opts.timeout > 0 {
+			// Writing the constraints of large schemas takes time too.
+			var cancel context.CancelFunc
+			bindCtx, cancel = context.WithDeadline(ctx, r.start.Add(a.opts.timeout))
+			defer cancel()
+		}
+		tmpl, err := r.bind(bindCtx, 1)
 		if err != nil {
 			res.StopReason = event.StopError
 			return res, err

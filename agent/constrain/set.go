@@ -184,9 +184,15 @@ func grammarOf(ctx context.Context, ts []named) (grammar, thinking string, narro
 func tag(ts []named) *model.StructuralTag {
 	st := &model.StructuralTag{Triggers: []string{ActionLabel}}
 	for _, t := range ts {
+		schema := t.args.raw
+		if loops := leftRecursion(t.args.tree); len(loops) > 0 {
+			if s, err := rewriteSchema(schema, "#", loops, false); err == nil {
+				schema = s
+			}
+		}
 		st.Structures = append(st.Structures, model.Structure{
 			Begin:  ActionLabel + " " + t.name + "\n" + InputLabel + " ",
-			Schema: t.args.raw,
+			Schema: schema,
 			End:    "\n",
 		})
 	}

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/react-agent/react-agent/agent/constrain"
-	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/modeltest/gguf"
 	"github.com/react-agent/react-agent/agent/modeltest/realserver"
 	"github.com/react-agent/react-agent/tools"
@@ -64,46 +64,47 @@ func measure(b *testing.B, url string, n int, fields map[string]any) {
 	b.ReportMetric(float64(tokens)/(ms/1000), "tokens/s")
 }
 
-// lazy returns the request fields of the built-in tools' lazy grammar,
-// started by trigger.
-func lazy(b *testing.B, trigger string) map[string]any {
+// builtinGrammar returns the grammar agent/constrain writes for the
+// built-in tools: of the whole reply, free but for a line that starts
+// with "Action:", sent with no trigger.
+func builtinGrammar(b *testing.B) string {
 	reg, err := tools.Builtins(tools.DefaultOptions())
 	if err != nil {
 		b.Fatal(err)
 	}
-	step := constrain.For(reg).Step()
-	return map[string]any{"grammar": step.Grammar, "grammar_lazy": true,
-		"grammar_triggers": []model.Trigger{{Type: model.TriggerFullPattern, Value: trigger}}}
+	return constrain.For(reg).Step().Grammar
 }
 
-// currentTrigger is the trigger pattern agent/constrain writes now.
-func currentTrigger(b *testing.B) string {
-	reg, err := tools.Builtins(tools.DefaultOptions())
-	if err != nil {
-		b.Fatal(err)
-	}
-	return constrain.For(reg).Step().Triggers[0].Value
+// lazy returns the request fields of a lazy grammar started by trigger,
+// as agent/constrain sent it before issue 29.
+func lazy(b *testing.B, trigger string) map[string]any {
+	return map[string]any{"grammar": builtinGrammar(b), "grammar_lazy": true,
+		"grammar_triggers": []map[string]any{{"type": 3, "value": trigger}}}
 }
+
+// whole returns the request fields of the grammar agent/constrain sends
+// now.
+func whole(b *testing.B) map[string]any { return map[string]any{"grammar": builtinGrammar(b)} }
 
 // BenchmarkLlamaServerGrammar measures what the grammar of the built-in
 // tools costs a real llama-server (CPU, one thread) generating with a
 // 32,000-token vocabulary, in the server's own tokens per second: with no
-// grammar, with the lazy grammar not yet triggered (the model never
-// writes "Action:"), and with the grammar active from the first token (as
-// it is once triggered): the model, held to it, writes "Action:", a tool
-// and the start of its arguments, then goes on inside the first string.
+// grammar; with the grammar of the whole reply over a reply that never
+// writes "Action:", where it binds nothing (before issue 29, the lazy
+// grammar not yet triggered); and with the grammar binding from the first
+// token (its root the action, as a reply is once a line starts with
+// "Action:"): the model, held to it, writes "Action:", a tool and the
+// start of its arguments, then goes on inside the first string.
 func BenchmarkLlamaServerGrammar(b *testing.B) {
 	// A model that never ends a reply, nor a JSON string.
 	never := map[int]float32{gguf.EOS: -40, gguf.ByteToken('"'): -40, gguf.ByteToken('\\'): -40}
 	srv := realserver.LlamaServer(b, realserver.Model(gguf.Model{Vocab: 32000, Prior: never, Seed: 1}), realserver.Context(4096))
 	const n = 1000
 	b.Run("none", func(b *testing.B) { measure(b, srv.URL, n, nil) })
-	b.Run("lazy-untriggered", func(b *testing.B) { measure(b, srv.URL, n, lazy(b, currentTrigger(b))) })
+	b.Run("unbound", func(b *testing.B) { measure(b, srv.URL, n, whole(b)) })
 	b.Run("active", func(b *testing.B) {
-		active := lazy(b, currentTrigger(b))
-		active["grammar_lazy"] = false
-		delete(active, "grammar_triggers")
-		measure(b, srv.URL, n, active)
+		_, rules, _ := strings.Cut(builtinGrammar(b), "\n")
+		measure(b, srv.URL, n, map[string]any{"grammar": "root ::= action\n" + rules})
 	})
 }
 
@@ -112,9 +113,10 @@ func BenchmarkLlamaServerGrammar(b *testing.B) {
 var replyTokens = flag.Int("reply-tokens", 2000, "tokens of a reply in BenchmarkLlamaServerLongUntriggeredReply (20000 for the figures of issue 29)")
 
 // BenchmarkLlamaServerLongUntriggeredReply measures a long reply (2,000
-// tokens, or as -reply-tokens says) that never starts the lazy grammar,
-// with the trigger pattern of before issue 29 and with the one
-// agent/constrain writes now, and without a grammar for reference. The
+// tokens, or as -reply-tokens says) that never writes "Action:", with the
+// lazy grammar and trigger pattern of before issue 29, with the grammar of
+// the whole reply agent/constrain sends now (no trigger), and without a
+// grammar for reference. The
 // model writes single bytes: with the old pattern a reply of about 60 KB
 // overflows llama-server's stack, so the 20,000 tokens of a real
 // vocabulary (80 KB or more) could not be measured at all. The figures of
@@ -126,5 +128,5 @@ func BenchmarkLlamaServerLongUntriggeredReply(b *testing.B) {
 	srv := realserver.LlamaServer(b, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.EOS: -40}, Seed: 1}), realserver.Context(n+4096))
 	b.Run("none", func(b *testing.B) { measure(b, srv.URL, n, nil) })
 	b.Run("old-trigger", func(b *testing.B) { measure(b, srv.URL, n, lazy(b, oldTrigger)) })
-	b.Run("current-trigger", func(b *testing.B) { measure(b, srv.URL, n, lazy(b, currentTrigger(b))) })
+	b.Run("whole-reply", func(b *testing.B) { measure(b, srv.URL, n, whole(b)) })
 }
