@@ -188,3 +188,20 @@ func TestTheOpenAIProviderBindsALlamaServerWithTheGrammar(t *testing.T) {
 		})
 	}
 }
+
+func TestAWholeReplyIsReadAsAStreamAlsoWhenAnOptionAsksForOne(t *testing.T) {
+	// -o stream=false: the server is asked for a whole reply, which the
+	// client reads as the stream it asked for.
+	srv := serveRecorded(t, llamacppRoutes("completion-nonstream-limit"))
+	m, err := New(context.Background(), Config{Provider: "llamacpp", BaseURL: srv.URL, IdleTimeout: quick, Options: map[string]any{"stream": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ask2(m)
+	if err != nil || resp.Choices[0].Content != "Thoue" {
+		t.Fatalf("reply %v, error %v", resp, err)
+	}
+	if !strings.Contains(srv.requests("POST /completion")[0], `"stream":false`) {
+		t.Errorf("the option was not sent: %s", srv.requests("POST /completion")[0])
+	}
+}

@@ -77,6 +77,10 @@ type statusTransport struct {
 }
 
 func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// What the client asked for, before the options of Config.Options
+	// (which may say "stream": false) go into the body: the client reads
+	// the reply as a stream either way.
+	streamed := isGeneration(req) && asksStream(req)
 	req = t.drop.withoutParams(req)
 	req = withConstraintFields(req)
 	req, idle := t.guard(req)
@@ -88,7 +92,7 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusOK && streamOf(resp) == notStream && isGeneration(req) && asksStream(req) {
+	if resp.StatusCode == http.StatusOK && streamOf(resp) == notStream && streamed {
 		// A whole reply where a stream was asked for, as some proxies
 		// send: read as the stream it stands for.
 		if resp, err = asStream(req.URL.Path, resp, t.maxReply); err != nil {
