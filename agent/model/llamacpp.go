@@ -79,6 +79,9 @@ func llamacppProps(ctx context.Context, hc *http.Client, base string) (llamaProp
 // llamacppContext asks the server at base for the context window of a
 // slot, from its /props; 0 when it does not say.
 func llamacppContext(ctx context.Context, hc *http.Client, base string) int {
+	if resolving(ctx) {
+		return 0
+	}
 	props, err := llamacppProps(ctx, hc, base)
 	switch {
 	case err != nil:

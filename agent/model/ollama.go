@@ -58,6 +58,9 @@ var ollamaProvider = Provider{
 // context the model takes, from its /api/show: the "context_length" of
 // its architecture; 0 when it does not say.
 func ollamaContextLength(ctx context.Context, hc *http.Client, base, model string) int {
+	if resolving(ctx) {
+		return 0
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	body, _ := json.Marshal(map[string]string{"model": model})

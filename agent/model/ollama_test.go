@@ -110,3 +110,15 @@ func ask2(m llms.Model) (*llms.ContentResponse, error) {
 	return m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
 		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
 }
+
+func TestResolvingAConfigAsksTheServerNothing(t *testing.T) {
+	for _, provider := range []string{"ollama", "llamacpp"} {
+		srv := serveRecorded(t, map[string]string{"POST /api/show": "ollama-v0.24.0/show", "GET /props": "llamacpp-b8355/props-notools"})
+		if _, err := Resolve(context.Background(), Config{Provider: provider, BaseURL: srv.URL}); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(srv.requests("POST /api/show")) + len(srv.requests("GET /props")); n != 0 {
+			t.Errorf("%s: resolving the config asked the server %d times", provider, n)
+		}
+	}
+}
