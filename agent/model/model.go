@@ -182,7 +182,7 @@ type served struct {
 	hc                  *http.Client   // the provider's client, to ask the server more
 	drop                *dropped       // the parameters the server refused
 	con                 *constrainer   // how the server binds replies, or nil
-	options             map[string]any // Config.Options, sent with every call
+	options             map[string]any // the provider's fields and Config.Options, sent with every call
 	images              imageForm      // how the client sends images
 	tools               *toolSupport   // whether the server takes tool definitions, or nil
 	window              *ollamaWindow  // Ollama's context window, or nil
@@ -245,6 +245,9 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	if m.window != nil {
 		if n := m.window.asking(); n != m.numCtx {
 			options = maps.Clone(options)
+			if options == nil {
+				options = map[string]any{}
+			}
 			options["num_ctx"] = n // grown since the client was made
 		}
 	}
