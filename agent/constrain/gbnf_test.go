@@ -152,3 +152,23 @@ func TestWritingTheConstraintsStopsWhenTheContextEnds(t *testing.T) {
 		t.Fatalf("Build after a cancelled one: %v, grammar %q", err, set.Step().Grammar)
 	}
 }
+
+func TestTheSchemasOfManyToolsAreBoundedAllTold(t *testing.T) {
+	var ts []tools.Tool
+	for i := range 8 {
+		// About 110 KB of schema each, in a description: a small grammar.
+		ts = append(ts, schemaTool{fmt.Sprintf("wide_%d", i), `{"type":"object","properties":{"q":{"type":"string","description":"` +
+			strings.Repeat("a long description ", 5800) + `"}}}`})
+	}
+	reg, err := tools.NewRegistry(ts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := For(reg)
+	if n := len(set.Step().Schema); n > maxSchema+64<<10 {
+		t.Errorf("the schema of a step is %d bytes", n)
+	}
+	if got := set.Narrowed(); len(got) == 0 || len(got) == len(ts) || got[len(got)-1] != "wide_7" {
+		t.Errorf("narrowed %q: want the last tools only", got)
+	}
+}

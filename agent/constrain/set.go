@@ -87,17 +87,25 @@ type named struct {
 // maxToolSchema bounds the bytes of a tool's argument schema that go into
 // the schema of a step and its structural tag: a larger one is narrowed to
 // any JSON object.
-const maxToolSchema = 256 << 10
+// maxSchema bounds the bytes of the tools' argument schemas in the
+// schema of a step, all told: the tools past it are narrowed too (Ollama
+// cuts the grammar it makes of a schema at 1 MB, without a word).
+const (
+	maxToolSchema = 256 << 10
+	maxSchema     = 768 << 10
+)
 
 func (s *Set) build(ctx context.Context) error {
 	var ts []named
 	narrowed := map[string]bool{}
+	total := 0
 	if s.reg != nil {
 		for _, t := range s.reg.List() {
 			args := schemaOf(t)
-			if len(args.raw) > maxToolSchema {
+			if len(args.raw) > maxToolSchema || total+len(args.raw) > maxSchema {
 				args, narrowed[t.Name()] = anyObject(), true
 			}
+			total += len(args.raw)
 			ts = append(ts, named{t.Name(), args})
 		}
 	}
