@@ -13,7 +13,7 @@ import (
 // protocol: one object {"thought", "action", "action_input"}, the thought
 // first, with a branch a tool (its name as the action, its arguments as
 // the input) and, when final is true, one for the final answer ("Final
-// Answer" and the answer as a string).
+// Answer" and the answer as a string that is not empty).
 //
 // The schema of a tool's arguments that refers to its own parts ("$ref":
 // "#/$defs/…", as pydantic and FastMCP write them) is moved to the root's
@@ -46,7 +46,8 @@ func objectSchema(ts []named, final bool) any {
 		branches = append(branches, step(t.name, input))
 	}
 	if final {
-		branches = append(branches, step(FinalAction, ordered{{"type", "string"}}))
+		// An answer that is empty is no answer, and the parser refuses it.
+		branches = append(branches, step(FinalAction, ordered{{"type", "string"}, {"minLength", 1}}))
 	}
 	var root ordered
 	if len(branches) == 1 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/tools"
 )
 
@@ -148,5 +149,34 @@ func TestTheLoopsOfDefinitionsAreFoundWhereTheyClose(t *testing.T) {
 				t.Errorf("loops at %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTheFinalAnswerOfAStepIsNeverEmpty(t *testing.T) {
+	// A model held to Ollama's format wrote {"thought": "", "action":
+	// "Final Answer", "action_input": ""}, which the parser refuses.
+	reg, err := tools.Builtins(tools.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*model.Constraint{For(reg).Step(), For(reg).Final()} {
+		var s jsonschema.Schema
+		if err := json.Unmarshal(c.Schema, &s); err != nil {
+			t.Fatal(err)
+		}
+		resolved, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step, fit := range map[string]bool{
+			`{"thought":"","action":"Final Answer","action_input":""}`:   false,
+			`{"thought":"","action":"Final Answer","action_input":"42"}`: true,
+		} {
+			var v any
+			json.Unmarshal([]byte(step), &v)
+			if err := resolved.Validate(v); (err == nil) != fit {
+				t.Errorf("%s: %v, want fit %v", step, err, fit)
+			}
+		}
 	}
 }
