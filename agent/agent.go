@@ -9,12 +9,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/react-agent/react-agent/agent/constrain"
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -35,6 +37,11 @@ var (
 	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
 	// past maxPromptBytes, far beyond any model's context window.
 	ErrPromptTooLarge = errors.New("the prompt is too large")
+	// ErrTokenLimit is matched by the error of a run that ended because
+	// the server kept cutting the model's replies at the token limit of a
+	// reply (model.Config.MaxTokens, or the server's own): a cut reply is
+	// never an answer, and never runs a tool.
+	ErrTokenLimit = errors.New("the model's replies were cut off at the token limit of a reply")
 )
 
 // maxPromptBytes bounds the prompt of one model call, whatever the
@@ -91,6 +98,8 @@ type runState struct {
 
 	bytesPerToken   float64 // measured on the last prompt the server counted
 	sent            int     // the bytes of the last prompt sent
+	window          int     // the context window the server reported when it refused a prompt, or 0
+	refitted        bool    // a prompt the server refused as too large was fitted again
 	fitTurns        int     // turns left out to fit the context window
 	fitObservations int     // observations shortened to fit it
 	fitSaid         bool    // the warning that says so was given
@@ -137,7 +146,14 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 	if a.opts.protocol == ProtocolNative || a.opts.protocol == ProtocolAuto {
 		r.tr, r.native = a.nativeMessages(history, question), true
 	} else {
-		tmpl, err := r.bind(ctx, 1)
+		bindCtx := ctx
+		if a.opts.timeout > 0 {
+			// Writing the constraints of large schemas takes time too.
+			var cancel context.CancelFunc
+			bindCtx, cancel = context.WithDeadline(ctx, r.start.Add(a.opts.timeout))
+			defer cancel()
+		}
+		tmpl, err := r.bind(bindCtx, 1)
 		if err != nil {
 			res.StopReason = event.StopError
 			return res, err
@@ -258,6 +274,9 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	}
 	r.warnDropped(iter)
 	r.warnRefused(iter)
+	if err != nil && r.refit(iter, err) {
+		return r.ask(ctx, iter, forced)
+	}
 	r.res.Usage.Add(mr.usage)
 	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
 		// A server that reuses a cached prompt may count only the tokens
@@ -334,11 +353,64 @@ func (r *runState) warnDropped(iter int) {
 	}
 }
 
+// contextWindow returns the model's context window in tokens: what the
+// server said when it refused a prompt, else what the agent was told.
+func (r *runState) contextWindow() int {
+	if r.window > 0 {
+		return r.window
+	}
+	return r.a.opts.contextWindow
+}
+
+// refit fits the text transcript again, once a run, after the server
+// refused (or cut) a prompt as larger than its context window and said
+// how many tokens the prompt is (llama-server), or at least the window it
+// did not fit (Ollama): the tokens a byte are now known, or known to be
+// more than thought. It reports whether the prompt now fits, to be sent
+// again.
+func (r *runState) refit(iter int, err error) bool {
+	var me *model.Error
+	t, text := r.tr.(*textTranscript)
+	if r.refitted || !text || !errors.As(err, &me) || !errors.Is(err, model.ErrContextOverflow) || r.sent <= 0 ||
+		me.PromptTokens <= 0 && me.ContextTokens <= 0 {
+		return false
+	}
+	prompt, said := me.PromptTokens, "a prompt of "+strconv.Itoa(me.PromptTokens)+" tokens"
+	if prompt <= 0 {
+		// More than the window: a quarter more is a guess that errs
+		// towards leaving out more.
+		prompt, said = me.ContextTokens+me.ContextTokens/4, "a prompt"
+	}
+	r.refitted = true
+	if me.ContextTokens > 0 {
+		r.window = me.ContextTokens
+	}
+	w := r.contextWindow()
+	if w <= 0 {
+		return false
+	}
+	r.bytesPerToken = float64(r.sent) / float64(prompt)
+	turns, observations, newest, fits := t.fit(int(float64(w-replyReserve(w)) * r.bytesPerToken))
+	r.fitTurns += turns
+	r.fitObservations += observations
+	r.fitNewest = r.fitNewest || newest
+	if !fits {
+		return false
+	}
+	left := "fitted to it"
+	if turns > 0 || observations > 0 || newest {
+		left, r.fitSaid = "fitted to it: it leaves out "+leftOut(turns, observations, newest), true
+	}
+	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: fmt.Sprintf(
+		"the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)})
+	return true
+}
+
 // checkWindow fits the text transcript into the model's context window
 // before every call, and warns once when the prompt still nears it, as
 // some servers (Ollama) silently truncate a prompt too long.
 func (r *runState) checkWindow(iter int) {
-	w := r.a.opts.contextWindow
+	w := r.contextWindow()
 	if w <= 0 {
 		return
 	}
@@ -397,7 +469,7 @@ func (r *runState) tokens(n int) int {
 // first time anything, and once more the first time the newest
 // observation, the one the model needs next, had to be shortened too.
 func (r *runState) fitWindow(t *textTranscript) bool {
-	w := r.a.opts.contextWindow
+	w := r.contextWindow()
 	bpt := r.bytesPerToken
 	if bpt <= 0 {
 		bpt = 3
@@ -447,6 +519,9 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	}
 	if r.repeats >= r.a.opts.maxParseRepeats {
 		r.res.StopReason = event.StopRepeatedParseError
+		if errors.Is(reply.Err, parser.ErrTruncated) {
+			return fmt.Errorf("agent: %w: %w, %d times in a row", ErrRepeatedParseError, ErrTokenLimit, r.repeats)
+		}
 		return fmt.Errorf("agent: %w: %d times in a row: %s", ErrRepeatedParseError, r.repeats, msg)
 	}
 	r.tr.addReply(reply, msg)
@@ -607,7 +682,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 		return res, err
 	}
 	if errors.Is(reply.Err, parser.ErrTruncated) {
-		return res, fmt.Errorf("agent: %s, and the answer asked for was cut off at the token limit: %w", what, ErrNoAnswer)
+		return res, fmt.Errorf("agent: %s, and the answer asked for was cut off at the token limit: %w (%w)", what, ErrNoAnswer, ErrTokenLimit)
 	}
 	answer := reply.Step.FinalAnswer
 	if reply.Err != nil || reply.Step.Kind != parser.KindFinal {

@@ -5,10 +5,24 @@ import (
 	"sync"
 )
 
-// Turn is one question of a conversation and its answer.
+// Turn is one question of a conversation and its answer, which is empty
+// when the question got none (the run failed, or was cancelled).
 type Turn struct {
 	Question string `json:"question"`
 	Answer   string `json:"answer"`
+}
+
+// noAnswer is what the model is shown as its answer to an earlier
+// question that got none, in either protocol: the question stays part of
+// the conversation, which a later one may refer to.
+const noAnswer = "I could not answer this question."
+
+// answerShown returns the answer of a turn as the model is shown it.
+func (t Turn) answerShown() string {
+	if t.Answer == "" {
+		return noAnswer
+	}
+	return t.Answer
 }
 
 // Chat is a conversation with an agent: each question is asked with the
@@ -29,18 +43,18 @@ func NewChat(a *Agent, maxTurns int) *Chat {
 	return &Chat{a: a, maxTurns: maxTurns}
 }
 
-// Ask answers question in the light of the conversation so far and, when
-// the run gives an answer, remembers both.
+// Ask answers question in the light of the conversation so far, and
+// remembers the question with its answer, or with none when the run gave
+// none: the model is shown, in either protocol, that it could not answer
+// it, and a later question may still refer to it.
 func (c *Chat) Ask(ctx context.Context, question string) (*Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.asked++
 	res, err := c.a.answer(ctx, c.turns, question, c.asked)
-	if res.Answer != "" {
-		c.turns = append(c.turns, Turn{Question: question, Answer: res.Answer})
-		if c.maxTurns > 0 && len(c.turns) > c.maxTurns {
-			c.turns = append(c.turns[:0:0], c.turns[len(c.turns)-c.maxTurns:]...)
-		}
+	c.turns = append(c.turns, Turn{Question: question, Answer: res.Answer})
+	if c.maxTurns > 0 && len(c.turns) > c.maxTurns {
+		c.turns = append(c.turns[:0:0], c.turns[len(c.turns)-c.maxTurns:]...)
 	}
 	return res, err
 }

@@ -5,9 +5,12 @@ import (
 	"github.com/react-agent/react-agent/agent/model"
 
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tmc/langchaingo/llms"
 )
 
 func TestChatRemembers(t *testing.T) {
@@ -66,5 +69,36 @@ func TestChatEventsCarryTheTurn(t *testing.T) {
 		}
 	})).Run(context.Background(), "q"); res.Answer != "x" {
 		t.Errorf("answer %q", res.Answer)
+	}
+}
+
+// TestAQuestionThatGotNoAnswerStaysInTheConversation: a first question
+// whose run ends without an answer (the model kept writing what the
+// parser cannot read) is still part of the second question's prompt, in
+// both protocols, with the model's word that it could not answer it.
+func TestAQuestionThatGotNoAnswerStaysInTheConversation(t *testing.T) {
+	for _, protocol := range []Protocol{ProtocolText, ProtocolNative} {
+		t.Run(string(protocol), func(t *testing.T) {
+			m := newCapture(modelFunc(func(_ context.Context, msgs []llms.MessageContent, o llms.CallOptions) (string, error) {
+				if len(msgs) < 3 {
+					return "", errors.New("the server is down")
+				}
+				return final("It was about France."), nil
+			}))
+			c := NewChat(New(m, registry(t), WithProtocol(protocol), WithRetries(0, 0, 0)), 0)
+			if res, err := c.Ask(context.Background(), "What is the capital of France?"); err == nil || res.Answer != "" {
+				t.Fatalf("the first question was answered %q (%v)", res.Answer, err)
+			}
+			if _, err := c.Ask(context.Background(), "What did I ask you before?"); err != nil {
+				t.Fatal(err)
+			}
+			var prompt strings.Builder
+			for _, msg := range m.calls[len(m.calls)-1] {
+				prompt.WriteString(model.MessageText(msg) + "\n")
+			}
+			if !strings.Contains(prompt.String(), "capital of France") || !strings.Contains(prompt.String(), "I could not answer this question.") {
+				t.Errorf("the second prompt leaves out the first question:\n%s", prompt.String())
+			}
+		})
 	}
 }

@@ -20,9 +20,8 @@ type Constrain string
 const (
 	// ConstrainOff binds nothing: the requests are what they are without.
 	ConstrainOff Constrain = "off"
-	// ConstrainAuto binds where the server binds lazily and the text
-	// protocol stays as it is: llama.cpp's grammar (the llamacpp
-	// provider), vLLM's and SGLang's structural tags. Elsewhere it binds
+	// ConstrainAuto binds where the text protocol stays as it is:
+	// llama.cpp's grammar, vLLM's and SGLang's structural tags. Elsewhere it binds
 	// nothing and says nothing.
 	ConstrainAuto Constrain = "auto"
 	// ConstrainOn binds wherever the server can, also where that means
@@ -65,6 +64,9 @@ func (r *runState) bind(ctx context.Context, iter int) (*prompt.Template, error)
 	case mode == model.ModeNone, mode == model.ModeSchema && a.opts.constrain != ConstrainOn:
 		return a.opts.template, nil
 	}
+	if err := a.constraints.Build(ctx); err != nil {
+		return nil, fmt.Errorf("agent: writing the constraints of the tools: %w", err)
+	}
 	r.bound = &binding{step: a.constraints.Step(), object: !mode.Text()}
 	what := "the tool name and its arguments are bound by " + how + "; the thought stays free"
 	tmpl := a.opts.template
@@ -75,6 +77,11 @@ func (r *runState) bind(ctx context.Context, iter int) (*prompt.Template, error)
 	}
 	if a.saidBinding.CompareAndSwap(false, true) {
 		r.emit(event.Event{Kind: event.Notice, Iteration: iter, Text: "constrained: " + what})
+		if n := a.constraints.Narrowed(); len(n) > 0 {
+			r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: fmt.Sprintf(
+				"the arguments of %s are not bound: the schema is too large to carry in every request; any JSON object is taken",
+				strings.Join(n, ", "))})
+		}
 	}
 	return tmpl, nil
 }

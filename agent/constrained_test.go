@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -15,7 +17,10 @@ import (
 
 func TestConstrainOffSendsTheRequestsOfBefore(t *testing.T) {
 	// testdata/agent/requests holds the bodies the same run sent before
-	// constraints existed, byte for byte.
+	// constraints existed, byte for byte, but for the bound on a reply's
+	// tokens that every call carries since (num_predict, max_tokens) and,
+	// on Ollama, the question of the model's longest context (/api/show)
+	// and "truncate": false, so that a prompt too long is refused, not cut.
 	for _, provider := range []string{"ollama", "openai"} {
 		for _, c := range []Constrain{ConstrainOff, ""} {
 			t.Run(provider+" "+string(c), func(t *testing.T) {
@@ -61,14 +66,14 @@ func (w warnings) count(sub string) int {
 	return n
 }
 
-func TestLlamaCppBindsTheActionWithALazyGrammar(t *testing.T) {
+func TestLlamaCppBindsTheActionWithAGrammarOfTheWholeReply(t *testing.T) {
 	tests := []struct {
-		name        string
-		opts        []modeltest.Option
-		wantTrigger string
+		name     string
+		opts     []modeltest.Option
+		wantRoot string
 	}{
-		{"the trigger leaves a think block at the start free", nil, `^(?:\s*<think>`},
-		{"a prompt the template left inside a think block waits for its end", []modeltest.Option{modeltest.OpenThinking()}, `^[\s\S]*?</think>`},
+		{"a reasoning block at the start stays free", nil, "root ::= reply\n"},
+		{"a prompt the template left inside a reasoning block is free until its end", []modeltest.Option{modeltest.OpenThinking()}, "root ::= think-0\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,20 +97,18 @@ func TestLlamaCppBindsTheActionWithALazyGrammar(t *testing.T) {
 					t.Errorf("answer %q, first observation %q, usage %+v", res.Answer, res.Steps[0].Observation, res.Usage)
 				}
 			}
-			if n := said.count("constrained: the tool name and its arguments are bound by a lazy GBNF grammar"); n != 1 {
+			if n := said.count("constrained: the tool name and its arguments are bound by a GBNF grammar"); n != 1 {
 				t.Errorf("the trace said how steps are bound %d times, want once: %q", n, said)
 			}
 			for i := range srv.Calls() {
 				req := srv.Request(i)
 				g, _ := req["grammar"].(string)
-				triggers, _ := req["grammar_triggers"].([]any)
-				if !strings.HasPrefix(g, `root ::= "Action:" " "? (call-add | call-echo | call-fail | call-slow)`) ||
-					req["grammar_lazy"] != true || len(triggers) != 1 {
-					t.Fatalf("call %d carries grammar %q, lazy %v, triggers %v", i+1, g, req["grammar_lazy"], triggers)
+				if !strings.HasPrefix(g, tt.wantRoot) || !strings.Contains(g, "\naction ::= \"Action:\" \" \"? (call-add | call-echo | call-fail | call-slow)\n") {
+					t.Fatalf("call %d carries the grammar %.300q", i+1, g)
 				}
-				trig := triggers[0].(map[string]any)
-				if trig["type"] != 3.0 || !strings.HasPrefix(trig["value"].(string), tt.wantTrigger) {
-					t.Errorf("call %d's trigger is %v, want a full pattern starting %s", i+1, trig, tt.wantTrigger)
+				if _, lazy := req["grammar_lazy"]; lazy || req["grammar_triggers"] != nil {
+					t.Errorf("call %d asks for a lazy grammar, whose triggers llama.cpp matches against the whole reply at every token: %v %v",
+						i+1, req["grammar_lazy"], req["grammar_triggers"])
 				}
 				if req["cache_prompt"] != true || req["stream"] != true || req["temperature"] != 0.1 || len(stopsOf(req["stop"])) != 4 {
 					t.Errorf("call %d: %v", i+1, req)
@@ -282,5 +285,70 @@ func TestLMStudioAndOpenAIGetAJSONSchemaInResponseFormat(t *testing.T) {
 				t.Errorf("strict %v with a root anyOf %v: %v", tt.strict, rootAnyOf, schema)
 			}
 		})
+	}
+}
+
+// declaredTool is a tool whose arguments have a JSON schema of their own,
+// as an MCP tool's have.
+type declaredTool struct {
+	funcTool
+	schema string
+}
+
+func (t declaredTool) JSONSchema() json.RawMessage { return json.RawMessage(t.schema) }
+
+func TestATooLargeSchemaIsSaidAndTheOtherToolsStayBound(t *testing.T) {
+	props := make([]string, 3000)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"property_with_a_long_name_%d":{"type":"string"}`, i)
+	}
+	huge := declaredTool{funcTool{name: "huge", fn: func(context.Context, map[string]any) (string, error) { return "", nil }},
+		`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`}
+	srv := modeltest.NewLlamaCpp(twoSteps(t))
+	defer srv.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said warnings
+	res, err := New(m, registry(t, addTool(), huge), WithConstrain(ConstrainAuto), WithEvents(said.event)).Run(context.Background(), "What is 17 + 25?")
+	if err != nil || res.Answer != "17 + 25 = 42" {
+		t.Fatalf("answer %q, error %v", res.Answer, err)
+	}
+	if said.count("the arguments of huge are not bound") != 1 {
+		t.Errorf("the trace said %q", said)
+	}
+	if g, _ := srv.Request(0)["grammar"].(string); !strings.Contains(g, `call-add-args ::= "{" space "\"a\""`) || len(g) > 1<<20 {
+		t.Errorf("the grammar of %d bytes does not bind add:\n%.400s", len(g), g)
+	}
+}
+
+// TestTheOpenAIProviderAtALlamaServerBindsTheSteps runs against a
+// llama-server found by its /v1/models, whose chat template opens a
+// reasoning block in the prompt (its /apply-template): each step goes
+// with the grammar of a reply that starts inside the block.
+func TestTheOpenAIProviderAtALlamaServerBindsTheSteps(t *testing.T) {
+	srv, calls := serveRecorded(t, map[string]string{
+		"GET /v1/models":            "llamacpp-b8355/v1-models",
+		"POST /apply-template":      "llamacpp-b8355/apply-template-think",
+		"POST /v1/chat/completions": "llamacpp-b8355/v1-stream-think-final", // "I ponder.\n</think>\nThought: I know it now.\nFinal Answer: hello"
+	})
+	rec := &rawBodies{}
+	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: srv.URL + "/v1", HTTPClient: &http.Client{Transport: rec}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said warnings
+	res, err := New(m, registry(t), WithConstrain(ConstrainAuto), WithEvents(said.event)).Run(context.Background(), "Say hello.")
+	if err != nil || res.Answer != "hello" {
+		t.Fatalf("answer %q, error %v", res.Answer, err)
+	}
+	if said.count("bound by a GBNF grammar on llama.cpp's /v1/chat/completions") != 1 || calls["POST /v1/chat/completions"] != 1 {
+		t.Errorf("warnings %q, %d calls", said, calls["POST /v1/chat/completions"])
+	}
+	for _, b := range rec.bodies {
+		if strings.HasPrefix(b, "POST /v1/chat/completions") && !strings.Contains(b, `"grammar":"root ::= think-0\n`) {
+			t.Errorf("the call does not carry the grammar of a reply inside a reasoning block: %.300s", b)
+		}
 	}
 }

@@ -142,6 +142,9 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 // as Ollama's "does not support tools" and OpenAI-compatible servers'
 // 400s about "tools" do.
 func toolsRefused(err error) bool {
+	if errors.Is(err, model.ErrNoToolCalls) {
+		return true
+	}
 	var me *model.Error
 	if errors.As(err, &me) && me.StatusCode != 0 && me.StatusCode != 400 && me.StatusCode != 422 && me.StatusCode != 501 {
 		return false
@@ -215,7 +218,7 @@ func (a *Agent) nativeMessages(history []Turn, question string) *nativeTranscrip
 	t.add(llms.TextParts(llms.ChatMessageTypeSystem, system), len(system))
 	for _, h := range history {
 		t.add(llms.TextParts(llms.ChatMessageTypeHuman, h.Question), len(h.Question))
-		t.add(llms.TextParts(llms.ChatMessageTypeAI, h.Answer), len(h.Answer))
+		t.add(llms.TextParts(llms.ChatMessageTypeAI, h.answerShown()), len(h.answerShown()))
 	}
 	t.add(a.question(question), len(question)+len(a.opts.images)*imageBytes)
 	return t

@@ -239,3 +239,39 @@ func matchEllipsis(want, got string) bool {
 	i := strings.Index(rest, after)
 	return i >= 0 && rest[i:] == after
 }
+
+// TestALlamaServerThatDropsToolsFallsBackToText runs against llama-server
+// whose chat template takes no tools: it answers tools with 200 and plain
+// text ("Thought: I will look it up."), which is no whole step of the text protocol.
+// Its /props says so: auto goes on with the text protocol, where that
+// reply is a parse error, not the answer; native says the server takes no
+// tools.
+func TestALlamaServerThatDropsToolsFallsBackToText(t *testing.T) {
+	for _, protocol := range []Protocol{ProtocolAuto, ProtocolNative} {
+		t.Run(string(protocol), func(t *testing.T) {
+			srv, calls := serveRecorded(t, map[string]string{
+				"GET /props":                "llamacpp-b8355/props-notools",
+				"POST /v1/chat/completions": "llamacpp-b8355/v1-plain",
+			})
+			m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL, ToolCalling: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var said warnings
+			res, err := New(m, registry(t), WithProtocol(protocol), WithEvents(said.event)).Run(context.Background(), "What is 17 + 25?")
+			if res.Answer != "" {
+				t.Fatalf("the plain reply %q is taken as the answer", res.Answer)
+			}
+			switch protocol {
+			case ProtocolAuto:
+				if !errors.Is(err, ErrRepeatedParseError) || said.count("the run goes on with the text protocol") != 1 {
+					t.Errorf("error %v, warnings %q", err, said)
+				}
+			case ProtocolNative:
+				if !errors.Is(err, ErrToolsRefused) || calls["POST /v1/chat/completions"] != 0 {
+					t.Errorf("error %v after %d calls", err, calls["POST /v1/chat/completions"])
+				}
+			}
+		})
+	}
+}

@@ -41,7 +41,7 @@ func requestsOf(t *testing.T, provider string, opts ...Option) []string {
 	base := ""
 	switch provider {
 	case "ollama":
-		srv = modeltest.NewOllama(twoSteps(t))
+		srv = modeltest.NewOllama(twoSteps(t), modeltest.ContextSize(32768))
 		base = srv.URL
 	case "openai":
 		srv = modeltest.NewOpenAI(twoSteps(t))

@@ -44,7 +44,9 @@ func stopsOf(v any) []string {
 func TestOllamaServer(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
-			srv := modeltest.NewOllama(twoSteps(t), modeltest.Model("qwen2.5:7b"))
+			// A model that takes more than the 8192 tokens asked: num_ctx is
+			// never more than the model's own (its /api/show).
+			srv := modeltest.NewOllama(twoSteps(t), modeltest.Model("qwen2.5:7b"), modeltest.ContextSize(32768))
 			defer srv.Close()
 			m, err := model.New(context.Background(), model.Config{Provider: "ollama", BaseURL: srv.URL, Temperature: 0.2})
 			if err != nil {

@@ -93,7 +93,7 @@ func (a *Agent) textTranscript(history []Turn, question string, tmpl *prompt.Tem
 		system: llms.TextParts(llms.ChatMessageTypeSystem, system), sysLen: len(system), imageLen: len(a.opts.images) * imageBytes}
 	for _, h := range history {
 		q := tmpl.Begin(h.Question).String()
-		ans := tmpl.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.Answer})
+		ans := tmpl.FormatStep(parser.Step{Kind: parser.KindFinal, FinalAnswer: h.answerShown()})
 		t.turns = append(t.turns, llms.TextParts(llms.ChatMessageTypeHuman, q), llms.TextParts(llms.ChatMessageTypeAI, ans))
 		t.turnLen = append(t.turnLen, len(q)+len(ans))
 	}

@@ -90,3 +90,33 @@ func TestPastStepsAreTheCallsWithTheirObservations(t *testing.T) {
 		t.Errorf("past steps %+v", past)
 	}
 }
+
+// TestARunOfRepliesCutAtTheTokenLimitEndsWithoutAnAnswer runs against
+// llama-server replies cut by n_predict (stop_type "limit"): neither the
+// cut text nor a cut action is taken, and the run ends with an error that
+// says the replies were cut.
+func TestARunOfRepliesCutAtTheTokenLimitEndsWithoutAnAnswer(t *testing.T) {
+	for _, tt := range []struct{ name, completion string }{
+		{"a cut thought", "completion-stream-limit"},     // "Thoue"
+		{"a cut action", "completion-stream-cut-action"}, // ...Action Input: {"text": "hel
+	} {
+		for _, c := range []Constrain{ConstrainOff, ConstrainAuto} {
+			t.Run(fmt.Sprintf("%s, constrain %s", tt.name, c), func(t *testing.T) {
+				srv, _ := recordedLlamaCpp(t, tt.completion)
+				m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ran := 0
+				echo := funcTool{name: "echo", schema: oneString("text"), fn: func(context.Context, map[string]any) (string, error) {
+					ran++
+					return "", nil
+				}}
+				res, err := New(m, registry(t, echo), WithConstrain(c)).Run(context.Background(), "Say hello.")
+				if !errors.Is(err, ErrTokenLimit) || res.Answer != "" || ran != 0 {
+					t.Fatalf("answer %q, the tool ran %d times, error %v; want no answer, no call and ErrTokenLimit", res.Answer, ran, err)
+				}
+			})
+		}
+	}
+}

@@ -29,6 +29,8 @@ func adviseStop(err error, stop event.StopReason) string {
 	var mcpConfig *mcp.ConfigError
 	var more string
 	switch {
+	case errors.Is(err, agent.ErrTokenLimit):
+		more = "raise --max-tokens (or the server's own bound on a reply), or ask for a shorter answer"
 	case errors.Is(err, agent.ErrToolsRefused):
 		more = "pass --protocol text (or auto), or use a model whose server supports tool calling"
 	case errors.Is(err, agent.ErrNoAnswer) && errors.Is(err, context.DeadlineExceeded):
@@ -125,6 +127,8 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 			return msg, "check --model, and that --base-url ends in /v1 for OpenAI-compatible servers"
 		}
 		return msg, "check --model and the sampling options"
+	case model.SettingNumCtx:
+		return msg, "raise --num-ctx (if the model takes it), or lower --max-observation"
 	case model.SettingTimeout:
 		return msg, "raise --timeout"
 	case model.SettingMaxReplyBytes:
@@ -195,5 +199,5 @@ func advised(fn func(event.Event)) func(event.Event) {
 
 // constrainAdvice says which servers bind steps to the tools.
 const constrainAdvice = "steps are bound by --provider llamacpp (llama-server), --provider vllm or sglang " +
-	"(or --provider openai, which finds vLLM and SGLang by their /v1/models), and with --constrain on also by Ollama, " +
+	"(or --provider openai, which finds llama-server, vLLM and SGLang by their /v1/models), and with --constrain on also by Ollama, " +
 	"LM Studio and OpenAI; pass --constrain auto or off to run without"

@@ -179,7 +179,7 @@ func TestEvalComparesConstrainedAndTextOffline(t *testing.T) {
 	}
 	grammars := 0
 	for i := range srv.Calls() {
-		if g, _ := srv.Request(i)["grammar"].(string); strings.HasPrefix(g, `root ::= "Action:"`) {
+		if g, _ := srv.Request(i)["grammar"].(string); strings.HasPrefix(g, "root ::= reply\n") {
 			grammars++
 		}
 	}

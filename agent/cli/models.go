@@ -23,6 +23,7 @@ func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 		fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY); a local server needs none")
 		if sampling {
 			fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+			fs.IntVar(&m.MaxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
 			fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
 			fs.VarP(&modelOptions{m: m}, "option", "o", "a model option sent as it is with every call, `KEY=VALUE` or KEY VALUE, such as -o repeat_penalty 1.1 (repeatable; a JSON number, boolean, list or object is sent as one)")
 		}

@@ -1,9 +1,12 @@
 package constrain
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/react-agent/react-agent/agent/modeltest/gguf"
 	"github.com/react-agent/react-agent/tools"
 )
 
@@ -62,7 +65,8 @@ func BenchmarkSamplingOnTheTinyModel(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "tiny.gguf")
 	// No bias towards the end: both kinds of samples run to maxTokens,
 	// or until the grammar is done.
-	if err := writeTinyLlama(path, 26, map[int]float32{byteToken('"'): 2, byteToken('}'): 2}); err != nil {
+	prior := map[int]float32{gguf.ByteToken('"'): 2, gguf.ByteToken('}'): 2}
+	if err := gguf.WriteFile(path, gguf.Model{Prior: prior, AllBytes: true, Context: 1024, Seed: 26}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -78,4 +82,32 @@ func BenchmarkSamplingOnTheTinyModel(b *testing.B) {
 		b.ReportMetric(tokens["grammar"]/4, "tokens/sample-grammar")
 		b.ReportMetric(tokens["free"]/4, "tokens/sample-free")
 	}
+}
+
+// BenchmarkGrammarOfAToolWithManyProperties measures writing the
+// constraints of one tool with a long name and n optional properties,
+// whose rule names all begin alike: the cost must grow with n, not with
+// its square.
+func BenchmarkGrammarOfAToolWithManyProperties(b *testing.B) {
+	for _, n := range []int{500, 2000, 4000} {
+		b.Run(fmt.Sprintf("properties=%d", n), func(b *testing.B) {
+			reg, err := tools.NewRegistry(wideTool("a_tool_with_a_rather_long_name", n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				For(reg).Step()
+			}
+		})
+	}
+}
+
+// wideTool is a tool named name with n optional properties of long names.
+func wideTool(name string, n int) tools.Tool {
+	props := make([]string, n)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"property_with_a_long_name_%d":{"type":"string"}`, i)
+	}
+	return schemaTool{name, `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`}
 }

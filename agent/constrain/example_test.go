@@ -9,15 +9,19 @@ import (
 )
 
 // For writes a registry's constraints once; a step's constraint holds the
-// lazy grammar of the text protocol, whose root starts at the Action:
-// label, with a call a tool.
+// grammar of a reply of the text protocol, free but where a line starts
+// with the Action: label, which goes on as a call a tool.
 func ExampleFor() {
 	reg, _ := tools.Builtins(tools.DefaultOptions())
 	step := constrain.For(reg).Step()
-	root, _, _ := strings.Cut(step.Grammar, "\n")
-	fmt.Println(root)
+	for _, rule := range strings.Split(step.Grammar, "\n") {
+		if strings.HasPrefix(rule, "action ::= ") || strings.HasPrefix(rule, "line ::= ") {
+			fmt.Println(rule)
+		}
+	}
 	fmt.Println(step.Tag.Structures[0].Begin == "Action: calculator\nAction Input: ")
 	// Output:
-	// root ::= "Action:" " "? (call-calculator | call-http-request | call-web-search)
+	// action ::= "Action:" " "? (call-calculator | call-http-request | call-web-search)
+	// line ::= action | free-line ( "\n" line )?
 	// true
 }

@@ -1,6 +1,7 @@
 package constrain
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -36,23 +37,48 @@ var primitives = []string{
 	`null ::= "null" space`,
 }
 
+// Bounds on the size of a grammar, which is sent with every request: a
+// tool whose arguments' rules would pass maxToolGrammar bytes, or the
+// grammar past maxGrammar, has its arguments narrowed to any JSON object.
+const (
+	maxToolGrammar = 256 << 10
+	maxGrammar     = 1 << 20
+)
+
 // grammar writes a GBNF grammar: rules with unique names made of letters,
 // digits and dashes only, whatever the tool and property names are.
 type grammar struct {
 	rules []string
 	names map[string]bool
+	next  map[string]int    // the next suffix to try for a name, by base
 	refs  map[string]string // a $ref's rule, by the schema it resolves in and its path
 	root  map[string]any    // the schema $refs resolve in
+	// left holds the $refs whose rules are being written and have not yet
+	// begun with a byte: a $ref to one of them again would be left
+	// recursion, which llama.cpp refuses.
+	left map[string]bool
+
+	ctx   context.Context
+	err   error // the context's error, once it ended
+	size  int   // the bytes of the rules
+	limit int   // the size past which the tool being written is too large
+	over  bool  // the tool being written passed the limit
+	adds  int   // the rules added, to look at the context now and then
 }
 
-func newGrammar() *grammar {
-	g := &grammar{names: map[string]bool{"root": true}, refs: map[string]string{}}
+func newGrammar(ctx context.Context) *grammar {
+	g := &grammar{names: map[string]bool{"root": true}, next: map[string]int{}, refs: map[string]string{},
+		left: map[string]bool{}, ctx: ctx, limit: maxGrammar}
 	for _, p := range primitives {
 		name, _, _ := strings.Cut(p, " ")
 		g.names[name] = true
 	}
 	return g
 }
+
+// stopped reports whether the tool being written is to be given up: it
+// grew too large, or the context ended.
+func (g *grammar) stopped() bool { return g.over || g.err != nil }
 
 // String returns the grammar: root first, then the rules in the order
 // they were made, then the primitives.
@@ -69,20 +95,34 @@ func (g *grammar) String() string {
 	return b.String()
 }
 
-// name returns a rule name made of base that no rule has yet.
+// name returns a rule name made of base that no rule has yet: base, or
+// base with the first number from 2 on that makes it new. The number to
+// try next is kept for each base, so that many names of one base (long
+// names cut alike) cost a look each, not a look for each taken before.
 func (g *grammar) name(base string) string {
 	base = ruleName(base)
 	name := base
-	for i := 2; g.names[name]; i++ {
+	for i := max(g.next[base], 2); g.names[name]; i++ {
 		name = base + "-" + strconv.Itoa(i)
+		g.next[base] = i + 1
 	}
 	g.names[name] = true
 	return name
 }
 
-// add adds the rule name ::= body.
+// add adds the rule name ::= body. It marks the tool being written as too
+// large when the rules pass the limit, and looks at the context now and
+// then.
 func (g *grammar) add(name, body string) string {
-	g.rules = append(g.rules, name+" ::= "+body)
+	r := name + " ::= " + body
+	g.rules = append(g.rules, r)
+	g.size += len(r) + 1
+	if g.size > g.limit {
+		g.over = true
+	}
+	if g.adds++; g.adds%256 == 0 && g.err == nil {
+		g.err = g.ctx.Err()
+	}
 	return name
 }
 
@@ -155,7 +195,7 @@ func jsonLiteral(v any) string {
 // name of a rule, a primitive's or one it adds, named after base.
 func (g *grammar) value(base string, s any, depth int) string {
 	m, ok := s.(map[string]any)
-	if !ok || depth > maxDepth || len(g.rules) >= maxRules {
+	if !ok || depth > maxDepth || len(g.rules) >= maxRules || g.stopped() {
 		return "value" // true, false, too deep or too much: any value
 	}
 	if ref, ok := m["$ref"].(string); ok {
@@ -251,6 +291,7 @@ func (g *grammar) typed(base, t string, m map[string]any, depth int) string {
 			return "array"
 		}
 		name := g.name(base)
+		defer g.begun()()
 		item := g.value(name+"-item", items, depth+1)
 		return g.add(name, `"[" space ( `+item+` ( "," space `+item+` )* )? "]" space`)
 	}
@@ -271,6 +312,7 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 		return "object"
 	}
 	name := g.name(base)
+	defer g.begun()()
 	names, required := propertyOrder(props, req)
 	type item struct {
 		kv       string
@@ -278,6 +320,9 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 	}
 	items := make([]item, len(names))
 	for i, p := range names {
+		if g.stopped() {
+			return "object" // given up: the tool is narrowed
+		}
 		v := g.value(name+"-"+p, props[p], depth+1)
 		items[i] = item{kv: jsonLiteral(p) + ` space ":" space ` + v, required: required[p]}
 	}
@@ -328,9 +373,22 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 	return g.add(name, `"{" space `+body+`"}" space`)
 }
 
+// begun marks the rule being written as begun with a byte (a bracket):
+// the $refs met in its values are no left recursion of the ones it is
+// part of. It returns the function that restores the mark.
+func (g *grammar) begun() func() {
+	saved := g.left
+	g.left = map[string]bool{}
+	return func() { g.left = saved }
+}
+
 // ref returns the rule of a $ref to a definition of the schema being
 // written ("#/$defs/name" or "#/definitions/name"), made once, so that a
-// recursive definition is a recursive rule. Any other $ref is any value.
+// recursive definition is a recursive rule. A $ref back to a definition
+// before anything was written ({"anyOf": [{"$ref": itself}, …]}, or two
+// definitions that are each other) is any value there: llama.cpp refuses
+// left recursion, and with it the whole grammar. Any other $ref is any
+// value.
 func (g *grammar) ref(ref string, depth int) string {
 	var key string
 	var defs map[string]any
@@ -347,13 +405,18 @@ func (g *grammar) ref(ref string, depth int) string {
 		return "value"
 	}
 	memo := fmt.Sprintf("%p %s", g.root, ref)
+	if g.left[memo] {
+		return "value"
+	}
 	if name, ok := g.refs[memo]; ok {
 		return name
 	}
 	name := g.name("def-" + key)
 	g.refs[memo] = name
 	// The rule's name is taken before its body is written, for recursion.
+	g.left[memo] = true
 	body := g.value(name+"-body", def, depth+1)
+	delete(g.left, memo)
 	g.add(name, body)
 	return name
 }

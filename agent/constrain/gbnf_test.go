@@ -1,7 +1,9 @@
 package constrain
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -109,5 +111,64 @@ func TestTheSchemasAreJSONWithTheThoughtFirst(t *testing.T) {
 	one, _ := tools.NewRegistry(calc)
 	if strict := For(one).Step().StrictSchema; !strings.Contains(string(strict), `"enum":["calculator","Final Answer"]`) {
 		t.Errorf("the calculator's strict schema is %s", strict)
+	}
+}
+
+func TestAToolTooLargeForAGrammarIsNarrowedAlone(t *testing.T) {
+	reg, err := tools.NewRegistry(wideTool("a_tool_with_a_rather_long_name", 3000),
+		schemaTool{"small", `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := For(reg)
+	g := set.Step().Grammar
+	checkRules(t, g)
+	if len(g) > maxGrammar {
+		t.Errorf("the grammar is %d bytes, more than the %d allowed", len(g), maxGrammar)
+	}
+	if got := set.Narrowed(); len(got) != 1 || got[0] != "a_tool_with_a_rather_long_name" {
+		t.Errorf("narrowed %q, want the wide tool alone", got)
+	}
+	if !strings.Contains(g, `call-a-tool-with-a-rather-long-name ::= "a_tool_with_a_rather_long_name" " "? "\n" "Action Input:" " "? object`) {
+		t.Errorf("the wide tool's arguments are not any object:\n%.600s", g)
+	}
+	if !strings.Contains(g, `call-small-args ::= "{" space "\"q\"" space ":" space string`) {
+		t.Errorf("the small tool is not bound as usual:\n%.600s", g)
+	}
+}
+
+func TestWritingTheConstraintsStopsWhenTheContextEnds(t *testing.T) {
+	reg, err := tools.NewRegistry(wideTool("wide", 2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := For(reg)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := set.Build(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Build with a cancelled context: %v", err)
+	}
+	if err := set.Build(context.Background()); err != nil || set.Step().Grammar == "" {
+		t.Fatalf("Build after a cancelled one: %v, grammar %q", err, set.Step().Grammar)
+	}
+}
+
+func TestTheSchemasOfManyToolsAreBoundedAllTold(t *testing.T) {
+	var ts []tools.Tool
+	for i := range 8 {
+		// About 110 KB of schema each, in a description: a small grammar.
+		ts = append(ts, schemaTool{fmt.Sprintf("wide_%d", i), `{"type":"object","properties":{"q":{"type":"string","description":"` +
+			strings.Repeat("a long description ", 5800) + `"}}}`})
+	}
+	reg, err := tools.NewRegistry(ts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := For(reg)
+	if n := len(set.Step().Schema); n > maxSchema+64<<10 {
+		t.Errorf("the schema of a step is %d bytes", n)
+	}
+	if got := set.Narrowed(); len(got) == 0 || len(got) == len(ts) || got[len(got)-1] != "wide_7" {
+		t.Errorf("narrowed %q: want the last tools only", got)
 	}
 }

@@ -1,27 +1,309 @@
 package constrain
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // objectSchema returns the JSON schema of a step of the JSON object
 // protocol: one object {"thought", "action", "action_input"}, the thought
 // first, with a branch a tool (its name as the action, its arguments as
 // the input) and, when final is true, one for the final answer ("Final
-// Answer" and the answer as a string).
+// Answer" and the answer as a string that is not empty).
+//
+// The schema of a tool's arguments that refers to its own parts ("$ref":
+// "#/$defs/…", as pydantic and FastMCP write them) is moved to the root's
+// "$defs", under a name of its own, with its references rewritten to
+// where it now is: nested in a branch, its "#/…" would point at the root
+// of the whole schema, where nothing is. Every tool's schema goes without
+// its annotations and loops of definitions (see rewriteSchema).
 func objectSchema(ts []named, final bool) any {
 	var branches []any
+	var defs ordered
+	taken := map[string]bool{}
 	for _, t := range ts {
-		branches = append(branches, step(t.name, json.RawMessage(t.args.raw)))
+		var input any = json.RawMessage(t.args.raw)
+		base := "#"
+		if hasLocalRef(t.args.raw) {
+			name := ruleName(t.name)
+			for i := 2; taken[name]; i++ {
+				name = ruleName(t.name) + "-" + strconv.Itoa(i)
+			}
+			taken[name] = true
+			base = "#/$defs/" + name
+		}
+		if written, err := rewriteSchema(t.args.raw, base, leftRecursion(t.args.tree), true); err == nil {
+			input = json.RawMessage(written)
+			if base != "#" {
+				defs = append(defs, kv{strings.TrimPrefix(base, "#/$defs/"), input})
+				input = ordered{{"$ref", base}}
+			}
+		}
+		branches = append(branches, step(t.name, input))
 	}
 	if final {
-		branches = append(branches, step(FinalAction, ordered{{"type", "string"}}))
+		// An answer that is empty is no answer, and the parser refuses it.
+		branches = append(branches, step(FinalAction, ordered{{"type", "string"}, {"minLength", 1}}))
 	}
+	var root ordered
 	if len(branches) == 1 {
-		return branches[0]
+		root = branches[0].(ordered)
+	} else {
+		root = ordered{{"anyOf", branches}}
 	}
-	return ordered{{"anyOf", branches}}
+	if len(defs) > 0 {
+		root = append(root, kv{"$defs", defs})
+	}
+	return root
+}
+
+// hasLocalRef reports whether a schema has a "$ref" into itself.
+func hasLocalRef(raw []byte) bool {
+	return bytes.Contains(raw, []byte(`"$ref"`)) && bytes.Contains(raw, []byte(`"#`))
+}
+
+// rewriteSchema returns the JSON schema raw as it goes to a server, its
+// keys in their order: each "$ref" into itself ("#", "#/…") made to point
+// into the schema as it is at the JSON pointer base of another document
+// ("#" for where it is); each schema object whose location is in loops
+// (see leftRecursion) made {}, any value; and, with strip, the
+// annotations of its schema objects ("title", "description", "default",
+// "examples", …) left out, which change no value a schema allows but make
+// llama.cpp's converter of schemas to grammars, which Ollama and
+// llama-server use, refuse an object that has nothing else
+// ("Unrecognized schema", Ollama's 500 "invalid JSON schema in format").
+func rewriteSchema(raw []byte, base string, loops map[string]bool, strip bool) ([]byte, error) {
+	w := &schemaWriter{dec: json.NewDecoder(bytes.NewReader(raw)), base: base, loops: loops, strip: strip}
+	w.dec.UseNumber()
+	if err := w.value("", schemaValue); err != nil {
+		return nil, err
+	}
+	return w.out.Bytes(), nil
+}
+
+// What a JSON value of a schema is.
+type valueKind int
+
+const (
+	dataValue   valueKind = iota // an enum, a const, a type's name: copied as it is
+	schemaValue                  // a schema, or an array of them (items)
+	schemaMap                    // properties, $defs: schemas by name
+	schemaList                   // anyOf, oneOf, allOf, prefixItems
+	annotation                   // said of a schema, and left out with strip
+)
+
+// schemaKeys says what the value of each keyword of a schema object is;
+// the others are data.
+var schemaKeys = map[string]valueKind{
+	"properties": schemaMap, "patternProperties": schemaMap, "$defs": schemaMap, "definitions": schemaMap, "dependentSchemas": schemaMap,
+	"anyOf": schemaList, "oneOf": schemaList, "allOf": schemaList, "prefixItems": schemaList,
+	"items": schemaValue, "additionalProperties": schemaValue, "additionalItems": schemaValue, "not": schemaValue,
+	"if": schemaValue, "then": schemaValue, "else": schemaValue, "contains": schemaValue, "propertyNames": schemaValue,
+	"unevaluatedProperties": schemaValue, "unevaluatedItems": schemaValue,
+	"title": annotation, "description": annotation, "$comment": annotation, "default": annotation, "examples": annotation,
+	"deprecated": annotation, "readOnly": annotation, "writeOnly": annotation,
+}
+
+// schemaWriter writes a schema again as rewriteSchema says.
+type schemaWriter struct {
+	dec   *json.Decoder
+	out   bytes.Buffer
+	base  string
+	loops map[string]bool
+	strip bool
+}
+
+// value copies one JSON value of kind at location at.
+func (w *schemaWriter) value(at string, kind valueKind) error {
+	tok, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		if kind == schemaValue && w.loops[at] {
+			w.out.WriteString("{}")
+			return w.skipRest()
+		}
+		w.out.WriteByte('{')
+		n := 0
+		for w.dec.More() {
+			t, err := w.dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := t.(string)
+			child := dataValue
+			switch kind {
+			case schemaValue:
+				child = schemaKeys[key]
+			case schemaMap:
+				child = schemaValue
+			}
+			if child == annotation && w.strip {
+				if err := w.skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if n++; n > 1 {
+				w.out.WriteByte(',')
+			}
+			w.write(key)
+			w.out.WriteByte(':')
+			if kind == schemaValue && key == "$ref" {
+				if err := w.ref(); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := w.value(at+"/"+key, child); err != nil {
+				return err
+			}
+		}
+		w.dec.Token() // the closing brace
+		w.out.WriteByte('}')
+	case json.Delim('['):
+		w.out.WriteByte('[')
+		child := dataValue
+		if kind == schemaValue || kind == schemaList {
+			child = schemaValue
+		}
+		for i := 0; w.dec.More(); i++ {
+			if i > 0 {
+				w.out.WriteByte(',')
+			}
+			if err := w.value(at+"/"+strconv.Itoa(i), child); err != nil {
+				return err
+			}
+		}
+		w.dec.Token() // the closing bracket
+		w.out.WriteByte(']')
+	default:
+		w.write(tok)
+	}
+	return nil
+}
+
+// ref copies the value of a "$ref", rebased when it points into the
+// schema.
+func (w *schemaWriter) ref() error {
+	tok, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	if s, ok := tok.(string); ok && strings.HasPrefix(s, "#") && w.base != "#" {
+		tok = w.base + strings.TrimPrefix(s, "#")
+	}
+	w.write(tok)
+	return nil
+}
+
+// skip reads one JSON value and writes nothing of it.
+func (w *schemaWriter) skip() error {
+	tok, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == json.Delim('{') || tok == json.Delim('[') {
+		return w.skipRest()
+	}
+	return nil
+}
+
+// skipRest reads the rest of an object or array whose opening was read.
+func (w *schemaWriter) skipRest() error {
+	for depth := 1; depth > 0; {
+		tok, err := w.dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
+
+func (w *schemaWriter) write(v any) {
+	b, err := marshal(v)
+	if err == nil {
+		w.out.Write(b)
+	}
+}
+
+// leftRecursion returns the locations ("/$defs/Term/anyOf/0") of the
+// objects of schema s whose "$ref" leads back to a definition being
+// followed before anything was written: {"anyOf": [{"$ref": itself}, …]},
+// or two definitions each an alternative of the other. Such a loop is no
+// value a grammar can spell; llama.cpp refuses it in a grammar, and
+// Ollama's runner crashes on it in a format. The first $ref met that
+// closes a loop is the one returned, as the grammar narrows it (see
+// grammar.ref).
+func leftRecursion(s map[string]any) map[string]bool {
+	loops := map[string]bool{}
+	seen := map[string]bool{}
+	var visit func(v any, at string, open map[string]bool)
+	visit = func(v any, at string, open map[string]bool) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			def, where := definition(s, ref)
+			switch {
+			case def == nil:
+			case open[ref]:
+				loops[at] = true
+			case !seen[ref]:
+				seen[ref] = true
+				followed := maps.Clone(open)
+				followed[ref] = true
+				visit(def, where, followed)
+			}
+			return
+		}
+		for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+			alts, _ := m[k].([]any)
+			for i, alt := range alts {
+				visit(alt, at+"/"+k+"/"+strconv.Itoa(i), open)
+			}
+		}
+		// Inside an object or an array, a bracket was written first.
+		props, _ := m["properties"].(map[string]any)
+		for k, p := range props {
+			visit(p, at+"/properties/"+k, map[string]bool{})
+		}
+		for _, k := range []string{"items", "additionalProperties"} {
+			visit(m[k], at+"/"+k, map[string]bool{})
+		}
+	}
+	visit(s, "", map[string]bool{})
+	return loops
+}
+
+// definition returns the definition a "$ref" into schema s names ("#",
+// "#/$defs/name", "#/definitions/name") and its location, or nil.
+func definition(s map[string]any, ref string) (any, string) {
+	if ref == "#" {
+		return s, ""
+	}
+	for _, k := range []string{"$defs", "definitions"} {
+		if name, ok := strings.CutPrefix(ref, "#/"+k+"/"); ok {
+			defs, _ := s[k].(map[string]any)
+			if def, ok := defs[name]; ok {
+				return def, "/" + k + "/" + name
+			}
+		}
+	}
+	return nil, ""
 }
 
 // step is one branch of the JSON object protocol's schema.

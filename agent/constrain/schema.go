@@ -3,7 +3,6 @@ package constrain
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"sort"
 
 	"github.com/react-agent/react-agent/tools"
@@ -37,6 +36,7 @@ func fromArgs(s tools.Schema) argsSchema {
 	props := ordered{}
 	tree := map[string]any{}
 	required := []string{}
+	seen := map[string]bool{}
 	for _, a := range s.Args {
 		p := ordered{}
 		if a.Type != "" && a.Type != "any" {
@@ -48,7 +48,8 @@ func fromArgs(s tools.Schema) argsSchema {
 		}
 		props = append(props, kv{a.Name, p})
 		tree[a.Name] = p.tree()
-		if a.Required && !slices.Contains(required, a.Name) {
+		if a.Required && !seen[a.Name] {
+			seen[a.Name] = true
 			required = append(required, a.Name)
 		}
 	}

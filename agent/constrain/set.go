@@ -1,7 +1,9 @@
 package constrain
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/react-agent/react-agent/agent/model"
@@ -19,37 +21,43 @@ const (
 	FinalAction = "Final Answer"
 )
 
-// Patterns of the trigger of the lazy grammar, as llama.cpp's full
-// patterns: the whole reply so far must match, and the grammar takes over
-// at the first capturing group, the action label at the start of the reply
-// or of a line.
-const (
-	// triggerPattern leaves a <think> block at the start of the reply
-	// free: a label written inside one that is not closed yet starts
-	// nothing.
-	triggerPattern = `^(?:\s*<think>[\s\S]*?</think>)?(?!\s*<think>)(?:[\s\S]*?\n)?(Action:)[\s\S]*$`
-	// thinkingPattern is for prompts that open the reasoning block
-	// themselves: nothing starts before its end.
-	thinkingPattern = `^[\s\S]*?</think>\s*(?:[\s\S]*?\n)?(Action:)[\s\S]*$`
-)
-
 // Set is the constraints of a registry's tools, made on first use and
 // kept: for the steps of a run and for its forced final answer. A Set is
 // safe for concurrent use; the registry must not change once it is made.
 type Set struct {
-	reg   *tools.Registry
-	once  sync.Once
-	step  *model.Constraint
-	final *model.Constraint
+	reg      *tools.Registry
+	mu       sync.Mutex
+	built    bool
+	step     *model.Constraint
+	final    *model.Constraint
+	narrowed []string
 }
 
 // For returns the constraints of the tools in reg.
 func For(reg *tools.Registry) *Set { return &Set{reg: reg} }
 
+// Build writes the constraints, unless they are written already. Writing
+// them takes time in proportion to the tools' schemas, and stops with the
+// context's error when ctx ends first; nothing is kept then, and the next
+// call starts again.
+func (s *Set) Build(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.built {
+		return nil
+	}
+	if err := s.build(ctx); err != nil {
+		return err
+	}
+	s.built = true
+	return nil
+}
+
 // Step returns the constraint of a step: a tool call with arguments that
-// fit the tool, or (free in the text protocol) a final answer.
+// fit the tool, or (free in the text protocol) a final answer. It writes
+// the constraints first, without a deadline, when Build did not.
 func (s *Set) Step() *model.Constraint {
-	s.once.Do(s.build)
+	s.Build(context.Background())
 	return s.step
 }
 
@@ -57,8 +65,17 @@ func (s *Set) Step() *model.Constraint {
 // the JSON object protocol's final-answer branch alone. The text
 // protocol's final answer is free: it has none.
 func (s *Set) Final() *model.Constraint {
-	s.once.Do(s.build)
+	s.Build(context.Background())
 	return s.final
+}
+
+// Narrowed returns the names of the tools whose arguments are too large
+// to bind, in the order of the registry: their schemas would make the
+// grammar or the schema of a step larger than a request should carry, so
+// any JSON object is their arguments. The other tools are bound as usual.
+func (s *Set) Narrowed() []string {
+	s.Build(context.Background())
+	return s.narrowed
 }
 
 // named is a tool's name and argument schema.
@@ -67,57 +84,107 @@ type named struct {
 	args argsSchema
 }
 
-func (s *Set) build() {
+// maxToolSchema bounds the bytes of a tool's argument schema that go into
+// the schema of a step and its structural tag: a larger one is narrowed to
+// any JSON object.
+// maxSchema bounds the bytes of the tools' argument schemas in the
+// schema of a step, all told: the tools past it are narrowed too (Ollama
+// cuts the grammar it makes of a schema at 1 MB, without a word).
+const (
+	maxToolSchema = 256 << 10
+	maxSchema     = 768 << 10
+)
+
+func (s *Set) build(ctx context.Context) error {
 	var ts []named
+	narrowed := map[string]bool{}
+	total := 0
 	if s.reg != nil {
 		for _, t := range s.reg.List() {
-			ts = append(ts, named{t.Name(), schemaOf(t)})
+			args := schemaOf(t)
+			if len(args.raw) > maxToolSchema || total+len(args.raw) > maxSchema {
+				args, narrowed[t.Name()] = anyObject(), true
+			}
+			total += len(args.raw)
+			ts = append(ts, named{t.Name(), args})
 		}
 	}
-	s.step = &model.Constraint{Name: "react_step"}
-	s.final = &model.Constraint{Name: "react_final_answer"}
+	step := &model.Constraint{Name: "react_step"}
+	final := &model.Constraint{Name: "react_final_answer"}
 	if len(ts) > 0 {
-		s.step.Grammar = grammarOf(ts)
-		s.step.Triggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: triggerPattern}}
-		s.step.ThinkingTriggers = []model.Trigger{{Type: model.TriggerFullPattern, Value: thinkingPattern}}
-		s.step.Tag = tag(ts)
+		g, think, over, err := grammarOf(ctx, ts)
+		if err != nil {
+			return err
+		}
+		for _, name := range over {
+			narrowed[name] = true
+		}
+		step.Grammar, step.ThinkingGrammar = g, think
+		step.Tag = tag(ts)
 	}
-	s.step.Schema, _ = json.Marshal(objectSchema(ts, true))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	step.Schema, _ = json.Marshal(objectSchema(ts, true))
 	if strict, ok := strictObjectSchema(ts, true); ok {
-		s.step.StrictSchema, _ = json.Marshal(strict)
+		step.StrictSchema, _ = json.Marshal(strict)
 	}
-	s.final.Schema, _ = json.Marshal(objectSchema(nil, true))
+	final.Schema, _ = json.Marshal(objectSchema(nil, true))
 	strict, _ := strictObjectSchema(nil, true)
-	s.final.StrictSchema, _ = json.Marshal(strict)
+	final.StrictSchema, _ = json.Marshal(strict)
+	s.step, s.final, s.narrowed = step, final, nil
+	for _, t := range ts {
+		if narrowed[t.name] {
+			s.narrowed = append(s.narrowed, t.name)
+		}
+	}
+	return nil
 }
 
-// grammarOf returns the GBNF grammar of a step of the text protocol from the
-// action label on: "Action:", one of the tools' names, a line break,
-// "Action Input:" and one line of JSON that fits that tool's arguments.
-func grammarOf(ts []named) string {
-	g := newGrammar()
+// anyObject is the schema of arguments narrowed to any JSON object.
+func anyObject() argsSchema {
+	return argsSchema{raw: json.RawMessage(`{"type":"object"}`), tree: map[string]any{"type": "object"}}
+}
+
+// grammarOf returns the GBNF grammars of a step of the text protocol: a
+// whole reply, free but where a line starts with the action label, which
+// goes on as one of the tools' names, a line break, "Action Input:" and one
+// line of JSON that fits that tool's arguments, and ends the reply (see
+// replyRules); and the same reply for a prompt that opened a reasoning
+// block, free until the block's end. The tools whose arguments would make
+// the grammar too large (see maxToolGrammar) take any JSON object, and are
+// returned as narrowed.
+func grammarOf(ctx context.Context, ts []named) (grammar, thinking string, narrowed []string, err error) {
+	g := newGrammar(ctx)
+	action := g.name("action")
 	calls := make([]string, len(ts))
 	for i, t := range ts {
 		name := g.name("call-" + t.name)
-		g.root = t.args.tree
+		mark, size := len(g.rules), g.size
+		g.root, g.over, g.limit = t.args.tree, false, min(size+maxToolGrammar, maxGrammar)
 		args := g.value(name+"-args", t.args.tree, 0)
+		if g.err != nil {
+			return "", "", nil, g.err
+		}
+		if g.over {
+			// Too large: the tool's rules go, and its arguments are any
+			// object. Its names stay taken, which does no harm.
+			g.rules, g.size, g.over = g.rules[:mark], size, false
+			clear(g.refs) // the rules of $refs were the tool's own
+			args = "object"
+			narrowed = append(narrowed, t.name)
+		}
+		g.limit = maxGrammar + maxToolGrammar // the calls themselves always fit
 		calls[i] = g.add(name, literal(t.name)+` " "? "\n" `+literal(InputLabel)+` " "? `+args)
 	}
-	g.root = nil
-	root := literal(ActionLabel) + ` " "? (` + joinAlts(calls) + ")"
-	g.rules = append([]string{"root ::= " + root}, g.rules...)
-	return g.String()
-}
-
-func joinAlts(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += " | "
-		}
-		out += x
+	if err := ctx.Err(); err != nil {
+		return "", "", nil, err
 	}
-	return out
+	g.root = nil
+	g.add(action, literal(ActionLabel)+` " "? (`+strings.Join(calls, " | ")+")")
+	reply, think := g.replyRules(action)
+	rules := g.String()
+	return "root ::= " + reply + "\n" + rules, "root ::= " + think + "\n" + rules, narrowed, nil
 }
 
 // tag returns the structural tag of a step of the text protocol: free
@@ -125,9 +192,15 @@ func joinAlts(xs []string) string {
 func tag(ts []named) *model.StructuralTag {
 	st := &model.StructuralTag{Triggers: []string{ActionLabel}}
 	for _, t := range ts {
+		schema := t.args.raw
+		if loops := leftRecursion(t.args.tree); len(loops) > 0 {
+			if s, err := rewriteSchema(schema, "#", loops, false); err == nil {
+				schema = s
+			}
+		}
 		st.Structures = append(st.Structures, model.Structure{
 			Begin:  ActionLabel + " " + t.name + "\n" + InputLabel + " ",
-			Schema: t.args.raw,
+			Schema: schema,
 			End:    "\n",
 		})
 	}

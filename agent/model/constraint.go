@@ -24,9 +24,10 @@ type Mode string
 const (
 	// ModeNone binds nothing: the reply is free text.
 	ModeNone Mode = ""
-	// ModeGrammar is llama.cpp's lazy GBNF grammar on its /completion
-	// endpoint: the text protocol stays free until an "Action:" label,
-	// and the tool name and its arguments are bound after it.
+	// ModeGrammar is a GBNF grammar of the whole reply on llama.cpp's
+	// /completion endpoint (or its OpenAI-compatible one): the text
+	// protocol stays free, but for a line that starts with an "Action:"
+	// label, whose tool name and arguments are bound.
 	ModeGrammar Mode = "grammar"
 	// ModeTag is an xgrammar structural tag in response_format, as vLLM
 	// and SGLang take it: the same binding of the text protocol.
@@ -46,14 +47,14 @@ func (m Mode) Text() bool { return m != ModeSchema }
 // server may take; a provider uses the form its server takes and ignores
 // the others. Package agent/constrain builds one from a tool registry.
 type Constraint struct {
-	// Grammar is a GBNF grammar whose root starts with the text that
-	// Triggers capture: llama.cpp applies it lazily, from the trigger on.
+	// Grammar is a GBNF grammar of the whole reply, which binds what
+	// follows an "Action:" label at the start of a line and leaves the
+	// rest, and a reasoning block at the start, free.
 	Grammar string `json:"grammar,omitempty"`
-	// Triggers start the lazy grammar.
-	Triggers []Trigger `json:"grammar_triggers,omitempty"`
-	// ThinkingTriggers start it instead when the prompt ends inside a
-	// reasoning block that the chat template opened for the model.
-	ThinkingTriggers []Trigger `json:"thinking_triggers,omitempty"`
+	// ThinkingGrammar is Grammar for a reply that starts inside a
+	// reasoning block, when the chat template opened one in the prompt:
+	// nothing is bound before the block's end.
+	ThinkingGrammar string `json:"thinking_grammar,omitempty"`
 	// Tag is the structural tag of vLLM and SGLang.
 	Tag *StructuralTag `json:"structural_tag,omitempty"`
 	// Schema is the JSON schema of the whole reply in the JSON object
@@ -65,19 +66,6 @@ type Constraint struct {
 	// Name names the schema, for response_format's json_schema.name.
 	Name string `json:"name,omitempty"`
 }
-
-// Trigger is one of llama.cpp's grammar triggers, as /completion takes
-// them: Type 0 is a token, 1 a word, 2 a pattern found anywhere, 3 a
-// pattern the whole reply must match (the grammar then gets the text
-// from its first capturing group on).
-type Trigger struct {
-	Type  int    `json:"type"`
-	Value string `json:"value"`
-}
-
-// TriggerFullPattern is the trigger type of a pattern the whole reply so
-// far must match.
-const TriggerFullPattern = 3
 
 // StructuralTag is xgrammar's structural tag in the form vLLM and SGLang
 // both take: the reply is free until it writes one of Triggers, which must
@@ -143,7 +131,7 @@ func withoutConstraint(o *llms.CallOptions) {
 // replays of them: it says how their server binds replies.
 type Constrainer interface {
 	// Constraining returns the mode the server binds replies in, ModeNone
-	// when it cannot, and how, in a few words for a trace ("a lazy GBNF
+	// when it cannot, and how, in a few words for a trace ("a GBNF
 	// grammar on llama.cpp's /completion"). It may ask the server what it
 	// is, once.
 	Constraining(ctx context.Context) (Mode, string)
@@ -169,10 +157,14 @@ func (c *Constraint) fields(m Mode, provider string) map[string]any {
 	}
 	switch m {
 	case ModeGrammar:
-		if c.Grammar == "" {
+		g := c.Grammar
+		if provider == llamacppThinking {
+			g = c.ThinkingGrammar
+		}
+		if g == "" {
 			return nil
 		}
-		return map[string]any{"grammar": c.Grammar, "grammar_lazy": true, "grammar_triggers": c.Triggers}
+		return map[string]any{"grammar": g}
 	case ModeTag:
 		if c.Tag == nil {
 			return nil
@@ -220,6 +212,12 @@ type constraintCtxKey struct{}
 // constraint go into: not the model listing or a template's rendering.
 var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
 
+// isGeneration reports whether req asks a model to generate.
+func isGeneration(req *http.Request) bool {
+	return req.Method == http.MethodPost &&
+		slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) })
+}
+
 // withConstraintFields returns req with the fields its context carries
 // added at the top of its JSON body, when it is a generation request: a
 // constraint's fields, then the options of Config.Options (see
@@ -228,8 +226,7 @@ var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
 func withConstraintFields(req *http.Request) *http.Request {
 	fields, _ := req.Context().Value(fieldsKey{}).(map[string]any)
 	options, _ := req.Context().Value(optionsKey{}).(map[string]any)
-	if len(fields)+len(options) == 0 || req.Body == nil || req.Method != http.MethodPost ||
-		!slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) }) {
+	if len(fields)+len(options) == 0 || req.Body == nil || !isGeneration(req) {
 		return req
 	}
 	return editJSONBody(req, func(v map[string]json.RawMessage) {
@@ -327,6 +324,20 @@ func (m *served) constraintFields(ctx context.Context, c *Constraint) (Mode, map
 	return mode, f
 }
 
+// refusesConstraint reports whether a failed call may have failed for its
+// constraint: a 400 that is not about the prompt's size, or a 500 that
+// says the server could not make a grammar of it (Ollama's "invalid JSON
+// schema in format").
+func refusesConstraint(e *Error) bool {
+	switch {
+	case errors.Is(e, ErrContextOverflow), errors.Is(e, ErrNotUTF8):
+		return false
+	case e.StatusCode == http.StatusBadRequest:
+		return true
+	}
+	return e.StatusCode >= 500 && refusedSchema(e.Err.Error())
+}
+
 // bound makes a call whose options may carry a constraint: with the
 // request fields that bind the reply on this server, and, when the server
 // refuses them with a 400, once more without them, after which every call
@@ -342,7 +353,7 @@ func (m *served) bound(ctx context.Context, opts []llms.CallOption,
 	}
 	resp, err := call(context.WithValue(context.WithValue(ctx, fieldsKey{}, fields), constraintCtxKey{}, c), opts)
 	var me *Error
-	if !errors.As(err, &me) || me.StatusCode != http.StatusBadRequest {
+	if !errors.As(err, &me) || !refusesConstraint(me) {
 		return resp, err
 	}
 	resp, err2 := call(ctx, opts)

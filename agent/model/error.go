@@ -32,6 +32,16 @@ var (
 	// too long (context.WithTimeoutCause); such a call is retried like any
 	// transient failure.
 	ErrTimeout = errors.New("the model did not answer in time")
+	// ErrContextOverflow means the server refused a prompt larger than the
+	// model's context window (llama-server's exceed_context_size_error,
+	// Ollama's "the input length exceeds the context length"). The
+	// error's PromptTokens and ContextTokens say by how much, when the
+	// server said.
+	ErrContextOverflow = errors.New("the prompt does not fit the model's context window")
+	// ErrNotUTF8 means the server could not send the model's reply because
+	// the model wrote bytes that are not UTF-8 (llama-server answers 500,
+	// "Failed to parse input"): asking again the same way gets the same.
+	ErrNotUTF8 = errors.New("the model wrote text that is not UTF-8, which the server cannot send")
 )
 
 // Setting names what to change about a failed call: a field of Config,
@@ -61,6 +71,9 @@ const (
 	SettingReplay
 	// SettingRecord is Config.Record: the cassette is to be recorded again.
 	SettingRecord
+	// SettingNumCtx is Config.NumCtx, the context window asked of the
+	// server.
+	SettingNumCtx
 )
 
 // String returns the name of the Config field s stands for, such as
@@ -85,6 +98,8 @@ func (s Setting) String() string {
 		return "Replay"
 	case SettingRecord:
 		return "Record"
+	case SettingNumCtx:
+		return "NumCtx"
 	case NoSetting:
 		return ""
 	}
@@ -112,6 +127,10 @@ type Error struct {
 	// Fix is the setting to change, such as SettingBaseURL or
 	// SettingAPIKey; NoSetting when no setting would help.
 	Fix Setting
+	// PromptTokens and ContextTokens are the tokens of a prompt the server
+	// refused as too large (ErrContextOverflow) and of its context
+	// window, when the server said; else 0.
+	PromptTokens, ContextTokens int
 	// Hint says what to do about it in words that name no setting, when
 	// there is something to say.
 	Hint string
@@ -176,6 +195,13 @@ func Classify(ctx context.Context, err error) *Error {
 		e.Temporary = true
 	case errors.As(err, &se):
 		e.StatusCode, e.RetryAfter = se.code, se.retryAfter
+		switch {
+		case overflow(se):
+			e.Err = fmt.Errorf("%w: %w", ErrContextOverflow, err)
+			e.PromptTokens, e.ContextTokens = se.detail.PromptTokens, se.detail.ContextTokens
+		case notUTF8(se.msg):
+			e.Err = fmt.Errorf("%w: %w", ErrNotUTF8, err)
+		}
 	case errors.As(err, &ue), isNetError(err):
 		e.Temporary = !refusedHere(err)
 	default:
@@ -191,12 +217,47 @@ func Classify(ctx context.Context, err error) *Error {
 		}
 	}
 	switch c := e.StatusCode; {
+	case errors.Is(e.Err, ErrNotUTF8), errors.Is(e.Err, ErrContextOverflow), c >= 500 && refusedSchema(e.Err.Error()):
+		// The same request gets the same answer.
+		e.Temporary = false
 	case c == http.StatusTooManyRequests, c == http.StatusRequestTimeout, c >= 500:
 		e.Temporary = true
 	case c >= 400:
 		e.Temporary = false
 	}
 	return e
+}
+
+// overflow reports whether a server's error says the prompt is larger
+// than the context window: llama-server's exceed_context_size_error,
+// Ollama's "the input length exceeds the context length" (when asked not
+// to truncate), vLLM's "maximum context length", OpenAI's
+// context_length_exceeded.
+func overflow(se *httpStatusError) bool {
+	if se.detail.Type == "exceed_context_size_error" {
+		return true
+	}
+	m := strings.ToLower(se.msg)
+	return se.code == http.StatusBadRequest && (strings.Contains(m, "exceeds the context length") ||
+		strings.Contains(m, "exceeds the available context size") || strings.Contains(m, "maximum context length") ||
+		strings.Contains(m, "context_length_exceeded") || strings.Contains(m, "context length exceeded"))
+}
+
+// notUTF8 reports whether a server's message says it could not send text
+// that is not UTF-8: llama-server's "Failed to parse input at pos 0: …",
+// from the JSON library that refuses to write it.
+func notUTF8(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "failed to parse input at pos") || strings.Contains(m, "invalid utf-8")
+}
+
+// refusedSchema reports whether a server's message says it could not make
+// a grammar of the request's schema or grammar, as Ollama's 500 "invalid
+// JSON schema in format" says: not a failure that passes.
+func refusedSchema(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "invalid json schema") || strings.Contains(m, "failed to parse grammar") ||
+		strings.Contains(m, "failed to load grammar")
 }
 
 // refusedHere reports whether err is a connection that this machine
@@ -234,6 +295,25 @@ func isNetError(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// overflowHint says what to do about a prompt too large for the context
+// window of the server that refused it.
+func overflowHint(e *Error, provider string) string {
+	what := "the prompt is larger than the model's context window"
+	switch p, c := e.PromptTokens, e.ContextTokens; {
+	case p > 0 && c > 0:
+		what = fmt.Sprintf("the prompt is %d tokens, more than the context window of %d", p, c)
+	case c > 0:
+		what = fmt.Sprintf("the prompt is larger than the context window of %d tokens", c)
+	}
+	switch provider {
+	case "ollama", "llamafile":
+		return what + ": ask for a larger context window, or for less"
+	case "llamacpp":
+		return what + ": start llama-server with a larger context (its -c), or ask for less"
+	}
+	return what + ": give the server's model a larger context, or ask for less"
+}
+
 // explain fills in what to do about e, given the provider, the model and
 // the server's URL.
 func explain(e *Error, provider, model, url string) *Error {
@@ -261,6 +341,13 @@ func explain(e *Error, provider, model, url string) *Error {
 		e.Fix, e.Hint = SettingMaxReplyBytes, "the server sent more than a reply should hold"
 	case errors.Is(e.Err, ErrIdle):
 		e.Fix, e.Hint = SettingIdleTimeout, fmt.Sprintf("the server at %s stopped answering", where)
+	case errors.Is(e.Err, ErrContextOverflow):
+		e.Hint = overflowHint(e, provider)
+		if provider == "ollama" || provider == "llamafile" {
+			e.Fix = SettingNumCtx
+		}
+	case errors.Is(e.Err, ErrNotUTF8):
+		e.Hint = "the model wrote bytes that are no text; try a lower temperature, other sampling options or another model"
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
 		e.Fix, e.Hint = SettingAPIKey, "the server refused the API key"
 		if p, ok := Lookup(provider); ok && p.KeyEnv != "" {

@@ -246,19 +246,18 @@ func (g *guardedBody) scan(b []byte) error {
 		return nil
 	}
 	g.scanMarker(b)
-	if g.stream == ndjsonStream {
-		g.scanOllama(b)
-	}
-	return nil
+	return g.scanLines(b)
 }
 
-// maxThinkingLine bounds the line kept to read a thinking field from.
+// maxThinkingLine bounds the line kept to read a thinking field, or an
+// error, from.
 const maxThinkingLine = 1 << 20
 
-// scanOllama reads what langchaingo's client drops from Ollama's NDJSON
-// messages: the "thinking", so that the reasoning is shown, and the
-// "done_reason", so that a reply cut at the token limit is known.
-func (g *guardedBody) scanOllama(b []byte) {
+// scanLines reads the lines of a stream as they end: an error the server
+// sent in the middle of it (llama-server's `data: {"error": …}`, Ollama's
+// `{"error": …}`), which ends the body, and in Ollama's NDJSON what
+// langchaingo's client drops (see readOllama).
+func (g *guardedBody) scanLines(b []byte) error {
 	for len(b) > 0 {
 		nl := bytes.IndexByte(b, '\n')
 		piece := b
@@ -269,23 +268,67 @@ func (g *guardedBody) scanOllama(b []byte) {
 			g.pending = append(g.pending, piece...)
 		}
 		if nl < 0 {
-			return
+			return nil
 		}
-		if bytes.Contains(g.pending, []byte(`"thinking"`)) || bytes.Contains(g.pending, []byte(`"done_reason"`)) {
-			var m struct {
-				Message struct {
-					Thinking string `json:"thinking"`
-				} `json:"message"`
-				DoneReason string `json:"done_reason"`
-			}
-			if json.Unmarshal(g.pending, &m) == nil {
-				g.watch.think(m.Message.Thinking)
-				g.watch.doneReason(m.DoneReason)
-			}
+		line := bytes.TrimSpace(g.pending)
+		if err := streamError(line); err != nil {
+			return err
+		}
+		if g.stream == ndjsonStream {
+			g.readOllama(line)
 		}
 		g.pending = g.pending[:0]
 		b = b[nl+1:]
 	}
+	return nil
+}
+
+// readOllama reads what langchaingo's client drops from one of Ollama's
+// NDJSON messages: the "thinking", so that the reasoning is shown, and the
+// "done_reason", so that a reply cut at the token limit is known.
+func (g *guardedBody) readOllama(line []byte) {
+	if !bytes.Contains(line, []byte(`"thinking"`)) && !bytes.Contains(line, []byte(`"done_reason"`)) {
+		return
+	}
+	var m struct {
+		Message struct {
+			Thinking string `json:"thinking"`
+		} `json:"message"`
+		DoneReason string `json:"done_reason"`
+	}
+	if json.Unmarshal(line, &m) == nil {
+		g.watch.think(m.Message.Thinking)
+		g.watch.doneReason(m.DoneReason)
+	}
+}
+
+// streamError returns the error that a line of a stream carries, or nil:
+// an event `data: {"error": {"code", "message", "type"}}` (llama-server,
+// on /completion and /v1 alike), a line `{"error": "…"}` (Ollama), or a
+// line `error: …`.
+func streamError(line []byte) error {
+	data, sse := bytes.CutPrefix(line, []byte("data:"))
+	data = bytes.TrimSpace(data)
+	if msg, ok := bytes.CutPrefix(line, []byte("error:")); ok {
+		return &httpStatusError{code: http.StatusInternalServerError, msg: errorMessage(bytes.TrimSpace(msg)), inStream: true}
+	}
+	if !bytes.HasPrefix(data, []byte(`{"error"`)) && !(sse && bytes.HasPrefix(data, []byte(`{ "error"`))) {
+		return nil
+	}
+	var v struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(data, &v) != nil || len(v.Error) == 0 || string(v.Error) == "null" {
+		return nil
+	}
+	var code struct {
+		Code int `json:"code"`
+	}
+	json.Unmarshal(v.Error, &code)
+	if code.Code < 400 || code.Code > 599 {
+		code.Code = http.StatusInternalServerError
+	}
+	return &httpStatusError{code: code.Code, msg: errorMessage(data), detail: errorDetails(data), inStream: true}
 }
 
 // scanMarker looks for the stream's end marker in b, and in the few bytes

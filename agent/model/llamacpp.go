@@ -18,7 +18,7 @@ import (
 
 // llamacppProvider talks to llama.cpp's llama-server through its own
 // endpoints: /apply-template renders the chat with the model's template
-// and /completion generates, which takes a lazy grammar (see
+// and /completion generates, which takes a grammar (see
 // WithConstraint) and keeps the prompt's cache; /props gives the context
 // window. Tool calls (Config.ToolCalling) go through its OpenAI-compatible
 // /v1 instead.
@@ -34,44 +34,76 @@ var llamacppProvider = Provider{
 		u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1")
 		if cfg.ToolCalling {
 			cfg.BaseURL = u + "/v1"
-			return openOpenAI(cfg, hc, cfg.BaseURL, 0)
+			o, err := openOpenAI(cfg, hc, cfg.BaseURL, 0)
+			o.tools = llamacppTools(hc, u)
+			return o, err
 		}
 		numCtx := llamacppContext(ctx, hc, u)
 		if numCtx == 0 {
 			numCtx = cfg.NumCtx
 		}
 		return opened{model: &llamacpp{base: u, hc: hc}, url: u, numCtx: numCtx, images: imagesRefused,
-			con: fixed(ModeGrammar, ServerLlamaCpp, "a lazy GBNF grammar on llama.cpp's /completion, from the Action: label on")}, nil
+			con: fixed(ModeGrammar, ServerLlamaCpp, "a GBNF grammar on llama.cpp's /completion, from a line's Action: label on")}, nil
 	},
+}
+
+// llamaProps is what llama-server's /props says of the model it serves.
+type llamaProps struct {
+	NCtx     int `json:"n_ctx"`
+	Settings struct {
+		NCtx int `json:"n_ctx"`
+	} `json:"default_generation_settings"`
+	Caps *struct {
+		ToolCalls *bool `json:"supports_tool_calls"`
+	} `json:"chat_template_caps"`
+}
+
+// llamacppProps asks the server at base for its /props.
+func llamacppProps(ctx context.Context, hc *http.Client, base string) (llamaProps, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var props llamaProps
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/props", nil)
+	if err != nil {
+		return props, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return props, err
+	}
+	defer resp.Body.Close()
+	err = json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&props)
+	return props, err
 }
 
 // llamacppContext asks the server at base for the context window of a
 // slot, from its /props; 0 when it does not say.
 func llamacppContext(ctx context.Context, hc *http.Client, base string) int {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/props", nil)
-	if err != nil {
+	if resolving(ctx) {
 		return 0
 	}
-	resp, err := hc.Do(req)
-	if err != nil {
+	props, err := llamacppProps(ctx, hc, base)
+	switch {
+	case err != nil:
 		return 0
-	}
-	defer resp.Body.Close()
-	var props struct {
-		NCtx     int `json:"n_ctx"`
-		Settings struct {
-			NCtx int `json:"n_ctx"`
-		} `json:"default_generation_settings"`
-	}
-	if json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&props) != nil {
-		return 0
-	}
-	if props.Settings.NCtx > 0 {
+	case props.Settings.NCtx > 0:
 		return props.Settings.NCtx
 	}
 	return props.NCtx
+}
+
+// llamacppTools returns the check of whether the llama-server at base
+// takes tool definitions: its /props says whether the model's chat
+// template supports tool calls, and a template that does not has the
+// server drop the tools without a word (it answers 200, in text).
+func llamacppTools(hc *http.Client, base string) *toolSupport {
+	return &toolSupport{check: func(ctx context.Context) (bool, bool) {
+		props, err := llamacppProps(ctx, hc, base)
+		if err != nil || props.Caps == nil || props.Caps.ToolCalls == nil {
+			return false, false
+		}
+		return *props.Caps.ToolCalls, true
+	}}
 }
 
 // llamacpp is a model served by llama-server, called through its own API.
@@ -103,9 +135,19 @@ type completionRequest struct {
 type completionEvent struct {
 	Content         string `json:"content"`
 	Stop            bool   `json:"stop"`
-	StopType        string `json:"stop_type"`
+	StopType        string `json:"stop_type"` // "eos", "word", or "limit" when cut
+	Truncated       bool   `json:"truncated"` // the context ran out, or was shifted
 	TokensPredicted int    `json:"tokens_predicted"`
 	TokensEvaluated int    `json:"tokens_evaluated"`
+}
+
+// stopReason returns why the reply ended: its stop_type, and "limit" for
+// a reply the server truncated because the context ran out.
+func (ev completionEvent) stopReason() string {
+	if ev.Truncated {
+		return "limit"
+	}
+	return ev.StopType
 }
 
 // GenerateContent renders msgs with the model's chat template and
@@ -120,7 +162,7 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	if err != nil {
 		return nil, err
 	}
-	ctx = thinkingTriggers(ctx, prompt)
+	ctx = thinkingGrammar(ctx, prompt)
 	body, err := json.Marshal(completionRequest{Prompt: prompt, Stream: true, CachePrompt: true, NPredict: o.MaxTokens,
 		Temperature: o.Temperature, TopP: o.TopP, TopK: o.TopK, Seed: o.Seed, Stop: o.StopWords})
 	if err != nil {
@@ -169,7 +211,7 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	}
 	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{
 		Content:    text.String(),
-		StopReason: last.StopType,
+		StopReason: last.stopReason(),
 		GenerationInfo: map[string]any{
 			"PromptTokens":     last.TokensEvaluated,
 			"CompletionTokens": last.TokensPredicted,
@@ -178,17 +220,18 @@ func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageConte
 	}}}, nil
 }
 
-// thinkingTriggers returns ctx with the lazy grammar's triggers for a
-// prompt that ends inside a reasoning block the chat template opened,
-// where nothing may start the grammar before the block's end.
-func thinkingTriggers(ctx context.Context, prompt string) context.Context {
+// thinkingGrammar returns ctx with the grammar of a reply that starts
+// inside a reasoning block, for a prompt that ends inside one the chat
+// template opened: nothing is bound before the block's end.
+func thinkingGrammar(ctx context.Context, prompt string) context.Context {
 	c, _ := ctx.Value(constraintCtxKey{}).(*Constraint)
 	fields, _ := ctx.Value(fieldsKey{}).(map[string]any)
-	if c == nil || len(c.ThinkingTriggers) == 0 || fields == nil || !strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
+	if c == nil || c.ThinkingGrammar == "" || fields == nil || fields["grammar"] == nil ||
+		!strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
 		return ctx
 	}
 	f := maps.Clone(fields)
-	f["grammar_triggers"] = c.ThinkingTriggers
+	f["grammar"] = c.ThinkingGrammar
 	return context.WithValue(ctx, fieldsKey{}, f)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -16,6 +17,13 @@ import (
 // DefaultNumCtx is the context window asked of Ollama and llamafile, whose
 // own default (2048) silently truncates agent prompts.
 const DefaultNumCtx = 8192
+
+// DefaultMaxTokens bounds the tokens of one reply, sent on every call: a
+// step needs far fewer, and a model that runs away (repeating itself, or
+// writing a made-up conversation) would otherwise fill the whole context
+// window before it stops. A reply cut at the bound says so (see
+// AtTokenLimit), and is never an answer.
+const DefaultMaxTokens = 4096
 
 // Config says which model to talk to and how. The zero Config means Ollama
 // at OLLAMA_HOST or http://127.0.0.1:11434 with its default model.
@@ -39,10 +47,14 @@ type Config struct {
 	// Temperature is the sampling temperature, sent on every call; zero
 	// (the default) keeps the agent's steps as repeatable as the model allows.
 	Temperature float64
-	// TopP, TopK, Seed and MaxTokens are sent on every call when not zero.
-	TopP      float64
-	TopK      int
-	Seed      int
+	// TopP, TopK and Seed are sent on every call when not zero.
+	TopP float64
+	TopK int
+	Seed int
+	// MaxTokens bounds the tokens of a reply, sent on every call as the
+	// server names it (n_predict, num_predict, max_tokens); zero means
+	// DefaultMaxTokens, and below zero sends no bound, leaving it to the
+	// server.
 	MaxTokens int
 	// Record, when set, is a file to write every request and response to,
 	// as a JSONL cassette.
@@ -91,6 +103,9 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	if cfg.NumCtx <= 0 {
 		cfg.NumCtx = DefaultNumCtx
 	}
+	if cfg.MaxTokens == 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
 	if cfg.Model == "" {
 		cfg.Model = p.DefaultModel
 	}
@@ -117,9 +132,17 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
+	options := o.options
+	if len(cfg.Options) > 0 {
+		options = maps.Clone(options)
+		if options == nil {
+			options = map[string]any{}
+		}
+		maps.Copy(options, cfg.Options)
+	}
 	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
-		options: cfg.Options, images: o.images}
+		numCtx: o.numCtx, defaults: append(samplingOptions(cfg), o.opts...), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
+		options: options, images: o.images, tools: o.tools, window: o.window}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -142,7 +165,7 @@ func samplingOptions(cfg Config) []llms.CallOption {
 	if cfg.Seed != 0 {
 		opts = append(opts, llms.WithSeed(cfg.Seed))
 	}
-	if cfg.MaxTokens != 0 {
+	if cfg.MaxTokens > 0 {
 		opts = append(opts, llms.WithMaxTokens(cfg.MaxTokens))
 	}
 	return opts
@@ -159,8 +182,10 @@ type served struct {
 	hc                  *http.Client   // the provider's client, to ask the server more
 	drop                *dropped       // the parameters the server refused
 	con                 *constrainer   // how the server binds replies, or nil
-	options             map[string]any // Config.Options, sent with every call
+	options             map[string]any // the provider's fields and Config.Options, sent with every call
 	images              imageForm      // how the client sends images
+	tools               *toolSupport   // whether the server takes tool definitions, or nil
+	window              *ollamaWindow  // Ollama's context window, or nil
 }
 
 // Dropped returns the request parameters ("stop", "temperature") the
@@ -196,6 +221,14 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 				return m.generate(ctx, msgs, opts)
 			}
 		}
+		for errOverflow(err) {
+			// The model takes a longer context than was asked: ask for
+			// twice as much, as long as it does.
+			if _, grew := m.window.grow(); !grew {
+				break
+			}
+			resp, err = m.generate(ctx, msgs, opts)
+		}
 		return resp, err
 	})
 }
@@ -208,10 +241,24 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	}
 	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
 	all = append(append(all, m.defaults...), opts...)
-	ctx, w := withWatch(withOptions(ctx, m.options))
+	options := m.options
+	if m.window != nil {
+		if n := m.window.asking(); n != m.numCtx {
+			options = maps.Clone(options)
+			if options == nil {
+				options = map[string]any{}
+			}
+			options["num_ctx"] = n // grown since the client was made
+		}
+	}
+	ctx, w := withWatch(withOptions(ctx, options))
 	var o llms.CallOptions
 	for _, opt := range all {
 		opt(&o)
+	}
+	if len(o.Tools) > 0 && m.tools.refuses(ctx) {
+		return nil, explain(&Error{Err: ErrNoToolCalls,
+			Hint: "start the server with a model whose chat template supports tool calls, or use the text protocol"}, m.provider, m.name, m.url)
 	}
 	if fn := o.StreamingReasoningFunc; fn != nil {
 		// The reasoning that a client drops (Ollama's "thinking") reaches
@@ -231,6 +278,12 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 	if err == nil && len(resp.Choices) > 0 && resp.Choices[0].StopReason == "" {
 		resp.Choices[0].StopReason = w.StopReason()
 	}
+	if err == nil && len(resp.Choices) > 0 {
+		if size, cut := m.window.cut(ctx, UsageOf(resp.Choices[0]).PromptTokens); cut {
+			err = &Error{ContextTokens: size, Err: fmt.Errorf("%w: the server cut the prompt to the %d tokens of its context window, "+
+				"and said nothing", ErrContextOverflow, size)}
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, redactError(err, m.secrets...)
@@ -241,6 +294,9 @@ func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts 
 		}
 		if refusedImages(e.StatusCode, msgs) {
 			e.Hint = "the model may not see images: use one that does (a vision model), or leave the images out"
+		}
+		if m.window != nil && errors.Is(e, ErrContextOverflow) {
+			m.window.explain(e)
 		}
 		return nil, e
 	}

@@ -11,7 +11,7 @@ type optionsKey struct{}
 
 // ollamaTopLevel are the fields of Ollama's /api/chat that are not model
 // options: everything else goes into its "options" object.
-var ollamaTopLevel = map[string]bool{"keep_alive": true, "think": true, "format": true}
+var ollamaTopLevel = map[string]bool{"keep_alive": true, "think": true, "format": true, "truncate": true}
 
 // placeOptions returns where the options of Config.Options go in the
 // body of a request to path: into Ollama's "options" object on its own

@@ -28,10 +28,16 @@ type Provider struct {
 // opened is a provider's model with what New reports about it.
 type opened struct {
 	model  llms.Model
-	url    string       // the server's URL, or "" for a hosted API's default
-	numCtx int          // the context window asked of the server, or 0
-	con    *constrainer // how the server binds replies, or nil for not at all
-	images imageForm    // how the client sends images
+	url    string            // the server's URL, or "" for a hosted API's default
+	numCtx int               // the context window asked of the server, or 0
+	con    *constrainer      // how the server binds replies, or nil for not at all
+	images imageForm         // how the client sends images
+	opts   []llms.CallOption // sent on every call after the sampling options
+	tools  *toolSupport      // whether the server takes tool definitions, or nil when it is not known
+	window *ollamaWindow     // Ollama's context window, which it cuts prompts to, or nil
+	// options are sent with every generation request, before
+	// Config.Options, which win (see placeOptions).
+	options map[string]any
 }
 
 // providers lists every provider, in the order help texts show them.

@@ -14,18 +14,50 @@ import (
 )
 
 // httpStatusError is an HTTP response with an error status, caught by
-// statusTransport before a client turns it into a bare string.
+// statusTransport before a client turns it into a bare string, or an
+// error the server sent in the middle of a stream, with the status it
+// gave it.
 type httpStatusError struct {
 	code       int
 	msg        string
 	retryAfter time.Duration // what the server's Retry-After asks, or 0
+	detail     errorDetail   // what the body says beyond its message
+	inStream   bool          // sent as an event of a stream begun with 200
 }
 
 func (e *httpStatusError) Error() string {
-	if e.msg == "" {
-		return fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code))
+	var s string
+	switch {
+	case e.inStream && e.msg == "":
+		s = fmt.Sprintf("the server ended the reply with an error (%d)", e.code)
+	case e.inStream:
+		s = fmt.Sprintf("the server ended the reply with an error (%d): %s", e.code, e.msg)
+	case e.msg == "":
+		s = fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code))
+	default:
+		s = fmt.Sprintf("HTTP %d: %s", e.code, e.msg)
 	}
-	return fmt.Sprintf("HTTP %d: %s", e.code, e.msg)
+	return s
+}
+
+// errorDetail is what an error body says beyond its message: llama.cpp's
+// error type and, for a prompt larger than the context, both sizes.
+type errorDetail struct {
+	Type          string `json:"type"`
+	PromptTokens  int    `json:"n_prompt_tokens"`
+	ContextTokens int    `json:"n_ctx"`
+}
+
+// errorDetails reads the detail of an error body, {"error": {...}}.
+func errorDetails(body []byte) errorDetail {
+	var v struct {
+		Error json.RawMessage `json:"error"`
+	}
+	var d errorDetail
+	if json.Unmarshal(body, &v) == nil {
+		json.Unmarshal(v.Error, &d)
+	}
+	return d
 }
 
 // unreachableError is a request that never got a response. It is not a
@@ -45,6 +77,10 @@ type statusTransport struct {
 }
 
 func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// What the client asked for, before the options of Config.Options
+	// (which may say "stream": false) go into the body: the client reads
+	// the reply as a stream either way.
+	streamed := isGeneration(req) && asksStream(req)
 	req = t.drop.withoutParams(req)
 	req = withConstraintFields(req)
 	req, idle := t.guard(req)
@@ -56,6 +92,14 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
+	if resp.StatusCode == http.StatusOK && streamOf(resp) == notStream && streamed {
+		// A whole reply where a stream was asked for, as some proxies
+		// send: read as the stream it stands for.
+		if resp, err = asStream(req.URL.Path, resp, t.maxReply); err != nil {
+			idle.stop()
+			return nil, err
+		}
+	}
 	w, _ := req.Context().Value(watchKey{}).(*watch)
 	resp.Body = &guardedBody{rc: resp.Body, idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine}
 	if g := resp.Body.(*guardedBody); g.stream == sseStream && strings.HasSuffix(req.URL.Path, "/completion") {
@@ -66,7 +110,8 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	return nil, &httpStatusError{code: resp.StatusCode, msg: errorMessage(body), retryAfter: retryAfter(resp.Header.Get("Retry-After"))}
+	return nil, &httpStatusError{code: resp.StatusCode, msg: errorMessage(body), retryAfter: retryAfter(resp.Header.Get("Retry-After")),
+		detail: errorDetails(body)}
 }
 
 // errorMessage extracts the message of an error body in the shapes

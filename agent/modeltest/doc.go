@@ -23,6 +23,15 @@
 // up. Every error carries the body the real server would send.
 // [Server.Calls] and [Server.Request] tell a test what the client sent.
 //
+// The fakes imitate what the real servers were seen doing, not what they
+// are believed to do: contract tests (contract_test.go) send the same
+// requests to a fake and to the real server it imitates, run by package
+// realserver, and compare the shape of the answers: status, media type,
+// stream framing, the fields of each JSON body and their types, and the
+// values that carry meaning, such as why a reply stopped. [NoTools],
+// [ContextSize] and [ErrorInStream] imitate a chat template without tools,
+// a prompt over the context window and a stream that fails once begun.
+//
 // Like net/http/httptest, the package is meant for tests. Replies are
 // streamed in the pieces model.Chunks cuts, as the replay provider streams
 // a cassette, or in pieces of the size [Pieces] gives.

@@ -1,11 +1,9 @@
 package modeltest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 )
 
 // A Misbehaviour is a way a broken or hostile server answers a chat call.
@@ -28,6 +26,12 @@ const (
 	// HugeLine streams the reply, but as an Ollama line of a megabyte
 	// (an OpenAI server sends one huge event).
 	HugeLine
+	// ErrorInStream streams the first half of the reply, then the error
+	// the real server writes into a stream that fails once it has begun,
+	// and ends it: llama.cpp's data: {"error": {"code": 500, …}} (as for a
+	// reply that is not valid UTF-8), Ollama's {"error": "…"} line (as
+	// for a runner that died).
+	ErrorInStream
 )
 
 // Misbehave makes every chat call misbehave as m says, after it is
@@ -40,14 +44,7 @@ func Misbehave(m Misbehaviour) Option {
 func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, text string) {
 	_, isOllama := s.dialect.(ollama)
 	piece := func(content string) {
-		if isOllama {
-			json.NewEncoder(w).Encode(map[string]any{"model": name, "created_at": time.Now(), "done": false,
-				"message": map[string]any{"role": "assistant", "content": content}})
-		} else {
-			b, _ := json.Marshal(map[string]any{"id": "c1", "object": "chat.completion.chunk", "model": name,
-				"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": content}}}})
-			fmt.Fprintf(w, "data: %s\n\n", b)
-		}
+		s.dialect.piece(w, name, content)
 		w.(http.Flusher).Flush()
 	}
 	stream := "text/event-stream"
@@ -73,6 +70,11 @@ func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, text st
 	case TruncatedStream:
 		w.Header().Set("Content-Type", stream)
 		piece(text[:len(text)/2])
+	case ErrorInStream:
+		w.Header().Set("Content-Type", stream)
+		piece(text[:len(text)/2])
+		s.dialect.streamError(w, s.dialect.failure(http.StatusInternalServerError))
+		w.(http.Flusher).Flush()
 	case HugeLine:
 		w.Header().Set("Content-Type", stream)
 		piece(text + strings.Repeat(" ", 1<<20))

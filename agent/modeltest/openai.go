@@ -137,3 +137,105 @@ func (openai) failure(status int) string {
 func (openai) unknownModel(model string) string {
 	return fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model)
 }
+
+func (openai) piece(w http.ResponseWriter, name, content string) {
+	b, _ := json.Marshal(map[string]any{"id": "c1", "object": "chat.completion.chunk", "model": name,
+		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": content}}}})
+	fmt.Fprintf(w, "data: %s\n\n", b)
+}
+
+// streamError writes the error event of llama.cpp's OpenAI-compatible
+// server, which ends a stream with no finish_reason and no [DONE].
+func (openai) streamError(w http.ResponseWriter, message string) {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 500, "message": message, "type": "server_error"}})
+	fmt.Fprintf(w, "data: %s\n\n", b)
+}
+
+// ollamaOpenAI is Ollama's form of the OpenAI protocol: every streamed
+// chunk repeats the role and a null finish_reason, a tool call comes whole
+// in one chunk, the last chunk carries the finish_reason with an empty
+// content, the usage comes in a chunk of its own only when the request's
+// stream_options ask for it, and errors have a null code.
+type ollamaOpenAI struct{ openai }
+
+func (ollamaOpenAI) answer(w http.ResponseWriter, req map[string]any, name string, rp reply, pace func() bool) {
+	content, calls := rp.content, rp.calls
+	usage := map[string]any{"prompt_tokens": rp.promptTokens, "completion_tokens": 20, "total_tokens": rp.promptTokens + 20}
+	created := time.Now().Unix()
+	finish := "stop"
+	switch {
+	case rp.cut:
+		finish = "length"
+	case len(calls) > 0:
+		finish = "tool_calls"
+	}
+	var tcs []any
+	for i, c := range calls {
+		tcs = append(tcs, map[string]any{"id": fmt.Sprintf("call_%08d", i+1), "index": i, "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": c.argumentsJSON()}})
+	}
+	head := func(object string) map[string]any {
+		return map[string]any{"id": "chatcmpl-1", "object": object, "created": created, "model": name, "system_fingerprint": "fp_ollama"}
+	}
+	if stream, _ := req["stream"].(bool); !stream {
+		msg := map[string]any{"role": "assistant", "content": content}
+		if rp.thinking != "" {
+			msg["reasoning"] = rp.thinking
+		}
+		if len(tcs) > 0 {
+			msg["tool_calls"] = tcs
+		}
+		body := head("chat.completion")
+		body["choices"] = []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}
+		body["usage"] = usage
+		writeJSON(w, http.StatusOK, body)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	send := func(delta map[string]any, finish any) {
+		chunk := head("chat.completion.chunk")
+		delta["role"] = "assistant"
+		chunk["choices"] = []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}
+		b, _ := json.Marshal(chunk)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		w.(http.Flusher).Flush()
+	}
+	for _, c := range rp.pieces(rp.thinking) {
+		if !pace() {
+			return
+		}
+		send(map[string]any{"content": "", "reasoning": c}, nil)
+	}
+	for _, c := range rp.pieces(content) {
+		if !pace() {
+			return
+		}
+		send(map[string]any{"content": c}, nil)
+	}
+	if len(tcs) > 0 {
+		send(map[string]any{"content": "", "tool_calls": tcs}, nil)
+	}
+	send(map[string]any{"content": ""}, finish)
+	if opts, _ := req["stream_options"].(map[string]any); opts["include_usage"] == true {
+		chunk := head("chat.completion.chunk")
+		chunk["choices"], chunk["usage"] = []any{}, usage
+		b, _ := json.Marshal(chunk)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+func (ollamaOpenAI) error(w http.ResponseWriter, status int, message string) {
+	typ := "invalid_request_error"
+	switch {
+	case status == http.StatusNotFound:
+		typ = "not_found_error"
+	case status >= 500:
+		typ = "api_error"
+	}
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": message, "type": typ, "param": nil, "code": nil}})
+}
+
+func (ollamaOpenAI) failure(status int) string { return ollama{}.failure(status) }
+
+func (ollamaOpenAI) unknownModel(model string) string { return ollama{}.unknownModel(model) }

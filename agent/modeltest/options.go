@@ -21,7 +21,8 @@ type config struct {
 	pause      time.Duration
 	thinking   bool // reasoning goes in a field of its own
 
-	contextSize  int    // llama.cpp's n_ctx in /props
+	contextSize  int    // the context window: llama.cpp's n_ctx in /props, Ollama's cut
+	noTools      bool   // the model's chat template knows no tools
 	templateTail string // what llama.cpp's chat template adds after the assistant's turn opens
 	noTags       bool   // structural tags are refused, as before vLLM took them
 	piece        int    // the bytes of a streamed piece; 0 for model.Chunks
@@ -115,4 +116,12 @@ func RetryAfter(seconds int) Option {
 // Ollama's "options") with a 400, as OpenAI's reasoning models do.
 func Reject(param string) Option {
 	return func(c *config) { c.reject = param }
+}
+
+// NoTools makes the server's model one whose chat template knows nothing
+// of tools: Ollama refuses a request with tools with its 400 ("… does not
+// support tools"), and llama.cpp's /props says supports_tool_calls false
+// (its /v1/chat/completions ignores the tools, as the real one does).
+func NoTools() Option {
+	return func(c *config) { c.noTools = true }
 }

@@ -97,6 +97,9 @@ type reply struct {
 	calls    []Call
 	pieces   func(string) []string
 	cut      bool // the reply stopped at the request's token limit
+	// promptTokens is the prompt's length in tokens, as the server counts
+	// it (see promptTokens).
+	promptTokens int
 }
 
 // piecesOf returns the function that cuts streamed text into pieces of
@@ -121,10 +124,10 @@ func piecesOf(size int) func(string) []string {
 
 // tokenLimit returns the most tokens a request lets the reply have:
 // OpenAI's max_tokens or max_completion_tokens, Ollama's
-// options.num_predict; 0 for no limit.
+// options.num_predict, llama.cpp's n_predict; 0 for no limit.
 func tokenLimit(req map[string]any) int {
 	opts, _ := req["options"].(map[string]any)
-	for _, v := range []any{req["max_completion_tokens"], req["max_tokens"], opts["num_predict"]} {
+	for _, v := range []any{req["max_completion_tokens"], req["max_tokens"], opts["num_predict"], req["n_predict"]} {
 		if n, ok := v.(float64); ok && n > 0 {
 			return int(n)
 		}
@@ -184,4 +187,29 @@ func stopsOf(v any) []string {
 		}
 	}
 	return out
+}
+
+// promptTokens counts the tokens of a request's prompt as the fakes do,
+// a token every four bytes (see NewLlamaCpp's /tokenize): the text of
+// its messages, or its prompt.
+func promptTokens(req map[string]any) int {
+	n := 0
+	if p, ok := req["prompt"].(string); ok {
+		n += len(p)
+	}
+	msgs, _ := req["messages"].([]any)
+	for _, m := range msgs {
+		m, _ := m.(map[string]any)
+		switch c := m["content"].(type) {
+		case string:
+			n += len(c)
+		case []any:
+			for _, part := range c {
+				part, _ := part.(map[string]any)
+				text, _ := part["text"].(string)
+				n += len(text)
+			}
+		}
+	}
+	return max(1, (n+3)/4)
 }

@@ -21,6 +21,10 @@ type Server struct {
 	cfg     config
 	replies []string
 	dialect dialect
+	// refusesTools makes the server refuse tools with a 400 when its
+	// model's template has none ([NoTools]), as Ollama does; llama.cpp
+	// ignores them.
+	refusesTools bool
 
 	closed  chan struct{} // closed by Close, to release hanging calls
 	closing sync.Once
@@ -43,6 +47,11 @@ type dialect interface {
 	failure(status int) string
 	// unknownModel is the real server's message for a model it lacks.
 	unknownModel(model string) string
+	// piece writes one streamed piece of a reply's text.
+	piece(w http.ResponseWriter, model, content string)
+	// streamError writes the error the real server writes into a stream
+	// that fails after it began.
+	streamError(w http.ResponseWriter, message string)
 }
 
 func newServer(d dialect, replies []string, opts []Option, routes func(*Server, *http.ServeMux)) *Server {
@@ -155,6 +164,10 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		d.error(w, http.StatusNotFound, d.unknownModel(model))
 		return
 	}
+	if tools, _ := req["tools"].([]any); s.cfg.noTools && s.refusesTools && len(tools) > 0 {
+		d.error(w, http.StatusBadRequest, noTools(model))
+		return
+	}
 	if s.cfg.misbehave != 0 {
 		s.misbehave(w, r, model, s.take())
 		return
@@ -168,7 +181,14 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		content = stopAt(content, d.stops(req))
 	}
 	content, cut := atTokenLimit(content, tokenLimit(req))
-	d.answer(w, req, model, reply{content: content, thinking: thinking, calls: calls, pieces: piecesOf(s.cfg.piece), cut: cut}, s.pace(r, n))
+	// The fake counts 100 tokens of prompt, but for a prompt longer than
+	// the window, which Ollama cuts to it without a word.
+	prompt := 100
+	if w := s.cfg.contextSize; w > 0 && promptTokens(req) > w {
+		prompt = w
+	}
+	d.answer(w, req, model, reply{content: content, thinking: thinking, calls: calls, pieces: piecesOf(s.cfg.piece), cut: cut,
+		promptTokens: prompt}, s.pace(r, n))
 }
 
 // pace is called before each streamed piece of the reply to call n: it
