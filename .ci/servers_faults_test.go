@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -329,30 +333,73 @@ func TestAGrammarTooLargeToBuildQuicklyEndsWithTheRunsTimeout(t *testing.T) {
 }
 
 // 11. A server that answers with one JSON object when a stream was asked
-// for (llama-server given "stream": false) was read as an empty stream.
+// for (as some proxies do) was read as an empty stream. The proxy here
+// asks llama-server for no stream, whatever the client asked.
 func TestAPlainJSONReplyToAStreamedCallIsRead(t *testing.T) {
 	srv := llamaServer.start(t, spelled(finalText))
-	got := llamaServer.ask(t, srv, "-o", "stream=false", "What is 6 * 7?")
+	proxy := unstreaming(t, srv.URL)
+	got := run(t, invocation{args: []string{"--no-log", "--provider", "llamacpp", "--base-url", proxy, "What is 6 * 7?"}})
 	if got.code != 0 || got.stdout != "42\n" {
 		t.Errorf("want the answer read from the JSON reply\n%s", got)
 	}
-	openai := run(t, invocation{args: []string{"--no-log", "--provider", "openai", "--base-url", srv.URL + "/v1", "-o", "stream=false", "What is 6 * 7?"}})
+	openai := run(t, invocation{args: []string{"--no-log", "--provider", "openai", "--base-url", proxy + "/v1", "What is 6 * 7?"}})
 	if openai.code != 0 || openai.stdout != "42\n" {
 		t.Errorf("through the OpenAI API: want the answer read from the JSON reply\n%s", openai)
 	}
 }
 
-// 12. A reply that is not valid UTF-8 gets a 500 from llama-server, which
-// was retried as if the server had a passing fault: the same model writes
-// the same reply again.
+// unstreaming starts a reverse proxy to target on loopback that sends
+// every JSON request with "stream": false, so that the server answers
+// with one JSON object where the client asked for a stream, and returns
+// its URL.
+func unstreaming(t *testing.T, target string) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	director := rp.Director
+	rp.Director = func(r *http.Request) {
+		director(r)
+		if r.Body == nil || r.Method != http.MethodPost {
+			return
+		}
+		var body map[string]any
+		data, err := io.ReadAll(r.Body)
+		if err != nil || json.Unmarshal(data, &body) != nil {
+			r.Body = io.NopCloser(bytes.NewReader(data))
+			return
+		}
+		body["stream"] = false
+		delete(body, "stream_options")
+		data, _ = json.Marshal(body)
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(data)), int64(len(data))
+		r.Header.Set("Content-Length", strconv.Itoa(len(data)))
+	}
+	srv := httptest.NewServer(rp)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// 12. A reply that is not valid UTF-8 gets a 500 from llama-server (or,
+// streamed, an error inside the stream), which was retried as if the
+// server had a passing fault: the same model writes the same reply again.
 func TestAReplyTheServerCannotEncodeIsNotRetried(t *testing.T) {
 	srv := llamaServer.start(t, realserver.Model(gguf.Model{Spell: badUTF8, Seed: 1}))
-	got := llamaServer.ask(t, srv, "-o", "stream=false", "What?")
+	got := run(t, invocation{args: []string{"--no-log", "--provider", "llamacpp", "--base-url", unstreaming(t, srv.URL), "What?"}})
 	if n := requests(srv, "/completion", 500); n != 1 {
 		t.Errorf("the server failed %d calls, want 1: the call was retried\n%s", n, got)
 	}
 	if got.code != 1 || !strings.Contains(got.stderr, "Failed to parse input") {
 		t.Errorf("want exit 1 and the server's message\n%s", got)
+	}
+	streamed := llamaServer.ask(t, srv, "What?")
+	if n := requests(srv, "/completion", 200); n != 1 {
+		t.Errorf("streamed, the server was asked %d times, want 1: the call was retried\n%s", n, streamed)
+	}
+	if streamed.code != 1 || !strings.Contains(streamed.stderr, "Failed to parse input") {
+		t.Errorf("streamed: want exit 1 and the server's message\n%s", streamed)
 	}
 }
 

@@ -30,6 +30,7 @@ type evalFlags struct {
 	maxIterations int
 	apiKey        string
 	numCtx        int
+	maxTokens     int
 	temperature   float64
 	json          bool
 	failures      bool
@@ -48,6 +49,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
 	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
 	fs.IntVar(&f.numCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+	fs.IntVar(&f.maxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
 	fs.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object a run instead of the table")
 	fs.BoolVar(&f.failures, "failures", false, "after the table, show each wrong or failed run: what the model answered and wrote")
@@ -264,7 +266,7 @@ func (f *evalFlags) runner(e *env, base *tools.Registry) evalpkg.Runner {
 	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
 		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
 		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
-			Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
+			MaxTokens: f.maxTokens, Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
 		protocol, constrain := agent.Protocol(t.Protocol), agent.ConstrainOff
 		if t.Protocol == evalpkg.Constrained {
 			protocol, constrain = agent.ProtocolText, agent.ConstrainOn

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/modeltest"
 )
 
@@ -161,7 +162,7 @@ func TestEvalGivesEachRunItsCassette(t *testing.T) {
 
 // TestEvalComparesConstrainedAndTextOffline evaluates a scripted model on
 // a fake llama-server with the text protocol and the constrained one,
-// recording a cassette a run: the constrained runs sent the lazy grammar,
+// recording a cassette a run: the constrained runs sent the grammar,
 // their cassettes keep it, and the evaluation replays offline with the
 // same numbers.
 func TestEvalComparesConstrainedAndTextOffline(t *testing.T) {
@@ -259,4 +260,30 @@ func TestEvalFailsWhenRunsCannotRun(t *testing.T) {
 			t.Errorf("want exit 0 with every answer wrong\n%s", got)
 		}
 	})
+}
+
+// TestEvalBoundsEachReply evaluates with --max-tokens: every call of
+// every run carries the bound, as ask's calls do, so that a runaway reply
+// in an evaluation stops where it would stop in ask.
+func TestEvalBoundsEachReply(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		flags []string
+		want  float64
+	}{
+		{nil, float64(model.DefaultMaxTokens)},
+		{[]string{"--max-tokens", "77"}, 77},
+	} {
+		srv := modeltest.NewLlamaCpp(evalScripts(t)["neat"][:12], modeltest.Repeat())
+		defer srv.Close()
+		got := run(t, invocation{args: append([]string{"eval", "--models", "llamacpp:neat@" + srv.URL, root + "/testdata/eval/arithmetic.jsonl"}, tt.flags...)})
+		if got.code != 0 || srv.Calls() == 0 {
+			t.Fatalf("%v: the evaluation failed\n%s", tt.flags, got)
+		}
+		for i := range srv.Calls() {
+			if n, _ := srv.Request(i)["n_predict"].(float64); n != tt.want {
+				t.Fatalf("%v: call %d sent n_predict %v; want %v", tt.flags, i, srv.Request(i)["n_predict"], tt.want)
+			}
+		}
+	}
 }
