@@ -268,6 +268,11 @@ func checkSetting(name, value string) error {
 	if name == "yes" || slices.Contains(notSettings, name) {
 		return usagef("%q is chosen for one run, not kept in the config file; pass --%s on the command line", name, name)
 	}
+	if name == "model" {
+		if err := checkModelName(value); err != nil {
+			return err
+		}
+	}
 	for _, c := range commands() {
 		fs := flagsOf(c.name)
 		if fs == nil || fs.Lookup(name) == nil {

@@ -26,6 +26,9 @@ func TestSettingsAreKeptFromTheCommandLine(t *testing.T) {
 		{[]string{"settings", "set", "max-iterations", "lots"}, exitUsage, "max-iterations takes a whole number"},
 		{[]string{"settings", "set", "yes", "true"}, exitUsage, "chosen for one run"},
 		{[]string{"settings", "set", "modle", "x"}, exitUsage, "did you mean model?"},
+		{[]string{"models", "default", "a\nb"}, exitUsage, "is not a model's name"},
+		{[]string{"models", "default", "evil\x1b]0;pwn\a"}, exitUsage, "is not a model's name"},
+		{[]string{"settings", "set", "model", "zero\u200bwidth"}, exitUsage, "is not a model's name"},
 		{[]string{"settings", "unset", "max-iterations"}, 0, "model: llama3.1:8b\n"},
 	}
 	for _, s := range steps {

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // addModelFlags adds the flags that say which model server to talk to
@@ -114,6 +117,18 @@ The model ask and chat use unless --model says otherwise is marked
 	}
 }
 
+// checkModelName refuses a name no server gives a model: empty, longer
+// than 256 bytes, or holding spaces, control or invisible characters,
+// which would go into the config file and on every request.
+func checkModelName(name string) error {
+	ok := name != "" && len(name) <= 256 && utf8.ValidString(name) && tools.Visible(name) == name &&
+		!strings.ContainsFunc(name, unicode.IsSpace)
+	if !ok {
+		return usagef("%q is not a model's name: a name is one word of printable characters, like qwen2.5:7b (react-agent models lists them)", name)
+	}
+	return nil
+}
+
 // runModels lists the models, or shows or sets the default one.
 func runModels(c *call, f *modelsFlags) error {
 	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
@@ -122,6 +137,9 @@ func runModels(c *call, f *modelsFlags) error {
 	}
 	if len(c.args) == 2 {
 		name := c.args[1]
+		if err := checkModelName(name); err != nil {
+			return err
+		}
 		path := c.configPath(c.fs)
 		if err := writeSetting(path, "model", name, false); err != nil {
 			return err
