@@ -339,5 +339,34 @@ func writeSetting(path, name, value string, remove bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return os.WriteFile(path, out, 0o600)
+	return replaceFile(path, out)
+}
+
+// replaceFile writes data to the file at path as a whole or not at all:
+// into a new file beside it, renamed over it, so that a run that stops
+// midway leaves the old file, never half of the new one. A symbolic link
+// (a config file kept with the user's dotfiles) stays a link: the file
+// it points to is replaced. The new file is readable by its owner alone.
+func replaceFile(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }

@@ -57,3 +57,35 @@ func TestSettingsAreKeptFromTheCommandLine(t *testing.T) {
 		}
 	})
 }
+
+// TestSettingsSetKeepsALinkedConfigFile sets a setting in a config file
+// kept elsewhere and linked, as dotfiles are: the link stays a link, and
+// the file it points to gets the setting.
+func TestSettingsSetKeepsALinkedConfigFile(t *testing.T) {
+	t.Parallel()
+	home, dotfiles := t.TempDir(), t.TempDir()
+	real := filepath.Join(dotfiles, "config.yaml")
+	if err := os.WriteFile(real, []byte("# mine\nmax-iterations: 4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(home, "react-agent", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, invocation{args: []string{"settings", "set", "lang", "zh"}, env: []string{"XDG_CONFIG_HOME=" + home}}); got.code != 0 {
+		t.Fatalf("settings set failed\n%s", got)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the config file is no longer a link: %v, %v", fi.Mode(), err)
+	}
+	data, _ := os.ReadFile(real)
+	if string(data) != "# mine\nmax-iterations: 4\nlang: zh\n" {
+		t.Errorf("the linked file holds %q", data)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dotfiles, ".config.yaml.*")); len(left) > 0 {
+		t.Errorf("a temporary file was left: %v", left)
+	}
+}
