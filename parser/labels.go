@@ -145,10 +145,11 @@ const maxLabelRunes = 24
 // same line ("Thought: x Action: y"); line is where the label itself
 // begins, so the value before it ends there.
 type mark struct {
-	kind  label
-	line  int  // offset of the start of the label (its line, or its markup)
-	value int  // offset of the first byte of the value
-	lower bool // the label was written in lower case
+	kind   label
+	line   int  // offset of the start of the label (its line, or its markup)
+	value  int  // offset of the first byte of the value
+	lower  bool // the label was written in lower case
+	listed bool // the label opens an item of a numbered list ("2. Action:")
 }
 
 // scanLabels returns the labels of text, in order: those at the starts of
@@ -663,7 +664,7 @@ func lineLabel(text string, start, end int) (mark, bool) {
 // readLineLabel is lineLabel's general reading.
 func readLineLabel(text string, start, end int) (mark, bool) {
 	i := start
-	opened, bracket := false, false
+	opened, bracket, listed := false, false, false
 	if i < end && text[i] == '[' {
 		// Llama 2's chat-template tokens: the one that ends the user's
 		// turn stands before the label ("[/INST] Thought:"); the one that
@@ -696,7 +697,7 @@ func readLineLabel(text string, start, end int) (mark, bool) {
 				j++
 			}
 			if j < end && (text[j] == '.' || text[j] == ')') && j-i <= 3 {
-				i = j + 1
+				i, listed = j+1, true
 				continue
 			}
 			return mark{}, false
@@ -808,7 +809,7 @@ afterWords:
 	case i == end && !qualified:
 		// A label alone on its line ("Final Answer", "[THOUGHT]",
 		// "## Action"): the value is on the lines below.
-		return mark{kind: kind, line: start, value: end, lower: lower}, true
+		return mark{kind: kind, line: start, value: end, lower: lower, listed: listed}, true
 	case closed:
 		// "[ACTION] {...}": the bracket ends the label.
 	default:
@@ -823,7 +824,7 @@ afterWords:
 	for i < end && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
-	return mark{kind: kind, line: start, value: i, lower: lower}, true
+	return mark{kind: kind, line: start, value: i, lower: lower, listed: listed}, true
 }
 
 // separator returns the length of the separator other than a colon

@@ -52,6 +52,11 @@ func newToolIndex(t Tools) toolIndex {
 			if (keys[0] == info.name) != own {
 				continue
 			}
+			if clean := cleanName(info.name); clean != info.name {
+				// A name that ends in brackets ("Search (beta)") is
+				// looked up without them, as cleanName leaves it.
+				keys = append(keys, nameKeys(clean)...)
+			}
 			for _, k := range keys {
 				if _, taken := idx.byKey[k]; !taken {
 					idx.byKey[k] = info
@@ -63,8 +68,9 @@ func newToolIndex(t Tools) toolIndex {
 }
 
 // nameKeys returns the forms under which a name is looked up: lower case
-// with spaces, hyphens and dots as underscores, and the same without any
-// separator ("web_search", "websearch").
+// with spaces, hyphens, dots and colons as underscores, and the same
+// without any separator ("web_search", "websearch"; "gmailfindemail" for
+// "Gmail: Find Email", written "Gmail - Find Email" too).
 func nameKeys(name string) []string {
 	key, flat := appendKeys(nil, nil, name)
 	return []string{string(key), string(flat)}
@@ -75,7 +81,7 @@ func nameKeys(name string) []string {
 func appendKeys(key, flat []byte, name string) ([]byte, []byte) {
 	for _, r := range name {
 		switch {
-		case isWordBreak(r):
+		case isWordBreak(r) || r == ':' || r == '：':
 			key = append(key, '_')
 		case r < utf8.RuneSelf:
 			c := byte(r)
@@ -372,16 +378,22 @@ const (
 	// loop answers an unknown tool with the names of the real ones.
 	namesTool naming = iota
 	// namesNothing is a refusal ("None needed", "不需要使用工具") or the
-	// prompt's own placeholder ("$TOOL_NAME", "<tool name>"): never a call.
+	// prompt's own placeholder ("$TOOL_NAME", "<tool name>",
+	// "tool_name"): never a call.
 	namesNothing
-	// namesSentence is longer words ("Click on the first result", the
-	// thought written again): a call only when sentenceCalls says so.
+	// namesIfInput is one word that a prompt may use as a placeholder
+	// but a tool may be called ("tool", "xxx", "function"): a call
+	// when an input follows it.
+	namesIfInput
+	// namesSentence is longer words ("Search the internet", "Click on
+	// the first result", the thought written again): a call when
+	// sentenceCalls says so.
 	namesSentence
 )
 
 // naming says what name, written where a tool's name goes, names. A
 // registered name always names its tool, whatever its shape
-// ("Gmail: Find Email").
+// ("Gmail: Find Email", "I am feeling lucky").
 func (p *Parser) naming(name string) naming {
 	if _, ok := p.tools.byName[name]; ok {
 		return namesTool // the usual case: a registered name as written
@@ -399,7 +411,12 @@ func (p *Parser) naming(name string) naming {
 				low[i] = c + 'a' - 'A'
 			}
 		}
-		if refusalWords[string(low)] || allPlaceholderWords(low) {
+		switch parts := placeholderParts(low); {
+		case refusalWords[string(low)] || strings.IndexByte(name, '$') >= 0:
+			return namesNothing
+		case parts == 1:
+			return namesIfInput // "tool", not "tool_name"
+		case parts > 1:
 			return namesNothing
 		}
 		return namesTool
@@ -416,6 +433,28 @@ func (p *Parser) naming(name string) naming {
 		return namesTool
 	}
 	return namesSentence
+}
+
+// isTemplate reports whether line, the value of an Action label as
+// written, is a prompt's placeholder in brackets ("<tool name>", "[tool]",
+// "{tool_name}"): words that only say "a tool's name" inside brackets.
+func isTemplate(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < 3 || len(t) > maxShortName {
+		return false
+	}
+	var closer byte
+	switch t[0] {
+	case '<':
+		closer = '>'
+	case '[':
+		closer = ']'
+	case '{':
+		closer = '}'
+	default:
+		return false
+	}
+	return t[len(t)-1] == closer && isPlaceholderName(t)
 }
 
 // isTitleName reports whether s is a tool's name written in title case,
@@ -455,9 +494,10 @@ func isASCIIWord(s string) bool {
 	return alnum
 }
 
-// allPlaceholderWords reports whether every part of low, a word in lower
-// case, between '_', '-' and '.', is a placeholder word ("tool_name").
-func allPlaceholderWords(low []byte) bool {
+// placeholderParts returns how many parts low, a word in lower case,
+// has between '_', '-' and '.' when every part is a placeholder word
+// ("tool_name" has two), and 0 when one is not.
+func placeholderParts(low []byte) int {
 	parts := 0
 	for start := 0; start <= len(low); {
 		end := start
@@ -466,27 +506,55 @@ func allPlaceholderWords(low []byte) bool {
 		}
 		if end > start {
 			if !placeholderWords[string(low[start:end])] {
-				return false
+				return 0
 			}
 			parts++
 		}
 		start = end + 1
 	}
-	return parts > 0
+	return parts
 }
 
 // sentenceCalls reports whether name, words longer than a name, still
 // make a call with the arguments args: they name one registered tool
-// whose arguments args fit (see toolIndex.forgiven), or they read as the
-// name of a tool the model was given (a phrase such as "Delegate work to
-// coworker", not a sentence in the first person) and args are an object
-// of named arguments, as a tool's schema asks for.
+// whose arguments args fit (see toolIndex.forgiven), or an input follows
+// them and they read as the name of a tool the model was given (a phrase
+// such as "Search the internet", not a sentence about the step such as
+// "I will use pandas", and not longer than a name is).
 func (p *Parser) sentenceCalls(name string, args any) bool {
 	if info := p.tools.forgiven(name); info != nil && info.fits(args) {
 		return true
 	}
-	obj, ok := args.(map[string]any)
-	return ok && len(obj) > 0 && isToolPhrase(name)
+	return hasInput(args) && isToolPhrase(name)
+}
+
+// callsWith reports whether the value of an Action label that names what
+// n says is a call with the input written after it: a tool's name always
+// is; a placeholder-like word is with an input; longer words are when
+// sentenceCalls says so.
+func (p *Parser) callsWith(n naming, name, input string, form inputForm) bool {
+	switch n {
+	case namesTool:
+		return true
+	case namesIfInput:
+		return hasInput(p.inputValue(input, form))
+	case namesSentence:
+		return p.sentenceCalls(name, p.inputValue(input, form))
+	}
+	return false
+}
+
+// hasInput reports whether args, an input as inputValue gives it, holds
+// anything: an object with keys, or a text that is not a placeholder for
+// nothing ("None", "N/A").
+func hasInput(args any) bool {
+	switch a := args.(type) {
+	case map[string]any:
+		return len(a) > 0
+	case string:
+		return !isPlaceholder(a)
+	}
+	return args != nil
 }
 
 // inputValue is an input's arguments as written: an object when it is
@@ -499,8 +567,9 @@ func (p *Parser) inputValue(input string, form inputForm) any {
 	return args
 }
 
-// maxPhraseWords bounds the words of a tool's name written as a phrase.
-const maxPhraseWords = 6
+// maxPhraseWords bounds the words of a tool's name written as a phrase:
+// crewAI's longest ("Search a github repo's content") have five or six.
+const maxPhraseWords = 8
 
 // phraseOpeners are the words that open a sentence about the step, not
 // a tool's name: "I will use pandas ...", "Let me ...".
@@ -510,8 +579,9 @@ var phraseOpeners = map[string]bool{"i": true, "i'll": true, "i'm": true, "i've"
 	"please": true, "to": true}
 
 // isToolPhrase reports whether s may be a tool's name written as a
-// phrase: at most six words of letters, digits and the marks names use,
-// not opening as a sentence about the step does.
+// phrase: at most eight words of letters, digits and the marks names use,
+// not opening as a sentence about the step does ("I will ...", "Let me
+// ...", "Now ...").
 func isToolPhrase(s string) bool {
 	s = cleanName(s)
 	if len(s) > maxShortName {
@@ -523,7 +593,7 @@ func isToolPhrase(s string) bool {
 	}
 	for _, w := range words {
 		for _, r := range w {
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-.'’", r) {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-.'’()&/+#@", r) {
 				return false
 			}
 		}

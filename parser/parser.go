@@ -589,7 +589,7 @@ func (r *reply) action(i int) (reading, bool) {
 	}
 	name, inlineInput, hasInline := p.splitActionLine(line)
 	naming := p.naming(name)
-	if naming == namesNothing {
+	if naming == namesNothing || naming != namesTool && isTemplate(line) {
 		r.sawNoTool(name)
 		return reading{}, false
 	}
@@ -613,9 +613,15 @@ func (r *reply) action(i int) (reading, bool) {
 			}
 		}
 	}
-	if naming == namesSentence && !p.sentenceCalls(name, p.inputValue(input, form)) {
-		// Words that name no tool ("Click on the first result", the
-		// thought written again): not a call.
+	if naming == namesSentence && r.marks.at(i).listed {
+		// "2. **Action:** Perform the addition": a step of a plan
+		// written as a numbered list, not a call.
+		naming = namesNothing
+	}
+	if !p.callsWith(naming, name, input, form) {
+		// A word that calls only with an input, written without one, or
+		// words that name no tool (the thought written again): not a
+		// call.
 		r.sawNoTool(name)
 		return reading{}, false
 	}

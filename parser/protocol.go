@@ -269,7 +269,8 @@ func (p *Parser) objectStep(obj map[string]any, raw string) (reading, bool) {
 		if !c.hasArgs {
 			c.args, c.hasArgs = inlineInput, strings.TrimSpace(inlineInput) != ""
 		}
-		if n := p.naming(name); n == namesNothing || n == namesSentence && !p.sentenceCalls(name, p.objectArgs(c.args)) {
+		if n := p.naming(name); n == namesNothing || n == namesIfInput && !hasInput(p.objectArgs(c.args)) ||
+			n == namesSentence && !p.sentenceCalls(name, p.objectArgs(c.args)) {
 			hasCall, noTool = false, name
 		}
 	}

@@ -49,8 +49,12 @@ var changedReadings = map[string]readingChange{
 		`{"error": "ErrNoToolName"}`},
 	"Yes.": {"a bare yes answers LangChain's tool gate, not the question: a parse error beats a wrong final answer",
 		`{"error": "ErrNotAnAnswer"}`},
-	"Action: either web_search or calculator\nAction Input: zig": {"a sentence that names two tools names neither",
-		`{"error": "ErrNoToolName"}`},
+	// Decided in 49bef0a, undone now: a name followed by an input is a
+	// call unless it is a refusal, a placeholder or a stated plan.
+	"Action: either web_search or calculator\nAction Input: zig": {"49bef0a read no tool; 201d578 and the parser now read a call of an unregistered name, which the loop answers with the tools' names",
+		`{"kind": "action", "thought": "", "action": "either web_search or calculator", "args": {"input": "zig"}}`},
+	"Action: Click on the first result\nAction Input: the first one": {"49bef0a read no tool; an imperative phrase is how tools are named (\"Search the internet\"), and an input follows it",
+		`{"kind": "action", "thought": "", "action": "Click on the first result", "args": {"input": "the first one"}}`},
 }
 
 // readingsTools is a tool set of readings-tools.json.
