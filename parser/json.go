@@ -70,6 +70,13 @@ func (r *jsonReader) space() {
 			} else {
 				r.i = len(r.s)
 			}
+		case c == '#' && (r.i+1 == len(r.s) || r.s[r.i+1] == ' ' || r.s[r.i+1] == '\t'):
+			// A Python comment: "'query': 'x',  # the query".
+			if j := strings.IndexByte(r.s[r.i:], '\n'); j >= 0 {
+				r.i += j
+			} else {
+				r.i = len(r.s)
+			}
 		case c == '/' && strings.HasPrefix(r.s[r.i:], "/*"):
 			if j := strings.Index(r.s[r.i+2:], "*/"); j >= 0 {
 				r.i += j + 4
@@ -301,6 +308,10 @@ func canFollowString(rest string) bool {
 		case ' ', '\t', '\r', '\n':
 		case ',', ':', '}', ']':
 			return true
+		case '#':
+			// A Python comment after the string ("'x'  # the query"),
+			// not a word glued to it.
+			return i > 0 && (i+1 == len(rest) || rest[i+1] == ' ')
 		default:
 			return false
 		}
@@ -409,6 +420,9 @@ func (r *jsonReader) bare(stop *byteSet) (any, error) {
 		j = len(r.s)
 	}
 	for j < len(r.s) && !stop[r.s[j]] {
+		if r.s[j] == '#' && stop != &noStops && j > r.i && (r.s[j-1] == ' ' || r.s[j-1] == '\t') && (j+1 == len(r.s) || r.s[j+1] == ' ') {
+			break // a Python comment after the value
+		}
 		j++
 	}
 	tok := strings.TrimSpace(r.s[r.i:j])

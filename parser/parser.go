@@ -817,7 +817,7 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 	if inner, ok := p.repeatedCall(name, info, input); ok {
 		input, form = inner, inline
 	}
-	if isPlaceholder(input) {
+	if isPlaceholder(input) || noInput(input, form) {
 		// No input, or one that says there is none: a call with no
 		// arguments, unless the tool needs some.
 		if info != nil && len(info.required) > 0 {
@@ -846,11 +846,37 @@ func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string
 	return inner, true
 }
 
+// noInput reports whether an input that isPlaceholder does not take as
+// a whole still says there is none: a placeholder followed by commentary
+// after a blank line ("None", then "I will wait."), or a tuple or call of
+// None alone ("(None,)").
+func noInput(input string, form inputForm) bool {
+	s := strings.TrimSpace(input)
+	if form == inline {
+		a, ok := readPyArgs(s)
+		return ok && a.empty()
+	}
+	if s != "" && s[0] == '(' && len(s) <= 64 {
+		a, ok := pyTuple(s)
+		return ok && a.empty()
+	}
+	if i := strings.Index(s, "\n\n"); i >= 0 && i <= 32 && form == asWritten && !strings.HasPrefix(s, "```") {
+		return isPlaceholder(s[:i])
+	}
+	return false
+}
+
 // isPlaceholder reports whether an Action Input says there is no input:
 // it is blank, or a word or literal for nothing ("None", "N/A", `""`,
 // "(empty string)", "no input", "{}").
 func isPlaceholder(input string) bool {
 	s := strings.TrimSpace(input)
+	if len(s) > 48 {
+		return false
+	}
+	if i := strings.Index(s, " #"); i >= 0 {
+		s = s[:i] // a Python comment: "None  # no arguments"
+	}
 	if len(s) > 32 {
 		return false
 	}
@@ -872,10 +898,16 @@ func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[str
 		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok {
 			return info.adaptArgs(obj)
 		}
+		if a, ok := readPyArgs(input); ok {
+			return info.pyCallArgs(a)
+		}
 	}
 	v := decodeInput(input, form == jsonString)
 	if v.obj != nil {
 		return info.adaptArgs(v.obj)
+	}
+	if v.tuple != nil {
+		return info.pyCallArgs(*v.tuple)
 	}
 	if v.raw {
 		if obj, ok := info.markupInput(v.text); ok {
