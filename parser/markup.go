@@ -150,7 +150,9 @@ func indexTag(s string, tags []string, spaced bool) int {
 // ("<tool_call>{...}</tool_call>"), or a tag named after the tool
 // ("<search>Ada Lovelace</search>").
 func (p *Parser) markupAction(v string) (reading, bool) {
-	if rd, at, ok := p.markupCall(v); ok && at == 0 {
+	if rd, at, ok := p.markupCall(v); ok && (at == 0 || onlyTags(v[:at])) {
+		// The call, perhaps inside tags that wrap it ("<invoke>",
+		// "<function_calls>").
 		return rd, true
 	}
 	if i := strings.IndexByte(v, '{'); i > 0 && blobPrefix.MatchString(v[:i]) {
@@ -345,6 +347,11 @@ func stripTags(s string) string {
 		b.WriteByte('<')
 		s = s[1:]
 	}
+}
+
+// onlyTags reports whether s holds nothing but tags and white space.
+func onlyTags(s string) bool {
+	return strings.TrimSpace(stripTags(s)) == ""
 }
 
 // markupThought is the prose before a call written as markup, without
