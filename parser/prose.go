@@ -42,7 +42,7 @@ var (
 	codeLine = regexp.MustCompile(`^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+[:(]|func\s+\w*\s*\(|function\s+\w*\s*\(|(?:const|let|var)\s+\w+\s*=|#include\b|package\s+\w+\s*$|print\s*\(|console\.log\s*\(|return\b|if\s*\(|for\s*\(|while\s*\(|[A-Za-z_][\w.]*\s*=\s*[\w.]+\(.*|.*[;{}]\s*$|\w+(?:\.\w+)*\([^()]*\)\s*;?\s*$)`)
 	// trailingFunctionWord matches a text ending in a word that cannot end
 	// a sentence in English.
-	trailingFunctionWord = regexp.MustCompile(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such)$`)
+	trailingFunctionWord = regexp.MustCompile(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such|whether|into|as|while|since|although|unless|until|i|we|they|let|very)$`)
 )
 
 // stockPhrase is the words of a line that says the answer is known.
@@ -84,6 +84,9 @@ func (p *Parser) notAnAnswer(content string) error {
 		if answerCutOff(content) {
 			return p.errNotAnAnswer(errCutOff)
 		}
+		if endsInPlan(lastSentence(content)) {
+			return p.errNotAnAnswer(errPlan + p.toolList() + errPlanEnd)
+		}
 		return nil
 	}
 	if gateReply(content) {
@@ -101,8 +104,12 @@ func (p *Parser) notAnAnswer(content string) error {
 	if len(sentences) == 0 {
 		return nil
 	}
-	intent, announced := true, false
+	intent, announced, acks := true, false, 0
 	for _, s := range sentences {
+		if isAck(s) {
+			acks++ // "Okay.", "Sure!": neither content nor intent
+			continue
+		}
 		announces := isAnnouncement(s)
 		if !(planStart.MatchString(s) || isStockLine(s) || announces) || hasContent(s) || len(s) > maxPlanSentence {
 			intent = false
@@ -110,8 +117,11 @@ func (p *Parser) notAnAnswer(content string) error {
 		}
 		announced = announced || announces
 	}
+	if acks == len(sentences) {
+		intent = false
+	}
 	switch {
-	case intent && isStockLine(sentences[0]):
+	case intent && isStockLine(sentences[acks]):
 		return p.errNotAnAnswer("Your reply says you know the answer but does not give it. Write it after \"Final Answer:\".")
 	case intent && announced:
 		return p.errNotAnAnswer("Your reply says what you found but does not give it. Write the answer itself after \"Final Answer:\".")
@@ -119,8 +129,82 @@ func (p *Parser) notAnAnswer(content string) error {
 		return p.errNotAnAnswer("Your reply says what you will do but does not do it. To use a tool, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\".")
 	case cutOff(content):
 		return p.errNotAnAnswer(errCutOff)
+	case endsInPlan(sentences[len(sentences)-1]):
+		return p.errNotAnAnswer(errPlan + p.toolList() + errPlanEnd)
 	}
 	return nil
+}
+
+// The message for a reply that says what it will do and does not.
+const (
+	errPlan    = "Your reply says what you will do but does not do it. To use a tool, write \"Action:\" with its name"
+	errPlanEnd = " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\"."
+)
+
+// ackWords are the words of a sentence that only acknowledges ("Okay.",
+// "Sure!", "Got it."), which says neither what the answer is nor what
+// comes next.
+var ackWords = map[string]bool{"ok": true, "okay": true, "sure": true, "alright": true, "all": true, "right": true, "got": true,
+	"it": true, "understood": true, "certainly": true, "of": true, "course": true, "great": true, "good": true, "fine": true,
+	"yes": true, "absolutely": true, "no": true, "problem": true, "question": true, "hmm": true, "well": true, "perfect": true, "thanks": true}
+
+// isAck reports whether s, a sentence, only acknowledges: at most three
+// words of ackWords.
+func isAck(s string) bool {
+	if len(s) > 32 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",.!?;:", r)
+	})
+	if len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	for _, w := range words {
+		if !ackWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// planClause matches a clause that says what the writer will do next,
+// definitely ("I will now search ...", "so I'll look it up", "Let me
+// check"): not an offer ("I can also look it up") or a wish.
+var planClause = regexp.MustCompile(`(?i)^(?:(?:so|and|then|now|next|first|okay|ok|alright)[,]?\s+)*(?:i(?:\s*'ll|\s*'m going to|\s*’ll|\s+(?:will|shall|am going to|am about to|need to|must|have to))(?:\s+(?:now|first|then|next|quickly|also|just|go ahead and|proceed to|try to))*|let(?:\s*'s|\s+me|\s+us)(?:\s+(?:now|first|then|next|quickly|also|just))*)\s+` + planVerbs)
+
+// conditionWords mark a sentence whose plan holds on a condition ("If you
+// want, I will search for more."): an offer, not a step.
+var conditionWords = []string{"if ", "unless ", "should you", "whenever", "when you", "once you"}
+
+// endsInPlan reports whether s, the last sentence of a reply, states
+// what the writer will do next, in itself or in its last clause ("...,
+// so I will look it up"), without a condition and without giving content
+// after a colon.
+func endsInPlan(s string) bool {
+	if len(s) > maxPlanSentence*2 || strings.HasSuffix(s, "?") || hasContent(s) {
+		return false
+	}
+	l := strings.ToLower(s)
+	for _, c := range conditionWords {
+		if strings.Contains(l, c) {
+			return false
+		}
+	}
+	for at := 0; at < len(s); {
+		if planClause.MatchString(s[at:]) {
+			return true
+		}
+		k := strings.IndexAny(s[at:], ",;")
+		if k < 0 {
+			return false
+		}
+		at += k + 1
+		for at < len(s) && s[at] == ' ' {
+			at++
+		}
+	}
+	return false
 }
 
 // errCutOff is the message for a reply that stops in the middle of a
@@ -249,6 +333,17 @@ func isStockLine(s string) bool {
 	return strings.Contains(l, "answer") || strings.Contains(l, "response") || strings.Contains(l, "result")
 }
 
+// lastSentence returns the last sentence of text, read from its last
+// maxPlanSentence*2 bytes.
+func lastSentence(text string) string {
+	tail := strings.TrimSpace(text[max(0, len(text)-maxPlanSentence*2):])
+	sentences := splitSentences(tail)
+	if len(sentences) == 0 {
+		return ""
+	}
+	return sentences[len(sentences)-1]
+}
+
 // splitSentences splits text into its sentences and lines, trimmed.
 func splitSentences(text string) []string {
 	var out []string
@@ -305,9 +400,15 @@ func cutOff(text string) bool {
 	}
 	// Only a few words: a label-free short answer ("Paris", "Yes, it
 	// is") is fine; a sentence that trails off on a function word is not.
-	last := text[strings.LastIndexAny(text, "\n.!?")+1:]
-	return len(strings.Fields(last)) >= 3 && trailingFunctionWord.MatchString(text)
+	last := strings.Fields(text[strings.LastIndexAny(text, "\n.!?")+1:])
+	if len(last) == 2 && subjectWords[strings.ToLower(last[1])] {
+		return true // "First, I": a subject with no verb after it
+	}
+	return len(last) >= 3 && trailingFunctionWord.MatchString(text)
 }
+
+// subjectWords are the pronouns that cannot end a sentence of two words.
+var subjectWords = map[string]bool{"i": true, "we": true, "they": true}
 
 // onlyCode reports whether text is code and nothing else: one fenced
 // block, or lines that all read as code. JSON data is an answer, not code.
