@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -438,8 +439,8 @@ func (r *jsonReader) bare(stop *byteSet) (any, error) {
 		return nil, nil
 	}
 	if n, ok := smallInt(tok); ok {
-		if n >= 0 && n < int64(len(smallNumbers)) {
-			return smallNumbers[n], nil
+		if n >= 0 && n < 256 {
+			return smallNumbers()[n], nil
 		}
 		return float64(n), nil
 	}
@@ -480,12 +481,13 @@ func smallInt(tok string) (int64, bool) {
 
 // smallNumbers are the numbers 0 to 255 as arguments hold them, made
 // once: a value taken from here costs no allocation.
-var smallNumbers = func() (nums [256]any) {
+var smallNumbers = sync.OnceValue(func() *[256]any {
+	var nums [256]any
 	for i := range nums {
 		nums[i] = float64(i)
 	}
-	return nums
-}()
+	return &nums
+})
 
 // isJSONNumber reports whether tok is a number as JSON writes them (no
 // hex, no underscores, no "Inf").

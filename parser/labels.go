@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,81 +28,83 @@ const (
 
 // labelWords maps a label's words, lower-cased with spaces, underscores and
 // hyphens removed, to its kind.
-var labelWords = map[string]label{
-	"thought":         labelThought,
-	"thoughts":        labelThought,
-	"thinking":        labelThought,
-	"though":          labelThought, // "Thought" with its last letter lost
-	"reasoning":       labelThought,
-	"思考":              labelThought,
-	"想法":              labelThought,
-	"action":          labelAction,
-	"tool":            labelAction,
-	"toolname":        labelAction,
-	"actionname":      labelAction,
-	"toolcall":        labelAction,
-	"functioncall":    labelAction,
-	"functionname":    labelAction,
-	"行动":              labelAction,
-	"动作":              labelAction,
-	"actioninput":     labelInput,
-	"actioninputs":    labelInput,
-	"actionargs":      labelInput,
-	"actionargument":  labelInput,
-	"actionarguments": labelInput,
-	"toolinput":       labelInput,
-	"toolargs":        labelInput,
-	"toolarguments":   labelInput,
-	"行动输入":            labelInput,
-	"动作输入":            labelInput,
-	"finalanswer":     labelFinal,
-	"answer":          labelFinal,
-	"最终答案":            labelFinal,
-	"最终回答":            labelFinal,
-	"答案":              labelFinal,
-	"observation":     labelObservation,
-	"observations":    labelObservation,
-	"观察":              labelObservation,
-	"观察结果":            labelObservation,
-	"question":        labelQuestion,
-	"问题":              labelQuestion,
-	"actionoutput":    labelObservation,
-	"actionresult":    labelObservation,
-	"tooloutput":      labelObservation,
-	"toolresult":      labelObservation,
-	// A made-up next turn of the conversation ends the reply as a made-up
-	// observation does.
-	"human": labelObservation, "user": labelObservation,
-	// So does the PAUSE with which some ReAct prompts have the model wait
-	// for the observation after its action.
-	"pause": labelObservation,
-	// The labels as models write them when they answer in another
-	// language, keyed as above (accents kept, apostrophes dropped).
-	"pensamiento": labelThought, "pensamento": labelThought, "pensée": labelThought, "réflexion": labelThought,
-	"gedanke": labelThought, "gedanken": labelThought, "überlegung": labelThought, "pensiero": labelThought,
-	"мысль": labelThought, "мысли": labelThought, "размышление": labelThought, "考え": labelThought, "생각": labelThought,
-	"acción": labelAction, "accion": labelAction, "ação": labelAction, "acao": labelAction, "aktion": labelAction,
-	"azione": labelAction, "действие": labelAction, "行動": labelAction, "アクション": labelAction, "행동": labelAction, "액션": labelAction,
-	"entradadeacción": labelInput, "entradadelaacción": labelInput, "entradadeaccion": labelInput, "entradadaação": labelInput,
-	"entradadeação": labelInput, "entréedelaction": labelInput, "entréedaction": labelInput, "aktionseingabe": labelInput,
-	"aktioneingabe": labelInput, "inputdellazione": labelInput, "вводдействия": labelInput, "行動入力": labelInput,
-	"アクション入力": labelInput, "行動輸入": labelInput, "행동입력": labelInput, "액션입력": labelInput,
-	"respuestafinal": labelFinal, "respostafinal": labelFinal, "réponsefinale": labelFinal, "endgültigeantwort": labelFinal,
-	"finaleantwort": labelFinal, "rispostafinale": labelFinal, "окончательныйответ": labelFinal, "итоговыйответ": labelFinal,
-	"финальныйответ": labelFinal, "最終回答": labelFinal, "最終答案": labelFinal, "最终答复": labelFinal, "最终回复": labelFinal,
-	"최종답변": labelFinal, "최종답": labelFinal,
-	"observación": labelObservation, "observacion": labelObservation, "observação": labelObservation,
-	"beobachtung": labelObservation, "osservazione": labelObservation, "наблюдение": labelObservation,
-	"観察": labelObservation, "観測": labelObservation, "觀察": labelObservation, "관찰": labelObservation,
-	"input":      labelArgs,
-	"inputs":     labelArgs,
-	"args":       labelArgs,
-	"arguments":  labelArgs,
-	"parameters": labelArgs,
-	"params":     labelArgs,
-	"输入":         labelArgs,
-	"参数":         labelArgs,
-}
+var labelWords = sync.OnceValue(func() map[string]label {
+	return map[string]label{
+		"thought":         labelThought,
+		"thoughts":        labelThought,
+		"thinking":        labelThought,
+		"though":          labelThought, // "Thought" with its last letter lost
+		"reasoning":       labelThought,
+		"思考":              labelThought,
+		"想法":              labelThought,
+		"action":          labelAction,
+		"tool":            labelAction,
+		"toolname":        labelAction,
+		"actionname":      labelAction,
+		"toolcall":        labelAction,
+		"functioncall":    labelAction,
+		"functionname":    labelAction,
+		"行动":              labelAction,
+		"动作":              labelAction,
+		"actioninput":     labelInput,
+		"actioninputs":    labelInput,
+		"actionargs":      labelInput,
+		"actionargument":  labelInput,
+		"actionarguments": labelInput,
+		"toolinput":       labelInput,
+		"toolargs":        labelInput,
+		"toolarguments":   labelInput,
+		"行动输入":            labelInput,
+		"动作输入":            labelInput,
+		"finalanswer":     labelFinal,
+		"answer":          labelFinal,
+		"最终答案":            labelFinal,
+		"最终回答":            labelFinal,
+		"答案":              labelFinal,
+		"observation":     labelObservation,
+		"observations":    labelObservation,
+		"观察":              labelObservation,
+		"观察结果":            labelObservation,
+		"question":        labelQuestion,
+		"问题":              labelQuestion,
+		"actionoutput":    labelObservation,
+		"actionresult":    labelObservation,
+		"tooloutput":      labelObservation,
+		"toolresult":      labelObservation,
+		// A made-up next turn of the conversation ends the reply as a made-up
+		// observation does.
+		"human": labelObservation, "user": labelObservation,
+		// So does the PAUSE with which some ReAct prompts have the model wait
+		// for the observation after its action.
+		"pause": labelObservation,
+		// The labels as models write them when they answer in another
+		// language, keyed as above (accents kept, apostrophes dropped).
+		"pensamiento": labelThought, "pensamento": labelThought, "pensée": labelThought, "réflexion": labelThought,
+		"gedanke": labelThought, "gedanken": labelThought, "überlegung": labelThought, "pensiero": labelThought,
+		"мысль": labelThought, "мысли": labelThought, "размышление": labelThought, "考え": labelThought, "생각": labelThought,
+		"acción": labelAction, "accion": labelAction, "ação": labelAction, "acao": labelAction, "aktion": labelAction,
+		"azione": labelAction, "действие": labelAction, "行動": labelAction, "アクション": labelAction, "행동": labelAction, "액션": labelAction,
+		"entradadeacción": labelInput, "entradadelaacción": labelInput, "entradadeaccion": labelInput, "entradadaação": labelInput,
+		"entradadeação": labelInput, "entréedelaction": labelInput, "entréedaction": labelInput, "aktionseingabe": labelInput,
+		"aktioneingabe": labelInput, "inputdellazione": labelInput, "вводдействия": labelInput, "行動入力": labelInput,
+		"アクション入力": labelInput, "行動輸入": labelInput, "행동입력": labelInput, "액션입력": labelInput,
+		"respuestafinal": labelFinal, "respostafinal": labelFinal, "réponsefinale": labelFinal, "endgültigeantwort": labelFinal,
+		"finaleantwort": labelFinal, "rispostafinale": labelFinal, "окончательныйответ": labelFinal, "итоговыйответ": labelFinal,
+		"финальныйответ": labelFinal, "最終回答": labelFinal, "最終答案": labelFinal, "最终答复": labelFinal, "最终回复": labelFinal,
+		"최종답변": labelFinal, "최종답": labelFinal,
+		"observación": labelObservation, "observacion": labelObservation, "observação": labelObservation,
+		"beobachtung": labelObservation, "osservazione": labelObservation, "наблюдение": labelObservation,
+		"観察": labelObservation, "観測": labelObservation, "觀察": labelObservation, "관찰": labelObservation,
+		"input":      labelArgs,
+		"inputs":     labelArgs,
+		"args":       labelArgs,
+		"arguments":  labelArgs,
+		"parameters": labelArgs,
+		"params":     labelArgs,
+		"输入":         labelArgs,
+		"参数":         labelArgs,
+	}
+})
 
 // labelTrie spells the keys of labelWords (and "finish") letter by
 // letter, as far as they are ASCII, so that a line whose first words begin
@@ -110,9 +113,8 @@ var labelWords = map[string]label{
 // without hashing. A key with letters beyond ASCII ("acción") is spelled
 // up to the first of them, and found in labelWords. Node 0 is the dead
 // end; node 1 the root.
-var labelTrie, trieKind = func() ([][26]uint16, []label) {
-	trie := make([][26]uint16, 2)
-	kinds := make([]label, 2)
+var labelTrie = sync.OnceValue(func() *trie {
+	t := &trie{next: make([][26]uint16, 2), kind: make([]label, 2)}
 	add := func(k string, kind label) {
 		node := 1
 		for i := 0; i < len(k); i++ {
@@ -120,21 +122,28 @@ var labelTrie, trieKind = func() ([][26]uint16, []label) {
 				return // the rest is looked up in labelWords
 			}
 			c := k[i] - 'a'
-			if trie[node][c] == 0 {
-				trie = append(trie, [26]uint16{})
-				kinds = append(kinds, labelNone)
-				trie[node][c] = uint16(len(trie) - 1)
+			if t.next[node][c] == 0 {
+				t.next = append(t.next, [26]uint16{})
+				t.kind = append(t.kind, labelNone)
+				t.next[node][c] = uint16(len(t.next) - 1)
 			}
-			node = int(trie[node][c])
+			node = int(t.next[node][c])
 		}
-		kinds[node] = kind
+		t.kind[node] = kind
 	}
-	for k, kind := range labelWords {
+	for k, kind := range labelWords() {
 		add(k, kind)
 	}
 	add("finish", labelNone)
-	return trie, kinds
-}()
+	return t
+})
+
+// trie is labelTrie: the node each letter leads to from each node, and
+// the kind of label each node ends.
+type trie struct {
+	next [][26]uint16
+	kind []label
+}
 
 // maxLabelRunes bounds how many letters a label's words may have; a line
 // whose first words run longer is prose, not a label.
@@ -271,7 +280,8 @@ func proseStart(text string, start, end int) bool {
 	if start == end || c < 'a' || c > 'z' {
 		return false
 	}
-	node := labelTrie[1][c-'a']
+	t := labelTrie()
+	node := t.next[1][c-'a']
 	if node == 0 {
 		return true
 	}
@@ -279,7 +289,7 @@ func proseStart(text string, start, end int) bool {
 		if c := text[start+1]; c == ' ' || c == '\t' {
 			return true // a word of one letter ("I should ..."): no label's first word
 		} else if c |= 0x20; c >= 'a' && c <= 'z' {
-			return labelTrie[node][c-'a'] == 0
+			return t.next[node][c-'a'] == 0
 		}
 	}
 	return false
@@ -499,8 +509,10 @@ func indexByteFrom(s string, c byte, from int) int {
 // inside one, where prose uses them ("The Answer: is 42", "the Tool: a
 // hammer", "Reasoning: below"): inside a line only the protocol's own
 // labels count.
-var proseWords = map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true, "though": true,
-	"question": true, "答案": true, "human": true, "user": true}
+var proseWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true, "though": true,
+		"question": true, "答案": true, "human": true, "user": true}
+})
 
 // maxRejectedInline is how many label words a line may hold that cannot
 // follow its label before the rest of the line is taken as text.
@@ -545,7 +557,7 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 		}
 		var buf [maxLabelRunes * 4]byte
 		key := labelKey(buf[:0], text[j:wordsEnd])
-		if kind, isLabel := labelWords[string(key)]; isLabel && !proseWords[string(key)] {
+		if kind, isLabel := labelWords()[string(key)]; isLabel && !proseWords()[string(key)] {
 			found, ok = mark{kind: kind, line: j}, true
 		}
 		// The next word back, past the spaces or the underscore or hyphen
@@ -716,7 +728,8 @@ func readLineLabel(text string, start, end int) (mark, bool) {
 
 words:
 	wordStart := i
-	node := 1 // in labelTrie, while the words are ASCII
+	t := labelTrie()
+	node := 1 // in t, while the words are ASCII
 	var key [maxLabelRunes * 4]byte
 	n, runes := 0, 0
 	for i < end {
@@ -734,7 +747,7 @@ words:
 				key[n] = byte(r) | 0x20
 				n++
 				if node != 0 {
-					if node = int(labelTrie[node][key[n-1]-'a']); node == 0 && n == runes {
+					if node = int(t.next[node][key[n-1]-'a']); node == 0 && n == runes {
 						return mark{}, false // no label is spelled so
 					}
 				}
@@ -759,10 +772,10 @@ afterWords:
 	var kind label
 	var ok bool
 	if n == runes {
-		kind = trieKind[node] // node is 0, the dead end, when no label is so spelled
+		kind = t.kind[node] // node is 0, the dead end, when no label is so spelled
 		ok = kind != labelNone
 	} else {
-		kind, ok = labelWords[string(key[:n])]
+		kind, ok = labelWords()[string(key[:n])]
 	}
 	if !ok {
 		// The ReAct paper's "Finish[answer]" on a line of its own.

@@ -3,6 +3,7 @@ package parser
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Calls written as XML-ish markup instead of labels: Anthropic's
@@ -15,12 +16,12 @@ import (
 // speed); what a tag holds runs to its closing tag, found as plainly.
 // A regular expression that finds submatches reads a long text slowly.
 var (
-	invokeOpen   = regexp.MustCompile(`(?is)^<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>`)
-	functionOpen = regexp.MustCompile(`(?is)^<function=([^<>\s]{1,64})>`)
-	nameTag      = regexp.MustCompile(`(?is)^<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
+	invokeOpen   = lazyRegexp(`(?is)^<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>`)
+	functionOpen = lazyRegexp(`(?is)^<function=([^<>\s]{1,64})>`)
+	nameTag      = lazyRegexp(`(?is)^<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
 	// paramOpen matches <parameter name="k"> and Qwen3-Coder's
 	// <parameter=k>.
-	paramOpen   = regexp.MustCompile(`(?is)^<(?:parameter|param|arg|argument)(?:\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']|=([^<>"'\s]{1,64}))\s*>`)
+	paramOpen   = lazyRegexp(`(?is)^<(?:parameter|param|arg|argument)(?:\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']|=([^<>"'\s]{1,64}))\s*>`)
 	markupHints = []string{"<invoke", "<function=", "_name>", "<name>", "<tool>", "<arg", "<param", "<final_answer>", "<answer>", "<tool_call name", "<tool_use"}
 )
 
@@ -92,13 +93,13 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 	}
 	name, body := "", ""
 	at = -1
-	if m := matchTag(s, 0, invokeOpeners, true, invokeOpen); m != nil {
+	if m := matchTag(s, 0, invokeOpeners, true, invokeOpen()); m != nil {
 		end, _ := closeAt(s, m[1], invokeNames)
 		name, body, at = s[m[2]:m[3]], s[m[1]:end], m[0]
-	} else if m := matchTag(s, 0, functionOpeners, false, functionOpen); m != nil {
+	} else if m := matchTag(s, 0, functionOpeners, false, functionOpen()); m != nil {
 		end, _ := closeAt(s, m[1], []string{"function"})
 		name, body, at = s[m[2]:m[3]], s[m[1]:end], m[0]
-	} else if m := matchTag(s, 0, nameOpeners, false, nameTag); m != nil {
+	} else if m := matchTag(s, 0, nameOpeners, false, nameTag()); m != nil {
 		name, body, at = s[m[2]:m[3]], s[m[1]:], m[0]
 	}
 	if at < 0 {
@@ -155,7 +156,7 @@ func (p *Parser) markupAction(v string) (reading, bool) {
 		// "<function_calls>").
 		return rd, true
 	}
-	if i := strings.IndexByte(v, '{'); i > 0 && blobPrefix.MatchString(v[:i]) {
+	if i := strings.IndexByte(v, '{'); i > 0 && blobPrefix().MatchString(v[:i]) {
 		if rd, ok := p.blobAt(v[i:]); ok {
 			return rd, true
 		}
@@ -164,23 +165,25 @@ func (p *Parser) markupAction(v string) (reading, bool) {
 }
 
 // openTag matches the tag that opens s.
-var openTag = regexp.MustCompile(`^<([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
+var openTag = lazyRegexp(`^<([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
 
 // wrapperTags are the tags that wrap calls, answers or text: never a
 // tool's name.
-var wrapperTags = map[string]bool{"tool_call": true, "tool_calls": true, "function_call": true, "function_calls": true,
-	"tool_use": true, "invoke": true, "call": true, "calls": true, "action": true, "actions": true, "function": true,
-	"tool": true, "tools": true, "response": true, "answer": true, "final_answer": true, "result": true, "output": true,
-	"code": true, "python": true, "json": true, "thought": true, "observation": true, "input": true, "args": true,
-	"arguments": true, "parameters": true, "b": true, "i": true, "p": true, "s": true, "br": true, "em": true, "strong": true}
+var wrapperTags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tool_call": true, "tool_calls": true, "function_call": true, "function_calls": true,
+		"tool_use": true, "invoke": true, "call": true, "calls": true, "action": true, "actions": true, "function": true,
+		"tool": true, "tools": true, "response": true, "answer": true, "final_answer": true, "result": true, "output": true,
+		"code": true, "python": true, "json": true, "thought": true, "observation": true, "input": true, "args": true,
+		"arguments": true, "parameters": true, "b": true, "i": true, "p": true, "s": true, "br": true, "em": true, "strong": true}
+})
 
 // taggedCall reads a call written as a tag named after the tool, its
 // input inside as text or child tags: "<search>Ada Lovelace</search>".
 // After an Action label the tag may name any tool; elsewhere
 // (registeredOnly) only a registered one.
 func (p *Parser) taggedCall(v string, registeredOnly bool) (reading, bool) {
-	m := openTag.FindStringSubmatch(v)
-	if m == nil || wrapperTags[strings.ToLower(m[1])] {
+	m := openTag().FindStringSubmatch(v)
+	if m == nil || wrapperTags()[strings.ToLower(m[1])] {
 		return reading{}, false
 	}
 	name, body := m[1], v[len(m[0]):]
@@ -222,7 +225,7 @@ const maxArgTags = 64
 func markupArgs(body string) (any, bool) {
 	args := map[string]any{}
 	for from := 0; len(args) < maxArgTags; {
-		m := matchTag(body, from, paramOpeners, false, paramOpen)
+		m := matchTag(body, from, paramOpeners, false, paramOpen())
 		if m == nil {
 			break
 		}

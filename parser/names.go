@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -154,8 +155,10 @@ func (idx toolIndex) lookupKeys(name string) *toolInfo {
 
 // genericWords are the words models add to a tool's name ("Calculator
 // Tool", "the web_search function") that name no tool themselves.
-var genericWords = map[string]bool{"tool": true, "tools": true, "function": true, "func": true, "api": true,
-	"plugin": true, "the": true, "use": true, "call": true, "using": true, "action": true}
+var genericWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tool": true, "tools": true, "function": true, "func": true, "api": true,
+		"plugin": true, "the": true, "use": true, "call": true, "using": true, "action": true}
+})
 
 // loose finds the registered tool a name means once the generic words
 // around it are dropped ("Calculator Tool" for calculator), or nil. The
@@ -186,7 +189,7 @@ func (idx toolIndex) loose(name string) *toolInfo {
 			continue
 		}
 		words++
-		if genericWords[string(w)] {
+		if genericWords()[string(w)] {
 			continue
 		}
 		if kept++; kept > 1 {
@@ -412,7 +415,7 @@ func (p *Parser) naming(name string) naming {
 			}
 		}
 		switch parts := placeholderParts(low); {
-		case refusalWords[string(low)] || strings.IndexByte(name, '$') >= 0:
+		case refusalWords()[string(low)] || strings.IndexByte(name, '$') >= 0:
 			return namesNothing
 		case parts == 1:
 			return namesIfInput // "tool", not "tool_name"
@@ -505,7 +508,7 @@ func placeholderParts(low []byte) int {
 			end++
 		}
 		if end > start {
-			if !placeholderWords[string(low[start:end])] {
+			if !placeholderWords()[string(low[start:end])] {
 				return 0
 			}
 			parts++
@@ -573,10 +576,12 @@ const maxPhraseWords = 8
 
 // phraseOpeners are the words that open a sentence about the step, not
 // a tool's name: "I will use pandas ...", "Let me ...".
-var phraseOpeners = map[string]bool{"i": true, "i'll": true, "i'm": true, "i've": true, "we": true, "we'll": true,
-	"let": true, "let's": true, "lets": true, "you": true, "my": true, "our": true, "now": true, "first": true,
-	"then": true, "next": true, "so": true, "this": true, "that": true, "it": true, "there": true, "here": true,
-	"please": true, "to": true}
+var phraseOpeners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"i": true, "i'll": true, "i'm": true, "i've": true, "we": true, "we'll": true,
+		"let": true, "let's": true, "lets": true, "you": true, "my": true, "our": true, "now": true, "first": true,
+		"then": true, "next": true, "so": true, "this": true, "that": true, "it": true, "there": true, "here": true,
+		"please": true, "to": true}
+})
 
 // isToolPhrase reports whether s may be a tool's name written as a
 // phrase: at most eight words of letters, digits and the marks names use,
@@ -588,7 +593,7 @@ func isToolPhrase(s string) bool {
 		return false
 	}
 	words := strings.Fields(s)
-	if len(words) == 0 || len(words) > maxPhraseWords || phraseOpeners[strings.ToLower(words[0])] {
+	if len(words) == 0 || len(words) > maxPhraseWords || phraseOpeners()[strings.ToLower(words[0])] {
 		return false
 	}
 	for _, w := range words {
@@ -629,7 +634,7 @@ func isShortName(s string) bool {
 				return false
 			}
 		}
-		if !genericTail[strings.ToLower(w)] {
+		if !genericTail()[strings.ToLower(w)] {
 			words++
 		}
 	}
@@ -638,21 +643,25 @@ func isShortName(s string) bool {
 
 // genericTail are the words a model adds to a tool's name that do not
 // make it a sentence ("Wikipedia Search Tool").
-var genericTail = map[string]bool{"tool": true, "tools": true, "function": true, "api": true, "plugin": true}
+var genericTail = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tool": true, "tools": true, "function": true, "api": true, "plugin": true}
+})
 
 // refusalWords are the first words of a value that says no tool is
 // needed, in the languages the labels come in: "None needed", "No action
 // needed (I have the prices)", "Not applicable", "Ninguna", "Keine".
-var refusalWords = map[string]bool{
-	"none": true, "no": true, "nothing": true, "not": true, "n/a": true, "na": true, "null": true, "nil": true,
-	"without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
-	"ninguna": true, "ninguno": true, "ningún": true, "ningun": true, "nada": true, "sin": true,
-	"nenhuma": true, "nenhum": true, "não": true, "nao": true, "sem": true,
-	"aucune": true, "aucun": true, "rien": true, "pas": true, "sans": true, "non": true,
-	"keine": true, "kein": true, "keiner": true, "keines": true, "nichts": true, "nicht": true, "ohne": true,
-	"nessuna": true, "nessuno": true, "niente": true, "nulla": true, "senza": true,
-	"нет": true, "не": true, "никакое": true, "никакого": true, "никаких": true, "никакой": true, "ничего": true, "без": true,
-}
+var refusalWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"none": true, "no": true, "nothing": true, "not": true, "n/a": true, "na": true, "null": true, "nil": true,
+		"without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
+		"ninguna": true, "ninguno": true, "ningún": true, "ningun": true, "nada": true, "sin": true,
+		"nenhuma": true, "nenhum": true, "não": true, "nao": true, "sem": true,
+		"aucune": true, "aucun": true, "rien": true, "pas": true, "sans": true, "non": true,
+		"keine": true, "kein": true, "keiner": true, "keines": true, "nichts": true, "nicht": true, "ohne": true,
+		"nessuna": true, "nessuno": true, "niente": true, "nulla": true, "senza": true,
+		"нет": true, "не": true, "никакое": true, "никакого": true, "никаких": true, "никакой": true, "ничего": true, "без": true,
+	}
+})
 
 // Refusals in the scripts that do not part words with spaces: those that
 // open a value, and those found anywhere in it.
@@ -672,7 +681,7 @@ func isRefusal(s string) bool {
 		end = len(s)
 	}
 	var buf [32]byte
-	if first, ok := lowerWord(buf[:0], s[:end]); ok && refusalWords[string(first)] {
+	if first, ok := lowerWord(buf[:0], s[:end]); ok && refusalWords()[string(first)] {
 		return true
 	}
 	for _, r := range s {
@@ -710,14 +719,16 @@ func lowerWord(buf []byte, w string) ([]byte, bool) {
 // where the tool's name goes and a model copies: "$TOOL_NAME", "<tool
 // name>", "[your tool]", "{tool_name}". "Action" is not among them: a
 // tool may be called so.
-var placeholderWords = map[string]bool{
-	"tool": true, "tools": true, "name": true, "names": true, "toolname": true,
-	"actionname": true, "function": true, "functions": true, "functionname": true, "func": true, "the": true,
-	"your": true, "a": true, "an": true, "to": true, "take": true, "use": true, "one": true, "of": true,
-	"here": true, "insert": true, "selected": true, "chosen": true, "appropriate": true, "which": true,
-	"should": true, "be": true, "api": true, "plugin": true, "command": true, "this": true, "that": true,
-	"next": true, "step": true, "some": true, "xxx": true, "placeholder": true, "example": true,
-}
+var placeholderWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"tool": true, "tools": true, "name": true, "names": true, "toolname": true,
+		"actionname": true, "function": true, "functions": true, "functionname": true, "func": true, "the": true,
+		"your": true, "a": true, "an": true, "to": true, "take": true, "use": true, "one": true, "of": true,
+		"here": true, "insert": true, "selected": true, "chosen": true, "appropriate": true, "which": true,
+		"should": true, "be": true, "api": true, "plugin": true, "command": true, "this": true, "that": true,
+		"next": true, "step": true, "some": true, "xxx": true, "placeholder": true, "example": true,
+	}
+})
 
 // isPlaceholderName reports whether s is a placeholder for a tool's name
 // rather than a name: a template variable ("$TOOL_NAME") or words that
@@ -743,7 +754,7 @@ func isPlaceholderName(s string) bool {
 			continue
 		}
 		var buf [32]byte
-		if lw, ok := lowerWord(buf[:0], w); !ok || !placeholderWords[string(lw)] {
+		if lw, ok := lowerWord(buf[:0], w); !ok || !placeholderWords()[string(lw)] {
 			return false
 		}
 		words++

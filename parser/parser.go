@@ -2,8 +2,8 @@ package parser
 
 import (
 	"errors"
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -102,10 +102,14 @@ func normalize(text string) string {
 
 // qwenLabels spells the labels of Qwen-Agent's function-calling template
 // ("✿FUNCTION✿: web_search", then "✿ARGS✿: {...}") as the protocol's.
-var qwenLabels = strings.NewReplacer("✿FUNCTION✿", "Action", "✿ARGS✿", "Action Input", "✿RESULT✿", "Observation", "✿RETURN✿", "Final Answer")
+var qwenLabels = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("✿FUNCTION✿", "Action", "✿ARGS✿", "Action Input", "✿RESULT✿", "Observation", "✿RETURN✿", "Final Answer")
+})
 
 // breaks turns line breaks written as escapes or HTML back into breaks.
-var breaks = strings.NewReplacer(`\r\n`, "\n", `\n`, "\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n")
+var breaks = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\r\n`, "\n", `\n`, "\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n")
+})
 
 // escapedBreaks reads a reply of one line whose line breaks came escaped
 // ("Thought: x\nAction: y", as a JSON string writes it) or as HTML
@@ -115,7 +119,7 @@ func escapedBreaks(text string) string {
 	if !strings.Contains(text, `\n`) && !strings.Contains(text, "<br") {
 		return text
 	}
-	lines := breaks.Replace(text)
+	lines := breaks().Replace(text)
 	if nl := strings.IndexByte(lines, '\n'); nl >= 0 && hasLabel(lines[nl+1:]) {
 		return lines
 	}
@@ -128,14 +132,14 @@ func escapedBreaks(text string) string {
 // that begins a call, or separates its type or name from what follows
 // (function<｜tool▁sep｜>web_search), is a line break, with the type
 // "function" dropped.
-var specialToken = regexp.MustCompile(`(?:function)?<[|｜][A-Za-z0-9_▁]{1,32}[|｜]>|</?s>`)
+var specialToken = lazyRegexp(`(?:function)?<[|｜][A-Za-z0-9_▁]{1,32}[|｜]>|</?s>`)
 
 // dropSpecialTokens removes chat-template tokens from text.
 func dropSpecialTokens(text string) string {
 	if strings.IndexByte(text, '<') < 0 || (!strings.Contains(text, "<|") && !strings.Contains(text, "<｜") && !strings.Contains(text, "</s>") && !strings.Contains(text, "<s>")) {
 		return text
 	}
-	return specialToken.ReplaceAllStringFunc(text, func(tok string) string {
+	return specialToken().ReplaceAllStringFunc(text, func(tok string) string {
 		if strings.Contains(tok, "sep") || strings.Contains(tok, "begin") {
 			return "\n"
 		}
@@ -341,7 +345,7 @@ func (r *reply) step() (Step, error) {
 		if strings.Contains(content, "✿") {
 			// Looked for only here, in a reply without the protocol's
 			// labels, so that no other reply is read once more for it.
-			if labelled := qwenLabels.Replace(content); labelled != content {
+			if labelled := qwenLabels().Replace(content); labelled != content {
 				var again reply
 				again.init(r.p, labelled)
 				return again.step()
@@ -424,7 +428,7 @@ func (r *reply) step() (Step, error) {
 		return Step{}, r.p.errNoToolName(r.noTool)
 	}
 	if body := r.body[r.start:r.end]; hasGate(body) {
-		if m := toolGate.FindStringSubmatch(body); m != nil {
+		if m := toolGate().FindStringSubmatch(body); m != nil {
 			return Step{}, r.p.errGate(strings.ToLower(m[1]))
 		}
 	}
@@ -715,7 +719,7 @@ func unwrapCall(line string) string {
 		line = strings.TrimSpace(rest)
 	}
 	line = strings.TrimPrefix(line, "await ")
-	if m := callMarker.FindString(line); m != "" {
+	if m := callMarker().FindString(line); m != "" {
 		line = line[len(m):]
 	}
 	if inner, ok := strings.CutPrefix(line, "print("); ok && strings.HasSuffix(inner, ")") {
@@ -726,7 +730,7 @@ func unwrapCall(line string) string {
 
 // callMarker matches a marker some models put before a call:
 // "<<function>>web_search(...)", "<call>web_search(...)".
-var callMarker = regexp.MustCompile(`^<{1,2}[A-Za-z_]{1,32}>{1,2}[ \t]*`)
+var callMarker = lazyRegexp(`^<{1,2}[A-Za-z_]{1,32}>{1,2}[ \t]*`)
 
 // bareCall reads a reply that is nothing but one inline call of a
 // registered tool, such as "web_search(query=\"go\")" (perhaps in a code
@@ -951,13 +955,15 @@ func isFinish(name string) bool {
 	}
 	var keyBuf, flatBuf [128]byte // on the stack: most names are no answer
 	key, flat := appendKeys(keyBuf[:0], flatBuf[:0], cleanName(name))
-	return finishKeys[string(key)] || finishKeys[string(flat)]
+	return finishKeys()[string(key)] || finishKeys()[string(flat)]
 }
 
 // finishKeys are the lookup keys (see nameKeys) of the names isFinish
 // knows.
-var finishKeys = map[string]bool{"finish": true, "final_answer": true, "finalanswer": true, "answer": true, "final": true, "最终答案": true,
-	// Answering written as a tool the model made up.
-	"respond": true, "response": true, "reply": true, "speak": true, "say": true, "final_response": true, "finalresponse": true,
-	"direct_answer": true, "directanswer": true, "respond_directly": true, "responddirectly": true, "answer_directly": true,
-	"answerdirectly": true, "direct_response": true, "directresponse": true}
+var finishKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"finish": true, "final_answer": true, "finalanswer": true, "answer": true, "final": true, "最终答案": true,
+		// Answering written as a tool the model made up.
+		"respond": true, "response": true, "reply": true, "speak": true, "say": true, "final_response": true, "finalresponse": true,
+		"direct_answer": true, "directanswer": true, "respond_directly": true, "responddirectly": true, "answer_directly": true,
+		"answerdirectly": true, "direct_response": true, "directresponse": true}
+})

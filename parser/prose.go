@@ -1,8 +1,8 @@
 package parser
 
 import (
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -17,32 +17,35 @@ import (
 // with no labels has content.
 const maxUnlabelledCheck = 600
 
-var (
+const (
 	// opener is what may stand before a plan: interjections and
 	// sequencing words ("Okay, first, ...").
 	opener = `(?:(?:ok(?:ay)?|sure|yes|no|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
 	// planVerbs are the verbs of acting on the world or of thinking more.
 	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc|compare|summari[sz]e|list|extract|collect|obtain|estimate|inspect|download|translate|write|test|scrape|lookup|count|format|present|organi[sz]e|display|show|share|report|prepare|sort|tabulate)\b`
+)
+
+var (
 	// planStart matches a sentence that announces an action: "I should
 	// search for ...", "Let me use the calculator", "I'll look it up".
-	planStart = regexp.MustCompile(`(?i)^` + opener + `(?:i(?:\s*'ll|\s*'d|\s*'m going to|\s+(?:will|shall|should|need to|must|have to|want to|would like to|am going to|are going to|can|could|now|first|then|better|might|may|still|also|just|ought to|plan to|intend to))+\s+(?:(?:first|now|then|quickly|also|just|need to|to)\s+)*` + planVerbs +
+	planStart = lazyRegexp(`(?i)^` + opener + `(?:i(?:\s*'ll|\s*'d|\s*'m going to|\s+(?:will|shall|should|need to|must|have to|want to|would like to|am going to|are going to|can|could|now|first|then|better|might|may|still|also|just|ought to|plan to|intend to))+\s+(?:(?:first|now|then|quickly|also|just|need to|to)\s+)*` + planVerbs +
 		`|let(?:\s*'s|\s+me|\s+us)\s+(?:(?:first|now|then|quickly|also|just|try to)\s+)*` + planVerbs +
 		`|(?:using|use|calling|call|searching|checking|looking up)\s+(?:the\s+)?[\w.-]+\s+(?:tool|function|api)\b)`)
 	// stockLine matches a sentence that says the answer is known, or the
 	// question can be answered, without giving the answer.
-	stockLine = regexp.MustCompile(`(?i)^` + opener + stockPhrase + `\s*[.!]*$`)
+	stockLine = lazyRegexp(`(?i)^` + opener + stockPhrase + `\s*[.!]*$`)
 	// stockColon matches a stock line that goes on to give the answer
 	// after a colon: "I now know the final answer: Paris."
-	stockColon = regexp.MustCompile(`(?i)^` + opener + stockPhrase + `\s*[:：]\s*(\S[\s\S]*)$`)
+	stockColon = lazyRegexp(`(?i)^` + opener + stockPhrase + `\s*[:：]\s*(\S[\s\S]*)$`)
 	// toolGate matches LangChain's conversational gate line.
-	toolGate = regexp.MustCompile(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
+	toolGate = lazyRegexp(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
 	// aiLine is the answer line that follows a gate answered "No".
-	aiLine = regexp.MustCompile(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
+	aiLine = lazyRegexp(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
 	// codeLine matches a line that reads as code, not prose.
-	codeLine = regexp.MustCompile(`^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+[:(]|func\s+\w*\s*\(|function\s+\w*\s*\(|(?:const|let|var)\s+\w+\s*=|#include\b|package\s+\w+\s*$|print\s*\(|console\.log\s*\(|return\b|if\s*\(|for\s*\(|while\s*\(|[A-Za-z_][\w.]*\s*=\s*[\w.]+\(.*|.*[;{}]\s*$|\w+(?:\.\w+)*\([^()]*\)\s*;?\s*$)`)
+	codeLine = lazyRegexp(`^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+[:(]|func\s+\w*\s*\(|function\s+\w*\s*\(|(?:const|let|var)\s+\w+\s*=|#include\b|package\s+\w+\s*$|print\s*\(|console\.log\s*\(|return\b|if\s*\(|for\s*\(|while\s*\(|[A-Za-z_][\w.]*\s*=\s*[\w.]+\(.*|.*[;{}]\s*$|\w+(?:\.\w+)*\([^()]*\)\s*;?\s*$)`)
 	// trailingFunctionWord matches a text ending in a word that cannot end
 	// a sentence in English.
-	trailingFunctionWord = regexp.MustCompile(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such|whether|into|as|while|since|although|unless|until|i|we|they|let|very)$`)
+	trailingFunctionWord = lazyRegexp(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such|whether|into|as|while|since|although|unless|until|i|we|they|let|very)$`)
 )
 
 // stockPhrase is the words of a line that says the answer is known.
@@ -61,13 +64,13 @@ func answerAfterStockLine(text string) (before, answer string, ok bool) {
 	start := 0
 	for _, end := range sentenceEnds(text) {
 		s := strings.TrimSpace(text[start:end])
-		if m := stockColon.FindStringSubmatchIndex(s); m != nil && isStockLine(s[:strings.IndexAny(s, ":：")]) {
+		if m := stockColon().FindStringSubmatchIndex(s); m != nil && isStockLine(s[:strings.IndexAny(s, ":：")]) {
 			off := start + strings.Index(text[start:], s)
 			return strings.TrimRight(text[:off+m[2]], ":： \t"), cleanText(text[off+m[2]:]), true
 		}
 		if s != "" && isStockLine(s) {
 			answer := cleanText(text[end:])
-			if answer == "" || planStart.MatchString(answer) {
+			if answer == "" || planStart().MatchString(answer) {
 				return "", "", false
 			}
 			return strings.TrimSpace(text[:end]), answer, true
@@ -93,7 +96,7 @@ func (p *Parser) notAnAnswer(content string) error {
 		return p.errNotAnAnswer("Your reply only says whether a tool is needed. If one is, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if not, write the answer after \"Final Answer:\".")
 	}
 	if hasGate(content) {
-		if m := toolGate.FindStringSubmatch(content); m != nil {
+		if m := toolGate().FindStringSubmatch(content); m != nil {
 			return p.errGate(strings.ToLower(m[1]))
 		}
 	}
@@ -111,7 +114,7 @@ func (p *Parser) notAnAnswer(content string) error {
 			continue
 		}
 		announces := isAnnouncement(s)
-		if !(planStart.MatchString(s) || isStockLine(s) || announces) || hasContent(s) || len(s) > maxPlanSentence {
+		if !(planStart().MatchString(s) || isStockLine(s) || announces) || hasContent(s) || len(s) > maxPlanSentence {
 			intent = false
 			break
 		}
@@ -144,9 +147,11 @@ const (
 // ackWords are the words of a sentence that only acknowledges ("Okay.",
 // "Sure!", "Got it."), which says neither what the answer is nor what
 // comes next.
-var ackWords = map[string]bool{"ok": true, "okay": true, "sure": true, "alright": true, "all": true, "right": true, "got": true,
-	"it": true, "understood": true, "certainly": true, "of": true, "course": true, "great": true, "good": true, "fine": true,
-	"yes": true, "absolutely": true, "no": true, "problem": true, "question": true, "hmm": true, "well": true, "perfect": true, "thanks": true}
+var ackWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ok": true, "okay": true, "sure": true, "alright": true, "all": true, "right": true, "got": true,
+		"it": true, "understood": true, "certainly": true, "of": true, "course": true, "great": true, "good": true, "fine": true,
+		"yes": true, "absolutely": true, "no": true, "problem": true, "question": true, "hmm": true, "well": true, "perfect": true, "thanks": true}
+})
 
 // isAck reports whether s, a sentence, only acknowledges: at most three
 // words of ackWords.
@@ -161,7 +166,7 @@ func isAck(s string) bool {
 		return false
 	}
 	for _, w := range words {
-		if !ackWords[w] {
+		if !ackWords()[w] {
 			return false
 		}
 	}
@@ -171,7 +176,7 @@ func isAck(s string) bool {
 // planClause matches a clause that says what the writer will do next,
 // definitely ("I will now search ...", "so I'll look it up", "Let me
 // check"): not an offer ("I can also look it up") or a wish.
-var planClause = regexp.MustCompile(`(?i)^(?:(?:so|and|then|now|next|first|okay|ok|alright)[,]?\s+)*(?:i(?:\s*'ll|\s*'m going to|\s*’ll|\s+(?:will|shall|am going to|am about to|need to|must|have to))(?:\s+(?:now|first|then|next|quickly|also|just|go ahead and|proceed to|try to))*|let(?:\s*'s|\s+me|\s+us)(?:\s+(?:now|first|then|next|quickly|also|just))*)\s+` + planVerbs)
+var planClause = lazyRegexp(`(?i)^(?:(?:so|and|then|now|next|first|okay|ok|alright)[,]?\s+)*(?:i(?:\s*'ll|\s*'m going to|\s*’ll|\s+(?:will|shall|am going to|am about to|need to|must|have to))(?:\s+(?:now|first|then|next|quickly|also|just|go ahead and|proceed to|try to))*|let(?:\s*'s|\s+me|\s+us)(?:\s+(?:now|first|then|next|quickly|also|just))*)\s+` + planVerbs)
 
 // conditionWords mark a sentence whose plan holds on a condition ("If you
 // want, I will search for more."): an offer, not a step.
@@ -192,7 +197,7 @@ func endsInPlan(s string) bool {
 		}
 	}
 	for at := 0; at < len(s); {
-		if planClause.MatchString(s[at:]) {
+		if planClause().MatchString(s[at:]) {
 			return true
 		}
 		k := strings.IndexAny(s[at:], ",;")
@@ -216,18 +221,22 @@ const maxCutTail = 160
 
 // gateWords are the words of a reply that only answers LangChain's tool
 // gate ("Do I need to use a tool?"), after its yes or no.
-var gateWords = map[string]bool{"i": true, "we": true, "do": true, "don't": true, "dont": true, "not": true,
-	"need": true, "needs": true, "to": true, "use": true, "a": true, "an": true, "any": true, "the": true,
-	"tool": true, "tools": true, "action": true, "actions": true, "function": true, "functions": true,
-	"it": true, "for": true, "this": true, "that": true, "here": true, "now": true, "question": true,
-	"call": true, "require": true, "required": true, "needed": true, "necessary": true, "is": true,
-	"isn't": true, "no": true, "one": true, "will": true, "won't": true, "am": true, "answer": true}
+var gateWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"i": true, "we": true, "do": true, "don't": true, "dont": true, "not": true,
+		"need": true, "needs": true, "to": true, "use": true, "a": true, "an": true, "any": true, "the": true,
+		"tool": true, "tools": true, "action": true, "actions": true, "function": true, "functions": true,
+		"it": true, "for": true, "this": true, "that": true, "here": true, "now": true, "question": true,
+		"call": true, "require": true, "required": true, "needed": true, "necessary": true, "is": true,
+		"isn't": true, "no": true, "one": true, "will": true, "won't": true, "am": true, "answer": true}
+})
 
 // gateOpeners are the words that open a reply to the gate: yes and no,
 // in the languages models answer in.
-var gateOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "yep": true, "nope": true, "y": true, "n": true,
-	"sí": true, "si": true, "oui": true, "non": true, "ja": true, "nein": true, "да": true, "нет": true,
-	"是": true, "否": true, "是的": true, "不": true, "不是": true, "需要": true, "不需要": true, "はい": true, "いいえ": true, "네": true, "아니요": true}
+var gateOpeners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"yes": true, "no": true, "yeah": true, "yep": true, "nope": true, "y": true, "n": true,
+		"sí": true, "si": true, "oui": true, "non": true, "ja": true, "nein": true, "да": true, "нет": true,
+		"是": true, "否": true, "是的": true, "不": true, "不是": true, "需要": true, "不需要": true, "はい": true, "いいえ": true, "네": true, "아니요": true}
+})
 
 // gateReply reports whether text only answers the tool gate: a bare yes
 // or no ("Yes.", "No"), or one followed by words about needing a tool
@@ -240,7 +249,7 @@ func gateReply(text string) bool {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",.!?;:。，！？", r)
 	})
-	if len(words) == 0 || !gateOpeners[words[0]] {
+	if len(words) == 0 || !gateOpeners()[words[0]] {
 		return false
 	}
 	rest := words[1:]
@@ -249,7 +258,7 @@ func gateReply(text string) bool {
 	}
 	tool := false
 	for _, w := range rest {
-		if !gateWords[w] {
+		if !gateWords()[w] {
 			return false
 		}
 		tool = tool || strings.HasPrefix(w, "tool") || strings.HasPrefix(w, "action") || strings.HasPrefix(w, "function")
@@ -272,7 +281,7 @@ const resultWords = `(?:(?:all|both)\s+)?(?:the|a|an|all|this|that|these|those|e
 // giving it: "I have the average duration for each employee.", "We
 // found all the matching rows.", "The search returned the results.",
 // "The averages have been calculated.", "Here are the results."
-var announcement = regexp.MustCompile(`(?i)^` + opener + `(?:` +
+var announcement = lazyRegexp(`(?i)^` + opener + `(?:` +
 	`(?:i|we)(?:\s*'ve|\s+have)?(?:\s+(?:now|finally|already|successfully|just|also))*\s+` + resultVerbs + `\s+` + resultWords +
 	`|(?:the|this|that)\s+(?:search|tool|query|lookup|calculation|api|function|request|observation|results?|output|data)\s+(?:has\s+)?(?:returned|gave|given|provided|shows|showed|shown|contains|produced|yielded|lists)\s+` + resultWords +
 	`|(?:the|all|these|those|both)\b[^:=\d"“]*\b(?:has|have|was|were)\s+(?:now\s+|successfully\s+)*(?:been\s+)?` + resultVerbs +
@@ -283,7 +292,7 @@ var announcement = regexp.MustCompile(`(?i)^` + opener + `(?:` +
 // it. A negation is content ("I found no results"), and so are a number,
 // a colon or a quotation.
 func isAnnouncement(s string) bool {
-	if !announcement.MatchString(s) {
+	if !announcement().MatchString(s) {
 		return false
 	}
 	l := " " + strings.ToLower(s) + " "
@@ -311,14 +320,16 @@ func answerCutOff(text string) bool {
 	}
 	sentence := tail[strings.LastIndexAny(tail, "\n.!?")+1:]
 	word := sentence[strings.LastIndexAny(sentence, " \t")+1:]
-	return answerTrailingWords[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
+	return answerTrailingWords()[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
 }
 
 // answerTrailingWords are the lower-case words that cannot end a
 // sentence.
-var answerTrailingWords = map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
-	"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
-	"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
+var answerTrailingWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
+		"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
+		"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
+})
 
 // maxPlanSentence bounds a sentence that announces a plan and nothing
 // else: a longer one says more.
@@ -326,7 +337,7 @@ const maxPlanSentence = 160
 
 // isStockLine reports whether s says the answer is known without giving it.
 func isStockLine(s string) bool {
-	if !stockLine.MatchString(s) {
+	if !stockLine().MatchString(s) {
 		return false
 	}
 	l := strings.ToLower(s)
@@ -401,14 +412,16 @@ func cutOff(text string) bool {
 	// Only a few words: a label-free short answer ("Paris", "Yes, it
 	// is") is fine; a sentence that trails off on a function word is not.
 	last := strings.Fields(text[strings.LastIndexAny(text, "\n.!?")+1:])
-	if len(last) == 2 && subjectWords[strings.ToLower(last[1])] {
+	if len(last) == 2 && subjectWords()[strings.ToLower(last[1])] {
 		return true // "First, I": a subject with no verb after it
 	}
-	return len(last) >= 3 && trailingFunctionWord.MatchString(text)
+	return len(last) >= 3 && trailingFunctionWord().MatchString(text)
 }
 
 // subjectWords are the pronouns that cannot end a sentence of two words.
-var subjectWords = map[string]bool{"i": true, "we": true, "they": true}
+var subjectWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"i": true, "we": true, "they": true}
+})
 
 // onlyCode reports whether text is code and nothing else: one fenced
 // block, or lines that all read as code. JSON data is an answer, not code.
@@ -430,7 +443,7 @@ func onlyCode(text string) bool {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if !codeLine.MatchString(line) {
+		if !codeLine().MatchString(line) {
 			return false
 		}
 		lines++
@@ -488,7 +501,7 @@ func gateAnswer(content string) (string, bool) {
 	if !hasGate(content) {
 		return "", false
 	}
-	m := aiLine.FindStringSubmatch(content)
+	m := aiLine().FindStringSubmatch(content)
 	if m == nil {
 		return "", false
 	}
