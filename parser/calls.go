@@ -145,11 +145,11 @@ func (p *Parser) registeredPrefix(line string) (name, input string, ok bool) {
 // before the first space, colon or bracket: what follows may be an inline
 // input, whose backslashes are its own.
 func unescapeName(line string) string {
-	k := strings.IndexByte(line, '\\')
+	k := strings.IndexByte(line[:min(len(line), maxNameLen)], '\\')
 	if k < 0 {
 		return line
 	}
-	end := strings.IndexAny(line, ":：([{, \t")
+	end := strings.IndexAny(line[:min(len(line), maxNameLen)], ":：([{, \t")
 	if end < 0 {
 		end = len(line)
 	}

@@ -856,16 +856,21 @@ func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string
 // None alone ("(None,)").
 func noInput(input string, form inputForm) bool {
 	s := strings.TrimSpace(input)
+	if form == asWritten && !strings.HasPrefix(s, "```") {
+		if i := strings.Index(s[:min(len(s), 36)], "\n\n"); i >= 0 {
+			return isPlaceholder(s[:i])
+		}
+	}
+	if len(s) > 64 {
+		return false // "(None,)" is short
+	}
 	if form == inline {
 		a, ok := readPyArgs(s)
 		return ok && a.empty()
 	}
-	if s != "" && s[0] == '(' && len(s) <= 64 {
+	if s != "" && s[0] == '(' {
 		a, ok := pyTuple(s)
 		return ok && a.empty()
-	}
-	if i := strings.Index(s, "\n\n"); i >= 0 && i <= 32 && form == asWritten && !strings.HasPrefix(s, "```") {
-		return isPlaceholder(s[:i])
 	}
 	return false
 }

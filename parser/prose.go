@@ -173,10 +173,119 @@ func isAck(s string) bool {
 	return true
 }
 
-// planClause matches a clause that says what the writer will do next,
-// definitely ("I will now search ...", "so I'll look it up", "Let me
-// check"): not an offer ("I can also look it up") or a wish.
-var planClause = lazyRegexp(`(?i)^(?:(?:so|and|then|now|next|first|okay|ok|alright)[,]?\s+)*(?:i(?:\s*'ll|\s*'m going to|\s*’ll|\s+(?:will|shall|am going to|am about to|need to|must|have to))(?:\s+(?:now|first|then|next|quickly|also|just|go ahead and|proceed to|try to))*|let(?:\s*'s|\s+me|\s+us)(?:\s+(?:now|first|then|next|quickly|also|just))*)\s+` + planVerbs)
+// isPlanClause reports whether s opens with a clause that says what the
+// writer will do next, definitely ("I will now search ...", "so I'll look
+// it up", "Let me check"): not an offer ("I can also look it up") or a
+// wish. It reads a few words by hand: it runs on every clause of a
+// reply's last sentence.
+func isPlanClause(s string) bool {
+	var buf [12]string
+	words := clauseWords(buf[:0], s)
+	i := 0
+	for i < len(words) && sequenceWord(words[i]) {
+		i++
+	}
+	next := func(w ...string) bool {
+		for k, x := range w {
+			if i+k >= len(words) || !wordIs(words[i+k], x) {
+				return false
+			}
+		}
+		i += len(w)
+		return true
+	}
+	switch {
+	case next("i'll"), next("i", "will"), next("i", "shall"), next("i", "must"), next("i", "am", "going", "to"), next("i'm", "going", "to"),
+		next("i", "am", "about", "to"), next("i'm", "about", "to"), next("i", "need", "to"), next("i", "have", "to"):
+		for i < len(words) {
+			if planAdverb(words[i]) {
+				i++
+			} else if !next("go", "ahead", "and") && !next("proceed", "to") && !next("try", "to") {
+				break
+			}
+		}
+	case next("let's"), next("lets"), next("let", "me"), next("let", "us"):
+		for i < len(words) && planAdverb(words[i]) {
+			i++
+		}
+	default:
+		return false
+	}
+	if i == len(words) || len(words[i]) > 16 {
+		return false
+	}
+	var low [16]byte
+	for k := 0; k < len(words[i]); k++ {
+		low[k] = words[i][k] | 0x20 // a verb is ASCII letters: others find none
+	}
+	return planVerbSet()[string(low[:len(words[i])])]
+}
+
+// wordIs reports whether w, a word as written, is lower, a word in lower
+// case with straight apostrophes.
+func wordIs(w, lower string) bool {
+	if strings.EqualFold(w, lower) {
+		return true
+	}
+	return strings.Contains(w, "’") && strings.EqualFold(strings.ReplaceAll(w, "’", "'"), lower)
+}
+
+// clauseWords appends the first words of s to words, as far as words
+// has room and the clause goes.
+func clauseWords(words []string, s string) []string {
+	for len(words) < cap(words) {
+		s = strings.TrimLeft(s, " \t,;")
+		end := strings.IndexAny(s, " \t,;.!?:")
+		if end < 0 {
+			end = len(s)
+		}
+		if end == 0 {
+			break
+		}
+		words = append(words, s[:end])
+		if end < len(s) && strings.IndexByte(".!?:", s[end]) >= 0 {
+			break
+		}
+		s = s[end:]
+	}
+	return words
+}
+
+// sequenceWord reports whether w may open a clause before its subject:
+// "so I will ...", "Okay, let me ...".
+func sequenceWord(w string) bool {
+	for _, x := range [...]string{"so", "and", "then", "now", "next", "first", "okay", "ok", "alright"} {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// planAdverb reports whether w may stand between "I will" or "Let me"
+// and the verb.
+func planAdverb(w string) bool {
+	for _, x := range [...]string{"now", "first", "then", "next", "quickly", "also", "just"} {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// planVerbSet holds the verbs of planVerbs, each spelling.
+var planVerbSet = sync.OnceValue(func() map[string]bool {
+	verbs := map[string]bool{}
+	for _, v := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(planVerbs, "(?:"), ")\\b"), "|") {
+		if i := strings.IndexByte(v, '['); i >= 0 { // analy[sz]e
+			verbs[v[:i]+v[i+1:i+2]+v[i+4:]] = true
+			verbs[v[:i]+v[i+2:i+3]+v[i+4:]] = true
+			continue
+		}
+		verbs[v] = true
+	}
+	return verbs
+})
 
 // conditionWords mark a sentence whose plan holds on a condition ("If you
 // want, I will search for more."): an offer, not a step.
@@ -187,26 +296,48 @@ var conditionWords = []string{"if ", "unless ", "should you", "whenever", "when 
 // so I will look it up"), without a condition and without giving content
 // after a colon.
 func endsInPlan(s string) bool {
-	if len(s) > maxPlanSentence*2 || strings.HasSuffix(s, "?") || hasContent(s) {
+	if len(s) > maxPlanSentence*2 || strings.HasSuffix(s, "?") {
 		return false
 	}
-	l := strings.ToLower(s)
-	for _, c := range conditionWords {
-		if strings.Contains(l, c) {
-			return false
-		}
-	}
-	for at := 0; at < len(s); {
-		if planClause().MatchString(s[at:]) {
-			return true
-		}
-		k := strings.IndexAny(s[at:], ",;")
+	// The clause starts, from the last: a plan ends the sentence.
+	var starts [maxPlanClauses + 1]int
+	n, end := 0, len(s)
+	for n < maxPlanClauses {
+		k := strings.LastIndexAny(s[:end], ",;")
 		if k < 0 {
-			return false
+			break
 		}
-		at += k + 1
-		for at < len(s) && s[at] == ' ' {
-			at++
+		starts[n], n, end = k+1, n+1, k
+	}
+	starts[n], n = 0, n+1
+	for c := 0; c < n; c++ {
+		if !isPlanClause(s[starts[c]:]) {
+			continue
+		}
+		from := 0 // the clause before the plan's, where a condition may stand
+		if c+1 < n {
+			from = starts[c+1]
+		}
+		return !hasContent(s[starts[c]:]) && !hasCondition(s[from:])
+	}
+	return false
+}
+
+// maxPlanClauses bounds the clauses at the end of a sentence that
+// endsInPlan reads.
+const maxPlanClauses = 3
+
+// hasCondition reports whether a word of s, in any case, opens one of
+// conditionWords, in one pass.
+func hasCondition(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i-1] != ' ' || s[i]|0x20 < 'a' || s[i]|0x20 > 'z' {
+			continue
+		}
+		for _, c := range conditionWords {
+			if len(s)-i >= len(c) && strings.EqualFold(s[i:i+len(c)], c) {
+				return true
+			}
 		}
 	}
 	return false
@@ -344,15 +475,27 @@ func isStockLine(s string) bool {
 	return strings.Contains(l, "answer") || strings.Contains(l, "response") || strings.Contains(l, "result")
 }
 
-// lastSentence returns the last sentence of text, read from its last
-// maxPlanSentence*2 bytes.
+// lastSentence returns the last sentence of text, as splitSentences
+// would give it, read backwards from its end: at most maxPlanSentence*2
+// bytes of it.
 func lastSentence(text string) string {
-	tail := strings.TrimSpace(text[max(0, len(text)-maxPlanSentence*2):])
-	sentences := splitSentences(tail)
-	if len(sentences) == 0 {
-		return ""
+	tail := strings.TrimRightFunc(text[max(0, len(text)-maxPlanSentence*2):], unicode.IsSpace)
+	body := strings.TrimRight(tail, ".!?。！？")
+	for i := len(body) - 1; i >= 0; i-- {
+		switch c := body[i]; {
+		case c == '\n':
+			return strings.TrimSpace(tail[i+1:])
+		case c == '.' || c == '!' || c == '?':
+			if i+1 < len(body) && (body[i+1] == ' ' || body[i+1] == '\n') {
+				return strings.TrimSpace(tail[i+1:])
+			}
+		case c >= utf8.RuneSelf && i >= 2:
+			if w := body[i-2 : i+1]; w == "。" || w == "！" || w == "？" {
+				return strings.TrimSpace(tail[i+1:])
+			}
+		}
 	}
-	return sentences[len(sentences)-1]
+	return strings.TrimSpace(tail)
 }
 
 // splitSentences splits text into its sentences and lines, trimmed.
