@@ -266,6 +266,28 @@ func cleanName(s string) string {
 	return strings.TrimFunc(s, isNameJunk)
 }
 
+// unknownName is the name of a tool the parser does not know, as the step
+// gives it: cleaned as cleanName does, but keeping a closing bracket that
+// an opening one in the name needs ("Ask question to co-worker
+// (Editor)"), and without a namespace that models put before a name and
+// prompts never do ("functions.calculate", "default_api.search").
+func unknownName(written string) string {
+	name := cleanName(written)
+	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
+		if strings.Count(name, string(pair[0])) == strings.Count(name, string(pair[1]))+1 {
+			if i := strings.Index(written, name); i >= 0 && strings.HasPrefix(written[i+len(name):], string(pair[1])) {
+				name += string(pair[1])
+			}
+		}
+	}
+	for _, ns := range [...]string{"functions.", "default_api.", "tools."} {
+		if rest, ok := strings.CutPrefix(name, ns); ok && rest != "" {
+			return rest
+		}
+	}
+	return name
+}
+
 // isNameJunk reports whether r is white space, markup or punctuation that
 // never starts or ends a tool name.
 func isNameJunk(r rune) bool {

@@ -72,3 +72,13 @@ func TestARegisteredNameIsReadWholeWhateverItsWords(t *testing.T) {
 		{"a name with brackets in it, then brackets", "Thought: x\nAction: Search (beta)[zig]", action("x", "Search (beta)", obj{"q": "zig"})},
 	})
 }
+
+func TestTheNameOfAnUnknownToolAsItIsMeant(t *testing.T) {
+	runCases(t, []parseCase{
+		{"a name that ends in brackets keeps the closing one", "Action: Ask question to coworker (Editor)\nAction Input: {\"question\": \"why?\"}",
+			action("", "Ask question to coworker (Editor)", obj{"question": "why?"})},
+		{"a namespace before the name of no registered tool", "Action: functions.get_weather(city=\"Oslo\")", action("", "get_weather", obj{"city": "Oslo"})},
+		{"Gemini's namespace in a JSON call", `{"name": "default_api.get_weather", "arguments": {"city": "Oslo"}}`, action("", "get_weather", obj{"city": "Oslo"})},
+		{"brackets of an inline call stay outside the name", "Action: get_weather(Oslo)", action("", "get_weather", obj{"input": "Oslo"})},
+	})
+}

@@ -816,7 +816,7 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 	if info != nil {
 		name = info.name
 	} else {
-		name = cleanName(name)
+		name = unknownName(name)
 	}
 	if inner, ok := p.repeatedCall(name, info, input); ok {
 		input, form = inner, inline

@@ -325,7 +325,7 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 	if loose := p.tools.forgiven(c.name); info == nil && loose != nil && loose.fits(c.args) {
 		info = loose
 	}
-	name := cleanName(c.name)
+	name := unknownName(c.name)
 	if info != nil {
 		name = info.name
 	}
