@@ -543,14 +543,29 @@ func placeholderParts(low []byte) int {
 // sentenceCalls reports whether name, words longer than a name, still
 // make a call with the arguments args: they name one registered tool
 // whose arguments args fit (see toolIndex.forgiven), or an input follows
-// them and they read as the name of a tool the model was given (a phrase
-// such as "Search the internet", not a sentence about the step such as
-// "I will use pandas", and not longer than a name is).
+// them and they do not state a plan ("I will use pandas", "Let me look it
+// up"): "Search the internet", "Ask question to coworker" are how tools
+// are named, and 201d578 read every such value followed by an input as a
+// call.
 func (p *Parser) sentenceCalls(name string, args any) bool {
 	if info := p.tools.forgiven(name); info != nil && info.fits(args) {
 		return true
 	}
-	return hasInput(args) && isToolPhrase(name)
+	return hasInput(args) && !statesPlan(name)
+}
+
+// statesPlan reports whether s, the value of an Action label, is a
+// sentence about the step rather than a name: it opens as one ("I will
+// ...", "Let me ...", "Now ...").
+func statesPlan(s string) bool {
+	s = cleanName(s)
+	first := s
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		first = s[:i]
+	}
+	var buf [16]byte
+	low, ok := lowerWord(buf[:0], strings.TrimRight(first, ","))
+	return ok && phraseOpeners()[string(low)] || planStart().MatchString(s)
 }
 
 // callsWith reports whether the value of an Action label that names what
