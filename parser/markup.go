@@ -156,7 +156,7 @@ func (p *Parser) markupAction(v string) (reading, bool) {
 		// "<function_calls>").
 		return rd, true
 	}
-	if i := strings.IndexByte(v, '{'); i > 0 && blobPrefix().MatchString(v[:i]) {
+	if i := strings.IndexByte(v, '{'); i > 0 && (blobPrefix().MatchString(v[:i]) || onlyTags(v[:i])) {
 		if rd, ok := p.blobAt(v[i:]); ok {
 			return rd, true
 		}
