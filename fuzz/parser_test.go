@@ -17,7 +17,8 @@ import (
 
 // seedFiles hold replies to seed the fuzzers with, one JSON object with a
 // "text" field a line. The shared examples are used when present.
-var seedFiles = []string{"../testdata/parser/replies.jsonl", "../testdata/parser/score.jsonl", "../../shared/parser/examples.jsonl"}
+var seedFiles = []string{"../testdata/parser/replies.jsonl", "../testdata/parser/score.jsonl", "../testdata/parser/prose.jsonl",
+	"../testdata/parser/readings.jsonl", "../../shared/parser/examples.jsonl"}
 
 // addSeeds adds every reply in the seed files to f.
 func addSeeds(f *testing.F) {
