@@ -113,7 +113,9 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 // brace, and the input after it.
 func (p *Parser) registeredPrefix(line string) (name, input string, ok bool) {
 	s := strings.TrimLeftFunc(line, isNameJunk)
-	head := s[:min(len(s), maxNameLen)]
+	// A registered name is no longer than the longest, but for markup
+	// and a few more spaces around it.
+	head := s[:min(len(s), maxNameLen, p.tools.longest+8)]
 	best := -1
 	for i := 1; i < len(head); i++ {
 		if c := head[i]; c != ':' && c != '(' && c != '[' && c != '{' && c != ',' && !strings.HasPrefix(head[i:], "：") {

@@ -106,15 +106,15 @@ var labelWords = sync.OnceValue(func() map[string]label {
 	}
 })
 
-// labelTrie spells the keys of labelWords (and "finish") letter by
+// labelTables spells the keys of labelWords (and "finish") letter by
 // letter, as far as they are ASCII, so that a line whose first words begin
 // no label is left at the first letter that begins none ("I should ..."
 // at the "s"), with one array index a letter, and a label's kind is found
 // without hashing. A key with letters beyond ASCII ("acción") is spelled
 // up to the first of them, and found in labelWords. Node 0 is the dead
 // end; node 1 the root.
-var labelTrie = sync.OnceValue(func() *trie {
-	t := &trie{next: make([][26]uint16, 2), kind: make([]label, 2)}
+var labelTables = sync.OnceValue(func() *labelSet {
+	t := &labelSet{next: make([][26]uint16, 2), kind: make([]label, 2), words: labelWords(), prose: proseWords()}
 	add := func(k string, kind label) {
 		node := 1
 		for i := 0; i < len(k); i++ {
@@ -138,11 +138,16 @@ var labelTrie = sync.OnceValue(func() *trie {
 	return t
 })
 
-// trie is labelTrie: the node each letter leads to from each node, and
-// the kind of label each node ends.
-type trie struct {
-	next [][26]uint16
-	kind []label
+// labelSet is what labelTables builds: the trie (the node each letter
+// leads to from each node, and the kind of label each node ends), and
+// labelWords and proseWords. The scanners fetch it once and pass it
+// down, so that the loops that run on every line and every colon look
+// it up directly.
+type labelSet struct {
+	next  [][26]uint16
+	kind  []label
+	words map[string]label
+	prose map[string]bool
 }
 
 // maxLabelRunes bounds how many letters a label's words may have; a line
@@ -185,6 +190,7 @@ func hasLabel(text string) bool {
 // labelScanner reads the labels of a text one line at a time, so that a
 // parse reads no further than the step it returns needs.
 type labelScanner struct {
+	lt   *labelSet // fetched on the first line
 	text string
 	pos  int   // where the next line starts
 	last label // the kind of the last label found, or labelNone
@@ -195,6 +201,10 @@ type labelScanner struct {
 // reports whether it found one before the end of the text.
 func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 	text := s.text
+	if s.lt == nil {
+		s.lt = labelTables()
+	}
+	lt := s.lt
 	for s.pos < len(text) {
 		start := s.pos
 		end := strings.IndexByte(text[start:], '\n')
@@ -204,7 +214,7 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			end += start
 		}
 		s.pos = end + 1
-		if proseStart(text, start, end) {
+		if proseStart(lt, text, start, end) {
 			continue
 		}
 		// lineLabel, by hand: this loop runs once a line.
@@ -214,12 +224,12 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			m, ok = plainLabel(text, start, end)
 		}
 		if !ok {
-			if m, ok = readLineLabel(text, start, end); !ok {
+			if m, ok = readLineLabel(lt, text, start, end); !ok {
 				continue
 			}
 		}
 		if m.value < end {
-			m.value = skipRepeatedLabel(text, m, end)
+			m.value = skipRepeatedLabel(lt, text, m, end)
 		}
 		if m.kind == labelArgs {
 			// "Input:" is the action's input only right after it.
@@ -249,7 +259,7 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			}
 		}
 		n := len(marks)
-		marks = inlineLabels(append(marks, m), text, end, s.wide > 0)
+		marks = inlineLabels(lt, append(marks, m), text, end, s.wide > 0)
 		s.last = marks[len(marks)-1].kind
 		return marks, len(marks) > n
 	}
@@ -259,7 +269,7 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 // skipRepeatedLabel returns where the value of m starts once the label
 // written again at its start is skipped ("Thought: Thought: x", "Final
 // Answer: Final Answer: 42").
-func skipRepeatedLabel(text string, m mark, end int) int {
+func skipRepeatedLabel(lt *labelSet, text string, m mark, end int) int {
 	first := m.line // the label's first letter, past its markup
 	for first < m.value && (text[first]|0x20 < 'a' || text[first]|0x20 > 'z') && text[first] < utf8.RuneSelf {
 		first++
@@ -267,7 +277,7 @@ func skipRepeatedLabel(text string, m mark, end int) int {
 	if first == m.value || text[m.value]|0x20 != text[first]|0x20 {
 		return m.value // the usual case: the value starts otherwise
 	}
-	if again, ok := readLineLabel(text, m.value, end); ok && again.kind == m.kind && again.value < end {
+	if again, ok := readLineLabel(lt, text, m.value, end); ok && again.kind == m.kind && again.value < end {
 		return again.value
 	}
 	return m.value
@@ -275,13 +285,12 @@ func skipRepeatedLabel(text string, m mark, end int) int {
 
 // proseStart reports whether the line text[start:end] is prose by its
 // first two bytes: no label starts with them.
-func proseStart(text string, start, end int) bool {
+func proseStart(lt *labelSet, text string, start, end int) bool {
 	c := text[start] | 0x20
 	if start == end || c < 'a' || c > 'z' {
 		return false
 	}
-	t := labelTrie()
-	node := t.next[1][c-'a']
+	node := lt.next[1][c-'a']
 	if node == 0 {
 		return true
 	}
@@ -289,7 +298,7 @@ func proseStart(text string, start, end int) bool {
 		if c := text[start+1]; c == ' ' || c == '\t' {
 			return true // a word of one letter ("I should ..."): no label's first word
 		} else if c |= 0x20; c >= 'a' && c <= 'z' {
-			return t.next[node][c-'a'] == 0
+			return lt.next[node][c-'a'] == 0
 		}
 	}
 	return false
@@ -303,14 +312,14 @@ func proseStart(text string, start, end int) bool {
 // written), after a space or punctuation, and of a kind that may follow
 // the label before it. A final answer's and an observation's text are
 // never searched.
-func inlineLabels(marks []mark, text string, end int, wide bool) []mark {
+func inlineLabels(lt *labelSet, marks []mark, text string, end int, wide bool) []mark {
 	c := newColons(text, wide)
 	for {
 		prev := marks[len(marks)-1]
 		if prev.kind == labelFinal || prev.kind == labelObservation || prev.kind == labelQuestion {
 			return marks
 		}
-		m, ok := nextInlineLabel(text, prev, end, &c)
+		m, ok := nextInlineLabel(lt, text, prev, end, &c)
 		if !ok {
 			return marks
 		}
@@ -324,7 +333,7 @@ func inlineLabels(marks []mark, text string, end int, wide bool) []mark {
 // nextInlineLabel finds the first label after prev's value starts, before
 // end, that may follow prev on its line. c keeps where the line's colons
 // are from one call to the next.
-func nextInlineLabel(text string, prev mark, end int, c *colons) (mark, bool) {
+func nextInlineLabel(lt *labelSet, text string, prev mark, end int, c *colons) (mark, bool) {
 	// The next half-width and full-width colons, each found at memchr
 	// speed and looked for again only once passed, also by the calls for
 	// the next labels of the line.
@@ -352,7 +361,7 @@ func nextInlineLabel(text string, prev mark, end int, c *colons) (mark, bool) {
 			return mark{}, false
 		}
 		from = colon + size
-		m, ok := labelBefore(text, prev.value, colon)
+		m, ok := labelBefore(lt, text, prev.value, colon)
 		if !ok {
 			continue
 		}
@@ -521,7 +530,7 @@ const maxRejectedInline = 4
 // labelBefore reads the label whose colon is at text[colon], with its
 // words starting no earlier than from: up to three words (and a number,
 // and closing markup) before the colon, the longest that is a label.
-func labelBefore(text string, from, colon int) (mark, bool) {
+func labelBefore(lt *labelSet, text string, from, colon int) (mark, bool) {
 	i := colon
 	// Closing markup and a number between the words and the colon.
 	for i > from && strings.IndexByte(" \t*_`", text[i-1]) >= 0 {
@@ -557,7 +566,7 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 		}
 		var buf [maxLabelRunes * 4]byte
 		key := labelKey(buf[:0], text[j:wordsEnd])
-		if kind, isLabel := labelWords()[string(key)]; isLabel && !proseWords()[string(key)] {
+		if kind, isLabel := lt.words[string(key)]; isLabel && !lt.prose[string(key)] {
 			found, ok = mark{kind: kind, line: j}, true
 		}
 		// The next word back, past the spaces or the underscore or hyphen
@@ -670,11 +679,11 @@ func lineLabel(text string, start, end int) (mark, bool) {
 			return m, true
 		}
 	}
-	return readLineLabel(text, start, end)
+	return readLineLabel(labelTables(), text, start, end)
 }
 
 // readLineLabel is lineLabel's general reading.
-func readLineLabel(text string, start, end int) (mark, bool) {
+func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 	i := start
 	opened, bracket, listed := false, false, false
 	if i < end && text[i] == '[' {
@@ -728,8 +737,7 @@ func readLineLabel(text string, start, end int) (mark, bool) {
 
 words:
 	wordStart := i
-	t := labelTrie()
-	node := 1 // in t, while the words are ASCII
+	node := 1 // in lt's trie, while the words are ASCII
 	var key [maxLabelRunes * 4]byte
 	n, runes := 0, 0
 	for i < end {
@@ -747,7 +755,7 @@ words:
 				key[n] = byte(r) | 0x20
 				n++
 				if node != 0 {
-					if node = int(t.next[node][key[n-1]-'a']); node == 0 && n == runes {
+					if node = int(lt.next[node][key[n-1]-'a']); node == 0 && n == runes {
 						return mark{}, false // no label is spelled so
 					}
 				}
@@ -772,10 +780,10 @@ afterWords:
 	var kind label
 	var ok bool
 	if n == runes {
-		kind = t.kind[node] // node is 0, the dead end, when no label is so spelled
+		kind = lt.kind[node] // node is 0, the dead end, when no label is so spelled
 		ok = kind != labelNone
 	} else {
-		kind, ok = labelWords()[string(key[:n])]
+		kind, ok = lt.words[string(key[:n])]
 	}
 	if !ok {
 		// The ReAct paper's "Finish[answer]" on a line of its own.

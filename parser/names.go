@@ -23,6 +23,8 @@ type toolIndex struct {
 	// hasPunctuatedNames says that a registered name holds a character
 	// that also parts a name from an inline input (":", "(", "[", ",").
 	hasPunctuatedNames bool
+	// longest is the length of the longest registered name.
+	longest int
 	// list names the tools for the errors the model reads, or is empty.
 	list string
 }
@@ -39,6 +41,7 @@ func newToolIndex(t Tools) toolIndex {
 		idx.names = append(idx.names, name)
 		idx.byName[name] = info
 		idx.hasPunctuatedNames = idx.hasPunctuatedNames || strings.ContainsAny(name, ":：([{, ")
+		idx.longest = max(idx.longest, len(name))
 		infos = append(infos, info)
 	}
 	if len(idx.names) > 0 {
