@@ -14,56 +14,51 @@ type pyArgs struct {
 }
 
 // maxPyArgs bounds the arguments read: a call has a few.
-const maxPyArgs = 16
+const maxPyArgs = 8
 
 // readPyArgs reads s, what stands between the parentheses of a call or a
 // tuple, as Python arguments: literals (strings, numbers, True, False,
 // None, lists and dicts), positional ones first, then "name=value" ones.
 // It reports whether s reads as a tuple or call of literals at all: a
 // string among the positional arguments, a comma after the last, more
-// than one, or keywords; "(5)" and "(2+2)" are not. Strings are read at
-// memchr speed, and no more than maxPyArgs arguments: a long input that
-// is no call is given up on early.
+// than one, or keywords; "(5)" and "(2+2)" are not. It reads in one pass,
+// strings at memchr speed, and no more than maxPyArgs arguments; the
+// values are held as read until the whole reads as arguments, so that a
+// text that is none costs no allocation.
 func readPyArgs(s string) (pyArgs, bool) {
-	if !pyArgsShape(s) {
-		return pyArgs{}, false
-	}
-	var a pyArgs
+	var vals [maxPyArgs]pyValue
+	var kw map[string]any
 	r := jsonReader{s: s}
-	text, trailing := false, false
-	for n := 0; ; n++ {
+	n, text, trailing := 0, false, false
+	for {
 		r.space()
 		if r.i == len(s) {
-			if n == 0 {
+			if n == 0 && kw == nil {
 				return pyArgs{}, false
 			}
 			trailing = true // the comma read last ended the arguments
 			break
-		}
-		if n == maxPyArgs {
-			return pyArgs{}, false
 		}
 		key := ""
 		if k := keywordAt(s, r.i); k > 0 {
 			key = strings.TrimSpace(s[r.i:k])
 			r.i = k + 1
 			r.space()
-		} else if a.kw != nil {
-			return pyArgs{}, false // a positional argument after a keyword one
+		} else if kw != nil || n == maxPyArgs {
+			return pyArgs{}, false // a positional argument after a keyword one, or too many
 		}
 		v, ok := r.literal()
 		if !ok {
 			return pyArgs{}, false
 		}
 		if key != "" {
-			if a.kw == nil {
-				a.kw = map[string]any{}
+			if kw == nil {
+				kw = map[string]any{}
 			}
-			a.kw[key] = v
+			kw[key] = v.value()
 		} else {
-			_, isText := v.(string)
-			text = text || isText || isContainer(v)
-			a.pos = append(a.pos, v)
+			text = text || v.text || isContainer(v.v)
+			vals[n], n = v, n+1
 		}
 		r.space()
 		if r.i == len(s) {
@@ -74,65 +69,33 @@ func readPyArgs(s string) (pyArgs, bool) {
 		}
 		r.i++
 	}
-	return a, text || trailing || len(a.pos) > 1 || a.kw != nil
+	if !text && !trailing && n < 2 && kw == nil {
+		return pyArgs{}, false
+	}
+	a := pyArgs{kw: kw}
+	if n > 0 {
+		a.pos = make([]any, n)
+		for i := range n {
+			a.pos[i] = vals[i].value()
+		}
+	}
+	return a, true
 }
 
-// pyArgsShape reports whether s may be Python arguments, looking at its
-// shape alone, without decoding a value: at most maxPyArgs items parted
-// by commas, each a quoted string, a bracketed value, or a word without
-// spaces, perhaps after "name=". It lets readPyArgs give up on most texts
-// without building any value.
-func pyArgsShape(s string) bool {
-	i := 0
-	for n := 0; ; n++ {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-			i++
-		}
-		if i == len(s) {
-			return n > 0
-		}
-		if n == maxPyArgs {
-			return false
-		}
-		if k := keywordAt(s, i); k > 0 {
-			i = k + 1
-			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-				i++
-			}
-			if i == len(s) {
-				return false
-			}
-		}
-		switch s[i] {
-		case '"', '\'':
-			if i = stringEnd(s, i); i < 0 {
-				return false
-			}
-		case '{', '[':
-			if i = jsonEnd(s, i); i < 0 {
-				return false
-			}
-		default:
-			j := i
-			for j < len(s) && s[j] != ',' && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' && j-i < 32 {
-				j++
-			}
-			if j == i || j-i == 32 {
-				return false
-			}
-			i = j
-		}
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-			i++
-		}
-		if i == len(s) {
-			return true
-		}
-		if s[i] != ',' {
-			return false
-		}
-		i++
+// pyValue is a literal as readPyArgs reads it: a string as such, so that
+// reading it costs no allocation, or any other value.
+type pyValue struct {
+	text bool
+	s    string
+	v    any
+}
+
+// value returns the literal as the arguments hold it.
+func (v pyValue) value() any {
+	if v.text {
+		return v.s
 	}
+	return v.v
 }
 
 // keywordAt returns the offset of the "=" of a keyword argument that
@@ -157,23 +120,25 @@ func keywordAt(s string, i int) int {
 // literal reads one Python or JSON literal at r.i: a string, a dict, a
 // list, a number, True, False or None; ok is false for anything else
 // ("2+2", a name).
-func (r *jsonReader) literal() (any, bool) {
+func (r *jsonReader) literal() (pyValue, bool) {
 	if r.i >= len(r.s) {
-		return nil, false
+		return pyValue{}, false
 	}
-	c := r.s[r.i]
-	if c == '(' {
-		return nil, false // a tuple in a tuple: not read
+	switch r.s[r.i] {
+	case '(':
+		return pyValue{}, false // a tuple in a tuple: not read
+	case '"', '\'':
+		text, err := r.str()
+		return pyValue{text: true, s: text}, err == nil
+	case '{', '[':
+		v, err := r.value()
+		return pyValue{v: v}, err == nil
 	}
-	v, err := r.value()
-	if err != nil {
-		return nil, false
+	v, err := r.bare(&valueStops)
+	if _, isText := v.(string); err != nil || isText {
+		return pyValue{}, false // a bare word the reader kept as text is no literal
 	}
-	if c == '"' || c == '\'' || c == '{' || c == '[' {
-		return v, true
-	}
-	_, isText := v.(string)
-	return v, !isText // a bare word the reader kept as text is no literal
+	return pyValue{v: v}, true
 }
 
 // isContainer reports whether v is an object or a list.
