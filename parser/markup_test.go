@@ -18,6 +18,7 @@ func TestMarkupOnTheActionLine(t *testing.T) {
 		{"headings in capitals without colons", "## Thought\ncheck the docs\n## Action\n" + invoke, want},
 		{"a JSON call in a tag on the lines below", "Thought: check the docs\nAction: <tool_call>\n{\"name\": \"search_docs\", \"arguments\": {\"query\": \"clarify\"}}\n</tool_call>", want},
 		{"a JSON call in a tag below the label", "Thought: check the docs\nAction:\n<tool_call>\n{\"name\": \"search_docs\", \"arguments\": {\"query\": \"clarify\"}}\n</tool_call>", want},
+		{"an invoke in an XML fence", "## thought\ncheck the docs\n## action\n```xml\n" + invoke + "\n```", want},
 		{"a tag of the tool's name on many lines", "Thought: check the docs\nAction: <search_docs>\n<query>clarify</query>\n</search_docs>", want},
 	})
 }

@@ -545,16 +545,17 @@ func placeholderParts(low []byte) int {
 
 // sentenceCalls reports whether name, words longer than a name, still
 // make a call with the arguments args: they name one registered tool
-// whose arguments args fit (see toolIndex.forgiven), or an input follows
-// them and they do not state a plan ("I will use pandas", "Let me look it
-// up"): "Search the internet", "Ask question to coworker" are how tools
-// are named, and 201d578 read every such value followed by an input as a
-// call.
-func (p *Parser) sentenceCalls(name string, args any) bool {
+// whose arguments args fit (see toolIndex.forgiven), or an input was
+// written after them (given; "{}" and "None" too: a call with no
+// arguments) and they do not state a plan ("I will use pandas", "Let me
+// look it up"): "Search the internet", "List files in directory" are how
+// tools are named, and 201d578 read every such value followed by an
+// input as a call.
+func (p *Parser) sentenceCalls(name string, args any, given bool) bool {
 	if info := p.tools.forgiven(name); info != nil && info.fits(args) {
 		return true
 	}
-	return hasInput(args) && !statesPlan(name)
+	return given && !statesPlan(name)
 }
 
 // statesPlan reports whether s, the value of an Action label, is a
@@ -582,7 +583,7 @@ func (p *Parser) callsWith(n naming, name, input string, form inputForm) bool {
 	case namesIfInput:
 		return hasInput(p.inputValue(input, form))
 	case namesSentence:
-		return p.sentenceCalls(name, p.inputValue(input, form))
+		return p.sentenceCalls(name, p.inputValue(input, form), strings.TrimSpace(input) != "")
 	}
 	return false
 }

@@ -24,6 +24,8 @@ func TestANameWithAnInputIsACall(t *testing.T) {
 		{"a generic word used with arguments", "Action: tool\nAction Input: {\"pages\": [\"x\"]}", action("", "tool", obj{"pages": []any{"x"}})},
 		{"a placeholder-like word in an inline call", "Thought: I need a tool.\nAction: xxx ({\"q\": \"y\"})", action("I need a tool.", "xxx", obj{"q": "y"})},
 		{"a placeholder-like word with a text input", "Action: function\nAction Input: zig", action("", "function", obj{"input": "zig"})},
+		{"a phrase with an empty object, a call with no arguments", "Action: List files in directory\nAction Input: {}", action("", "List files in directory", obj{})},
+		{"a phrase with None, a call with no arguments", "Action: List files in directory\nAction Input: None", action("", "List files in directory", obj{})},
 		// Longer than names are, but an input follows and no plan is
 		// stated: 201d578 read a call, and so does the parser.
 		{"a long phrase with an input", "Action: Search the web for the latest population figures of every country in Europe\nAction Input: zig",

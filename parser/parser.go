@@ -587,7 +587,7 @@ func (r *reply) action(i int) (reading, bool) {
 	if line != "" && line[0] == '<' {
 		// A call written as markup: "<search>Ada Lovelace</search>",
 		// "<invoke><tool_name>x</tool_name>...", "<function=x>...".
-		if rd, ok := p.markupAction(strings.TrimSpace(seg)); ok {
+		if rd, ok := p.markupAction(strings.TrimSpace(unfence(strings.TrimSpace(seg)))); ok {
 			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 		}
 	}

@@ -20,6 +20,9 @@ func TestAReplyThatEndsInAPlanIsNoAnswer(t *testing.T) {
 		{"a plan in the last clause", "I need the population of France, so I will look it up", parser.ErrNotAnAnswer, "what you will do"},
 		{"content, then a plan to check it", "The population of France is about 68 million. To confirm, I will now search for the latest figure.", parser.ErrNotAnAnswer, "what you will do"},
 		{"a long reply that ends in a plan", long + "I will now search for the latest figures.", parser.ErrNotAnAnswer, "what you will do"},
+		{"a progress line", "Searching for the population of France...", parser.ErrNotAnAnswer, "what you will do"},
+		{"a progress line with an ellipsis character", "Looking up the weather in Paris…", parser.ErrNotAnAnswer, "what you will do"},
+		{"a progress line with a doubled consonant", "Running the numbers...", parser.ErrNotAnAnswer, "what you will do"},
 	})
 	runCases(t, []parseCase{
 		{"an offer after the answer", "Paris is the capital of France. I can also look up its population if you like.",
@@ -29,6 +32,8 @@ func TestAReplyThatEndsInAPlanIsNoAnswer(t *testing.T) {
 		{"a closing courtesy", "Paris is the capital of France. Let me know if you need anything else.",
 			final("", "Paris is the capital of France. Let me know if you need anything else.")},
 		{"a promise that is no step", "The meeting is at noon. I will be there.", final("", "The meeting is at noon. I will be there.")},
+		{"an answer that trails off", "It depends...", final("", "It depends...")},
+		{"a gerund that is no step", "Nothing is missing...", final("", "Nothing is missing...")},
 	})
 }
 

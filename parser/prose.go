@@ -299,6 +299,9 @@ func endsInPlan(s string) bool {
 	if len(s) > maxPlanSentence*2 || strings.HasSuffix(s, "?") {
 		return false
 	}
+	if isProgress(s) {
+		return true
+	}
 	// The clause starts, from the last: a plan ends the sentence.
 	var starts [maxPlanClauses + 1]int
 	n, end := 0, len(s)
@@ -321,6 +324,26 @@ func endsInPlan(s string) bool {
 		return !hasContent(s[starts[c]:]) && !hasCondition(s[from:])
 	}
 	return false
+}
+
+// isProgress reports whether s, a sentence, says what is being done and
+// trails off, as a progress line does: "Searching for the population of
+// France...", "Looking it up…".
+func isProgress(s string) bool {
+	if !strings.HasSuffix(s, "...") && !strings.HasSuffix(s, "…") {
+		return false
+	}
+	first := s
+	if i := strings.IndexAny(s, " \t,."); i >= 0 {
+		first = s[:i]
+	}
+	var buf [24]byte
+	low, ok := lowerWord(buf[:0], first)
+	if !ok || len(low) < 5 || string(low[len(low)-3:]) != "ing" {
+		return false
+	}
+	base, verbs := string(low[:len(low)-3]), planVerbSet()
+	return verbs[base] || verbs[base+"e"] || len(base) > 2 && base[len(base)-1] == base[len(base)-2] && verbs[base[:len(base)-1]]
 }
 
 // maxPlanClauses bounds the clauses at the end of a sentence that

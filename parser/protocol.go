@@ -269,7 +269,7 @@ func (p *Parser) objectStep(obj map[string]any, raw string) (reading, bool) {
 			c.args, c.hasArgs = inlineInput, strings.TrimSpace(inlineInput) != ""
 		}
 		if n := p.naming(name); n == namesNothing || n == namesIfInput && !hasInput(p.objectArgs(c.args)) ||
-			n == namesSentence && !p.sentenceCalls(name, p.objectArgs(c.args)) {
+			n == namesSentence && !p.sentenceCalls(name, p.objectArgs(c.args), c.hasArgs) {
 			hasCall, noTool = false, name
 		}
 	}
