@@ -53,6 +53,10 @@ func matchTag(s string, from int, openers []string, spaced bool, re *regexp.Rege
 			return nil
 		}
 		at := from + i
+		if re == nameTag() && !closesSoon(s, at) {
+			from = at + 1 // "<name>" and no closing tag after a short name: not read by the expression
+			continue
+		}
 		if m := re.FindStringSubmatchIndex(s[at:min(len(s), at+maxOpenTag)]); m != nil {
 			for k := range m {
 				if m[k] >= 0 {
@@ -64,6 +68,20 @@ func matchTag(s string, from int, openers []string, spaced bool, re *regexp.Rege
 		from = at + 1
 	}
 	return nil
+}
+
+// closesSoon reports whether the tag at s[at] is followed, after a text
+// short enough to be a name, by a closing tag: what nameTag asks, looked
+// for plainly, so that a text of many such tags left open is read in
+// linear time.
+func closesSoon(s string, at int) bool {
+	gt := strings.IndexByte(s[at:min(len(s), at+maxOpenTag)], '>')
+	if gt < 0 {
+		return false
+	}
+	rest := s[at+gt+1 : min(len(s), at+maxOpenTag)]
+	lt := strings.IndexByte(rest, '<')
+	return lt >= 0 && lt+1 < len(rest) && rest[lt+1] == '/'
 }
 
 // closeAt returns where the first closing tag of one of names stands in
@@ -137,8 +155,12 @@ func indexTag(s string, tags []string, spaced bool) int {
 			return -1
 		}
 		i += k
+		if i+1 == len(s) {
+			return -1
+		}
+		c := s[i+1] | 0x20 // the tags are in lower case: the letter after "<" rules most out
 		for _, t := range tags {
-			if end := i + len(t); end <= len(s) && strings.EqualFold(s[i:end], t) &&
+			if end := i + len(t); end <= len(s) && t[1] == c && strings.EqualFold(s[i:end], t) &&
 				(!spaced || end < len(s) && strings.IndexByte(" \t\n\r", s[end]) >= 0) {
 				return i
 			}
