@@ -284,7 +284,7 @@ func unknownName(written string) string {
 		}
 	}
 	for _, ns := range [...]string{"functions.", "default_api.", "tools."} {
-		if rest, ok := strings.CutPrefix(name, ns); ok && rest != "" {
+		if rest, ok := strings.CutPrefix(name, ns); ok && rest != "" && rest == strings.TrimLeftFunc(rest, isNameJunk) {
 			return rest
 		}
 	}
