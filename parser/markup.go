@@ -132,11 +132,17 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 		}
 		return reading{}, 0, false
 	}
-	if name = cleanName(name); !p.isName(name) || p.naming(name) == namesNothing {
+	n := namesNothing
+	if name = cleanName(name); p.isName(name) {
+		n = p.naming(name)
+	}
+	args, ok := markupArgs(body)
+	if n == namesNothing || n == namesIfInput && (!ok || !hasInput(args)) {
+		// No name, or a word such as "tool" with no arguments: as after
+		// an Action label, not a call.
 		return reading{}, 0, false
 	}
 	thought := markupThought(s[:at])
-	args, ok := markupArgs(body)
 	if !ok {
 		st, err := p.call(thought, name, "", asWritten)
 		return reading{st, err}, at, true
@@ -178,7 +184,7 @@ func (p *Parser) markupAction(v string) (reading, bool) {
 		// "<function_calls>").
 		return rd, true
 	}
-	if i := strings.IndexByte(v, '{'); i > 0 && (blobPrefix().MatchString(v[:i]) || onlyTags(v[:i])) {
+	if i := strings.IndexByte(v, '{'); i > 0 && (isBlobPrefix(v[:i]) || onlyTags(v[:i])) {
 		if rd, ok := p.blobAt(v[i:]); ok {
 			return rd, true
 		}
