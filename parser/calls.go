@@ -161,8 +161,18 @@ func unescapeName(line string) string {
 	var b strings.Builder
 	b.Grow(len(line))
 	for i := 0; i < end; i++ {
-		if c := line[i]; c == '\\' && i+1 < end && strings.IndexByte("_*-.`#!", line[i+1]) >= 0 {
-			continue
+		if line[i] == '\\' {
+			// A run of backslashes before the punctuation goes whole
+			// ("\\_" as well as "\_"), so that the name reads back the
+			// same once written again.
+			j := i
+			for j < end && line[j] == '\\' {
+				j++
+			}
+			if j < end && strings.IndexByte("_*-.`#!", line[j]) >= 0 {
+				i = j - 1
+				continue
+			}
 		}
 		b.WriteByte(line[i])
 	}
