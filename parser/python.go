@@ -134,12 +134,27 @@ func (r *jsonReader) literal() (pyValue, bool) {
 		v, err := r.value()
 		return pyValue{v: v}, err == nil
 	}
-	v, err := r.bare(&valueStops)
+	// A number, True, False or None: a short word, read as far as a
+	// comma or a space, and no further, so that a long text that is no
+	// literal is given up on at once.
+	end := r.i
+	for end < len(r.s) && end-r.i <= maxLiteral && r.s[end] != ',' && r.s[end] != ' ' && r.s[end] != '\t' && r.s[end] != '\n' && r.s[end] != '\r' {
+		end++
+	}
+	if end-r.i > maxLiteral {
+		return pyValue{}, false
+	}
+	word := jsonReader{s: r.s[r.i:end]}
+	v, err := word.bare(&noStops)
 	if _, isText := v.(string); err != nil || isText {
 		return pyValue{}, false // a bare word the reader kept as text is no literal
 	}
+	r.i = end
 	return pyValue{v: v}, true
 }
+
+// maxLiteral bounds a bare literal: the longest number a tool is given.
+const maxLiteral = 32
 
 // isContainer reports whether v is an object or a list.
 func isContainer(v any) bool {
