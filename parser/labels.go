@@ -274,8 +274,8 @@ func skipRepeatedLabel(lt *labelSet, text string, m mark, end int) int {
 	for first < m.value && (text[first]|0x20 < 'a' || text[first]|0x20 > 'z') && text[first] < utf8.RuneSelf {
 		first++
 	}
-	if first == m.value || text[m.value]|0x20 != text[first]|0x20 {
-		return m.value // the usual case: the value starts otherwise
+	if first == m.value || text[m.value]|0x20 != text[first]|0x20 || proseStart(lt, text, m.value, end) {
+		return m.value // the usual case: the value starts otherwise, or as prose does ("T hough:")
 	}
 	if again, ok := readLineLabel(lt, text, m.value, end); ok && again.kind == m.kind && again.value < end {
 		return again.value
