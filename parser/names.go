@@ -103,10 +103,12 @@ func appendKeys(key, flat []byte, name string) ([]byte, []byte) {
 
 // lookup finds the registered tool a model meant by name.
 func (idx toolIndex) lookup(name string) *toolInfo {
-	if len(idx.byKey) == 0 || len(name) > 128 {
+	if len(idx.byKey) == 0 {
 		return nil
 	}
-	if name = cleanName(name); name == "" {
+	// The name without the markup and spaces around it is no longer than
+	// a name (cleanName reads only the junk at its ends).
+	if name = cleanName(name); name == "" || len(name) > 128 {
 		return nil
 	}
 	if info, ok := idx.byName[name]; ok {
