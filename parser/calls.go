@@ -151,6 +151,11 @@ func unescapeName(line string) string {
 	if k < 0 {
 		return line
 	}
+	if rest := strings.TrimLeftFunc(line, isNameJunk); len(rest) < len(line) {
+		// The words start after the markup before them ("(\\_x"), as the
+		// name read from the line does.
+		return line[:len(line)-len(rest)] + unescapeName(rest)
+	}
 	end := strings.IndexAny(line[:min(len(line), maxNameLen)], ":：([{, \t")
 	if end < 0 {
 		end = len(line)
