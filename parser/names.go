@@ -583,7 +583,9 @@ func (p *Parser) callsWith(n naming, name, input string, form inputForm) bool {
 	case namesTool:
 		return true
 	case namesIfInput:
-		return hasInput(p.inputValue(input, form))
+		// With arguments the call keeps: not an input the call reads as
+		// none ("[", "None,").
+		return !isPlaceholder(input) && !noInput(input, form) && hasInput(p.inputValue(input, form))
 	case namesSentence:
 		return p.sentenceCalls(name, p.inputValue(input, form), strings.TrimSpace(input) != "")
 	}
