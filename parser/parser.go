@@ -801,6 +801,9 @@ const (
 // given input text (empty when there was none).
 func (p *Parser) call(thought, name, input string, form inputForm) (Step, error) {
 	info := p.tools.lookup(name)
+	if info == nil {
+		info = p.tools.lookup(unknownName(name)) // "functions.Calculator"
+	}
 	if info == nil && isFinish(name) {
 		answer := answerText(input, form)
 		if answer == "" {

@@ -328,6 +328,9 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		return p.call(thought, c.name, "{}", asWritten)
 	}
 	info := p.tools.lookup(c.name)
+	if info == nil {
+		info = p.tools.lookup(unknownName(c.name)) // "functions.Calculator"
+	}
 	if info == nil && isFinish(c.name) {
 		answer := strings.TrimSpace(text(c.args))
 		if m, ok := c.args.(map[string]any); ok && len(m) == 1 {
