@@ -45,6 +45,24 @@ var benchShapes = []struct {
 	{"SpacedActionLabelsOneLine", func(n int) string {
 		return "Action:" + fill(" \t \t  Action \t\t :", n-7)
 	}},
+	{"LongTupleInput", func(n int) string {
+		head := "Thought: search\nAction: web_search\nAction Input: (\""
+		return head + fill("golang, ", n-len(head)-3) + "\",)"
+	}},
+	{"LongInlineArgs", func(n int) string {
+		head := "Action: web_search("
+		return head + fill("'go', ", n-len(head)-1) + ")"
+	}},
+	{"LongPhraseAction", func(n int) string {
+		return "Action: " + fill("Search the internet for it ", n-26) + "\nAction Input: zig"
+	}},
+	{"LongPlanProse", func(n int) string {
+		return fill("I will now search for the population of each city, so ", n-1) + "."
+	}},
+	{"LongMarkupAction", func(n int) string {
+		head := "Action: <invoke>\n<tool_name>web_search</tool_name>\n<parameters>\n<query>"
+		return head + fill("zig ", n-len(head)-40) + "</query>\n</parameters>\n</invoke>"
+	}},
 	{"WideColonLabelsOneLine", func(n int) string {
 		// Labels with full-width colons, all on one line, each input an
 		// unclosed JSON object: no half-width colon to find.
@@ -76,5 +94,22 @@ func BenchmarkParseTypical(b *testing.B) {
 	b.SetBytes(int64(len(typicalAction)))
 	for b.Loop() {
 		p.Parse(typicalAction)
+	}
+}
+
+// BenchmarkParsePunctuatedNames parses an Action line that opens with a
+// registered name holding a colon and goes on with colons, for a parser
+// whose tools have such names: the name is looked for near the start
+// only.
+func BenchmarkParsePunctuatedNames(b *testing.B) {
+	p := parser.New(fakeTools{"Gmail: Find Email": {"query"}, "web_search": {"query"}})
+	for _, size := range benchSizes {
+		text := "Action: Gmail: Find Email: " + fill("from:bob ", size.n-27)
+		b.Run(size.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				p.Parse(text)
+			}
+		})
 	}
 }

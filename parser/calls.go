@@ -16,10 +16,17 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	if _, ok := p.tools.byName[strings.TrimSpace(line)]; ok {
 		return strings.TrimSpace(line), "", false // the usual case: a registered name alone
 	}
-	if p.tools.hasPunctuatedNames && p.tools.lookup(line) != nil {
-		// A registered name with a colon, brackets or a comma in it
-		// ("Gmail: Find Email"), written alone: not a name and an input.
-		return strings.TrimSpace(line), "", false
+	line = unescapeName(line)
+	if p.tools.hasPunctuatedNames {
+		if p.tools.lookup(line) != nil {
+			// A registered name with a colon, brackets or a comma in it
+			// ("Gmail: Find Email"), written alone: not a name and an
+			// input.
+			return strings.TrimSpace(line), "", false
+		}
+		if name, input, ok := p.registeredPrefix(line); ok {
+			return name, input, true // "Gmail: Find Email: from:bob"
+		}
 	}
 	// Markup and punctuation before the name go first, so that the name
 	// returned reads back the same ("::web_search" is "web_search").
@@ -97,6 +104,85 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 		}
 	}
 	return s, "", false
+}
+
+// registeredPrefix reads an inline call of a registered name that holds
+// one of the characters that part a name from an inline input ("Gmail:
+// Find Email: from:bob", "Search (beta)[zig]"): the longest registered
+// name that the line opens with, before a colon, a bracket, a comma or a
+// brace, and the input after it.
+func (p *Parser) registeredPrefix(line string) (name, input string, ok bool) {
+	s := strings.TrimLeftFunc(line, isNameJunk)
+	// A registered name is no longer than the longest, but for markup
+	// and a few more spaces around it.
+	head := s[:min(len(s), maxNameLen, p.tools.longest+8)]
+	best := -1
+	for i := 1; i < len(head); i++ {
+		if c := head[i]; c != ':' && c != '(' && c != '[' && c != '{' && c != ',' && !strings.HasPrefix(head[i:], "：") {
+			continue
+		}
+		if prefix := cleanName(s[:i]); strings.ContainsAny(prefix, ":：([{, ") && p.tools.lookup(prefix) != nil {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", "", false
+	}
+	name, rest := cleanName(s[:best]), s[best:]
+	switch {
+	case rest[0] == ':', rest[0] == ',':
+		rest = rest[1:]
+	case strings.HasPrefix(rest, "："):
+		rest = rest[len("："):]
+	case rest[0] == '(':
+		rest = strings.TrimSuffix(strings.TrimRight(rest[1:], ".!?;, \t"), ")")
+	case rest[0] == '[':
+		rest = strings.TrimSuffix(strings.TrimRight(rest[1:], ".!?;, \t"), "]")
+	}
+	return name, strings.TrimSpace(rest), true
+}
+
+// unescapeName removes the backslashes markdown puts before the
+// punctuation of a name ("web\_search" is "web_search"), in the words
+// before the first space, colon or bracket: what follows may be an inline
+// input, whose backslashes are its own.
+func unescapeName(line string) string {
+	k := strings.IndexByte(line[:min(len(line), maxNameLen)], '\\')
+	if k < 0 {
+		return line
+	}
+	if rest := strings.TrimLeftFunc(line, isNameJunk); len(rest) < len(line) {
+		// The words start after the markup before them ("(\\_x"), as the
+		// name read from the line does.
+		return line[:len(line)-len(rest)] + unescapeName(rest)
+	}
+	end := strings.IndexAny(line[:min(len(line), maxNameLen)], ":：([{, \t")
+	if end < 0 {
+		end = len(line)
+	}
+	if k > end {
+		return line
+	}
+	var b strings.Builder
+	b.Grow(len(line))
+	for i := 0; i < end; i++ {
+		if line[i] == '\\' {
+			// A run of backslashes before the punctuation goes whole
+			// ("\\_" as well as "\_"), so that the name reads back the
+			// same once written again.
+			j := i
+			for j < end && line[j] == '\\' {
+				j++
+			}
+			if j < end && strings.IndexByte("_*-.`#!", line[j]) >= 0 {
+				i = j - 1
+				continue
+			}
+		}
+		b.WriteByte(line[i])
+	}
+	b.WriteString(line[end:])
+	return b.String()
 }
 
 // indexColon returns the offset of the first colon in s, half- or

@@ -4,7 +4,7 @@
 // Models rarely write the protocol cleanly, so the parser is tolerant. It
 // accepts labels in any case, wrapped in markdown, numbered, with full-width
 // colons or in Chinese; Action Input as JSON, fenced JSON, Python-style
-// dicts, quoted strings or raw text; inline calls such as
+// dicts and tuples, quoted strings or raw text; inline calls such as
 // "Action: calculator(2+2)"; JSON-object protocols; and it ignores
 // everything after a hallucinated "Observation:". When the input is not an
 // object with the tool's own keys, it is put onto the tool's primary
@@ -18,5 +18,6 @@
 //
 // The parser uses plain string scanning and Go's linear-time regexp
 // package only: its running time grows linearly with the input whatever
-// the input's shape.
+// the input's shape. Its tables and regular expressions are built on the
+// first parse, so that a program that never parses does not pay for them.
 package parser

@@ -64,9 +64,10 @@ func isFenceLine(line string) bool {
 // value is an Action Input as written, decoded as far as it goes: an
 // object, or text (a decoded string scalar or the raw input).
 type value struct {
-	obj  map[string]any
-	text string
-	raw  bool // text is the input as written, not a decoded literal
+	obj   map[string]any
+	tuple *pyArgs // a tuple in parentheses: "('Paris',)"
+	text  string
+	raw   bool // text is the input as written, not a decoded literal
 }
 
 // decodeInput reads an Action Input: JSON or a sloppy object (in a fence
@@ -94,6 +95,10 @@ func decodeInput(raw string, whole bool) value {
 		}
 		if obj, ok := bracelessObject(s); ok {
 			return value{obj: obj}
+		}
+	case s[0] == '(':
+		if a, ok := pyTuple(s); ok {
+			return value{tuple: &a}
 		}
 	case s[0] == '`':
 		n := len(s) - len(strings.TrimLeft(s, "`"))

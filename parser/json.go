@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -65,6 +66,13 @@ func (r *jsonReader) space() {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			r.i++
 		case c == '/' && strings.HasPrefix(r.s[r.i:], "//"):
+			if j := strings.IndexByte(r.s[r.i:], '\n'); j >= 0 {
+				r.i += j
+			} else {
+				r.i = len(r.s)
+			}
+		case c == '#' && (r.i+1 == len(r.s) || r.s[r.i+1] == ' ' || r.s[r.i+1] == '\t'):
+			// A Python comment: "'query': 'x',  # the query".
 			if j := strings.IndexByte(r.s[r.i:], '\n'); j >= 0 {
 				r.i += j
 			} else {
@@ -301,6 +309,10 @@ func canFollowString(rest string) bool {
 		case ' ', '\t', '\r', '\n':
 		case ',', ':', '}', ']':
 			return true
+		case '#':
+			// A Python comment after the string ("'x'  # the query"),
+			// not a word glued to it.
+			return i > 0 && (i+1 == len(rest) || rest[i+1] == ' ')
 		default:
 			return false
 		}
@@ -409,6 +421,9 @@ func (r *jsonReader) bare(stop *byteSet) (any, error) {
 		j = len(r.s)
 	}
 	for j < len(r.s) && !stop[r.s[j]] {
+		if r.s[j] == '#' && stop != &noStops && j > r.i && (r.s[j-1] == ' ' || r.s[j-1] == '\t') && (j+1 == len(r.s) || r.s[j+1] == ' ') {
+			break // a Python comment after the value
+		}
 		j++
 	}
 	tok := strings.TrimSpace(r.s[r.i:j])
@@ -424,8 +439,8 @@ func (r *jsonReader) bare(stop *byteSet) (any, error) {
 		return nil, nil
 	}
 	if n, ok := smallInt(tok); ok {
-		if n >= 0 && n < int64(len(smallNumbers)) {
-			return smallNumbers[n], nil
+		if n >= 0 && n < 256 {
+			return smallNumbers()[n], nil
 		}
 		return float64(n), nil
 	}
@@ -466,12 +481,13 @@ func smallInt(tok string) (int64, bool) {
 
 // smallNumbers are the numbers 0 to 255 as arguments hold them, made
 // once: a value taken from here costs no allocation.
-var smallNumbers = func() (nums [256]any) {
+var smallNumbers = sync.OnceValue(func() *[256]any {
+	var nums [256]any
 	for i := range nums {
 		nums[i] = float64(i)
 	}
-	return nums
-}()
+	return &nums
+})
 
 // isJSONNumber reports whether tok is a number as JSON writes them (no
 // hex, no underscores, no "Inf").

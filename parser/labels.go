@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,92 +28,93 @@ const (
 
 // labelWords maps a label's words, lower-cased with spaces, underscores and
 // hyphens removed, to its kind.
-var labelWords = map[string]label{
-	"thought":         labelThought,
-	"thoughts":        labelThought,
-	"thinking":        labelThought,
-	"though":          labelThought, // "Thought" with its last letter lost
-	"reasoning":       labelThought,
-	"思考":              labelThought,
-	"想法":              labelThought,
-	"action":          labelAction,
-	"tool":            labelAction,
-	"toolname":        labelAction,
-	"actionname":      labelAction,
-	"toolcall":        labelAction,
-	"functioncall":    labelAction,
-	"functionname":    labelAction,
-	"行动":              labelAction,
-	"动作":              labelAction,
-	"actioninput":     labelInput,
-	"actioninputs":    labelInput,
-	"actionargs":      labelInput,
-	"actionargument":  labelInput,
-	"actionarguments": labelInput,
-	"toolinput":       labelInput,
-	"toolargs":        labelInput,
-	"toolarguments":   labelInput,
-	"行动输入":            labelInput,
-	"动作输入":            labelInput,
-	"finalanswer":     labelFinal,
-	"answer":          labelFinal,
-	"最终答案":            labelFinal,
-	"最终回答":            labelFinal,
-	"答案":              labelFinal,
-	"observation":     labelObservation,
-	"observations":    labelObservation,
-	"观察":              labelObservation,
-	"观察结果":            labelObservation,
-	"question":        labelQuestion,
-	"问题":              labelQuestion,
-	"actionoutput":    labelObservation,
-	"actionresult":    labelObservation,
-	"tooloutput":      labelObservation,
-	"toolresult":      labelObservation,
-	// A made-up next turn of the conversation ends the reply as a made-up
-	// observation does.
-	"human": labelObservation, "user": labelObservation,
-	// So does the PAUSE with which some ReAct prompts have the model wait
-	// for the observation after its action.
-	"pause": labelObservation,
-	// The labels as models write them when they answer in another
-	// language, keyed as above (accents kept, apostrophes dropped).
-	"pensamiento": labelThought, "pensamento": labelThought, "pensée": labelThought, "réflexion": labelThought,
-	"gedanke": labelThought, "gedanken": labelThought, "überlegung": labelThought, "pensiero": labelThought,
-	"мысль": labelThought, "мысли": labelThought, "размышление": labelThought, "考え": labelThought, "생각": labelThought,
-	"acción": labelAction, "accion": labelAction, "ação": labelAction, "acao": labelAction, "aktion": labelAction,
-	"azione": labelAction, "действие": labelAction, "行動": labelAction, "アクション": labelAction, "행동": labelAction, "액션": labelAction,
-	"entradadeacción": labelInput, "entradadelaacción": labelInput, "entradadeaccion": labelInput, "entradadaação": labelInput,
-	"entradadeação": labelInput, "entréedelaction": labelInput, "entréedaction": labelInput, "aktionseingabe": labelInput,
-	"aktioneingabe": labelInput, "inputdellazione": labelInput, "вводдействия": labelInput, "行動入力": labelInput,
-	"アクション入力": labelInput, "行動輸入": labelInput, "행동입력": labelInput, "액션입력": labelInput,
-	"respuestafinal": labelFinal, "respostafinal": labelFinal, "réponsefinale": labelFinal, "endgültigeantwort": labelFinal,
-	"finaleantwort": labelFinal, "rispostafinale": labelFinal, "окончательныйответ": labelFinal, "итоговыйответ": labelFinal,
-	"финальныйответ": labelFinal, "最終回答": labelFinal, "最終答案": labelFinal, "最终答复": labelFinal, "最终回复": labelFinal,
-	"최종답변": labelFinal, "최종답": labelFinal,
-	"observación": labelObservation, "observacion": labelObservation, "observação": labelObservation,
-	"beobachtung": labelObservation, "osservazione": labelObservation, "наблюдение": labelObservation,
-	"観察": labelObservation, "観測": labelObservation, "觀察": labelObservation, "관찰": labelObservation,
-	"input":      labelArgs,
-	"inputs":     labelArgs,
-	"args":       labelArgs,
-	"arguments":  labelArgs,
-	"parameters": labelArgs,
-	"params":     labelArgs,
-	"输入":         labelArgs,
-	"参数":         labelArgs,
-}
+var labelWords = sync.OnceValue(func() map[string]label {
+	return map[string]label{
+		"thought":         labelThought,
+		"thoughts":        labelThought,
+		"thinking":        labelThought,
+		"though":          labelThought, // "Thought" with its last letter lost
+		"reasoning":       labelThought,
+		"思考":              labelThought,
+		"想法":              labelThought,
+		"action":          labelAction,
+		"tool":            labelAction,
+		"toolname":        labelAction,
+		"actionname":      labelAction,
+		"toolcall":        labelAction,
+		"functioncall":    labelAction,
+		"functionname":    labelAction,
+		"行动":              labelAction,
+		"动作":              labelAction,
+		"actioninput":     labelInput,
+		"actioninputs":    labelInput,
+		"actionargs":      labelInput,
+		"actionargument":  labelInput,
+		"actionarguments": labelInput,
+		"toolinput":       labelInput,
+		"toolargs":        labelInput,
+		"toolarguments":   labelInput,
+		"行动输入":            labelInput,
+		"动作输入":            labelInput,
+		"finalanswer":     labelFinal,
+		"answer":          labelFinal,
+		"最终答案":            labelFinal,
+		"最终回答":            labelFinal,
+		"答案":              labelFinal,
+		"observation":     labelObservation,
+		"observations":    labelObservation,
+		"观察":              labelObservation,
+		"观察结果":            labelObservation,
+		"question":        labelQuestion,
+		"问题":              labelQuestion,
+		"actionoutput":    labelObservation,
+		"actionresult":    labelObservation,
+		"tooloutput":      labelObservation,
+		"toolresult":      labelObservation,
+		// A made-up next turn of the conversation ends the reply as a made-up
+		// observation does.
+		"human": labelObservation, "user": labelObservation,
+		// So does the PAUSE with which some ReAct prompts have the model wait
+		// for the observation after its action.
+		"pause": labelObservation,
+		// The labels as models write them when they answer in another
+		// language, keyed as above (accents kept, apostrophes dropped).
+		"pensamiento": labelThought, "pensamento": labelThought, "pensée": labelThought, "réflexion": labelThought,
+		"gedanke": labelThought, "gedanken": labelThought, "überlegung": labelThought, "pensiero": labelThought,
+		"мысль": labelThought, "мысли": labelThought, "размышление": labelThought, "考え": labelThought, "생각": labelThought,
+		"acción": labelAction, "accion": labelAction, "ação": labelAction, "acao": labelAction, "aktion": labelAction,
+		"azione": labelAction, "действие": labelAction, "行動": labelAction, "アクション": labelAction, "행동": labelAction, "액션": labelAction,
+		"entradadeacción": labelInput, "entradadelaacción": labelInput, "entradadeaccion": labelInput, "entradadaação": labelInput,
+		"entradadeação": labelInput, "entréedelaction": labelInput, "entréedaction": labelInput, "aktionseingabe": labelInput,
+		"aktioneingabe": labelInput, "inputdellazione": labelInput, "вводдействия": labelInput, "行動入力": labelInput,
+		"アクション入力": labelInput, "行動輸入": labelInput, "행동입력": labelInput, "액션입력": labelInput,
+		"respuestafinal": labelFinal, "respostafinal": labelFinal, "réponsefinale": labelFinal, "endgültigeantwort": labelFinal,
+		"finaleantwort": labelFinal, "rispostafinale": labelFinal, "окончательныйответ": labelFinal, "итоговыйответ": labelFinal,
+		"финальныйответ": labelFinal, "最終回答": labelFinal, "最終答案": labelFinal, "最终答复": labelFinal, "最终回复": labelFinal,
+		"최종답변": labelFinal, "최종답": labelFinal,
+		"observación": labelObservation, "observacion": labelObservation, "observação": labelObservation,
+		"beobachtung": labelObservation, "osservazione": labelObservation, "наблюдение": labelObservation,
+		"観察": labelObservation, "観測": labelObservation, "觀察": labelObservation, "관찰": labelObservation,
+		"input":      labelArgs,
+		"inputs":     labelArgs,
+		"args":       labelArgs,
+		"arguments":  labelArgs,
+		"parameters": labelArgs,
+		"params":     labelArgs,
+		"输入":         labelArgs,
+		"参数":         labelArgs,
+	}
+})
 
-// labelTrie spells the keys of labelWords (and "finish") letter by
+// labelTables spells the keys of labelWords (and "finish") letter by
 // letter, as far as they are ASCII, so that a line whose first words begin
 // no label is left at the first letter that begins none ("I should ..."
 // at the "s"), with one array index a letter, and a label's kind is found
 // without hashing. A key with letters beyond ASCII ("acción") is spelled
 // up to the first of them, and found in labelWords. Node 0 is the dead
 // end; node 1 the root.
-var labelTrie, trieKind = func() ([][26]uint16, []label) {
-	trie := make([][26]uint16, 2)
-	kinds := make([]label, 2)
+var labelTables = sync.OnceValue(func() *labelSet {
+	t := &labelSet{next: make([][26]uint16, 2), kind: make([]label, 2), words: labelWords(), prose: proseWords()}
 	add := func(k string, kind label) {
 		node := 1
 		for i := 0; i < len(k); i++ {
@@ -120,21 +122,33 @@ var labelTrie, trieKind = func() ([][26]uint16, []label) {
 				return // the rest is looked up in labelWords
 			}
 			c := k[i] - 'a'
-			if trie[node][c] == 0 {
-				trie = append(trie, [26]uint16{})
-				kinds = append(kinds, labelNone)
-				trie[node][c] = uint16(len(trie) - 1)
+			if t.next[node][c] == 0 {
+				t.next = append(t.next, [26]uint16{})
+				t.kind = append(t.kind, labelNone)
+				t.next[node][c] = uint16(len(t.next) - 1)
 			}
-			node = int(trie[node][c])
+			node = int(t.next[node][c])
 		}
-		kinds[node] = kind
+		t.kind[node] = kind
 	}
-	for k, kind := range labelWords {
+	for k, kind := range labelWords() {
 		add(k, kind)
 	}
 	add("finish", labelNone)
-	return trie, kinds
-}()
+	return t
+})
+
+// labelSet is what labelTables builds: the trie (the node each letter
+// leads to from each node, and the kind of label each node ends), and
+// labelWords and proseWords. The scanners fetch it once and pass it
+// down, so that the loops that run on every line and every colon look
+// it up directly.
+type labelSet struct {
+	next  [][26]uint16
+	kind  []label
+	words map[string]label
+	prose map[string]bool
+}
 
 // maxLabelRunes bounds how many letters a label's words may have; a line
 // whose first words run longer is prose, not a label.
@@ -145,10 +159,11 @@ const maxLabelRunes = 24
 // same line ("Thought: x Action: y"); line is where the label itself
 // begins, so the value before it ends there.
 type mark struct {
-	kind  label
-	line  int  // offset of the start of the label (its line, or its markup)
-	value int  // offset of the first byte of the value
-	lower bool // the label was written in lower case
+	kind   label
+	line   int  // offset of the start of the label (its line, or its markup)
+	value  int  // offset of the first byte of the value
+	lower  bool // the label was written in lower case
+	listed bool // the label opens an item of a numbered list ("2. Action:")
 }
 
 // scanLabels returns the labels of text, in order: those at the starts of
@@ -175,6 +190,7 @@ func hasLabel(text string) bool {
 // labelScanner reads the labels of a text one line at a time, so that a
 // parse reads no further than the step it returns needs.
 type labelScanner struct {
+	lt   *labelSet // fetched on the first line
 	text string
 	pos  int   // where the next line starts
 	last label // the kind of the last label found, or labelNone
@@ -185,6 +201,10 @@ type labelScanner struct {
 // reports whether it found one before the end of the text.
 func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 	text := s.text
+	if s.lt == nil {
+		s.lt = labelTables()
+	}
+	lt := s.lt
 	for s.pos < len(text) {
 		start := s.pos
 		end := strings.IndexByte(text[start:], '\n')
@@ -194,7 +214,7 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			end += start
 		}
 		s.pos = end + 1
-		if proseStart(text, start, end) {
+		if proseStart(lt, text, start, end) {
 			continue
 		}
 		// lineLabel, by hand: this loop runs once a line.
@@ -204,12 +224,12 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			m, ok = plainLabel(text, start, end)
 		}
 		if !ok {
-			if m, ok = readLineLabel(text, start, end); !ok {
+			if m, ok = readLineLabel(lt, text, start, end); !ok {
 				continue
 			}
 		}
 		if m.value < end {
-			m.value = skipRepeatedLabel(text, m, end)
+			m.value = skipRepeatedLabel(lt, text, m, end)
 		}
 		if m.kind == labelArgs {
 			// "Input:" is the action's input only right after it.
@@ -239,7 +259,7 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			}
 		}
 		n := len(marks)
-		marks = inlineLabels(append(marks, m), text, end, s.wide > 0)
+		marks = inlineLabels(lt, append(marks, m), text, end, s.wide > 0)
 		s.last = marks[len(marks)-1].kind
 		return marks, len(marks) > n
 	}
@@ -249,15 +269,15 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 // skipRepeatedLabel returns where the value of m starts once the label
 // written again at its start is skipped ("Thought: Thought: x", "Final
 // Answer: Final Answer: 42").
-func skipRepeatedLabel(text string, m mark, end int) int {
+func skipRepeatedLabel(lt *labelSet, text string, m mark, end int) int {
 	first := m.line // the label's first letter, past its markup
 	for first < m.value && (text[first]|0x20 < 'a' || text[first]|0x20 > 'z') && text[first] < utf8.RuneSelf {
 		first++
 	}
-	if first == m.value || text[m.value]|0x20 != text[first]|0x20 {
-		return m.value // the usual case: the value starts otherwise
+	if first == m.value || text[m.value]|0x20 != text[first]|0x20 || proseStart(lt, text, m.value, end) {
+		return m.value // the usual case: the value starts otherwise, or as prose does ("T hough:")
 	}
-	if again, ok := readLineLabel(text, m.value, end); ok && again.kind == m.kind && again.value < end {
+	if again, ok := readLineLabel(lt, text, m.value, end); ok && again.kind == m.kind && again.value < end {
 		return again.value
 	}
 	return m.value
@@ -265,12 +285,12 @@ func skipRepeatedLabel(text string, m mark, end int) int {
 
 // proseStart reports whether the line text[start:end] is prose by its
 // first two bytes: no label starts with them.
-func proseStart(text string, start, end int) bool {
+func proseStart(lt *labelSet, text string, start, end int) bool {
 	c := text[start] | 0x20
 	if start == end || c < 'a' || c > 'z' {
 		return false
 	}
-	node := labelTrie[1][c-'a']
+	node := lt.next[1][c-'a']
 	if node == 0 {
 		return true
 	}
@@ -278,7 +298,7 @@ func proseStart(text string, start, end int) bool {
 		if c := text[start+1]; c == ' ' || c == '\t' {
 			return true // a word of one letter ("I should ..."): no label's first word
 		} else if c |= 0x20; c >= 'a' && c <= 'z' {
-			return labelTrie[node][c-'a'] == 0
+			return lt.next[node][c-'a'] == 0
 		}
 	}
 	return false
@@ -292,14 +312,14 @@ func proseStart(text string, start, end int) bool {
 // written), after a space or punctuation, and of a kind that may follow
 // the label before it. A final answer's and an observation's text are
 // never searched.
-func inlineLabels(marks []mark, text string, end int, wide bool) []mark {
+func inlineLabels(lt *labelSet, marks []mark, text string, end int, wide bool) []mark {
 	c := newColons(text, wide)
 	for {
 		prev := marks[len(marks)-1]
 		if prev.kind == labelFinal || prev.kind == labelObservation || prev.kind == labelQuestion {
 			return marks
 		}
-		m, ok := nextInlineLabel(text, prev, end, &c)
+		m, ok := nextInlineLabel(lt, text, prev, end, &c)
 		if !ok {
 			return marks
 		}
@@ -313,7 +333,7 @@ func inlineLabels(marks []mark, text string, end int, wide bool) []mark {
 // nextInlineLabel finds the first label after prev's value starts, before
 // end, that may follow prev on its line. c keeps where the line's colons
 // are from one call to the next.
-func nextInlineLabel(text string, prev mark, end int, c *colons) (mark, bool) {
+func nextInlineLabel(lt *labelSet, text string, prev mark, end int, c *colons) (mark, bool) {
 	// The next half-width and full-width colons, each found at memchr
 	// speed and looked for again only once passed, also by the calls for
 	// the next labels of the line.
@@ -341,7 +361,7 @@ func nextInlineLabel(text string, prev mark, end int, c *colons) (mark, bool) {
 			return mark{}, false
 		}
 		from = colon + size
-		m, ok := labelBefore(text, prev.value, colon)
+		m, ok := labelBefore(lt, text, prev.value, colon)
 		if !ok {
 			continue
 		}
@@ -498,8 +518,10 @@ func indexByteFrom(s string, c byte, from int) int {
 // inside one, where prose uses them ("The Answer: is 42", "the Tool: a
 // hammer", "Reasoning: below"): inside a line only the protocol's own
 // labels count.
-var proseWords = map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true, "though": true,
-	"question": true, "答案": true, "human": true, "user": true}
+var proseWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"answer": true, "tool": true, "thoughts": true, "thinking": true, "reasoning": true, "though": true,
+		"question": true, "答案": true, "human": true, "user": true}
+})
 
 // maxRejectedInline is how many label words a line may hold that cannot
 // follow its label before the rest of the line is taken as text.
@@ -508,7 +530,7 @@ const maxRejectedInline = 4
 // labelBefore reads the label whose colon is at text[colon], with its
 // words starting no earlier than from: up to three words (and a number,
 // and closing markup) before the colon, the longest that is a label.
-func labelBefore(text string, from, colon int) (mark, bool) {
+func labelBefore(lt *labelSet, text string, from, colon int) (mark, bool) {
 	i := colon
 	// Closing markup and a number between the words and the colon.
 	for i > from && strings.IndexByte(" \t*_`", text[i-1]) >= 0 {
@@ -544,7 +566,7 @@ func labelBefore(text string, from, colon int) (mark, bool) {
 		}
 		var buf [maxLabelRunes * 4]byte
 		key := labelKey(buf[:0], text[j:wordsEnd])
-		if kind, isLabel := labelWords[string(key)]; isLabel && !proseWords[string(key)] {
+		if kind, isLabel := lt.words[string(key)]; isLabel && !lt.prose[string(key)] {
 			found, ok = mark{kind: kind, line: j}, true
 		}
 		// The next word back, past the spaces or the underscore or hyphen
@@ -657,13 +679,13 @@ func lineLabel(text string, start, end int) (mark, bool) {
 			return m, true
 		}
 	}
-	return readLineLabel(text, start, end)
+	return readLineLabel(labelTables(), text, start, end)
 }
 
 // readLineLabel is lineLabel's general reading.
-func readLineLabel(text string, start, end int) (mark, bool) {
+func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 	i := start
-	opened, bracket := false, false
+	opened, bracket, listed := false, false, false
 	if i < end && text[i] == '[' {
 		// Llama 2's chat-template tokens: the one that ends the user's
 		// turn stands before the label ("[/INST] Thought:"); the one that
@@ -696,7 +718,7 @@ func readLineLabel(text string, start, end int) (mark, bool) {
 				j++
 			}
 			if j < end && (text[j] == '.' || text[j] == ')') && j-i <= 3 {
-				i = j + 1
+				i, listed = j+1, true
 				continue
 			}
 			return mark{}, false
@@ -715,7 +737,7 @@ func readLineLabel(text string, start, end int) (mark, bool) {
 
 words:
 	wordStart := i
-	node := 1 // in labelTrie, while the words are ASCII
+	node := 1 // in lt's trie, while the words are ASCII
 	var key [maxLabelRunes * 4]byte
 	n, runes := 0, 0
 	for i < end {
@@ -733,7 +755,7 @@ words:
 				key[n] = byte(r) | 0x20
 				n++
 				if node != 0 {
-					if node = int(labelTrie[node][key[n-1]-'a']); node == 0 && n == runes {
+					if node = int(lt.next[node][key[n-1]-'a']); node == 0 && n == runes {
 						return mark{}, false // no label is spelled so
 					}
 				}
@@ -758,10 +780,10 @@ afterWords:
 	var kind label
 	var ok bool
 	if n == runes {
-		kind = trieKind[node] // node is 0, the dead end, when no label is so spelled
+		kind = lt.kind[node] // node is 0, the dead end, when no label is so spelled
 		ok = kind != labelNone
 	} else {
-		kind, ok = labelWords[string(key[:n])]
+		kind, ok = lt.words[string(key[:n])]
 	}
 	if !ok {
 		// The ReAct paper's "Finish[answer]" on a line of its own.
@@ -808,7 +830,7 @@ afterWords:
 	case i == end && !qualified:
 		// A label alone on its line ("Final Answer", "[THOUGHT]",
 		// "## Action"): the value is on the lines below.
-		return mark{kind: kind, line: start, value: end, lower: lower}, true
+		return mark{kind: kind, line: start, value: end, lower: lower, listed: listed}, true
 	case closed:
 		// "[ACTION] {...}": the bracket ends the label.
 	default:
@@ -823,7 +845,7 @@ afterWords:
 	for i < end && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
-	return mark{kind: kind, line: start, value: i, lower: lower}, true
+	return mark{kind: kind, line: start, value: i, lower: lower, listed: listed}, true
 }
 
 // separator returns the length of the separator other than a colon

@@ -3,6 +3,7 @@ package parser
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Calls written as XML-ish markup instead of labels: Anthropic's
@@ -15,12 +16,12 @@ import (
 // speed); what a tag holds runs to its closing tag, found as plainly.
 // A regular expression that finds submatches reads a long text slowly.
 var (
-	invokeOpen   = regexp.MustCompile(`(?is)^<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>`)
-	functionOpen = regexp.MustCompile(`(?is)^<function=([^<>\s]{1,64})>`)
-	nameTag      = regexp.MustCompile(`(?is)^<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
+	invokeOpen   = lazyRegexp(`(?is)^<(?:invoke|tool_call|function_call|call|tool_use)\s+name\s*=\s*["']([^"'<>]{1,64})["']\s*/?>`)
+	functionOpen = lazyRegexp(`(?is)^<function=([^<>\s]{1,64})>`)
+	nameTag      = lazyRegexp(`(?is)^<(?:tool_name|name|tool|function_name|action_name)>\s*([^<]{1,64}?)\s*</(?:tool_name|name|tool|function_name|action_name)>`)
 	// paramOpen matches <parameter name="k"> and Qwen3-Coder's
 	// <parameter=k>.
-	paramOpen   = regexp.MustCompile(`(?is)^<(?:parameter|param|arg|argument)(?:\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']|=([^<>"'\s]{1,64}))\s*>`)
+	paramOpen   = lazyRegexp(`(?is)^<(?:parameter|param|arg|argument)(?:\s+(?:name|key)\s*=\s*["']([^"'<>]{1,64})["']|=([^<>"'\s]{1,64}))\s*>`)
 	markupHints = []string{"<invoke", "<function=", "_name>", "<name>", "<tool>", "<arg", "<param", "<final_answer>", "<answer>", "<tool_call name", "<tool_use"}
 )
 
@@ -52,6 +53,10 @@ func matchTag(s string, from int, openers []string, spaced bool, re *regexp.Rege
 			return nil
 		}
 		at := from + i
+		if re == nameTag() && !closesSoon(s, at) {
+			from = at + 1 // "<name>" and no closing tag after a short name: not read by the expression
+			continue
+		}
 		if m := re.FindStringSubmatchIndex(s[at:min(len(s), at+maxOpenTag)]); m != nil {
 			for k := range m {
 				if m[k] >= 0 {
@@ -63,6 +68,20 @@ func matchTag(s string, from int, openers []string, spaced bool, re *regexp.Rege
 		from = at + 1
 	}
 	return nil
+}
+
+// closesSoon reports whether the tag at s[at] is followed, after a text
+// short enough to be a name, by a closing tag: what nameTag asks, looked
+// for plainly, so that a text of many such tags left open is read in
+// linear time.
+func closesSoon(s string, at int) bool {
+	gt := strings.IndexByte(s[at:min(len(s), at+maxOpenTag)], '>')
+	if gt < 0 {
+		return false
+	}
+	rest := s[at+gt+1 : min(len(s), at+maxOpenTag)]
+	lt := strings.IndexByte(rest, '<')
+	return lt >= 0 && lt+1 < len(rest) && rest[lt+1] == '/'
 }
 
 // closeAt returns where the first closing tag of one of names stands in
@@ -92,13 +111,13 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 	}
 	name, body := "", ""
 	at = -1
-	if m := matchTag(s, 0, invokeOpeners, true, invokeOpen); m != nil {
+	if m := matchTag(s, 0, invokeOpeners, true, invokeOpen()); m != nil {
 		end, _ := closeAt(s, m[1], invokeNames)
 		name, body, at = s[m[2]:m[3]], s[m[1]:end], m[0]
-	} else if m := matchTag(s, 0, functionOpeners, false, functionOpen); m != nil {
+	} else if m := matchTag(s, 0, functionOpeners, false, functionOpen()); m != nil {
 		end, _ := closeAt(s, m[1], []string{"function"})
 		name, body, at = s[m[2]:m[3]], s[m[1]:end], m[0]
-	} else if m := matchTag(s, 0, nameOpeners, false, nameTag); m != nil {
+	} else if m := matchTag(s, 0, nameOpeners, false, nameTag()); m != nil {
 		name, body, at = s[m[2]:m[3]], s[m[1]:], m[0]
 	}
 	if at < 0 {
@@ -113,11 +132,17 @@ func (p *Parser) markupCall(s string) (rd reading, at int, ok bool) {
 		}
 		return reading{}, 0, false
 	}
-	if name = cleanName(name); !p.isName(name) || p.naming(name) == namesNothing {
+	n := namesNothing
+	if name = cleanName(name); p.isName(name) {
+		n = p.naming(name)
+	}
+	args, ok := markupArgs(body)
+	if n == namesNothing || n == namesIfInput && (!ok || !hasInput(args)) {
+		// No name, or a word such as "tool" with no arguments: as after
+		// an Action label, not a call.
 		return reading{}, 0, false
 	}
 	thought := markupThought(s[:at])
-	args, ok := markupArgs(body)
 	if !ok {
 		st, err := p.call(thought, name, "", asWritten)
 		return reading{st, err}, at, true
@@ -136,8 +161,12 @@ func indexTag(s string, tags []string, spaced bool) int {
 			return -1
 		}
 		i += k
+		if i+1 == len(s) {
+			return -1
+		}
+		c := s[i+1] | 0x20 // the tags are in lower case: the letter after "<" rules most out
 		for _, t := range tags {
-			if end := i + len(t); end <= len(s) && strings.EqualFold(s[i:end], t) &&
+			if end := i + len(t); end <= len(s) && t[1] == c && strings.EqualFold(s[i:end], t) &&
 				(!spaced || end < len(s) && strings.IndexByte(" \t\n\r", s[end]) >= 0) {
 				return i
 			}
@@ -150,10 +179,12 @@ func indexTag(s string, tags []string, spaced bool) int {
 // ("<tool_call>{...}</tool_call>"), or a tag named after the tool
 // ("<search>Ada Lovelace</search>").
 func (p *Parser) markupAction(v string) (reading, bool) {
-	if rd, at, ok := p.markupCall(v); ok && at == 0 {
+	if rd, at, ok := p.markupCall(v); ok && (at == 0 || onlyTags(v[:at])) {
+		// The call, perhaps inside tags that wrap it ("<invoke>",
+		// "<function_calls>").
 		return rd, true
 	}
-	if i := strings.IndexByte(v, '{'); i > 0 && blobPrefix.MatchString(v[:i]) {
+	if i := strings.IndexByte(v, '{'); i > 0 && (isBlobPrefix(v[:i]) || onlyTags(v[:i])) {
 		if rd, ok := p.blobAt(v[i:]); ok {
 			return rd, true
 		}
@@ -162,23 +193,25 @@ func (p *Parser) markupAction(v string) (reading, bool) {
 }
 
 // openTag matches the tag that opens s.
-var openTag = regexp.MustCompile(`^<([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
+var openTag = lazyRegexp(`^<([A-Za-z_][A-Za-z0-9_.-]{0,63})>`)
 
 // wrapperTags are the tags that wrap calls, answers or text: never a
 // tool's name.
-var wrapperTags = map[string]bool{"tool_call": true, "tool_calls": true, "function_call": true, "function_calls": true,
-	"tool_use": true, "invoke": true, "call": true, "calls": true, "action": true, "actions": true, "function": true,
-	"tool": true, "tools": true, "response": true, "answer": true, "final_answer": true, "result": true, "output": true,
-	"code": true, "python": true, "json": true, "thought": true, "observation": true, "input": true, "args": true,
-	"arguments": true, "parameters": true, "b": true, "i": true, "p": true, "s": true, "br": true, "em": true, "strong": true}
+var wrapperTags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tool_call": true, "tool_calls": true, "function_call": true, "function_calls": true,
+		"tool_use": true, "invoke": true, "call": true, "calls": true, "action": true, "actions": true, "function": true,
+		"tool": true, "tools": true, "response": true, "answer": true, "final_answer": true, "result": true, "output": true,
+		"code": true, "python": true, "json": true, "thought": true, "observation": true, "input": true, "args": true,
+		"arguments": true, "parameters": true, "b": true, "i": true, "p": true, "s": true, "br": true, "em": true, "strong": true}
+})
 
 // taggedCall reads a call written as a tag named after the tool, its
 // input inside as text or child tags: "<search>Ada Lovelace</search>".
 // After an Action label the tag may name any tool; elsewhere
 // (registeredOnly) only a registered one.
 func (p *Parser) taggedCall(v string, registeredOnly bool) (reading, bool) {
-	m := openTag.FindStringSubmatch(v)
-	if m == nil || wrapperTags[strings.ToLower(m[1])] {
+	m := openTag().FindStringSubmatch(v)
+	if m == nil || wrapperTags()[strings.ToLower(m[1])] {
 		return reading{}, false
 	}
 	name, body := m[1], v[len(m[0]):]
@@ -220,7 +253,7 @@ const maxArgTags = 64
 func markupArgs(body string) (any, bool) {
 	args := map[string]any{}
 	for from := 0; len(args) < maxArgTags; {
-		m := matchTag(body, from, paramOpeners, false, paramOpen)
+		m := matchTag(body, from, paramOpeners, false, paramOpen())
 		if m == nil {
 			break
 		}
@@ -345,6 +378,11 @@ func stripTags(s string) string {
 		b.WriteByte('<')
 		s = s[1:]
 	}
+}
+
+// onlyTags reports whether s holds nothing but tags and white space.
+func onlyTags(s string) bool {
+	return strings.TrimSpace(stripTags(s)) == ""
 }
 
 // markupThought is the prose before a call written as markup, without

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,6 +23,8 @@ type toolIndex struct {
 	// hasPunctuatedNames says that a registered name holds a character
 	// that also parts a name from an inline input (":", "(", "[", ",").
 	hasPunctuatedNames bool
+	// longest is the length of the longest registered name.
+	longest int
 	// list names the tools for the errors the model reads, or is empty.
 	list string
 }
@@ -38,6 +41,7 @@ func newToolIndex(t Tools) toolIndex {
 		idx.names = append(idx.names, name)
 		idx.byName[name] = info
 		idx.hasPunctuatedNames = idx.hasPunctuatedNames || strings.ContainsAny(name, ":：([{, ")
+		idx.longest = max(idx.longest, len(name))
 		infos = append(infos, info)
 	}
 	if len(idx.names) > 0 {
@@ -52,6 +56,11 @@ func newToolIndex(t Tools) toolIndex {
 			if (keys[0] == info.name) != own {
 				continue
 			}
+			if clean := cleanName(info.name); clean != info.name {
+				// A name that ends in brackets ("Search (beta)") is
+				// looked up without them, as cleanName leaves it.
+				keys = append(keys, nameKeys(clean)...)
+			}
 			for _, k := range keys {
 				if _, taken := idx.byKey[k]; !taken {
 					idx.byKey[k] = info
@@ -63,8 +72,9 @@ func newToolIndex(t Tools) toolIndex {
 }
 
 // nameKeys returns the forms under which a name is looked up: lower case
-// with spaces, hyphens and dots as underscores, and the same without any
-// separator ("web_search", "websearch").
+// with spaces, hyphens, dots and colons as underscores, and the same
+// without any separator ("web_search", "websearch"; "gmailfindemail" for
+// "Gmail: Find Email", written "Gmail - Find Email" too).
 func nameKeys(name string) []string {
 	key, flat := appendKeys(nil, nil, name)
 	return []string{string(key), string(flat)}
@@ -75,7 +85,7 @@ func nameKeys(name string) []string {
 func appendKeys(key, flat []byte, name string) ([]byte, []byte) {
 	for _, r := range name {
 		switch {
-		case isWordBreak(r):
+		case isWordBreak(r) || r == ':' || r == '：':
 			key = append(key, '_')
 		case r < utf8.RuneSelf:
 			c := byte(r)
@@ -93,10 +103,12 @@ func appendKeys(key, flat []byte, name string) ([]byte, []byte) {
 
 // lookup finds the registered tool a model meant by name.
 func (idx toolIndex) lookup(name string) *toolInfo {
-	if len(idx.byKey) == 0 || len(name) > 128 {
+	if len(idx.byKey) == 0 {
 		return nil
 	}
-	if name = cleanName(name); name == "" {
+	// The name without the markup and spaces around it is no longer than
+	// a name (cleanName reads only the junk at its ends).
+	if name = cleanName(name); name == "" || len(name) > 128 {
 		return nil
 	}
 	if info, ok := idx.byName[name]; ok {
@@ -148,8 +160,10 @@ func (idx toolIndex) lookupKeys(name string) *toolInfo {
 
 // genericWords are the words models add to a tool's name ("Calculator
 // Tool", "the web_search function") that name no tool themselves.
-var genericWords = map[string]bool{"tool": true, "tools": true, "function": true, "func": true, "api": true,
-	"plugin": true, "the": true, "use": true, "call": true, "using": true, "action": true}
+var genericWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tool": true, "tools": true, "function": true, "func": true, "api": true,
+		"plugin": true, "the": true, "use": true, "call": true, "using": true, "action": true}
+})
 
 // loose finds the registered tool a name means once the generic words
 // around it are dropped ("Calculator Tool" for calculator), or nil. The
@@ -180,7 +194,7 @@ func (idx toolIndex) loose(name string) *toolInfo {
 			continue
 		}
 		words++
-		if genericWords[string(w)] {
+		if genericWords()[string(w)] {
 			continue
 		}
 		if kept++; kept > 1 {
@@ -255,6 +269,28 @@ func (info *toolInfo) fits(args any) bool {
 // full stops, colons, commas and the like.
 func cleanName(s string) string {
 	return strings.TrimFunc(s, isNameJunk)
+}
+
+// unknownName is the name of a tool the parser does not know, as the step
+// gives it: cleaned as cleanName does, but keeping a closing bracket that
+// an opening one in the name needs ("Ask question to co-worker
+// (Editor)"), and without a namespace that models put before a name and
+// prompts never do ("functions.calculate", "default_api.search").
+func unknownName(written string) string {
+	name := cleanName(written)
+	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
+		if strings.Count(name, string(pair[0])) == strings.Count(name, string(pair[1]))+1 {
+			if i := strings.Index(written, name); i >= 0 && strings.HasPrefix(written[i+len(name):], string(pair[1])) {
+				name += string(pair[1])
+			}
+		}
+	}
+	for _, ns := range [...]string{"functions.", "default_api.", "tools."} {
+		if rest, ok := strings.CutPrefix(name, ns); ok && rest != "" && rest == strings.TrimLeftFunc(rest, isNameJunk) {
+			return rest
+		}
+	}
+	return name
 }
 
 // isNameJunk reports whether r is white space, markup or punctuation that
@@ -372,16 +408,22 @@ const (
 	// loop answers an unknown tool with the names of the real ones.
 	namesTool naming = iota
 	// namesNothing is a refusal ("None needed", "不需要使用工具") or the
-	// prompt's own placeholder ("$TOOL_NAME", "<tool name>"): never a call.
+	// prompt's own placeholder ("$TOOL_NAME", "<tool name>",
+	// "tool_name"): never a call.
 	namesNothing
-	// namesSentence is longer words ("Click on the first result", the
-	// thought written again): a call only when sentenceCalls says so.
+	// namesIfInput is one word that a prompt may use as a placeholder
+	// but a tool may be called ("tool", "xxx", "function"): a call
+	// when an input follows it.
+	namesIfInput
+	// namesSentence is longer words ("Search the internet", "Click on
+	// the first result", the thought written again): a call when
+	// sentenceCalls says so.
 	namesSentence
 )
 
 // naming says what name, written where a tool's name goes, names. A
 // registered name always names its tool, whatever its shape
-// ("Gmail: Find Email").
+// ("Gmail: Find Email", "I am feeling lucky").
 func (p *Parser) naming(name string) naming {
 	if _, ok := p.tools.byName[name]; ok {
 		return namesTool // the usual case: a registered name as written
@@ -399,7 +441,12 @@ func (p *Parser) naming(name string) naming {
 				low[i] = c + 'a' - 'A'
 			}
 		}
-		if refusalWords[string(low)] || allPlaceholderWords(low) {
+		switch parts := placeholderParts(low); {
+		case refusalWords()[string(low)] || strings.IndexByte(name, '$') >= 0:
+			return namesNothing
+		case parts == 1:
+			return namesIfInput // "tool", not "tool_name"
+		case parts > 1:
 			return namesNothing
 		}
 		return namesTool
@@ -416,6 +463,28 @@ func (p *Parser) naming(name string) naming {
 		return namesTool
 	}
 	return namesSentence
+}
+
+// isTemplate reports whether line, the value of an Action label as
+// written, is a prompt's placeholder in brackets ("<tool name>", "[tool]",
+// "{tool_name}"): words that only say "a tool's name" inside brackets.
+func isTemplate(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < 3 || len(t) > maxShortName {
+		return false
+	}
+	var closer byte
+	switch t[0] {
+	case '<':
+		closer = '>'
+	case '[':
+		closer = ']'
+	case '{':
+		closer = '}'
+	default:
+		return false
+	}
+	return t[len(t)-1] == closer && isPlaceholderName(t)
 }
 
 // isTitleName reports whether s is a tool's name written in title case,
@@ -455,9 +524,10 @@ func isASCIIWord(s string) bool {
 	return alnum
 }
 
-// allPlaceholderWords reports whether every part of low, a word in lower
-// case, between '_', '-' and '.', is a placeholder word ("tool_name").
-func allPlaceholderWords(low []byte) bool {
+// placeholderParts returns how many parts low, a word in lower case,
+// has between '_', '-' and '.' when every part is a placeholder word
+// ("tool_name" has two), and 0 when one is not.
+func placeholderParts(low []byte) int {
 	parts := 0
 	for start := 0; start <= len(low); {
 		end := start
@@ -465,28 +535,74 @@ func allPlaceholderWords(low []byte) bool {
 			end++
 		}
 		if end > start {
-			if !placeholderWords[string(low[start:end])] {
-				return false
+			if !placeholderWords()[string(low[start:end])] {
+				return 0
 			}
 			parts++
 		}
 		start = end + 1
 	}
-	return parts > 0
+	return parts
 }
 
 // sentenceCalls reports whether name, words longer than a name, still
 // make a call with the arguments args: they name one registered tool
-// whose arguments args fit (see toolIndex.forgiven), or they read as the
-// name of a tool the model was given (a phrase such as "Delegate work to
-// coworker", not a sentence in the first person) and args are an object
-// of named arguments, as a tool's schema asks for.
-func (p *Parser) sentenceCalls(name string, args any) bool {
+// whose arguments args fit (see toolIndex.forgiven), or an input was
+// written after them (given; "{}" and "None" too: a call with no
+// arguments) and they do not state a plan ("I will use pandas", "Let me
+// look it up"): "Search the internet", "List files in directory" are how
+// tools are named, and 201d578 read every such value followed by an
+// input as a call.
+func (p *Parser) sentenceCalls(name string, args any, given bool) bool {
 	if info := p.tools.forgiven(name); info != nil && info.fits(args) {
 		return true
 	}
-	obj, ok := args.(map[string]any)
-	return ok && len(obj) > 0 && isToolPhrase(name)
+	return given && !statesPlan(name)
+}
+
+// statesPlan reports whether s, the value of an Action label, is a
+// sentence about the step rather than a name: it opens as one ("I will
+// ...", "Let me ...", "Now ...").
+func statesPlan(s string) bool {
+	s = cleanName(s)
+	first := s
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		first = s[:i]
+	}
+	var buf [16]byte
+	low, ok := lowerWord(buf[:0], strings.TrimRight(first, ","))
+	return ok && phraseOpeners()[string(low)] || planStart().MatchString(s)
+}
+
+// callsWith reports whether the value of an Action label that names what
+// n says is a call with the input written after it: a tool's name always
+// is; a placeholder-like word is with an input; longer words are when
+// sentenceCalls says so.
+func (p *Parser) callsWith(n naming, name, input string, form inputForm) bool {
+	switch n {
+	case namesTool:
+		return true
+	case namesIfInput:
+		// With arguments the call keeps: not an input the call reads as
+		// none ("[", "None,").
+		return !isPlaceholder(input) && !noInput(input, form) && hasInput(p.inputValue(input, form))
+	case namesSentence:
+		return p.sentenceCalls(name, p.inputValue(input, form), strings.TrimSpace(input) != "")
+	}
+	return false
+}
+
+// hasInput reports whether args, an input as inputValue gives it, holds
+// anything: an object with keys, or a text that is not a placeholder for
+// nothing ("None", "N/A").
+func hasInput(args any) bool {
+	switch a := args.(type) {
+	case map[string]any:
+		return len(a) > 0
+	case string:
+		return !isPlaceholder(a)
+	}
+	return args != nil
 }
 
 // inputValue is an input's arguments as written: an object when it is
@@ -499,31 +615,35 @@ func (p *Parser) inputValue(input string, form inputForm) any {
 	return args
 }
 
-// maxPhraseWords bounds the words of a tool's name written as a phrase.
-const maxPhraseWords = 6
+// maxPhraseWords bounds the words of a tool's name written as a phrase:
+// crewAI's longest ("Search a github repo's content") have five or six.
+const maxPhraseWords = 8
 
 // phraseOpeners are the words that open a sentence about the step, not
 // a tool's name: "I will use pandas ...", "Let me ...".
-var phraseOpeners = map[string]bool{"i": true, "i'll": true, "i'm": true, "i've": true, "we": true, "we'll": true,
-	"let": true, "let's": true, "lets": true, "you": true, "my": true, "our": true, "now": true, "first": true,
-	"then": true, "next": true, "so": true, "this": true, "that": true, "it": true, "there": true, "here": true,
-	"please": true, "to": true}
+var phraseOpeners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"i": true, "i'll": true, "i'm": true, "i've": true, "we": true, "we'll": true,
+		"let": true, "let's": true, "lets": true, "you": true, "my": true, "our": true, "now": true, "first": true,
+		"then": true, "next": true, "so": true, "this": true, "that": true, "it": true, "there": true, "here": true,
+		"please": true, "to": true}
+})
 
 // isToolPhrase reports whether s may be a tool's name written as a
-// phrase: at most six words of letters, digits and the marks names use,
-// not opening as a sentence about the step does.
+// phrase: at most eight words of letters, digits and the marks names use,
+// not opening as a sentence about the step does ("I will ...", "Let me
+// ...", "Now ...").
 func isToolPhrase(s string) bool {
 	s = cleanName(s)
 	if len(s) > maxShortName {
 		return false
 	}
 	words := strings.Fields(s)
-	if len(words) == 0 || len(words) > maxPhraseWords || phraseOpeners[strings.ToLower(words[0])] {
+	if len(words) == 0 || len(words) > maxPhraseWords || phraseOpeners()[strings.ToLower(words[0])] {
 		return false
 	}
 	for _, w := range words {
 		for _, r := range w {
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-.'’", r) {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-.'’()&/+#@", r) {
 				return false
 			}
 		}
@@ -559,7 +679,7 @@ func isShortName(s string) bool {
 				return false
 			}
 		}
-		if !genericTail[strings.ToLower(w)] {
+		if !genericTail()[strings.ToLower(w)] {
 			words++
 		}
 	}
@@ -568,21 +688,25 @@ func isShortName(s string) bool {
 
 // genericTail are the words a model adds to a tool's name that do not
 // make it a sentence ("Wikipedia Search Tool").
-var genericTail = map[string]bool{"tool": true, "tools": true, "function": true, "api": true, "plugin": true}
+var genericTail = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tool": true, "tools": true, "function": true, "api": true, "plugin": true}
+})
 
 // refusalWords are the first words of a value that says no tool is
 // needed, in the languages the labels come in: "None needed", "No action
 // needed (I have the prices)", "Not applicable", "Ninguna", "Keine".
-var refusalWords = map[string]bool{
-	"none": true, "no": true, "nothing": true, "not": true, "n/a": true, "na": true, "null": true, "nil": true,
-	"without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
-	"ninguna": true, "ninguno": true, "ningún": true, "ningun": true, "nada": true, "sin": true,
-	"nenhuma": true, "nenhum": true, "não": true, "nao": true, "sem": true,
-	"aucune": true, "aucun": true, "rien": true, "pas": true, "sans": true, "non": true,
-	"keine": true, "kein": true, "keiner": true, "keines": true, "nichts": true, "nicht": true, "ohne": true,
-	"nessuna": true, "nessuno": true, "niente": true, "nulla": true, "senza": true,
-	"нет": true, "не": true, "никакое": true, "никакого": true, "никаких": true, "никакой": true, "ничего": true, "без": true,
-}
+var refusalWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"none": true, "no": true, "nothing": true, "not": true, "n/a": true, "na": true, "null": true, "nil": true,
+		"without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
+		"ninguna": true, "ninguno": true, "ningún": true, "ningun": true, "nada": true, "sin": true,
+		"nenhuma": true, "nenhum": true, "não": true, "nao": true, "sem": true,
+		"aucune": true, "aucun": true, "rien": true, "pas": true, "sans": true, "non": true,
+		"keine": true, "kein": true, "keiner": true, "keines": true, "nichts": true, "nicht": true, "ohne": true,
+		"nessuna": true, "nessuno": true, "niente": true, "nulla": true, "senza": true,
+		"нет": true, "не": true, "никакое": true, "никакого": true, "никаких": true, "никакой": true, "ничего": true, "без": true,
+	}
+})
 
 // Refusals in the scripts that do not part words with spaces: those that
 // open a value, and those found anywhere in it.
@@ -602,7 +726,7 @@ func isRefusal(s string) bool {
 		end = len(s)
 	}
 	var buf [32]byte
-	if first, ok := lowerWord(buf[:0], s[:end]); ok && refusalWords[string(first)] {
+	if first, ok := lowerWord(buf[:0], s[:end]); ok && refusalWords()[string(first)] {
 		return true
 	}
 	for _, r := range s {
@@ -640,14 +764,16 @@ func lowerWord(buf []byte, w string) ([]byte, bool) {
 // where the tool's name goes and a model copies: "$TOOL_NAME", "<tool
 // name>", "[your tool]", "{tool_name}". "Action" is not among them: a
 // tool may be called so.
-var placeholderWords = map[string]bool{
-	"tool": true, "tools": true, "name": true, "names": true, "toolname": true,
-	"actionname": true, "function": true, "functions": true, "functionname": true, "func": true, "the": true,
-	"your": true, "a": true, "an": true, "to": true, "take": true, "use": true, "one": true, "of": true,
-	"here": true, "insert": true, "selected": true, "chosen": true, "appropriate": true, "which": true,
-	"should": true, "be": true, "api": true, "plugin": true, "command": true, "this": true, "that": true,
-	"next": true, "step": true, "some": true, "xxx": true, "placeholder": true, "example": true,
-}
+var placeholderWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"tool": true, "tools": true, "name": true, "names": true, "toolname": true,
+		"actionname": true, "function": true, "functions": true, "functionname": true, "func": true, "the": true,
+		"your": true, "a": true, "an": true, "to": true, "take": true, "use": true, "one": true, "of": true,
+		"here": true, "insert": true, "selected": true, "chosen": true, "appropriate": true, "which": true,
+		"should": true, "be": true, "api": true, "plugin": true, "command": true, "this": true, "that": true,
+		"next": true, "step": true, "some": true, "xxx": true, "placeholder": true, "example": true,
+	}
+})
 
 // isPlaceholderName reports whether s is a placeholder for a tool's name
 // rather than a name: a template variable ("$TOOL_NAME") or words that
@@ -673,7 +799,7 @@ func isPlaceholderName(s string) bool {
 			continue
 		}
 		var buf [32]byte
-		if lw, ok := lowerWord(buf[:0], w); !ok || !placeholderWords[string(lw)] {
+		if lw, ok := lowerWord(buf[:0], w); !ok || !placeholderWords()[string(lw)] {
 			return false
 		}
 		words++

@@ -2,8 +2,8 @@ package parser
 
 import (
 	"errors"
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -102,10 +102,14 @@ func normalize(text string) string {
 
 // qwenLabels spells the labels of Qwen-Agent's function-calling template
 // ("✿FUNCTION✿: web_search", then "✿ARGS✿: {...}") as the protocol's.
-var qwenLabels = strings.NewReplacer("✿FUNCTION✿", "Action", "✿ARGS✿", "Action Input", "✿RESULT✿", "Observation", "✿RETURN✿", "Final Answer")
+var qwenLabels = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("✿FUNCTION✿", "Action", "✿ARGS✿", "Action Input", "✿RESULT✿", "Observation", "✿RETURN✿", "Final Answer")
+})
 
 // breaks turns line breaks written as escapes or HTML back into breaks.
-var breaks = strings.NewReplacer(`\r\n`, "\n", `\n`, "\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n")
+var breaks = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\r\n`, "\n", `\n`, "\n", "<br>", "\n", "<br/>", "\n", "<br />", "\n")
+})
 
 // escapedBreaks reads a reply of one line whose line breaks came escaped
 // ("Thought: x\nAction: y", as a JSON string writes it) or as HTML
@@ -115,7 +119,7 @@ func escapedBreaks(text string) string {
 	if !strings.Contains(text, `\n`) && !strings.Contains(text, "<br") {
 		return text
 	}
-	lines := breaks.Replace(text)
+	lines := breaks().Replace(text)
 	if nl := strings.IndexByte(lines, '\n'); nl >= 0 && hasLabel(lines[nl+1:]) {
 		return lines
 	}
@@ -128,14 +132,14 @@ func escapedBreaks(text string) string {
 // that begins a call, or separates its type or name from what follows
 // (function<｜tool▁sep｜>web_search), is a line break, with the type
 // "function" dropped.
-var specialToken = regexp.MustCompile(`(?:function)?<[|｜][A-Za-z0-9_▁]{1,32}[|｜]>|</?s>`)
+var specialToken = lazyRegexp(`(?:function)?<[|｜][A-Za-z0-9_▁]{1,32}[|｜]>|</?s>`)
 
 // dropSpecialTokens removes chat-template tokens from text.
 func dropSpecialTokens(text string) string {
 	if strings.IndexByte(text, '<') < 0 || (!strings.Contains(text, "<|") && !strings.Contains(text, "<｜") && !strings.Contains(text, "</s>") && !strings.Contains(text, "<s>")) {
 		return text
 	}
-	return specialToken.ReplaceAllStringFunc(text, func(tok string) string {
+	return specialToken().ReplaceAllStringFunc(text, func(tok string) string {
 		if strings.Contains(tok, "sep") || strings.Contains(tok, "begin") {
 			return "\n"
 		}
@@ -341,7 +345,7 @@ func (r *reply) step() (Step, error) {
 		if strings.Contains(content, "✿") {
 			// Looked for only here, in a reply without the protocol's
 			// labels, so that no other reply is read once more for it.
-			if labelled := qwenLabels.Replace(content); labelled != content {
+			if labelled := qwenLabels().Replace(content); labelled != content {
 				var again reply
 				again.init(r.p, labelled)
 				return again.step()
@@ -424,7 +428,7 @@ func (r *reply) step() (Step, error) {
 		return Step{}, r.p.errNoToolName(r.noTool)
 	}
 	if body := r.body[r.start:r.end]; hasGate(body) {
-		if m := toolGate.FindStringSubmatch(body); m != nil {
+		if m := toolGate().FindStringSubmatch(body); m != nil {
 			return Step{}, r.p.errGate(strings.ToLower(m[1]))
 		}
 	}
@@ -583,13 +587,13 @@ func (r *reply) action(i int) (reading, bool) {
 	if line != "" && line[0] == '<' {
 		// A call written as markup: "<search>Ada Lovelace</search>",
 		// "<invoke><tool_name>x</tool_name>...", "<function=x>...".
-		if rd, ok := p.markupAction(strings.TrimSpace(seg)); ok {
+		if rd, ok := p.markupAction(strings.TrimSpace(unfence(strings.TrimSpace(seg)))); ok {
 			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 		}
 	}
 	name, inlineInput, hasInline := p.splitActionLine(line)
 	naming := p.naming(name)
-	if naming == namesNothing {
+	if naming == namesNothing || naming != namesTool && isTemplate(line) {
 		r.sawNoTool(name)
 		return reading{}, false
 	}
@@ -613,9 +617,15 @@ func (r *reply) action(i int) (reading, bool) {
 			}
 		}
 	}
-	if naming == namesSentence && !p.sentenceCalls(name, p.inputValue(input, form)) {
-		// Words that name no tool ("Click on the first result", the
-		// thought written again): not a call.
+	if naming == namesSentence && r.marks.at(i).listed {
+		// "2. **Action:** Perform the addition": a step of a plan
+		// written as a numbered list, not a call.
+		naming = namesNothing
+	}
+	if !p.callsWith(naming, name, input, form) {
+		// A word that calls only with an input, written without one, or
+		// words that name no tool (the thought written again): not a
+		// call.
 		r.sawNoTool(name)
 		return reading{}, false
 	}
@@ -709,7 +719,7 @@ func unwrapCall(line string) string {
 		line = strings.TrimSpace(rest)
 	}
 	line = strings.TrimPrefix(line, "await ")
-	if m := callMarker.FindString(line); m != "" {
+	if m := callMarker().FindString(line); m != "" {
 		line = line[len(m):]
 	}
 	if inner, ok := strings.CutPrefix(line, "print("); ok && strings.HasSuffix(inner, ")") {
@@ -720,7 +730,7 @@ func unwrapCall(line string) string {
 
 // callMarker matches a marker some models put before a call:
 // "<<function>>web_search(...)", "<call>web_search(...)".
-var callMarker = regexp.MustCompile(`^<{1,2}[A-Za-z_]{1,32}>{1,2}[ \t]*`)
+var callMarker = lazyRegexp(`^<{1,2}[A-Za-z_]{1,32}>{1,2}[ \t]*`)
 
 // bareCall reads a reply that is nothing but one inline call of a
 // registered tool, such as "web_search(query=\"go\")" (perhaps in a code
@@ -791,6 +801,9 @@ const (
 // given input text (empty when there was none).
 func (p *Parser) call(thought, name, input string, form inputForm) (Step, error) {
 	info := p.tools.lookup(name)
+	if info == nil {
+		info = p.tools.lookup(unknownName(name)) // "functions.Calculator"
+	}
 	if info == nil && isFinish(name) {
 		answer := answerText(input, form)
 		if answer == "" {
@@ -806,12 +819,12 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 	if info != nil {
 		name = info.name
 	} else {
-		name = cleanName(name)
+		name = unknownName(name)
 	}
 	if inner, ok := p.repeatedCall(name, info, input); ok {
 		input, form = inner, inline
 	}
-	if isPlaceholder(input) {
+	if isPlaceholder(input) || noInput(input, form) {
 		// No input, or one that says there is none: a call with no
 		// arguments, unless the tool needs some.
 		if info != nil && len(info.required) > 0 {
@@ -840,11 +853,42 @@ func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string
 	return inner, true
 }
 
+// noInput reports whether an input that isPlaceholder does not take as
+// a whole still says there is none: a placeholder followed by commentary
+// after a blank line ("None", then "I will wait."), or a tuple or call of
+// None alone ("(None,)").
+func noInput(input string, form inputForm) bool {
+	s := strings.TrimSpace(input)
+	if form == asWritten && !strings.HasPrefix(s, "```") {
+		if i := strings.Index(s[:min(len(s), 36)], "\n\n"); i >= 0 {
+			return isPlaceholder(s[:i])
+		}
+	}
+	if len(s) > 64 {
+		return false // "(None,)" is short
+	}
+	if form == inline {
+		a, ok := readPyArgs(s)
+		return ok && a.empty()
+	}
+	if s != "" && s[0] == '(' {
+		a, ok := pyTuple(s)
+		return ok && a.empty()
+	}
+	return false
+}
+
 // isPlaceholder reports whether an Action Input says there is no input:
 // it is blank, or a word or literal for nothing ("None", "N/A", `""`,
 // "(empty string)", "no input", "{}").
 func isPlaceholder(input string) bool {
 	s := strings.TrimSpace(input)
+	if len(s) > 48 {
+		return false
+	}
+	if i := strings.Index(s, " #"); i >= 0 {
+		s = s[:i] // a Python comment: "None  # no arguments"
+	}
 	if len(s) > 32 {
 		return false
 	}
@@ -866,10 +910,16 @@ func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[str
 		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok {
 			return info.adaptArgs(obj)
 		}
+		if a, ok := readPyArgs(input); ok {
+			return info.pyCallArgs(a)
+		}
 	}
 	v := decodeInput(input, form == jsonString)
 	if v.obj != nil {
 		return info.adaptArgs(v.obj)
+	}
+	if v.tuple != nil {
+		return info.pyCallArgs(*v.tuple)
 	}
 	if v.raw {
 		if obj, ok := info.markupInput(v.text); ok {
@@ -913,13 +963,15 @@ func isFinish(name string) bool {
 	}
 	var keyBuf, flatBuf [128]byte // on the stack: most names are no answer
 	key, flat := appendKeys(keyBuf[:0], flatBuf[:0], cleanName(name))
-	return finishKeys[string(key)] || finishKeys[string(flat)]
+	return finishKeys()[string(key)] || finishKeys()[string(flat)]
 }
 
 // finishKeys are the lookup keys (see nameKeys) of the names isFinish
 // knows.
-var finishKeys = map[string]bool{"finish": true, "final_answer": true, "finalanswer": true, "answer": true, "final": true, "最终答案": true,
-	// Answering written as a tool the model made up.
-	"respond": true, "response": true, "reply": true, "speak": true, "say": true, "final_response": true, "finalresponse": true,
-	"direct_answer": true, "directanswer": true, "respond_directly": true, "responddirectly": true, "answer_directly": true,
-	"answerdirectly": true, "direct_response": true, "directresponse": true}
+var finishKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"finish": true, "final_answer": true, "finalanswer": true, "answer": true, "final": true, "最终答案": true,
+		// Answering written as a tool the model made up.
+		"respond": true, "response": true, "reply": true, "speak": true, "say": true, "final_response": true, "finalresponse": true,
+		"direct_answer": true, "directanswer": true, "respond_directly": true, "responddirectly": true, "answer_directly": true,
+		"answerdirectly": true, "direct_response": true, "directresponse": true}
+})

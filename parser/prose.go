@@ -1,8 +1,8 @@
 package parser
 
 import (
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -17,32 +17,35 @@ import (
 // with no labels has content.
 const maxUnlabelledCheck = 600
 
-var (
+const (
 	// opener is what may stand before a plan: interjections and
 	// sequencing words ("Okay, first, ...").
 	opener = `(?:(?:ok(?:ay)?|sure|yes|no|alright|all right|well|now|first(?:ly)?|next|so|great|then|hmm+|right|good|to (?:answer|do) (?:this|that|the question|it)[^,.]{0,60},|to find (?:out|this|that)[^,.]{0,60},)[,!.]?\s+)*`
 	// planVerbs are the verbs of acting on the world or of thinking more.
 	planVerbs = `(?:search|look|use|call|check|find|calculate|compute|query|run|fetch|get|browse|try|verify|determine|figure|think|consider|start|begin|gather|research|read|open|visit|execute|invoke|ask|retrieve|analy[sz]e|break|work|perform|do|make|go|see|confirm|solve|evaluate|convert|identify|review|explore|calc|compare|summari[sz]e|list|extract|collect|obtain|estimate|inspect|download|translate|write|test|scrape|lookup|count|format|present|organi[sz]e|display|show|share|report|prepare|sort|tabulate)\b`
+)
+
+var (
 	// planStart matches a sentence that announces an action: "I should
 	// search for ...", "Let me use the calculator", "I'll look it up".
-	planStart = regexp.MustCompile(`(?i)^` + opener + `(?:i(?:\s*'ll|\s*'d|\s*'m going to|\s+(?:will|shall|should|need to|must|have to|want to|would like to|am going to|are going to|can|could|now|first|then|better|might|may|still|also|just|ought to|plan to|intend to))+\s+(?:(?:first|now|then|quickly|also|just|need to|to)\s+)*` + planVerbs +
+	planStart = lazyRegexp(`(?i)^` + opener + `(?:i(?:\s*'ll|\s*'d|\s*'m going to|\s+(?:will|shall|should|need to|must|have to|want to|would like to|am going to|are going to|can|could|now|first|then|better|might|may|still|also|just|ought to|plan to|intend to))+\s+(?:(?:first|now|then|quickly|also|just|need to|to)\s+)*` + planVerbs +
 		`|let(?:\s*'s|\s+me|\s+us)\s+(?:(?:first|now|then|quickly|also|just|try to)\s+)*` + planVerbs +
 		`|(?:using|use|calling|call|searching|checking|looking up)\s+(?:the\s+)?[\w.-]+\s+(?:tool|function|api)\b)`)
 	// stockLine matches a sentence that says the answer is known, or the
 	// question can be answered, without giving the answer.
-	stockLine = regexp.MustCompile(`(?i)^` + opener + stockPhrase + `\s*[.!]*$`)
+	stockLine = lazyRegexp(`(?i)^` + opener + stockPhrase + `\s*[.!]*$`)
 	// stockColon matches a stock line that goes on to give the answer
 	// after a colon: "I now know the final answer: Paris."
-	stockColon = regexp.MustCompile(`(?i)^` + opener + stockPhrase + `\s*[:：]\s*(\S[\s\S]*)$`)
+	stockColon = lazyRegexp(`(?i)^` + opener + stockPhrase + `\s*[:：]\s*(\S[\s\S]*)$`)
 	// toolGate matches LangChain's conversational gate line.
-	toolGate = regexp.MustCompile(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
+	toolGate = lazyRegexp(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
 	// aiLine is the answer line that follows a gate answered "No".
-	aiLine = regexp.MustCompile(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
+	aiLine = lazyRegexp(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
 	// codeLine matches a line that reads as code, not prose.
-	codeLine = regexp.MustCompile(`^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+[:(]|func\s+\w*\s*\(|function\s+\w*\s*\(|(?:const|let|var)\s+\w+\s*=|#include\b|package\s+\w+\s*$|print\s*\(|console\.log\s*\(|return\b|if\s*\(|for\s*\(|while\s*\(|[A-Za-z_][\w.]*\s*=\s*[\w.]+\(.*|.*[;{}]\s*$|\w+(?:\.\w+)*\([^()]*\)\s*;?\s*$)`)
+	codeLine = lazyRegexp(`^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+[:(]|func\s+\w*\s*\(|function\s+\w*\s*\(|(?:const|let|var)\s+\w+\s*=|#include\b|package\s+\w+\s*$|print\s*\(|console\.log\s*\(|return\b|if\s*\(|for\s*\(|while\s*\(|[A-Za-z_][\w.]*\s*=\s*[\w.]+\(.*|.*[;{}]\s*$|\w+(?:\.\w+)*\([^()]*\)\s*;?\s*$)`)
 	// trailingFunctionWord matches a text ending in a word that cannot end
 	// a sentence in English.
-	trailingFunctionWord = regexp.MustCompile(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such)$`)
+	trailingFunctionWord = lazyRegexp(`(?i)\b(?:the|a|an|of|to|and|or|but|is|are|was|were|be|which|than|my|your|their|its|will|would|should|can|could|if|because|such|whether|into|as|while|since|although|unless|until|i|we|they|let|very)$`)
 )
 
 // stockPhrase is the words of a line that says the answer is known.
@@ -61,13 +64,13 @@ func answerAfterStockLine(text string) (before, answer string, ok bool) {
 	start := 0
 	for _, end := range sentenceEnds(text) {
 		s := strings.TrimSpace(text[start:end])
-		if m := stockColon.FindStringSubmatchIndex(s); m != nil && isStockLine(s[:strings.IndexAny(s, ":：")]) {
+		if m := stockColon().FindStringSubmatchIndex(s); m != nil && isStockLine(s[:strings.IndexAny(s, ":：")]) {
 			off := start + strings.Index(text[start:], s)
 			return strings.TrimRight(text[:off+m[2]], ":： \t"), cleanText(text[off+m[2]:]), true
 		}
 		if s != "" && isStockLine(s) {
 			answer := cleanText(text[end:])
-			if answer == "" || planStart.MatchString(answer) {
+			if answer == "" || planStart().MatchString(answer) {
 				return "", "", false
 			}
 			return strings.TrimSpace(text[:end]), answer, true
@@ -84,13 +87,16 @@ func (p *Parser) notAnAnswer(content string) error {
 		if answerCutOff(content) {
 			return p.errNotAnAnswer(errCutOff)
 		}
+		if endsInPlan(lastSentence(content)) {
+			return p.errNotAnAnswer(errPlan + p.toolList() + errPlanEnd)
+		}
 		return nil
 	}
 	if gateReply(content) {
 		return p.errNotAnAnswer("Your reply only says whether a tool is needed. If one is, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if not, write the answer after \"Final Answer:\".")
 	}
 	if hasGate(content) {
-		if m := toolGate.FindStringSubmatch(content); m != nil {
+		if m := toolGate().FindStringSubmatch(content); m != nil {
 			return p.errGate(strings.ToLower(m[1]))
 		}
 	}
@@ -101,17 +107,24 @@ func (p *Parser) notAnAnswer(content string) error {
 	if len(sentences) == 0 {
 		return nil
 	}
-	intent, announced := true, false
+	intent, announced, acks := true, false, 0
 	for _, s := range sentences {
+		if isAck(s) {
+			acks++ // "Okay.", "Sure!": neither content nor intent
+			continue
+		}
 		announces := isAnnouncement(s)
-		if !(planStart.MatchString(s) || isStockLine(s) || announces) || hasContent(s) || len(s) > maxPlanSentence {
+		if !(planStart().MatchString(s) || isStockLine(s) || announces) || hasContent(s) || len(s) > maxPlanSentence {
 			intent = false
 			break
 		}
 		announced = announced || announces
 	}
+	if acks == len(sentences) {
+		intent = false
+	}
 	switch {
-	case intent && isStockLine(sentences[0]):
+	case intent && isStockLine(sentences[acks]):
 		return p.errNotAnAnswer("Your reply says you know the answer but does not give it. Write it after \"Final Answer:\".")
 	case intent && announced:
 		return p.errNotAnAnswer("Your reply says what you found but does not give it. Write the answer itself after \"Final Answer:\".")
@@ -119,8 +132,238 @@ func (p *Parser) notAnAnswer(content string) error {
 		return p.errNotAnAnswer("Your reply says what you will do but does not do it. To use a tool, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\".")
 	case cutOff(content):
 		return p.errNotAnAnswer(errCutOff)
+	case endsInPlan(sentences[len(sentences)-1]):
+		return p.errNotAnAnswer(errPlan + p.toolList() + errPlanEnd)
 	}
 	return nil
+}
+
+// The message for a reply that says what it will do and does not.
+const (
+	errPlan    = "Your reply says what you will do but does not do it. To use a tool, write \"Action:\" with its name"
+	errPlanEnd = " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\"."
+)
+
+// ackWords are the words of a sentence that only acknowledges ("Okay.",
+// "Sure!", "Got it."), which says neither what the answer is nor what
+// comes next.
+var ackWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ok": true, "okay": true, "sure": true, "alright": true, "all": true, "right": true, "got": true,
+		"it": true, "understood": true, "certainly": true, "of": true, "course": true, "great": true, "good": true, "fine": true,
+		"yes": true, "absolutely": true, "no": true, "problem": true, "question": true, "hmm": true, "well": true, "perfect": true, "thanks": true}
+})
+
+// isAck reports whether s, a sentence, only acknowledges: at most three
+// words of ackWords.
+func isAck(s string) bool {
+	if len(s) > 32 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",.!?;:", r)
+	})
+	if len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	for _, w := range words {
+		if !ackWords()[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlanClause reports whether s opens with a clause that says what the
+// writer will do next, definitely ("I will now search ...", "so I'll look
+// it up", "Let me check"): not an offer ("I can also look it up") or a
+// wish. It reads a few words by hand: it runs on every clause of a
+// reply's last sentence.
+func isPlanClause(s string) bool {
+	var buf [12]string
+	words := clauseWords(buf[:0], s)
+	i := 0
+	for i < len(words) && sequenceWord(words[i]) {
+		i++
+	}
+	next := func(w ...string) bool {
+		for k, x := range w {
+			if i+k >= len(words) || !wordIs(words[i+k], x) {
+				return false
+			}
+		}
+		i += len(w)
+		return true
+	}
+	switch {
+	case next("i'll"), next("i", "will"), next("i", "shall"), next("i", "must"), next("i", "am", "going", "to"), next("i'm", "going", "to"),
+		next("i", "am", "about", "to"), next("i'm", "about", "to"), next("i", "need", "to"), next("i", "have", "to"):
+		for i < len(words) {
+			if planAdverb(words[i]) {
+				i++
+			} else if !next("go", "ahead", "and") && !next("proceed", "to") && !next("try", "to") {
+				break
+			}
+		}
+	case next("let's"), next("lets"), next("let", "me"), next("let", "us"):
+		for i < len(words) && planAdverb(words[i]) {
+			i++
+		}
+	default:
+		return false
+	}
+	if i == len(words) || len(words[i]) > 16 {
+		return false
+	}
+	var low [16]byte
+	for k := 0; k < len(words[i]); k++ {
+		low[k] = words[i][k] | 0x20 // a verb is ASCII letters: others find none
+	}
+	return planVerbSet()[string(low[:len(words[i])])]
+}
+
+// wordIs reports whether w, a word as written, is lower, a word in lower
+// case with straight apostrophes.
+func wordIs(w, lower string) bool {
+	if strings.EqualFold(w, lower) {
+		return true
+	}
+	return strings.Contains(w, "’") && strings.EqualFold(strings.ReplaceAll(w, "’", "'"), lower)
+}
+
+// clauseWords appends the first words of s to words, as far as words
+// has room and the clause goes.
+func clauseWords(words []string, s string) []string {
+	for len(words) < cap(words) {
+		s = strings.TrimLeft(s, " \t,;")
+		end := strings.IndexAny(s, " \t,;.!?:")
+		if end < 0 {
+			end = len(s)
+		}
+		if end == 0 {
+			break
+		}
+		words = append(words, s[:end])
+		if end < len(s) && strings.IndexByte(".!?:", s[end]) >= 0 {
+			break
+		}
+		s = s[end:]
+	}
+	return words
+}
+
+// sequenceWord reports whether w may open a clause before its subject:
+// "so I will ...", "Okay, let me ...".
+func sequenceWord(w string) bool {
+	for _, x := range [...]string{"so", "and", "then", "now", "next", "first", "okay", "ok", "alright"} {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// planAdverb reports whether w may stand between "I will" or "Let me"
+// and the verb.
+func planAdverb(w string) bool {
+	for _, x := range [...]string{"now", "first", "then", "next", "quickly", "also", "just"} {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// planVerbSet holds the verbs of planVerbs, each spelling.
+var planVerbSet = sync.OnceValue(func() map[string]bool {
+	verbs := map[string]bool{}
+	for _, v := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(planVerbs, "(?:"), ")\\b"), "|") {
+		if i := strings.IndexByte(v, '['); i >= 0 { // analy[sz]e
+			verbs[v[:i]+v[i+1:i+2]+v[i+4:]] = true
+			verbs[v[:i]+v[i+2:i+3]+v[i+4:]] = true
+			continue
+		}
+		verbs[v] = true
+	}
+	return verbs
+})
+
+// conditionWords mark a sentence whose plan holds on a condition ("If you
+// want, I will search for more."): an offer, not a step.
+var conditionWords = []string{"if ", "unless ", "should you", "whenever", "when you", "once you"}
+
+// endsInPlan reports whether s, the last sentence of a reply, states
+// what the writer will do next, in itself or in its last clause ("...,
+// so I will look it up"), without a condition and without giving content
+// after a colon.
+func endsInPlan(s string) bool {
+	if len(s) > maxPlanSentence*2 || strings.HasSuffix(s, "?") {
+		return false
+	}
+	if isProgress(s) {
+		return true
+	}
+	// The clause starts, from the last: a plan ends the sentence.
+	var starts [maxPlanClauses + 1]int
+	n, end := 0, len(s)
+	for n < maxPlanClauses {
+		k := strings.LastIndexAny(s[:end], ",;")
+		if k < 0 {
+			break
+		}
+		starts[n], n, end = k+1, n+1, k
+	}
+	starts[n], n = 0, n+1
+	for c := 0; c < n; c++ {
+		if !isPlanClause(s[starts[c]:]) {
+			continue
+		}
+		from := 0 // the clause before the plan's, where a condition may stand
+		if c+1 < n {
+			from = starts[c+1]
+		}
+		return !hasContent(s[starts[c]:]) && !hasCondition(s[from:])
+	}
+	return false
+}
+
+// isProgress reports whether s, a sentence, says what is being done and
+// trails off, as a progress line does: "Searching for the population of
+// France...", "Looking it up…".
+func isProgress(s string) bool {
+	if !strings.HasSuffix(s, "...") && !strings.HasSuffix(s, "…") {
+		return false
+	}
+	first := s
+	if i := strings.IndexAny(s, " \t,."); i >= 0 {
+		first = s[:i]
+	}
+	var buf [24]byte
+	low, ok := lowerWord(buf[:0], first)
+	if !ok || len(low) < 5 || string(low[len(low)-3:]) != "ing" {
+		return false
+	}
+	base, verbs := string(low[:len(low)-3]), planVerbSet()
+	return verbs[base] || verbs[base+"e"] || len(base) > 2 && base[len(base)-1] == base[len(base)-2] && verbs[base[:len(base)-1]]
+}
+
+// maxPlanClauses bounds the clauses at the end of a sentence that
+// endsInPlan reads.
+const maxPlanClauses = 3
+
+// hasCondition reports whether a word of s, in any case, opens one of
+// conditionWords, in one pass.
+func hasCondition(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i-1] != ' ' || s[i]|0x20 < 'a' || s[i]|0x20 > 'z' {
+			continue
+		}
+		for _, c := range conditionWords {
+			if len(s)-i >= len(c) && strings.EqualFold(s[i:i+len(c)], c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // errCutOff is the message for a reply that stops in the middle of a
@@ -132,18 +375,22 @@ const maxCutTail = 160
 
 // gateWords are the words of a reply that only answers LangChain's tool
 // gate ("Do I need to use a tool?"), after its yes or no.
-var gateWords = map[string]bool{"i": true, "we": true, "do": true, "don't": true, "dont": true, "not": true,
-	"need": true, "needs": true, "to": true, "use": true, "a": true, "an": true, "any": true, "the": true,
-	"tool": true, "tools": true, "action": true, "actions": true, "function": true, "functions": true,
-	"it": true, "for": true, "this": true, "that": true, "here": true, "now": true, "question": true,
-	"call": true, "require": true, "required": true, "needed": true, "necessary": true, "is": true,
-	"isn't": true, "no": true, "one": true, "will": true, "won't": true, "am": true, "answer": true}
+var gateWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"i": true, "we": true, "do": true, "don't": true, "dont": true, "not": true,
+		"need": true, "needs": true, "to": true, "use": true, "a": true, "an": true, "any": true, "the": true,
+		"tool": true, "tools": true, "action": true, "actions": true, "function": true, "functions": true,
+		"it": true, "for": true, "this": true, "that": true, "here": true, "now": true, "question": true,
+		"call": true, "require": true, "required": true, "needed": true, "necessary": true, "is": true,
+		"isn't": true, "no": true, "one": true, "will": true, "won't": true, "am": true, "answer": true}
+})
 
 // gateOpeners are the words that open a reply to the gate: yes and no,
 // in the languages models answer in.
-var gateOpeners = map[string]bool{"yes": true, "no": true, "yeah": true, "yep": true, "nope": true, "y": true, "n": true,
-	"sí": true, "si": true, "oui": true, "non": true, "ja": true, "nein": true, "да": true, "нет": true,
-	"是": true, "否": true, "是的": true, "不": true, "不是": true, "需要": true, "不需要": true, "はい": true, "いいえ": true, "네": true, "아니요": true}
+var gateOpeners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"yes": true, "no": true, "yeah": true, "yep": true, "nope": true, "y": true, "n": true,
+		"sí": true, "si": true, "oui": true, "non": true, "ja": true, "nein": true, "да": true, "нет": true,
+		"是": true, "否": true, "是的": true, "不": true, "不是": true, "需要": true, "不需要": true, "はい": true, "いいえ": true, "네": true, "아니요": true}
+})
 
 // gateReply reports whether text only answers the tool gate: a bare yes
 // or no ("Yes.", "No"), or one followed by words about needing a tool
@@ -156,7 +403,7 @@ func gateReply(text string) bool {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",.!?;:。，！？", r)
 	})
-	if len(words) == 0 || !gateOpeners[words[0]] {
+	if len(words) == 0 || !gateOpeners()[words[0]] {
 		return false
 	}
 	rest := words[1:]
@@ -165,7 +412,7 @@ func gateReply(text string) bool {
 	}
 	tool := false
 	for _, w := range rest {
-		if !gateWords[w] {
+		if !gateWords()[w] {
 			return false
 		}
 		tool = tool || strings.HasPrefix(w, "tool") || strings.HasPrefix(w, "action") || strings.HasPrefix(w, "function")
@@ -188,7 +435,7 @@ const resultWords = `(?:(?:all|both)\s+)?(?:the|a|an|all|this|that|these|those|e
 // giving it: "I have the average duration for each employee.", "We
 // found all the matching rows.", "The search returned the results.",
 // "The averages have been calculated.", "Here are the results."
-var announcement = regexp.MustCompile(`(?i)^` + opener + `(?:` +
+var announcement = lazyRegexp(`(?i)^` + opener + `(?:` +
 	`(?:i|we)(?:\s*'ve|\s+have)?(?:\s+(?:now|finally|already|successfully|just|also))*\s+` + resultVerbs + `\s+` + resultWords +
 	`|(?:the|this|that)\s+(?:search|tool|query|lookup|calculation|api|function|request|observation|results?|output|data)\s+(?:has\s+)?(?:returned|gave|given|provided|shows|showed|shown|contains|produced|yielded|lists)\s+` + resultWords +
 	`|(?:the|all|these|those|both)\b[^:=\d"“]*\b(?:has|have|was|were)\s+(?:now\s+|successfully\s+)*(?:been\s+)?` + resultVerbs +
@@ -199,7 +446,7 @@ var announcement = regexp.MustCompile(`(?i)^` + opener + `(?:` +
 // it. A negation is content ("I found no results"), and so are a number,
 // a colon or a quotation.
 func isAnnouncement(s string) bool {
-	if !announcement.MatchString(s) {
+	if !announcement().MatchString(s) {
 		return false
 	}
 	l := " " + strings.ToLower(s) + " "
@@ -227,14 +474,16 @@ func answerCutOff(text string) bool {
 	}
 	sentence := tail[strings.LastIndexAny(tail, "\n.!?")+1:]
 	word := sentence[strings.LastIndexAny(sentence, " \t")+1:]
-	return answerTrailingWords[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
+	return answerTrailingWords()[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
 }
 
 // answerTrailingWords are the lower-case words that cannot end a
 // sentence.
-var answerTrailingWords = map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
-	"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
-	"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
+var answerTrailingWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
+		"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
+		"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
+})
 
 // maxPlanSentence bounds a sentence that announces a plan and nothing
 // else: a longer one says more.
@@ -242,11 +491,34 @@ const maxPlanSentence = 160
 
 // isStockLine reports whether s says the answer is known without giving it.
 func isStockLine(s string) bool {
-	if !stockLine.MatchString(s) {
+	if !stockLine().MatchString(s) {
 		return false
 	}
 	l := strings.ToLower(s)
 	return strings.Contains(l, "answer") || strings.Contains(l, "response") || strings.Contains(l, "result")
+}
+
+// lastSentence returns the last sentence of text, as splitSentences
+// would give it, read backwards from its end: at most maxPlanSentence*2
+// bytes of it.
+func lastSentence(text string) string {
+	tail := strings.TrimRightFunc(text[max(0, len(text)-maxPlanSentence*2):], unicode.IsSpace)
+	body := strings.TrimRight(tail, ".!?。！？")
+	for i := len(body) - 1; i >= 0; i-- {
+		switch c := body[i]; {
+		case c == '\n':
+			return strings.TrimSpace(tail[i+1:])
+		case c == '.' || c == '!' || c == '?':
+			if i+1 < len(body) && (body[i+1] == ' ' || body[i+1] == '\n') {
+				return strings.TrimSpace(tail[i+1:])
+			}
+		case c >= utf8.RuneSelf && i >= 2:
+			if w := body[i-2 : i+1]; w == "。" || w == "！" || w == "？" {
+				return strings.TrimSpace(tail[i+1:])
+			}
+		}
+	}
+	return strings.TrimSpace(tail)
 }
 
 // splitSentences splits text into its sentences and lines, trimmed.
@@ -305,9 +577,17 @@ func cutOff(text string) bool {
 	}
 	// Only a few words: a label-free short answer ("Paris", "Yes, it
 	// is") is fine; a sentence that trails off on a function word is not.
-	last := text[strings.LastIndexAny(text, "\n.!?")+1:]
-	return len(strings.Fields(last)) >= 3 && trailingFunctionWord.MatchString(text)
+	last := strings.Fields(text[strings.LastIndexAny(text, "\n.!?")+1:])
+	if len(last) == 2 && subjectWords()[strings.ToLower(last[1])] {
+		return true // "First, I": a subject with no verb after it
+	}
+	return len(last) >= 3 && trailingFunctionWord().MatchString(text)
 }
+
+// subjectWords are the pronouns that cannot end a sentence of two words.
+var subjectWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"i": true, "we": true, "they": true}
+})
 
 // onlyCode reports whether text is code and nothing else: one fenced
 // block, or lines that all read as code. JSON data is an answer, not code.
@@ -329,7 +609,7 @@ func onlyCode(text string) bool {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if !codeLine.MatchString(line) {
+		if !codeLine().MatchString(line) {
 			return false
 		}
 		lines++
@@ -387,7 +667,7 @@ func gateAnswer(content string) (string, bool) {
 	if !hasGate(content) {
 		return "", false
 	}
-	m := aiLine.FindStringSubmatch(content)
+	m := aiLine().FindStringSubmatch(content)
 	if m == nil {
 		return "", false
 	}

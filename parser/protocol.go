@@ -2,7 +2,6 @@ package parser
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 )
 
@@ -139,7 +138,7 @@ func (r *reply) blob(from int) (reading, bool) {
 		at := pos + k
 		lo := max(from, at-64)
 		line := lo + strings.LastIndexByte(s[lo:at], '\n') + 1
-		if (line == lo && lo > from && s[lo-1] != '\n') || !blobPrefix.MatchString(s[line:at]) {
+		if (line == lo && lo > from && s[lo-1] != '\n') || !isBlobPrefix(s[line:at]) {
 			// Not the first thing on its line: go on at the next line.
 			pos = len(s)
 			if nl := strings.IndexByte(s[at:], '\n'); nl >= 0 {
@@ -158,7 +157,7 @@ func (r *reply) blob(from int) (reading, bool) {
 			// object, not to the thought.
 			for line > r.start {
 				prev := strings.LastIndexByte(s[:line-1], '\n') + 1
-				if !blobPrefix.MatchString(s[prev : line-1]) {
+				if !isBlobPrefix(s[prev : line-1]) {
 					break
 				}
 				line = prev
@@ -221,7 +220,25 @@ func (r *reply) headedCall(obj map[string]any, line, at int) (rd reading, head i
 // blobPrefix is what may stand before a JSON protocol object on its line:
 // white space, an opening fence, a marker such as <tool_call>,
 // [TOOL_CALLS] or functools, and the bracket of a list of calls.
-var blobPrefix = regexp.MustCompile("^[ \t]*(?:```[A-Za-z_]*[ \t]*)?(?:(?:<[A-Za-z_:-]{1,32}>|\\[[A-Za-z_]{1,32}\\]|[A-Za-z_]{1,32})[ \t]*)?\\[?[ \t]*$")
+var blobPrefix = lazyRegexp("^[ \t]*(?:```[A-Za-z_]*[ \t]*)?(?:(?:<[A-Za-z_:-]{1,32}>|\\[[A-Za-z_]{1,32}\\]|[A-Za-z_]{1,32})[ \t]*)?\\[?[ \t]*$")
+
+// isBlobPrefix reports whether s may stand before a JSON protocol object
+// on its line (see blobPrefix): its bytes are looked at first, so that
+// the expression reads only the few lines that may be one.
+func isBlobPrefix(s string) bool {
+	if len(s) > 96 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !blobPrefixBytes[s[i]] {
+			return false
+		}
+	}
+	return blobPrefix().MatchString(s)
+}
+
+// blobPrefixBytes are the bytes blobPrefix matches.
+var blobPrefixBytes = newByteSet(" \t`<>[]:-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 // blobAt parses the JSON protocol object at the start of s (after an
 // optional code fence).
@@ -269,7 +286,8 @@ func (p *Parser) objectStep(obj map[string]any, raw string) (reading, bool) {
 		if !c.hasArgs {
 			c.args, c.hasArgs = inlineInput, strings.TrimSpace(inlineInput) != ""
 		}
-		if n := p.naming(name); n == namesNothing || n == namesSentence && !p.sentenceCalls(name, p.objectArgs(c.args)) {
+		if n := p.naming(name); n == namesNothing || n == namesIfInput && !hasInput(p.objectArgs(c.args)) ||
+			n == namesSentence && !p.sentenceCalls(name, p.objectArgs(c.args), c.hasArgs) {
 			hasCall, noTool = false, name
 		}
 	}
@@ -310,6 +328,9 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		return p.call(thought, c.name, "{}", asWritten)
 	}
 	info := p.tools.lookup(c.name)
+	if info == nil {
+		info = p.tools.lookup(unknownName(c.name)) // "functions.Calculator"
+	}
 	if info == nil && isFinish(c.name) {
 		answer := strings.TrimSpace(text(c.args))
 		if m, ok := c.args.(map[string]any); ok && len(m) == 1 {
@@ -325,7 +346,7 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 	if loose := p.tools.forgiven(c.name); info == nil && loose != nil && loose.fits(c.args) {
 		info = loose
 	}
-	name := cleanName(c.name)
+	name := unknownName(c.name)
 	if info != nil {
 		name = info.name
 	}

@@ -181,7 +181,7 @@ func ProtocolFree(text string) bool {
 		end = len(text)
 	}
 	c := newColons(text, true)
-	_, inline := nextInlineLabel(text, mark{kind: labelThought}, end, &c)
+	_, inline := nextInlineLabel(labelTables(), text, mark{kind: labelThought}, end, &c)
 	return !inline
 }
 

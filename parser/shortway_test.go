@@ -44,7 +44,7 @@ func checkPlainLabel(t *testing.T, line string) {
 	if !ok {
 		return // the general reading decides alone
 	}
-	general, gok := readLineLabel(text, 0, len(line))
+	general, gok := readLineLabel(labelTables(), text, 0, len(line))
 	if !gok || short != general {
 		t.Errorf("%q: short way %+v, general reading %+v (%v)", line, short, general, gok)
 	}

@@ -52,7 +52,10 @@ var (
 	ErrNoAction = errors.New("no action or final answer")
 	// ErrNoToolName means an Action label had no tool name after it, or
 	// a value that names no tool: a refusal ("None needed"), a
-	// placeholder ("$TOOL_NAME") or a sentence.
+	// placeholder ("$TOOL_NAME"), a sentence that states a plan ("I will
+	// search the web"), or words longer than a name with no input after
+	// them. A value followed by an input is otherwise a tool's name,
+	// whatever its words ("Search the internet").
 	ErrNoToolName = errors.New("action without a tool name")
 	// ErrNoActionInput means an action had no input at all.
 	ErrNoActionInput = errors.New("action without input")

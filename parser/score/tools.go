@@ -82,9 +82,11 @@ func (t *Tools) RequiredArgs(name string) []string { return slices.Clone(t.info[
 func schemaInfo(schema map[string]any) toolInfo {
 	props, _ := schema["properties"].(map[string]any)
 	var info toolInfo
+	required := map[string]bool{} // a set, so that a long list is read in linear time
 	if list, ok := schema["required"].([]any); ok {
 		for _, r := range list {
-			if name, ok := r.(string); ok && props[name] != nil && !slices.Contains(info.required, name) {
+			if name, ok := r.(string); ok && props[name] != nil && !required[name] {
+				required[name] = true
 				info.required = append(info.required, name)
 			}
 		}
@@ -92,7 +94,7 @@ func schemaInfo(schema map[string]any) toolInfo {
 	info.args = slices.Clone(info.required)
 	var rest []string
 	for name := range props {
-		if !slices.Contains(info.required, name) {
+		if !required[name] {
 			rest = append(rest, name)
 		}
 	}

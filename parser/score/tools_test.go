@@ -2,6 +2,7 @@ package score_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -78,5 +79,42 @@ func TestBadToolLists(t *testing.T) {
 	}
 	if tools, err := score.ReadTools([]byte(`["Search", "Calculator"]`)); err != nil || len(tools) != 2 || tools[1].Name != "Calculator" {
 		t.Errorf("names alone: %v, %v", tools, err)
+	}
+}
+
+func TestARequiredListNamesEachArgumentOnce(t *testing.T) {
+	schema := map[string]any{"properties": map[string]any{"a": map[string]any{"type": "string"}, "b": map[string]any{"type": "integer"}},
+		"required": []any{"b", "a", "b", "c", "a"}}
+	tools, err := score.NewTools(score.Tool{Name: "t", InputSchema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := tools.ToolArgs("t")
+	if !reflect.DeepEqual(tools.RequiredArgs("t"), []string{"b", "a"}) || !reflect.DeepEqual(args, []string{"b", "a"}) {
+		t.Errorf("required %v, args %v; want [b a] for both: each once, in order, and only properties", tools.RequiredArgs("t"), args)
+	}
+}
+
+// BenchmarkManyRequiredArguments reads a schema whose properties are all
+// required, of growing size: the cost per property stays flat (it grew
+// with the list when each was looked up in it).
+func BenchmarkManyRequiredArguments(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		props := make(map[string]any, n)
+		required := make([]any, n)
+		for i := range n {
+			name := fmt.Sprintf("arg%06d", i)
+			props[name] = map[string]any{"type": "string"}
+			required[i] = name
+		}
+		schema := map[string]any{"properties": props, "required": required}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := score.NewTools(score.Tool{Name: "t", InputSchema: schema}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/property")
+		})
 	}
 }

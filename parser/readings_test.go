@@ -1,0 +1,222 @@
+package parser_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/react-agent/react-agent/parser"
+)
+
+// testdata/parser/readings.jsonl holds every input that two earlier
+// builds were tested on, with what each build read: 201d578, the release
+// before the wave whose parser landed in merge 8a25ebd, and 49bef0a, the
+// state after it. Each line names its tools (a set of
+// testdata/parser/readings-tools.json), the text, the options the loop
+// would pass, which builds' tests parsed it ("tested_at"), and the
+// readings: a step, or {"error": "<sentinel>"}.
+//
+// How the list was made: at each commit, Parse was instrumented to write
+// every input it was given and what it read, and the build's own tests
+// were run (go test ./parser/... at 201d578; go test ./parser/...
+// ./parser/score/... at 49bef0a: the tests read testdata/parser and
+// ../shared/parser/examples.jsonl); testdata/parser/replies.jsonl was
+// added, with the built-in tools. Every input was then parsed again by
+// both builds. A build's reading is kept where it was correct by its own
+// expectations: 49bef0a's always (its tests passed, and where it read an
+// input of 201d578's tests otherwise, its tests say so); 201d578's for the
+// inputs of its own tests (they passed), and for other inputs where it
+// read what 49bef0a's tests expect. 201d578 has no options: an input
+// with options has no reading of it.
+
+// readingChange is a reading that differs from an earlier build's on
+// purpose: why, and what the parser reads now (a reading in the file's
+// form).
+type readingChange struct {
+	why string
+	now string
+}
+
+// changedReadings are the inputs that the parser now reads otherwise
+// than 201d578 or 49bef0a did, by the text.
+var changedReadings = map[string]readingChange{
+	// Decided in the wave after 201d578, and kept.
+	"Action: #Args:0": {"201d578 read a call of a tool named \"#Args:0\"; a value with no name in it is no call",
+		`{"error": "ErrNoToolName"}`},
+	"Action: I will use calculator\nAction Input: {\"city\": \"Oslo\"}": {"a sentence that states a plan is no call, whatever its input",
+		`{"error": "ErrNoToolName"}`},
+	"Yes.": {"a bare yes answers LangChain's tool gate, not the question: a parse error beats a wrong final answer",
+		`{"error": "ErrNotAnAnswer"}`},
+	// Decided in 49bef0a, undone now: a name followed by an input is a
+	// call unless it is a refusal, a placeholder or a stated plan.
+	"Action: either web_search or calculator\nAction Input: zig": {"49bef0a read no tool; 201d578 and the parser now read a call of an unregistered name, which the loop answers with the tools' names",
+		`{"kind": "action", "thought": "", "action": "either web_search or calculator", "args": {"input": "zig"}}`},
+	"Action: Click on the first result\nAction Input: the first one": {"49bef0a read no tool; an imperative phrase is how tools are named (\"Search the internet\"), and an input follows it",
+		`{"kind": "action", "thought": "", "action": "Click on the first result", "args": {"input": "the first one"}}`},
+}
+
+// readingsTools is a tool set of readings-tools.json.
+type readingsTools []struct {
+	Name     string   `json:"name"`
+	Args     []string `json:"args"`
+	Primary  string   `json:"primary"`
+	Required []string `json:"required"`
+}
+
+func (ts readingsTools) ToolNames() []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return names
+}
+
+func (ts readingsTools) ToolArgs(name string) ([]string, string) {
+	for _, t := range ts {
+		if t.Name == name {
+			return t.Args, t.Primary
+		}
+	}
+	return nil, ""
+}
+
+func (ts readingsTools) RequiredArgs(name string) []string {
+	for _, t := range ts {
+		if t.Name == name {
+			return t.Required
+		}
+	}
+	return nil
+}
+
+// readingOf renders what the parser read in the file's form.
+func readingOf(t *testing.T, st parser.Step, err error) string {
+	t.Helper()
+	var v any
+	if err != nil {
+		name := "other"
+		for _, s := range []struct {
+			name string
+			err  error
+		}{{"ErrEmpty", parser.ErrEmpty}, {"ErrNoAction", parser.ErrNoAction}, {"ErrNoToolName", parser.ErrNoToolName},
+			{"ErrNoActionInput", parser.ErrNoActionInput}, {"ErrEmptyAnswer", parser.ErrEmptyAnswer},
+			{"ErrNotAnAnswer", parser.ErrNotAnAnswer}, {"ErrTruncated", parser.ErrTruncated}} {
+			if errors.Is(err, s.err) {
+				name = s.name
+			}
+		}
+		v = map[string]any{"error": name}
+	} else if st.Kind == parser.KindAction {
+		v = map[string]any{"kind": st.Kind, "thought": st.Thought, "action": st.Action, "args": st.Args}
+	} else {
+		v = map[string]any{"kind": st.Kind, "thought": st.Thought, "final_answer": st.FinalAnswer}
+	}
+	return canonicalJSON(t, v)
+}
+
+// canonicalJSON is v as JSON, its keys in order.
+func canonicalJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back any
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = json.Marshal(back)
+	return string(data)
+}
+
+// TestNoCaseLost checks that every input of testdata/parser/readings.jsonl
+// reads as both earlier builds read it, but for the changes listed in
+// changedReadings, each with its reason.
+func TestNoCaseLost(t *testing.T) {
+	data, err := os.ReadFile("../testdata/parser/readings-tools.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sets map[string]readingsTools
+	if err := json.Unmarshal(data, &sets); err != nil {
+		t.Fatal(err)
+	}
+	parsers := map[string]*parser.Parser{"none": parser.New(nil)}
+	for name, ts := range sets {
+		parsers[name] = parser.New(ts)
+	}
+	f, err := os.Open("../testdata/parser/readings.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	used := map[string]bool{}
+	n := 0
+	for sc.Scan() {
+		n++
+		var c struct {
+			Tools     string
+			Text      string
+			Truncated bool
+			Previous  []parser.PastStep
+			Release   json.RawMessage `json:"201d578"`
+			Wave      json.RawMessage `json:"49bef0a"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("line %d: %v", n, err)
+		}
+		p := parsers[c.Tools]
+		if p == nil {
+			t.Fatalf("line %d: no tool set %q", n, c.Tools)
+		}
+		st, perr := p.ParseWith(c.Text, parser.Options{Truncated: c.Truncated, Previous: c.Previous})
+		got := readingOf(t, st, perr)
+		for _, was := range []struct {
+			build   string
+			reading json.RawMessage
+		}{{"201d578", c.Release}, {"49bef0a", c.Wave}} {
+			if was.reading == nil {
+				continue
+			}
+			var v any
+			if err := json.Unmarshal(was.reading, &v); err != nil {
+				t.Fatalf("line %d: %v", n, err)
+			}
+			if want := canonicalJSON(t, v); got != want {
+				change, listed := changedReadings[c.Text]
+				switch {
+				case !listed:
+					t.Errorf("line %d (%s tools): %q\nreads %s\n%s read %s", n, c.Tools, c.Text, got, was.build, want)
+				case canonicalJSON(t, jsonValue(t, change.now)) != got:
+					t.Errorf("line %d: %q reads %s, not %s as changedReadings says", n, c.Text, got, change.now)
+				default:
+					used[c.Text] = true
+				}
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no readings")
+	}
+	for text := range changedReadings {
+		if !used[text] {
+			t.Errorf("changedReadings lists %q, which reads as before: drop it", text)
+		}
+	}
+}
+
+func jsonValue(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return v
+}
