@@ -23,8 +23,9 @@ const (
 	// response cleanly, without the end marker ("done": true, or
 	// finish_reason and data: [DONE]).
 	TruncatedStream
-	// HugeLine streams the reply, but as an Ollama line of a megabyte
-	// (an OpenAI server sends one huge event).
+	// HugeLine streams the reply as one line of more than a megabyte (an
+	// Ollama message, an OpenAI event), then ends the stream as it should:
+	// only the length of the line is wrong.
 	HugeLine
 	// ErrorInStream streams the first half of the reply, then the error
 	// the real server writes into a stream that fails once it has begun,
@@ -78,7 +79,7 @@ func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, text st
 	case HugeLine:
 		w.Header().Set("Content-Type", stream)
 		piece(text + strings.Repeat(" ", 1<<20))
-		s.dialect.answer(w, map[string]any{"stream": true}, name, reply{}, func() bool { return true })
+		s.dialect.answer(w, map[string]any{"stream": true}, name, reply{pieces: piecesOf(0)}, func() bool { return true })
 	}
 }
 
