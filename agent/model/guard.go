@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -39,6 +40,10 @@ const (
 	// maxOllamaLine is the longest line langchaingo's Ollama client reads;
 	// it drops the rest of a reply, silently, at a longer one.
 	maxOllamaLine = 512 * 1000
+	// maxOpenAIEvent is the longest line of an event stream langchaingo's
+	// OpenAI client reads (a bufio.Scanner's default bound); it fails
+	// with "token too long" at a longer one, which says nothing of why.
+	maxOpenAIEvent = bufio.MaxScanTokenSize
 )
 
 // watchKey is the context key of a call's watch.
@@ -125,6 +130,7 @@ type bounds struct {
 	maxReply int64
 	idle     time.Duration
 	maxLine  int      // the longest line the client reads, or 0 for no limit
+	maxEvent int      // the longest line of an event stream the client reads, or 0
 	drop     *dropped // the parameters the server refused
 }
 

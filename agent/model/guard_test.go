@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,19 +92,30 @@ func TestBrokenServersEndInBoundedTimeAndMemory(t *testing.T) {
 	}
 }
 
-// TestAnOllamaLineTooLongForTheClientIsAnError checks that a reply line
-// longer than langchaingo's Ollama client reads is an error, not the
-// empty reply the client makes of it.
-func TestAnOllamaLineTooLongForTheClientIsAnError(t *testing.T) {
-	s := modeltest.NewOllama([]string{"Final Answer: x"}, modeltest.Misbehave(modeltest.HugeLine))
-	defer s.Close()
-	m, err := model.New(context.Background(), model.Config{BaseURL: s.URL})
-	if err != nil {
-		t.Fatal(err)
+// TestALineTooLongForTheClientIsAnError checks that a reply line longer
+// than the client reads (langchaingo's Ollama client, 512,000 bytes; its
+// OpenAI client, an event of 64 KiB) is an error that says so, not the
+// empty reply or the bare "token too long" the client makes of it, though
+// the stream is otherwise whole.
+func TestALineTooLongForTheClientIsAnError(t *testing.T) {
+	servers := map[string]func([]string, ...modeltest.Option) *modeltest.Server{
+		"ollama": modeltest.NewOllama, "openai": modeltest.NewOpenAI,
 	}
-	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
-		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
-	if !errors.Is(err, model.ErrReplyTooLarge) {
-		t.Fatalf("error = %v, want ErrReplyTooLarge", err)
+	for provider, newServer := range servers {
+		t.Run(provider, func(t *testing.T) {
+			s := newServer([]string{"Final Answer: x"}, modeltest.Misbehave(modeltest.HugeLine))
+			defer s.Close()
+			m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, Model: "m", APIKey: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+			var me *model.Error
+			if !errors.Is(err, model.ErrReplyTooLarge) || errors.Is(err, model.ErrIncomplete) || !errors.As(err, &me) || me.Temporary ||
+				!strings.Contains(err.Error(), "a line of the reply is longer than") {
+				t.Fatalf("error = %v, want ErrReplyTooLarge for the line alone, not to be retried", err)
+			}
+		})
 	}
 }

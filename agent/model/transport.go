@@ -101,10 +101,14 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	w, _ := req.Context().Value(watchKey{}).(*watch)
-	resp.Body = &guardedBody{rc: resp.Body, idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine}
-	if g := resp.Body.(*guardedBody); g.stream == sseStream && strings.HasSuffix(req.URL.Path, "/completion") {
+	g := &guardedBody{rc: resp.Body, idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine}
+	if g.stream == sseStream && strings.HasSuffix(req.URL.Path, "/completion") {
 		g.stream = completionStream // llama.cpp's own endpoint ends with "stop": true
 	}
+	if g.stream == sseStream && t.maxEvent > 0 && (g.maxLine == 0 || t.maxEvent < g.maxLine) {
+		g.maxLine = t.maxEvent
+	}
+	resp.Body = g
 	if resp.StatusCode < http.StatusBadRequest {
 		return resp, nil
 	}
