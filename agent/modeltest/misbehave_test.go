@@ -2,6 +2,7 @@ package modeltest_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -66,6 +67,26 @@ func rawChat(t *testing.T, srv *modeltest.Server, dialect string) stream {
 	}
 }
 
+// content returns the text of the reply an Ollama message or an OpenAI
+// event holds.
+func content(t *testing.T, line string) string {
+	t.Helper()
+	var m struct {
+		Message *struct{ Content string }
+		Choices []struct{ Delta struct{ Content string } }
+	}
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &m); err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	if m.Message != nil {
+		return m.Message.Content
+	}
+	if len(m.Choices) != 1 {
+		t.Fatalf("%q: not one choice", line)
+	}
+	return m.Choices[0].Delta.Content
+}
+
 func TestHugeLineIsOneLongLineOfAWholeStream(t *testing.T) {
 	for _, dialect := range []string{"ollama", "openai"} {
 		t.Run(dialect, func(t *testing.T) {
@@ -77,6 +98,39 @@ func TestHugeLineIsOneLongLineOfAWholeStream(t *testing.T) {
 			}
 			if n := got.longest(); n <= 1<<20 {
 				t.Errorf("the longest line has %d bytes, want more than a megabyte", n)
+			}
+		})
+	}
+}
+
+func TestRepeatLimitEndsTheStreamCleanlyWithoutItsMarker(t *testing.T) {
+	for _, dialect := range []string{"ollama", "openai"} {
+		t.Run(dialect, func(t *testing.T) {
+			srv := start(dialect, []string{"Final Answer: x"}, modeltest.Misbehave(modeltest.RepeatLimit))
+			defer srv.Close()
+			got := rawChat(t, srv, dialect)
+			if got.status != http.StatusOK || !errors.Is(got.end, io.EOF) || got.marked() || len(got.lines) != 31 {
+				t.Errorf("status %d, body ended with %v, end marker %v, %d lines: want 200, a whole body without the marker, 31 lines",
+					got.status, got.end, got.marked(), len(got.lines))
+			}
+			for _, l := range got.lines {
+				if c := content(t, l); c != "Final " {
+					t.Errorf("a piece of the reply is %q, want the first, %q, each time", c, "Final ")
+				}
+			}
+		})
+	}
+}
+
+func TestDroppedConnectionEndsTheBodyMidway(t *testing.T) {
+	for _, dialect := range []string{"ollama", "openai"} {
+		t.Run(dialect, func(t *testing.T) {
+			srv := start(dialect, []string{"Final Answer: forty-two"}, modeltest.Misbehave(modeltest.DroppedConnection))
+			defer srv.Close()
+			got := rawChat(t, srv, dialect)
+			if got.status != http.StatusOK || !errors.Is(got.end, io.ErrUnexpectedEOF) || got.marked() || len(got.lines) == 0 {
+				t.Errorf("status %d, body ended with %v, end marker %v, %d lines: want 200, part of the reply, then an unexpected EOF",
+					got.status, got.end, got.marked(), len(got.lines))
 			}
 		})
 	}
