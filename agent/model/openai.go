@@ -77,6 +77,7 @@ func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, er
 	}
 	if st, ok := hc.Transport.(statusTransport); ok {
 		st.maxEvent = maxOpenAIEvent // its client reads no longer events
+		st.ollama = st.ollama || strings.EqualFold(cfg.Server, ServerOllama)
 		hc.Transport = st
 	}
 	m, err := openai.New(openai.WithBaseURL(u), openai.WithModel(cfg.Model),
