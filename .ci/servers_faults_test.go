@@ -433,3 +433,33 @@ func tail(text string, n int) string {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
+
+// Beyond the twelve: Ollama ends the reply of a model that writes one
+// token more than 30 times in a row (sampled greedily, a model with a
+// strong prior on one token does, in a free reply or in a string the
+// schema holds open) with neither its done message nor an error. The run
+// was told that "the stream stopped without its end marker", after four
+// calls.
+func TestAModelOllamaStopsForRepeatingItselfIsToldWhatToChange(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"a free reply", nil},
+		{"a reply held to the schema", []string{"--constrain", "on"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := ollamaServer.start(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.ByteToken('a'): 20}, Seed: 1}))
+			rec := record(t, srv.URL)
+			args := append([]string{"--no-log", "--provider", "ollama", "--base-url", rec.URL, "-m", srv.Model}, tt.args...)
+			got := run(t, invocation{args: append(args, "What is 6 * 7?")})
+			calls := rec.to("/api/chat")
+			if got.code != 1 || len(calls) != 2 || !strings.Contains(got.stderr, "more than 30 times in a row") || !strings.Contains(got.stderr, "raise --temperature") {
+				t.Fatalf("want exit 1 after 2 calls, saying what Ollama did and to raise --temperature; %d calls\n%s", len(calls), got)
+			}
+			if _, held := calls[0]["format"].(map[string]any); held != (tt.args != nil) {
+				t.Errorf("the reply was held to a schema: %v, want %v", held, tt.args != nil)
+			}
+		})
+	}
+}

@@ -55,19 +55,23 @@ func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, 
 	return r, err
 }
 
-// maxSilentTries bounds the attempts of a call whose server took the
-// request and then sent nothing for the idle time: such a server is
-// seldom only slow, and each attempt costs the whole idle time.
-const maxSilentTries = 2
+// maxSameTries bounds the attempts of a call that failed in a way the
+// same request is likely to meet again: a server that took the request
+// and then sent nothing for the idle time (seldom only slow, and each
+// attempt costs the whole idle time), and a reply Ollama stopped because
+// the model wrote one token over and over (at temperature 0 it writes
+// the same again).
+const maxSameTries = 2
 
 // withRetries makes a model call, retrying transient failures with
-// backoff and saying so in a warning. A server that fell silent is tried
-// again only once (see maxSilentTries).
+// backoff and saying so in a warning. A server that fell silent, and a
+// model Ollama stopped for repeating itself, are tried again only once
+// (see maxSameTries).
 func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), call func(context.Context) (generation, error)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
-	silent := 0
+	silent, looped := 0, 0
 	attempt := func() (generation, error) {
 		r, err := call(ctx)
 		if errors.Is(err, ErrToolsRefused) {
@@ -80,10 +84,13 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 			return r, backoff.Permanent(ctx.Err())
 		}
 		me := model.Classify(ctx, err)
-		if errors.Is(me, model.ErrIdle) {
+		switch {
+		case errors.Is(me, model.ErrIdle):
 			silent++
+		case errors.Is(me, model.ErrRepeatLimit):
+			looped++
 		}
-		if !me.Temporary || silent >= maxSilentTries {
+		if !me.Temporary || silent >= maxSameTries || looped >= maxSameTries {
 			return r, backoff.Permanent(me)
 		}
 		if me.RetryAfter > 0 {

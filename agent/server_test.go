@@ -267,6 +267,36 @@ func TestSilentServerIsTriedAgainOnce(t *testing.T) {
 	}
 }
 
+// TestAModelOllamaStoppedForRepeatingItselfIsTriedAgainOnce runs a model
+// that Ollama stops for writing one token more than 30 times in a row:
+// the call is tried once more (a model sampled at a higher temperature
+// may write something else), not three times, and the run ends with the
+// error that says so, on either protocol.
+func TestAModelOllamaStoppedForRepeatingItselfIsTriedAgainOnce(t *testing.T) {
+	for _, protocol := range []Protocol{ProtocolText, ProtocolNative} {
+		t.Run(string(protocol), func(t *testing.T) {
+			srv := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
+			defer srv.Close()
+			m, err := model.New(context.Background(), model.Config{BaseURL: srv.URL, Model: "m", ToolCalling: protocol == ProtocolNative})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warnings int
+			res, err := New(m, registry(t), fastRetries(), WithProtocol(protocol), WithEvents(func(e event.Event) {
+				if e.Kind == event.Warning {
+					warnings++
+				}
+			})).Run(context.Background(), "q")
+			if !errors.Is(err, model.ErrRepeatLimit) || res.Answer != "" {
+				t.Fatalf("error = %v, answer %q; want model.ErrRepeatLimit and no answer", err, res.Answer)
+			}
+			if srv.Calls() != 2 || warnings != 1 {
+				t.Errorf("the server got %d calls and the run gave %d warnings, want 2 calls and 1 warning", srv.Calls(), warnings)
+			}
+		})
+	}
+}
+
 // The script the command-line tests serve must lead the real agent, with
 // the real calculator, to the right answer on either protocol, run after
 // run on one server.

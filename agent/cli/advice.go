@@ -129,6 +129,8 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 		return msg, "check --model and the sampling options"
 	case model.SettingNumCtx:
 		return msg, "raise --num-ctx (if the model takes it), or lower --max-observation"
+	case model.SettingTemperature:
+		return msg, "raise --temperature (0.7, say), or leave out --constrain on"
 	case model.SettingTimeout:
 		return msg, "raise --timeout"
 	case model.SettingMaxReplyBytes:

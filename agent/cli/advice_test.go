@@ -34,3 +34,17 @@ func TestTheShellOffIsSaidOnScreen(t *testing.T) {
 		t.Fatalf("want a note naming --allow-shell\n%s", got)
 	}
 }
+
+// TestAModelOllamaStopsForLoopingIsToldWhatToChange runs a model that
+// Ollama stops for writing one token over and over: the call is made
+// twice, and the error says what Ollama did and which flags to change.
+func TestAModelOllamaStopsForLoopingIsToldWhatToChange(t *testing.T) {
+	t.Parallel()
+	s := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
+	defer s.Close()
+	got := args("-q", "--no-log", "--base-url", s.URL, "What is 6 * 7?").run(t)
+	if got.code != 1 || s.Calls() != 2 || !strings.Contains(got.stderr, "Ollama stopped it, as it does when the model writes one token more than 30 times in a row") ||
+		!strings.Contains(got.stderr, "raise --temperature") {
+		t.Fatalf("want exit 1 after 2 calls, with what Ollama did and --temperature; %d calls\n%s", s.Calls(), got)
+	}
+}

@@ -74,6 +74,9 @@ const (
 	// SettingNumCtx is Config.NumCtx, the context window asked of the
 	// server.
 	SettingNumCtx
+	// SettingTemperature is Config.Temperature: a model that loops at
+	// one temperature may write something else at a higher one.
+	SettingTemperature
 )
 
 // String returns the name of the Config field s stands for, such as
@@ -100,6 +103,8 @@ func (s Setting) String() string {
 		return "Record"
 	case SettingNumCtx:
 		return "NumCtx"
+	case SettingTemperature:
+		return "Temperature"
 	case NoSetting:
 		return ""
 	}
@@ -335,6 +340,9 @@ func explain(e *Error, provider, model, url string) *Error {
 		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach Ollama at %s: start it with `ollama serve`", where)
 	case unreachable:
 		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
+	case errors.Is(e.Err, ErrRepeatLimit):
+		e.Fix, e.Hint = SettingTemperature, "a model caught in a loop may leave it at a higher temperature, "+
+			"or with no schema to hold it, else try another model"
 	case errors.Is(e.Err, ErrTimeout):
 		e.Fix, e.Hint = SettingTimeout, "use a smaller or faster model"
 	case errors.Is(e.Err, ErrReplyTooLarge):

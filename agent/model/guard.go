@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -24,6 +25,13 @@ var (
 	// ErrIdle means the server sent nothing for Config.IdleTimeout, before
 	// its headers or in the middle of a reply.
 	ErrIdle = errors.New("the server sent nothing for too long")
+	// ErrRepeatLimit means Ollama ended a reply without saying it was
+	// done, as it does (v0.24.0) when the model writes one token more
+	// than 30 times in a row: only its debug log says why ("token repeat
+	// limit reached"). It matches ErrIncomplete too. A model that looped
+	// at temperature 0 loops again on the same prompt, so such a call is
+	// worth one more try at most.
+	ErrRepeatLimit = fmt.Errorf("%w: Ollama stopped it, as it does when the model writes one token more than 30 times in a row", ErrIncomplete)
 )
 
 // Defaults of the bounds on a model call.
@@ -39,6 +47,10 @@ const (
 	// maxOllamaLine is the longest line langchaingo's Ollama client reads;
 	// it drops the rest of a reply, silently, at a longer one.
 	maxOllamaLine = 512 * 1000
+	// maxOpenAIEvent is the longest line of an event stream langchaingo's
+	// OpenAI client reads (a bufio.Scanner's default bound); it fails
+	// with "token too long" at a longer one, which says nothing of why.
+	maxOpenAIEvent = bufio.MaxScanTokenSize
 )
 
 // watchKey is the context key of a call's watch.
@@ -125,6 +137,8 @@ type bounds struct {
 	maxReply int64
 	idle     time.Duration
 	maxLine  int      // the longest line the client reads, or 0 for no limit
+	maxEvent int      // the longest line of an event stream the client reads, or 0
+	ollama   bool     // the server is Ollama (see ErrRepeatLimit)
 	drop     *dropped // the parameters the server refused
 }
 
@@ -167,11 +181,14 @@ func (it *idleTimer) stop() {
 // complete only when the server said so.
 type guardedBody struct {
 	rc       io.ReadCloser
+	ctx      context.Context // the request's: ended when the call is given up
 	idle     *idleTimer
 	watch    *watch
 	max, n   int64 // the bytes allowed, and read
 	stream   streamKind
+	ollama   bool // the server is Ollama, which ends a looping reply without its end marker
 	done     bool // the stream's end was seen
+	lines    int  // the lines of the stream that held something
 	line     int  // bytes since the last line end
 	maxLine  int  // the longest line the client reads, or 0
 	tail     []byte
@@ -187,6 +204,10 @@ const (
 	sseStream                   // OpenAI: data: [DONE], or a finish_reason
 	ndjsonStream                // Ollama: "done":true
 	completionStream            // llama.cpp's /completion: "stop":true
+	// wholeCompletion is an OpenAI chat completion sent whole by Ollama,
+	// which leaves its finish_reason null when it stopped the model (see
+	// ErrRepeatLimit): it is read as a stream of one event.
+	wholeCompletion
 )
 
 func streamOf(resp *http.Response) streamKind {
@@ -215,8 +236,20 @@ func (g *guardedBody) Read(p []byte) (int, error) {
 			return g.failRead(lerr)
 		}
 	}
-	if errors.Is(err, io.EOF) && g.stream != notStream && !g.done {
+	switch {
+	case err == nil, g.stream == notStream, g.done:
+	case errors.Is(err, io.EOF) && g.ollama && g.lines > 0:
+		// The response ended as it should, but for its end marker:
+		// Ollama ends a reply so only at its token repeat limit (an
+		// error it would have said, and a server that died cuts the
+		// response short).
+		return g.failRead(ErrRepeatLimit)
+	case errors.Is(err, io.EOF):
 		return g.failRead(fmt.Errorf("%w: the stream stopped without its end marker", ErrIncomplete))
+	case g.ctx.Err() == nil:
+		// The connection dropped mid-reply, which some clients take
+		// for the end of the reply, without a word.
+		return g.failRead(fmt.Errorf("%w: %w", ErrIncomplete, err))
 	}
 	return n, err
 }
@@ -271,6 +304,9 @@ func (g *guardedBody) scanLines(b []byte) error {
 			return nil
 		}
 		line := bytes.TrimSpace(g.pending)
+		if len(line) > 0 {
+			g.lines++
+		}
 		if err := streamError(line); err != nil {
 			return err
 		}
@@ -345,6 +381,8 @@ func (g *guardedBody) scanMarker(b []byte) {
 		g.done = bytes.Contains(buf, []byte(`"done":true`)) || bytes.Contains(buf, []byte(`"done": true`))
 	case completionStream:
 		g.done = bytes.Contains(buf, []byte(`"stop":true`))
+	case wholeCompletion:
+		g.done = finishReason(buf)
 	}
 	g.tail = append(g.tail[:0], buf[max(0, len(buf)-32):]...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,6 +30,8 @@ func TestBrokenServersEndInBoundedTimeAndMemory(t *testing.T) {
 		{"a server that hangs before its headers", modeltest.Hang(), model.ErrIdle, []bool{false, true}},
 		{"a server that hangs after its headers", modeltest.Misbehave(modeltest.HangAfterHeaders), model.ErrIdle, []bool{false, true}},
 		{"a stream cut off without its end", modeltest.Misbehave(modeltest.TruncatedStream), model.ErrIncomplete, []bool{true}},
+		{"a stream ended as Ollama ends a model that repeats itself", modeltest.Misbehave(modeltest.RepeatLimit), model.ErrIncomplete, []bool{true}},
+		{"a connection dropped mid-reply", modeltest.Misbehave(modeltest.DroppedConnection), model.ErrIncomplete, []bool{true}},
 	}
 	servers := map[string]func([]string, ...modeltest.Option) *modeltest.Server{
 		"ollama": modeltest.NewOllama, "openai": modeltest.NewOpenAI,
@@ -91,19 +94,104 @@ func TestBrokenServersEndInBoundedTimeAndMemory(t *testing.T) {
 	}
 }
 
-// TestAnOllamaLineTooLongForTheClientIsAnError checks that a reply line
-// longer than langchaingo's Ollama client reads is an error, not the
-// empty reply the client makes of it.
-func TestAnOllamaLineTooLongForTheClientIsAnError(t *testing.T) {
-	s := modeltest.NewOllama([]string{"Final Answer: x"}, modeltest.Misbehave(modeltest.HugeLine))
-	defer s.Close()
-	m, err := model.New(context.Background(), model.Config{BaseURL: s.URL})
-	if err != nil {
-		t.Fatal(err)
+// TestALineTooLongForTheClientIsAnError checks that a reply line longer
+// than the client reads (langchaingo's Ollama client, 512,000 bytes; its
+// OpenAI client, an event of 64 KiB) is an error that says so, not the
+// empty reply or the bare "token too long" the client makes of it, though
+// the stream is otherwise whole.
+func TestALineTooLongForTheClientIsAnError(t *testing.T) {
+	servers := map[string]func([]string, ...modeltest.Option) *modeltest.Server{
+		"ollama": modeltest.NewOllama, "openai": modeltest.NewOpenAI,
 	}
-	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
-		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
-	if !errors.Is(err, model.ErrReplyTooLarge) {
-		t.Fatalf("error = %v, want ErrReplyTooLarge", err)
+	for provider, newServer := range servers {
+		t.Run(provider, func(t *testing.T) {
+			s := newServer([]string{"Final Answer: x"}, modeltest.Misbehave(modeltest.HugeLine))
+			defer s.Close()
+			m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, Model: "m", APIKey: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+			var me *model.Error
+			if !errors.Is(err, model.ErrReplyTooLarge) || errors.Is(err, model.ErrIncomplete) || !errors.As(err, &me) || me.Temporary ||
+				!strings.Contains(err.Error(), "a line of the reply is longer than") {
+				t.Fatalf("error = %v, want ErrReplyTooLarge for the line alone, not to be retried", err)
+			}
+		})
+	}
+}
+
+// TestAReplyOllamaStoppedForRepeatingItselfSaysSo checks that a reply
+// Ollama ended because the model wrote one token more than 30 times in a
+// row, with neither its done message nor an error, is an error that says
+// so and what to change, on its own API and on its OpenAI-compatible one,
+// streamed or not: never the 31 tokens as a reply.
+func TestAReplyOllamaStoppedForRepeatingItselfSaysSo(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		tools    bool // through Ollama's /v1, as tool calls go
+		streamed bool
+	}{
+		{"streamed", false, true},
+		{"whole", false, false},
+		{"streamed through its OpenAI-compatible API", true, true},
+		{"whole through its OpenAI-compatible API", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := modeltest.NewOllama([]string{"Final Answer: x"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
+			defer s.Close()
+			m, err := model.New(context.Background(), model.Config{BaseURL: s.URL, Model: "m", ToolCalling: tt.tools})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var opts []llms.CallOption
+			if tt.streamed {
+				opts = append(opts, llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+			}
+			resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}, opts...)
+			var me *model.Error
+			if !errors.Is(err, model.ErrRepeatLimit) || !errors.Is(err, model.ErrIncomplete) || !errors.As(err, &me) {
+				content := ""
+				if resp != nil && len(resp.Choices) > 0 {
+					content = resp.Choices[0].Content
+				}
+				t.Fatalf("error = %v (reply %q), want ErrRepeatLimit", err, content)
+			}
+			if !me.Temporary || me.Fix != model.SettingTemperature || !strings.Contains(err.Error(), "more than 30 times") {
+				t.Errorf("Temporary %v, Fix %v, message %q: want a temporary error that names the limit and the temperature", me.Temporary, me.Fix, err)
+			}
+		})
+	}
+}
+
+// TestAStreamThatEndsWithoutItsMarkerElsewhereIsNoRepeatLimit checks that
+// only Ollama's clean end is taken for its repeat limit: a connection
+// dropped mid-reply, or an OpenAI-compatible server's stream cut short,
+// is an incomplete reply and no more.
+func TestAStreamThatEndsWithoutItsMarkerElsewhereIsNoRepeatLimit(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		provider string
+		start    func([]string, ...modeltest.Option) *modeltest.Server
+		how      modeltest.Misbehaviour
+	}{
+		{"Ollama's connection dropped", "ollama", modeltest.NewOllama, modeltest.DroppedConnection},
+		{"an OpenAI server's connection dropped", "openai", modeltest.NewOpenAI, modeltest.DroppedConnection},
+		{"an OpenAI server's stream cut short", "openai", modeltest.NewOpenAI, modeltest.RepeatLimit},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.start([]string{"Final Answer: forty-two"}, modeltest.Misbehave(tt.how))
+			defer s.Close()
+			m, err := model.New(context.Background(), model.Config{Provider: tt.provider, BaseURL: s.URL, Model: "m", APIKey: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+			if !errors.Is(err, model.ErrIncomplete) || errors.Is(err, model.ErrRepeatLimit) {
+				t.Fatalf("error = %v, want ErrIncomplete alone", err)
+			}
+		})
 	}
 }

@@ -24,6 +24,7 @@ var ollamaProvider = Provider{
 	open: func(ctx context.Context, cfg Config, hc *http.Client) (opened, error) {
 		if st, ok := hc.Transport.(statusTransport); ok {
 			st.maxLine = maxOllamaLine // its client reads no longer lines
+			st.ollama = true
 			hc.Transport = st
 		}
 		u, err := serverURL(cfg.BaseURL, "http://127.0.0.1:11434", "", "11434")

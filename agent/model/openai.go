@@ -75,6 +75,11 @@ func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, er
 		}
 		key = "local" // local servers ignore the key but the client wants one
 	}
+	if st, ok := hc.Transport.(statusTransport); ok {
+		st.maxEvent = maxOpenAIEvent // its client reads no longer events
+		st.ollama = st.ollama || strings.EqualFold(cfg.Server, ServerOllama)
+		hc.Transport = st
+	}
 	m, err := openai.New(openai.WithBaseURL(u), openai.WithModel(cfg.Model),
 		openai.WithToken(key), openai.WithHTTPClient(doer{hc}))
 	o := opened{model: m, url: u, numCtx: numCtx, images: imagesAsDataURLs}

@@ -131,6 +131,22 @@ func TestRealOllama(t *testing.T) {
 			t.Fatalf("error %v", err)
 		}
 	})
+	t.Run("a model that writes one token over and over is stopped, and the error says so", func(t *testing.T) {
+		srv := realserver.Ollama(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.ByteToken('a'): 20}, Seed: 1}))
+		for _, tools := range []bool{false, true} {
+			m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model, ToolCalling: tools})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opts := range [][]llms.CallOption{{streamed()}, nil} {
+				resp, err := m.GenerateContent(context.Background(), words(3), opts...)
+				var me *Error
+				if !errors.Is(err, ErrRepeatLimit) || !errors.As(err, &me) || me.Fix != SettingTemperature {
+					t.Errorf("through /v1 %v, streamed %v: error %v, reply %v", tools, len(opts) > 0, err, resp)
+				}
+			}
+		}
+	})
 	t.Run("a schema with $refs and a loop of definitions binds the reply", func(t *testing.T) {
 		srv := realserver.Ollama(t, realserver.Spell(`{"thought": "t", "action": "expr", "action_input": {"e": "x"}}`))
 		schema := `{"anyOf":[{"type":"object","properties":{"thought":{"type":"string"},"action":{"type":"string","enum":["expr"]},` +

@@ -101,10 +101,25 @@ func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	w, _ := req.Context().Value(watchKey{}).(*watch)
-	resp.Body = &guardedBody{rc: resp.Body, idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine}
-	if g := resp.Body.(*guardedBody); g.stream == sseStream && strings.HasSuffix(req.URL.Path, "/completion") {
+	g := &guardedBody{rc: resp.Body, ctx: req.Context(), idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine,
+		ollama: t.ollama}
+	switch {
+	case g.stream == sseStream && strings.HasSuffix(req.URL.Path, "/completion"):
 		g.stream = completionStream // llama.cpp's own endpoint ends with "stop": true
+	case g.stream == notStream && resp.StatusCode == http.StatusOK && strings.HasSuffix(req.URL.Path, "/api/chat"):
+		// Ollama's whole reply is the last message of its stream, one
+		// line, done or not.
+		g.stream = ndjsonStream
+	case g.stream == notStream && resp.StatusCode == http.StatusOK && t.ollama && strings.HasSuffix(req.URL.Path, "/chat/completions"):
+		g.stream = wholeCompletion
 	}
+	if g.stream == ndjsonStream {
+		g.ollama = true // Ollama's own API
+	}
+	if g.stream == sseStream && t.maxEvent > 0 && (g.maxLine == 0 || t.maxEvent < g.maxLine) {
+		g.maxLine = t.maxEvent
+	}
+	resp.Body = g
 	if resp.StatusCode < http.StatusBadRequest {
 		return resp, nil
 	}

@@ -386,3 +386,55 @@ func TestTheOllamaFakeAnswersAsOllamaDoes(t *testing.T) {
 		compare(t, x, &server{plain.URL, plain.Model}, &server{plainFake.URL, "tiny"})
 	}
 }
+
+// TestTheOllamaFakeStopsARepeatingModelAsOllamaDoes holds RepeatLimit to
+// what Ollama does with a model that writes one token over and over: it
+// ends the reply after 31, without a done message or an error, on both
+// its APIs, streamed or not.
+func TestTheOllamaFakeStopsARepeatingModelAsOllamaDoes(t *testing.T) {
+	real := realserver.Ollama(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.ByteToken('a'): 20}, Seed: 1}))
+	fake := modeltest.NewOllama([]string{"a"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
+	defer fake.Close()
+	r, f := &server{real.URL, real.Model}, &server{fake.URL, "tiny"}
+	done := []string{".done", ".done_reason", ".message.content"}
+	for _, x := range []exchange{
+		{name: "a streamed chat", method: "POST", path: "/api/chat", values: done,
+			body: `{"model": "MODEL", "options": {"temperature": 0}, "messages": [{"role": "user", "content": "hi"}]}`},
+		{name: "a chat", method: "POST", path: "/api/chat", values: done,
+			body: `{"model": "MODEL", "stream": false, "options": {"temperature": 0}, "messages": [{"role": "user", "content": "hi"}]}`},
+		{name: "a streamed OpenAI chat", method: "POST", path: "/v1/chat/completions",
+			body: `{"model": "MODEL", "stream": true, "temperature": 0, "messages": [{"role": "user", "content": "hi"}]}`},
+		{name: "an OpenAI chat", method: "POST", path: "/v1/chat/completions", values: []string{".usage.total_tokens"},
+			body: `{"model": "MODEL", "temperature": 0, "messages": [{"role": "user", "content": "hi"}]}`},
+	} {
+		compare(t, x, r, f)
+		t.Run(x.name+", reply", func(t *testing.T) {
+			if rt, ft := replyText(t, send(t, r.url, r.model, x)), replyText(t, send(t, f.url, f.model, x)); rt != ft || rt != strings.Repeat("a", 31) {
+				t.Errorf("the fake's reply is %q, the real server's %q, want 31 a", ft, rt)
+			}
+		})
+	}
+}
+
+// replyText puts together the text of a chat's answer, whole or streamed,
+// in either API.
+func replyText(t *testing.T, a answer) string {
+	t.Helper()
+	var b strings.Builder
+	for _, e := range a.events {
+		m, _ := e.(map[string]any)
+		if msg, ok := m["message"].(map[string]any); ok {
+			b.WriteString(fmt.Sprint(msg["content"]))
+		}
+		choices, _ := m["choices"].([]any)
+		for _, c := range choices {
+			c, _ := c.(map[string]any)
+			for _, k := range []string{"delta", "message"} {
+				if part, ok := c[k].(map[string]any); ok && part["content"] != nil {
+					b.WriteString(fmt.Sprint(part["content"]))
+				}
+			}
+		}
+	}
+	return b.String()
+}

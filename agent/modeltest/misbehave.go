@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // A Misbehaviour is a way a broken or hostile server answers a chat call.
@@ -23,8 +24,9 @@ const (
 	// response cleanly, without the end marker ("done": true, or
 	// finish_reason and data: [DONE]).
 	TruncatedStream
-	// HugeLine streams the reply, but as an Ollama line of a megabyte
-	// (an OpenAI server sends one huge event).
+	// HugeLine streams the reply as one line of more than a megabyte (an
+	// Ollama message, an OpenAI event), then ends the stream as it should:
+	// only the length of the line is wrong.
 	HugeLine
 	// ErrorInStream streams the first half of the reply, then the error
 	// the real server writes into a stream that fails once it has begun,
@@ -32,7 +34,23 @@ const (
 	// reply that is not valid UTF-8), Ollama's {"error": "…"} line (as
 	// for a runner that died).
 	ErrorInStream
+	// RepeatLimit answers as Ollama (v0.24.0) does when the model writes
+	// one token more than 30 times in a row: the first piece of the reply
+	// 31 times, then the end of the response, with neither the end marker
+	// nor an error. Streamed, that is 31 messages (or events) and a clean
+	// end; whole, a reply of the 31 pieces with "done": false (or a null
+	// finish_reason and no usage). Only Ollama's debug log names it, as
+	// "prediction aborted, token repeat limit reached".
+	RepeatLimit
+	// DroppedConnection streams the first half of the reply, then drops
+	// the connection without ending the response, as a server that dies
+	// mid-reply does.
+	DroppedConnection
 )
+
+// repeatLimit is how many times in a row Ollama lets a model write one
+// token: it ends the reply at the next.
+const repeatLimit = 30
 
 // Misbehave makes every chat call misbehave as m says, after it is
 // recorded.
@@ -40,11 +58,12 @@ func Misbehave(m Misbehaviour) Option {
 	return func(c *config) { c.misbehave = m }
 }
 
-// misbehave answers a chat call as s.cfg.misbehave says.
-func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, text string) {
-	_, isOllama := s.dialect.(ollama)
+// misbehave answers a chat call, req, in the wire protocol d, as
+// s.cfg.misbehave says.
+func (s *Server) misbehave(d dialect, w http.ResponseWriter, r *http.Request, req map[string]any, name, text string) {
+	_, isOllama := d.(ollama)
 	piece := func(content string) {
-		s.dialect.piece(w, name, content)
+		d.piece(w, name, content)
 		w.(http.Flusher).Flush()
 	}
 	stream := "text/event-stream"
@@ -73,13 +92,47 @@ func (s *Server) misbehave(w http.ResponseWriter, r *http.Request, name, text st
 	case ErrorInStream:
 		w.Header().Set("Content-Type", stream)
 		piece(text[:len(text)/2])
-		s.dialect.streamError(w, s.dialect.failure(http.StatusInternalServerError))
+		d.streamError(w, d.failure(http.StatusInternalServerError))
 		w.(http.Flusher).Flush()
 	case HugeLine:
 		w.Header().Set("Content-Type", stream)
 		piece(text + strings.Repeat(" ", 1<<20))
-		s.dialect.answer(w, map[string]any{"stream": true}, name, reply{}, func() bool { return true })
+		d.answer(w, map[string]any{"stream": true}, name, reply{pieces: piecesOf(0)}, func() bool { return true })
+	case RepeatLimit:
+		token := piecesOf(s.cfg.piece)(text)[0]
+		streamed, _ := req["stream"].(bool)
+		if _, set := req["stream"]; isOllama && !set {
+			streamed = true // Ollama streams unless told not to
+		}
+		if !streamed {
+			writeJSON(w, http.StatusOK, unfinished(d, name, strings.Repeat(token, repeatLimit+1)))
+			return
+		}
+		w.Header().Set("Content-Type", stream)
+		for range repeatLimit + 1 {
+			piece(token)
+		}
+	case DroppedConnection:
+		w.Header().Set("Content-Type", stream)
+		piece(text[:len(text)/2])
+		panic(http.ErrAbortHandler)
 	}
+}
+
+// unfinished is the whole reply, content, that Ollama sends when it
+// stopped the model before the end: its last message, "done": false, on
+// its own API; a null finish_reason and no usage on its OpenAI-compatible
+// endpoint.
+func unfinished(d dialect, name, content string) map[string]any {
+	if _, ok := d.(ollama); ok {
+		return map[string]any{"model": name, "created_at": time.Now(), "done": false,
+			"message": map[string]any{"role": "assistant", "content": content}}
+	}
+	return map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": time.Now().Unix(), "model": name,
+		"system_fingerprint": "fp_ollama",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": nil,
+			"message": map[string]any{"role": "assistant", "content": content}}},
+		"usage": map[string]any{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
 }
 
 // endless calls write until the client hangs up or the server is closed.

@@ -225,6 +225,15 @@ func (ollamaOpenAI) answer(w http.ResponseWriter, req map[string]any, name strin
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
+// piece writes a chunk as Ollama streams one: with the role, and a null
+// finish_reason.
+func (ollamaOpenAI) piece(w http.ResponseWriter, name, content string) {
+	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": time.Now().Unix(),
+		"model": name, "system_fingerprint": "fp_ollama",
+		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"role": "assistant", "content": content}, "finish_reason": nil}}})
+	fmt.Fprintf(w, "data: %s\n\n", b)
+}
+
 func (ollamaOpenAI) error(w http.ResponseWriter, status int, message string) {
 	typ := "invalid_request_error"
 	switch {

@@ -169,7 +169,7 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.misbehave != 0 {
-		s.misbehave(w, r, model, s.take())
+		s.misbehave(d, w, r, req, model, s.take())
 		return
 	}
 	content, calls := splitCalls(s.take())
