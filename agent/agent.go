@@ -574,23 +574,20 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 		obs.Text = "Error: " + obs.Err.Error()
 	} else {
 		start := time.Now()
-		out, err := a.reg.Call(ctx, call.Tool, call.Args)
-		obs = Observation{Text: out, Err: err, Duration: time.Since(start)}
+		// Secrets go before the cut: a secret cut in two is no longer
+		// found, and its first half would reach the model.
+		out, err := a.reg.CallWhole(ctx, call.Tool, call.Args)
+		obs = Observation{Text: tools.Truncate(a.redact(out), limit), Err: err, Duration: time.Since(start)}
 		if err != nil {
-			obs.Text = tools.Truncate("Error: "+err.Error(), limit)
+			obs.Text = tools.Truncate(a.redact("Error: "+err.Error()), limit)
 		}
 		if err := a.opts.hooks.AfterTool(ctx, call, &obs); err != nil {
 			return err
 		}
 	}
-	if r := a.opts.redactor; r != nil {
-		obs.Text = r.Redact(obs.Text)
-	}
+	obs.Text = a.redact(obs.Text) // a hook may have changed it
 	if obs.Err != nil {
-		step.Error = tools.Truncate(obs.Err.Error(), limit)
-		if r := a.opts.redactor; r != nil {
-			step.Error = r.Redact(step.Error)
-		}
+		step.Error = tools.Truncate(a.redact(obs.Err.Error()), limit)
 	}
 	step.Observation, step.ToolDuration = obs.Text, obs.Duration
 	r.res.Steps = append(r.res.Steps, step)
@@ -719,4 +716,13 @@ func (a *Agent) promptData(question string) prompt.Data {
 	}
 	d.ToolNames = strings.Join(names, ", ")
 	return d
+}
+
+// redact removes from s the secrets of the agent's redactor (see
+// [WithRedactor]), or returns s as it is without one.
+func (a *Agent) redact(s string) string {
+	if r := a.opts.redactor; r != nil {
+		return r.Redact(s)
+	}
+	return s
 }

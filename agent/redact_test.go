@@ -8,6 +8,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/tools"
 )
 
 // TestRedactorKeepsSecretsFromTheModel runs tools whose output and error
@@ -50,5 +51,39 @@ func TestRedactorKeepsSecretsFromTheModel(t *testing.T) {
 				t.Errorf("the model does not read where the secrets were:\n%s\n%s", m.last(1), m.last(2))
 			}
 		})
+	}
+}
+
+// TestASecretCutByTheObservationLimitIsStillRedacted runs tools whose
+// output and error hold a secret that the --max-observation cut falls in
+// the middle of: the secret is removed before the cut, so that its first
+// half never reaches the model.
+func TestASecretCutByTheObservationLimitIsStillRedacted(t *testing.T) {
+	const secret, limit = "correct-horse-battery-staple", 100
+	padding := strings.Repeat("x", limit-10) // the cut falls 10 bytes into the secret
+	out := funcTool{name: "out", schema: oneString("input"), fn: func(context.Context, map[string]any) (string, error) {
+		return padding + secret + " and more", nil
+	}}
+	fail := funcTool{name: "fail", schema: oneString("input"), fn: func(context.Context, map[string]any) (string, error) {
+		return "", fmt.Errorf("%s%s and more", padding[len("Error: "):], secret)
+	}}
+	m := scripted(action("out", `{"input": "a"}`), action("fail", `{"input": "b"}`), final("done"))
+	reg := registry(t, out, fail)
+	reg.SetLimits(tools.Limits{MaxObservation: limit})
+	res, err := New(m, reg, WithRedactor(model.NewRedactor(secret))).Run(context.Background(), "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := []string{m.last(1), m.last(2)}
+	for _, s := range res.Steps {
+		read = append(read, s.Observation, s.Error)
+	}
+	for _, r := range read {
+		if strings.Contains(r, secret[:10]) {
+			t.Errorf("the first part of the secret reached the model or the steps:\n%s", r)
+		}
+	}
+	if !strings.Contains(m.last(1), "[truncated:") || !strings.Contains(m.last(1), model.Redacted) {
+		t.Errorf("want the observation cut, and the secret's place marked:\n%s", m.last(1))
 	}
 }

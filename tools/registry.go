@@ -251,9 +251,21 @@ const stopWait = 500 * time.Millisecond
 // call by the registry's timeout and ctx, and caps the observation with
 // [Truncate]. A tool that panics or ignores its context does not take the
 // caller down: the panic becomes an error, and Call returns at most
-// stopWait after the deadline even if the tool has not. Call does not ask for confirmation; callers do
-// that first with [Confirm].
+// stopWait after the deadline even if the tool has not. Call does not ask
+// for confirmation; callers do that first with [Confirm].
 func (r *Registry) Call(ctx context.Context, name string, args map[string]any) (string, error) {
+	obs, err := r.CallWhole(ctx, name, args)
+	if err != nil {
+		return "", err
+	}
+	return Truncate(obs, r.Limits().MaxObservation), nil
+}
+
+// CallWhole is [Registry.Call] without the cap on the observation, for a
+// caller that must read all of it before cutting it: one that removes
+// secrets, say, since a secret cut in two is no longer found. The output
+// is still bounded by what each tool reads.
+func (r *Registry) CallWhole(ctx context.Context, name string, args map[string]any) (string, error) {
 	t, args, err := r.Prepare(name, args)
 	if err != nil {
 		return "", err
@@ -295,5 +307,5 @@ func (r *Registry) Call(ctx context.Context, name string, args map[string]any) (
 		}
 		return "", res.err
 	}
-	return Truncate(res.obs, l.MaxObservation), nil
+	return res.obs, nil
 }

@@ -136,6 +136,23 @@ func TestRegistryCall(t *testing.T) {
 	}
 }
 
+// TestCallWholeKeepsTheWholeObservation checks that CallWhole returns what
+// Call would cut, and holds the call to the same checks and timeout.
+func TestCallWholeKeepsTheWholeObservation(t *testing.T) {
+	r, err := NewRegistry(echoTool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SetLimits(Limits{Timeout: 100 * time.Millisecond, MaxObservation: 10})
+	long := "0123456789abcdef"
+	if got, err := r.CallWhole(context.Background(), "echo", map[string]any{"text": long}); err != nil || got != long {
+		t.Errorf("CallWhole = %q, %v; want %q", got, err, long)
+	}
+	if _, err := r.CallWhole(context.Background(), "echo", map[string]any{"txt": long}); !errors.Is(err, ErrInvalidArgs) {
+		t.Errorf("CallWhole with a wrong argument: error %v, want ErrInvalidArgs", err)
+	}
+}
+
 func TestRegistryCallHonoursCancellation(t *testing.T) {
 	started := make(chan struct{})
 	waiting := &funcTool{
