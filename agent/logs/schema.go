@@ -98,6 +98,12 @@ var migrations = []string{
 // version, so processes opening the database at once apply each migration
 // once.
 func migrate(ctx context.Context, db *sql.DB) error {
+	// A log already up to date needs no write lock, which another
+	// process may hold for a while: it is read first, without one.
+	var v int
+	if err := db.QueryRowContext(ctx, "SELECT user_version FROM pragma_user_version").Scan(&v); err == nil && v == len(migrations) {
+		return nil
+	}
 	for {
 		done, err := migrateOnce(ctx, db)
 		if err != nil || done {

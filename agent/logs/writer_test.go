@@ -86,6 +86,35 @@ func TestSessionNeverWaitsOnALockedLog(t *testing.T) {
 	}
 }
 
+// TestALockedLogOpensAtOnce opens a log, already up to date, while
+// another process holds its write lock. Once, opening took the lock to
+// check the schema: it waited the busy timeout, then the run went
+// unlogged. It opens at once, and the run's record is written when the
+// lock frees.
+func TestALockedLogOpensAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "logs.db")
+	openSession(t, path).Close()
+	unlock := lockLog(t, path)
+	begin := time.Now()
+	s := openSession(t, path)
+	if took := time.Since(begin); took >= BusyTimeout/2 {
+		t.Errorf("opening the locked log took %s", took)
+	}
+	record(s, "opened while locked", 2)
+	unlock()
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close = %v, want every write done once the lock freed", err)
+	}
+	store, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if runs, err := store.Runs(context.Background(), s.ID()); err != nil || len(runs) != 1 || len(runs[0].Events) != 2 {
+		t.Fatalf("Runs = %+v, %v; want the run and its 2 events", runs, err)
+	}
+}
+
 // TestSessionCloseSaysWhatWasNotWritten keeps the log locked past the
 // time Close waits: Close gives up within a bound and says what was not
 // written.
