@@ -87,7 +87,7 @@ func runAsk(c *call, f *agentFlags, attach []string) error {
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer s.close(ctx)
 	if s.log == nil || len(s.log.turns) == 0 {
 		// One question, not the next of a conversation: its events carry
 		// no turn.

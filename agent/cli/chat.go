@@ -56,7 +56,19 @@ func runChat(c *call, f *agentFlags) error {
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer func() {
+		// A Ctrl-C at the end stops a wait on the log.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-sigs:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		s.close(ctx)
+	}()
 
 	chat := s.log.newChat(s.agent)
 	interactive := c.terminal(stdin)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -224,12 +225,41 @@ func (l *runLog) restart() {
 	}
 }
 
-// close closes the log, and reports the writes that failed.
-func (l *runLog) close(stderr io.Writer) {
+// closeNote is how long closing the log waits before it says that it is
+// waiting: only another process holding the log makes it wait longer.
+const closeNote = time.Second
+
+// close closes the log, and reports the writes that failed. While another
+// process holds the log, closing waits for it (up to
+// logs.DefaultCloseWait), saying so after closeNote; a Ctrl-C then (ctx
+// ends) stops the wait and leaves the rest of the record unwritten. When
+// ctx has already ended, as it has after a Ctrl-C stopped the run, the
+// second Ctrl-C ends the program at once (see env.interruptible).
+func (l *runLog) close(ctx context.Context, stderr io.Writer) {
 	if l == nil {
 		return
 	}
-	if err := l.Close(); err != nil {
-		fmt.Fprintf(stderr, "react-agent: the run log is incomplete: %v\n", err)
+	closed := make(chan error, 1)
+	go func() { closed <- l.Close() }()
+	stop := ctx.Done()
+	if ctx.Err() != nil {
+		stop = nil
+	}
+	note := time.NewTimer(closeNote)
+	defer note.Stop()
+	for {
+		select {
+		case err := <-closed:
+			if err != nil {
+				fmt.Fprintf(stderr, "react-agent: the run log is incomplete: %v\n", err)
+			}
+			return
+		case <-note.C:
+			fmt.Fprintf(stderr, "react-agent: waiting for the run log, which another process holds, to take this run's record (up to %s; Ctrl-C stops waiting)\n",
+				logs.DefaultCloseWait)
+		case <-stop:
+			fmt.Fprintln(stderr, "react-agent: the run log is incomplete: interrupted while another process held it")
+			return
+		}
 	}
 }

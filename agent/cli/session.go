@@ -133,7 +133,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	built := false
 	defer func() {
 		if !built {
-			rl.close(stderr)
+			rl.close(ctx, stderr)
 		}
 	}()
 	if f.model.Replay != "" && !fs.Changed("provider") {
@@ -284,13 +284,13 @@ func (c onOwnLine) ConfirmTool(ctx context.Context, name, prompt string) (bool, 
 	return c.TerminalConfirmer.ConfirmTool(ctx, name, prompt)
 }
 
-// close stops the trace's spinner and closes the terminal opened for
-// confirmations.
-func (s *session) close() {
+// close stops the trace's spinner, closes the log (a Ctrl-C that ends ctx
+// stops a wait on it) and closes the terminal opened for confirmations.
+func (s *session) close(ctx context.Context) {
 	if s.trace != nil {
 		s.trace.Close()
 	}
-	s.log.close(s.stderr)
+	s.log.close(ctx, s.stderr)
 	s.closeFn()
 }
 
