@@ -41,6 +41,18 @@ func lockLog(t *testing.T, path string) (unlock func()) {
 	return unlock
 }
 
+// logged returns the runs of session id that the log at path holds, as
+// another process opening it reads them.
+func logged(t *testing.T, path, id string) ([]Run, error) {
+	t.Helper()
+	store, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	return store.Runs(context.Background(), id)
+}
+
 // record records one run of steps events, as a nine-step run of the agent
 // would, and returns how long it took.
 func record(s *Session, question string, steps int) time.Duration {
@@ -72,12 +84,7 @@ func TestSessionNeverWaitsOnALockedLog(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close = %v, want every write done once the lock freed", err)
 	}
-	store, err := Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	runs, err := store.Runs(context.Background(), s.ID())
+	runs, err := logged(t, path, s.ID())
 	if err != nil || len(runs) != 1 || len(runs[0].Events) != 9 || runs[0].Status != StatusAnswered {
 		t.Fatalf("Runs = %+v, %v; want the answered run and its 9 events", runs, err)
 	}
@@ -105,12 +112,7 @@ func TestALockedLogOpensAtOnce(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close = %v, want every write done once the lock freed", err)
 	}
-	store, err := Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if runs, err := store.Runs(context.Background(), s.ID()); err != nil || len(runs) != 1 || len(runs[0].Events) != 2 {
+	if runs, err := logged(t, path, s.ID()); err != nil || len(runs) != 1 || len(runs[0].Events) != 2 {
 		t.Fatalf("Runs = %+v, %v; want the run and its 2 events", runs, err)
 	}
 }
@@ -153,12 +155,7 @@ func TestSessionDropsEventsPastItsBound(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "while more than 4 KiB waited to be written") || !strings.Contains(err.Error(), "events dropped") {
 		t.Fatalf("Close = %v, want the dropped events counted", err)
 	}
-	store, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	runs, err := store.Runs(ctx, s.ID())
+	runs, err := logged(t, path, s.ID())
 	if err != nil || len(runs) != 1 || runs[0].Status != StatusAnswered || len(runs[0].Events) == 0 || len(runs[0].Events) >= 100 {
 		t.Fatalf("Runs = %+v, %v; want the answered run with the events kept", runs, err)
 	}
