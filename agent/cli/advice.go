@@ -130,7 +130,7 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 	case model.SettingNumCtx:
 		return msg, "raise --num-ctx (if the model takes it), or lower --max-observation"
 	case model.SettingTemperature:
-		return msg, "raise --temperature (0.7, say), or leave out --constrain on"
+		return msg, "raise --temperature (0.7, say), leave out --constrain on, or try another model"
 	case model.SettingTimeout:
 		return msg, "raise --timeout"
 	case model.SettingMaxReplyBytes:

@@ -341,8 +341,7 @@ func explain(e *Error, provider, model, url string) *Error {
 	case unreachable:
 		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
 	case errors.Is(e.Err, ErrRepeatLimit):
-		e.Fix, e.Hint = SettingTemperature, "a model caught in a loop may leave it at a higher temperature, "+
-			"or with no schema to hold it, else try another model"
+		e.Fix = SettingTemperature // the error says what happened; a higher temperature may end the loop
 	case errors.Is(e.Err, ErrTimeout):
 		e.Fix, e.Hint = SettingTimeout, "use a smaller or faster model"
 	case errors.Is(e.Err, ErrReplyTooLarge):
