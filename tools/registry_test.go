@@ -143,7 +143,7 @@ func TestCallWholeKeepsTheWholeObservation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.SetLimits(Limits{Timeout: 100 * time.Millisecond, MaxObservation: 10})
+	r.SetLimits(Limits{Timeout: 5 * time.Second, MaxObservation: 10})
 	long := "0123456789abcdef"
 	if got, err := r.CallWhole(context.Background(), "echo", map[string]any{"text": long}); err != nil || got != long {
 		t.Errorf("CallWhole = %q, %v; want %q", got, err, long)
