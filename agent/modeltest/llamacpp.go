@@ -224,13 +224,7 @@ func (llamaOpenAI) answer(w http.ResponseWriter, req map[string]any, _ string, r
 	usage := map[string]any{"completion_tokens": 20, "prompt_tokens": rp.promptTokens, "total_tokens": rp.promptTokens + 20}
 	timings := map[string]any{"prompt_n": rp.promptTokens, "predicted_n": 20}
 	created := time.Now().Unix()
-	finish := "stop"
-	switch {
-	case rp.cut:
-		finish = "length"
-	case len(rp.calls) > 0:
-		finish = "tool_calls"
-	}
+	finish := rp.finishReason()
 	head := func(object string) map[string]any {
 		return map[string]any{"id": "chatcmpl-modeltest", "object": object, "created": created, "model": name,
 			"system_fingerprint": "b0-modeltest"}

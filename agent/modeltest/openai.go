@@ -44,13 +44,7 @@ func (openai) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 	content, calls := rp.content, rp.calls
 	usage := map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 	created := time.Now().Unix()
-	finish := "stop"
-	switch {
-	case rp.cut:
-		finish = "length"
-	case len(calls) > 0:
-		finish = "tool_calls"
-	}
+	finish := rp.finishReason()
 	if stream, _ := req["stream"].(bool); !stream {
 		msg := map[string]any{"role": "assistant", "content": content}
 		if rp.thinking != "" {
@@ -162,13 +156,7 @@ func (ollamaOpenAI) answer(w http.ResponseWriter, req map[string]any, name strin
 	content, calls := rp.content, rp.calls
 	usage := map[string]any{"prompt_tokens": rp.promptTokens, "completion_tokens": 20, "total_tokens": rp.promptTokens + 20}
 	created := time.Now().Unix()
-	finish := "stop"
-	switch {
-	case rp.cut:
-		finish = "length"
-	case len(calls) > 0:
-		finish = "tool_calls"
-	}
+	finish := rp.finishReason()
 	var tcs []any
 	for i, c := range calls {
 		tcs = append(tcs, map[string]any{"id": fmt.Sprintf("call_%08d", i+1), "index": i, "type": "function",

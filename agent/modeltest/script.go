@@ -102,6 +102,19 @@ type reply struct {
 	promptTokens int
 }
 
+// finishReason is the OpenAI finish_reason of the reply: "length" when it
+// was cut at the token limit, "tool_calls" when it calls tools, or
+// "stop".
+func (rp reply) finishReason() string {
+	switch {
+	case rp.cut:
+		return "length"
+	case len(rp.calls) > 0:
+		return "tool_calls"
+	}
+	return "stop"
+}
+
 // piecesOf returns the function that cuts streamed text into pieces of
 // size bytes (on character boundaries), or model.Chunks for size 0.
 func piecesOf(size int) func(string) []string {
