@@ -110,7 +110,7 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	var ciLines []string
 	for _, l := range strings.Split(string(ci), "\n") {
-		ciLines = append(ciLines, normalizeGo(strings.ReplaceAll(l, `"$fuzztime"`, "5s")))
+		ciLines = append(ciLines, normalizeGo(strings.ReplaceAll(l, `"$fuzztime"`, "2000x")))
 	}
 	binDir := filepath.Dir(binary)
 	search := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(root, "testdata", "tools"))))
