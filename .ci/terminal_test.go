@@ -74,16 +74,22 @@ type terminal struct {
 // stdin is a pipe instead, and the terminal is only reachable as /dev/tty.
 func startTerminal(t *testing.T, in invocation, pipedStdin ...bool) *terminal {
 	t.Helper()
+	return onTerminal(t, command(t, in), len(pipedStdin) > 0 && pipedStdin[0])
+}
+
+// onTerminal starts cmd as startTerminal starts the binary: a shell, say.
+func onTerminal(t *testing.T, cmd *exec.Cmd, pipedStdin bool) *terminal {
+	t.Helper()
 	master, slave, err := openPTY()
 	if err != nil {
 		t.Skipf("no pseudo-terminal here: %v", err)
 	}
-	cmd := command(t, in)
 	cmd.Env = append([]string{"TERM=xterm"}, cmd.Env...) // a test's own TERM wins
+	stdin := cmd.Stdin
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if len(pipedStdin) > 0 && pipedStdin[0] {
-		cmd.Stdin = strings.NewReader(in.stdin)
+	if pipedStdin {
+		cmd.Stdin = stdin
 		cmd.SysProcAttr.Ctty = 2
 	}
 	if err := cmd.Start(); err != nil {
@@ -147,6 +153,32 @@ func (term *terminal) waitText(want string) {
 		}
 	}
 	term.t.Fatalf("the terminal never showed %q; it shows:\n%q", want, term.text())
+}
+
+// waitLastLine waits until the last line of the screen, as lines shows
+// it, is want.
+func (term *terminal) waitLastLine(want string) {
+	term.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if l := term.lines(); len(l) > 0 && l[len(l)-1] == want {
+			return
+		}
+	}
+	term.t.Fatalf("the last line of the terminal is not %q; it shows:\n%s", want, strings.Join(term.lines(), "\n"))
+}
+
+// waitLine waits until a line of the screen, as lines shows it, holds
+// want.
+func (term *terminal) waitLine(want string) {
+	term.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, l := range term.lines() {
+			if strings.Contains(l, want) {
+				return
+			}
+		}
+	}
+	term.t.Fatalf("no line of the terminal showed %q; it shows:\n%s", want, strings.Join(term.lines(), "\n"))
 }
 
 // typeLine types a line ended with a line feed (Ctrl-J).
