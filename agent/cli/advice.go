@@ -85,8 +85,13 @@ func adviseStop(err error, stop event.StopReason) string {
 	case stop == event.StopTimeout:
 		more = "raise --timeout to allow more"
 	}
-	if more == "" {
+	switch {
+	case more == "":
 		return msg
+	case strings.Contains(msg, "\n"):
+		// After lines quoted from elsewhere (a server's stderr), on a
+		// line of its own: not read as the last of them.
+		return msg + "\n" + more
 	}
 	return msg + "; " + more
 }
