@@ -105,6 +105,7 @@ type runState struct {
 	fitSaid         bool    // the warning that says so was given
 	fitNewest       bool    // the newest observation was shortened, and the warning said so
 	warned          bool
+	reminded        bool // a correction reminded the model of the format
 	lastErr         error
 	repeats         int
 	dropped         []string             // the refused parameters already warned about
@@ -504,14 +505,14 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// parseFailed shows the model the parser's message, and ends the run when
-// the model makes the same mistake too many times in a row.
+// parseFailed shows the model what was wrong with its reply, and ends the
+// run when the model makes the same mistake too many times in a row.
 func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
-	msg := reply.Err.Error()
+	msg := r.correction(reply.Err)
 	step.Error, step.Observation = msg, msg
 	r.res.Steps = append(r.res.Steps, step)
 	r.res.ParseErrors++
-	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
+	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Err: reply.Err, Reasoning: reply.Reasoning})
 	if sameParseError(r.lastErr, reply.Err) {
 		r.repeats++
 	} else {
@@ -527,6 +528,26 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	r.tr.addReply(reply, msg)
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Text: msg, Failed: true})
 	return nil
+}
+
+// correction is what the model is told of a reply the agent could not
+// use, in the protocol the run speaks; the first of a run reminds it of
+// the format too, in short.
+func (r *runState) correction(err error) string {
+	var msg, format string
+	switch {
+	case r.native:
+		msg = nativeCorrection(err)
+	case r.bound != nil && r.bound.object:
+		msg, format = r.a.objectCorrection(err), objectFormat
+	default:
+		msg, format = err.Error(), parser.FormatReminder
+	}
+	if format != "" && !r.reminded {
+		r.reminded = true
+		msg += "\n\n" + format
+	}
+	return msg
 }
 
 func sameParseError(a, b error) bool {
