@@ -191,6 +191,18 @@ func withHints(fn func(event.Event)) func(event.Event) {
 	}
 }
 
+// notices passes each event on to fn, but for the agent's notices (how
+// the server binds the steps, say) unless verbose: they tell how the run
+// goes where nothing is amiss, a detail for -v. The JSON events and the
+// log keep them.
+func notices(verbose bool, fn func(event.Event)) func(event.Event) {
+	return func(e event.Event) {
+		if e.Kind != event.Notice || verbose {
+			fn(e)
+		}
+	}
+}
+
 // advised passes each event on to fn with the message of an error or a
 // warning advised for people.
 func advised(fn func(event.Event)) func(event.Event) {

@@ -186,7 +186,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 			trace.Color(tty && c.getenv("NO_COLOR") == "" && c.getenv("TERM") != "dumb"),
 			trace.Spinner(tty && c.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
 			trace.Verbose(f.verbose))
-		opts = append(opts, agent.WithEvents(advised(withHints(s.trace.Event))))
+		opts = append(opts, agent.WithEvents(advised(notices(f.verbose, withHints(s.trace.Event)))))
 		if !f.noStream && (f.stream || (tty && !fs.Changed("stream"))) {
 			opts = append(opts, agent.WithStreaming(s.trace.Token))
 		}
