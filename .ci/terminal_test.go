@@ -239,6 +239,9 @@ func TestTerminalConfirmsShellCommand(t *testing.T) {
 			if answer == "n" && !strings.Contains(screen, "not") {
 				t.Errorf("a refused command should be reported; the terminal shows:\n%s", screen)
 			}
+			if !strings.Contains(screen, "[y/N, or a: always shell in this run]") {
+				t.Errorf("a one-shot ask's question says a allows the shell longer than the run:\n%s", screen)
+			}
 		})
 	}
 }
@@ -262,7 +265,7 @@ func TestTerminalChatConfirmsShellCommand(t *testing.T) {
 			if answer != "n" && ran == 0 || answer == "n" && ran > 0 {
 				t.Fatalf("answer %q: the command ran: %v; the terminal shows:\n%s", answer, ran > 0, strings.Join(term.lines(), "\n"))
 			}
-			if !strings.Contains(strings.Join(term.lines(), "\n"), "[y/N, or a: always shell in this session] "+answer) {
+			if !strings.Contains(strings.Join(term.lines(), "\n"), "[y/N, or a: always shell in this chat] "+answer) {
 				t.Errorf("the answer typed is not shown after the question:\n%s", strings.Join(term.lines(), "\n"))
 			}
 			term.waitText("\n> ")
@@ -273,6 +276,9 @@ func TestTerminalChatConfirmsShellCommand(t *testing.T) {
 					if time.Now().After(deadline) || strings.Count(term.text(), "[y/N") > 1 {
 						t.Fatalf("after \"a\", the second command was asked about or never ran:\n%s", strings.Join(term.lines(), "\n"))
 					}
+				}
+				if !strings.Contains(strings.Join(term.lines(), "\n"), "[allowed: you answered a, always shell in this chat]") {
+					t.Errorf("the second command ran without a line that says why it was not asked about:\n%s", strings.Join(term.lines(), "\n"))
 				}
 			} else {
 				for deadline := time.Now().Add(20 * time.Second); strings.Count(term.text(), "[y/N") < 2; time.Sleep(20 * time.Millisecond) {
@@ -293,6 +299,22 @@ func TestTerminalChatConfirmsShellCommand(t *testing.T) {
 				t.Fatalf("exit %d; the terminal shows:\n%s", code, strings.Join(term.lines(), "\n"))
 			}
 		})
+	}
+}
+
+// TestTerminalToolAsksOnce: tool runs one call, so its question offers
+// no "a, always", and a refusal is told to the person, not as advice to
+// the model.
+func TestTerminalToolAsksOnce(t *testing.T) {
+	term := startTerminal(t, invocation{args: []string{"tool", "--allow-shell", "shell", "echo hi"}, env: []string{"NO_COLOR=1"}})
+	term.waitText("[y/N")
+	term.typeLine("n")
+	if code := term.wait(); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	screen := strings.Join(term.lines(), "\n")
+	if !strings.Contains(screen, "Run it? [y/N] n\nreact-agent: shell: not run: you did not allow it") || strings.Contains(screen, "retry") {
+		t.Errorf("want a yes-or-no question, then that the call did not run:\n%s", screen)
 	}
 }
 

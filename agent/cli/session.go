@@ -155,12 +155,17 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	}
 	in, out, closeTTY := c.confirmTerminal()
 	s.closeFn = closeTTY
+	confirmer := tools.NewTerminalConfirmer(in, out, f.yes)
+	confirmer.Scope = "in this run" // ask's: a chat's is the chat
+	if c.cmd != nil && c.cmd.name == "chat" {
+		confirmer.Scope = "in this chat"
+	}
 	opts := []agent.Option{
 		agent.WithMaxIterations(f.maxIterations),
 		agent.WithProtocol(protocol),
 		agent.WithConstrain(constrain),
 		agent.WithTemplate(tmpl),
-		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
+		agent.WithHooks(agent.Confirmation(reg, onOwnLine{confirmer, s})),
 		// What the log hides, the model does not read either: a key, or
 		// a value of an MCP server's env that the server's error quotes.
 		agent.WithRedactor(model.NewRedactor(c.logSecrets(f, servers)...)),
