@@ -15,7 +15,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 	tests := []struct {
 		line, want string
 	}{
-		{"/model llama3.1:8b", "the model is now llama3.1:8b"},
+		{"/model llama3.1:8b", "(now chatting with llama3.1:8b on ollama at "},
 		{"/clear", "the conversation is forgotten"},
 		{"/clear x", `/clear takes nothing after it, got "x"`},
 		{"/tools now", "/tools takes nothing after it"},
@@ -25,7 +25,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 		{"/set parameter", "parameter takes a key and its value"},
 		{"/set nothing", "/set takes parameter KEY VALUE or system TEXT"},
 		{"/set system Answer in French.", "the system prompt has this extra context"},
-		{"/model", "the model is qwen2.5:7b on ollama at "},
+		{"/model", "(chatting with qwen2.5:7b on ollama at "},
 		{"/?", "/set parameter KEY VALUE"},
 	}
 	for _, tt := range tests {
@@ -88,6 +88,25 @@ func TestChatBannerNamesTheModel(t *testing.T) {
 	got := invocation{args: []string{"chat", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
 	if want := "Chatting with qwen2.5:7b on ollama at " + s.URL + ".\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
 		t.Fatalf("want the banner %q\n%s", want, got)
+	}
+}
+
+// TestChatSaysWhenNoModelWasNamed: a chat with a recording, or with a
+// llama-server and no model named, says so rather than show an empty name
+// or a placeholder.
+func TestChatSaysWhenNoModelWasNamed(t *testing.T) {
+	t.Parallel()
+	demo := root + "/testdata/agent/demo.jsonl"
+	got := invocation{args: []string{"chat", "--replay", demo}, stdin: "/model\n/exit\n", terminal: true, width: 80}.run(t)
+	if want := "Chatting with the model recorded in " + demo + ".\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) ||
+		!strings.Contains(got.stderr, "(chatting with the model recorded in "+demo+")\n") {
+		t.Errorf("want %q, and the same after /model\n%s", want, got)
+	}
+	s := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat())
+	defer s.Close()
+	got = invocation{args: []string{"chat", "--provider", "llamacpp", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
+	if want := "Chatting with the model that llamacpp at " + s.URL + " serves (none was named).\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
+		t.Errorf("want %q\n%s", want, got)
 	}
 }
 
