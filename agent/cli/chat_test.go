@@ -22,6 +22,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 		{"/nope", "unknown command /nope; the commands are:"},
 		{"/nope with words", "unknown command /nope"},
 		{"/set parameter temperature 0.2", "temperature is 0.2 from now on"},
+		{"/set parameter num_predict 64", "num_predict is 64 from now on"},
 		{"/set parameter", "parameter takes a key and its value"},
 		{"/set nothing", "/set takes parameter KEY VALUE or system TEXT"},
 		{"/set system Answer in French.", "the system prompt has this extra context"},
