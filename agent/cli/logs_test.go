@@ -561,3 +561,23 @@ func TestTheLogSaysWhatItNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestTheLatestAnswerOfAFailedRunSaysItFailed: logs -r after a run that
+// failed says so, and how to see it; after a later run failed in a
+// conversation that had an answer, the answer comes with a word that it
+// is not the latest run's.
+func TestTheLatestAnswerOfAFailedRunSaysItFailed(t *testing.T) {
+	t.Parallel()
+	env := []string{"REACT_AGENT_LOG_DB=" + filepath.Join(t.TempDir(), "logs.db")}
+	run(t, invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "hi there"}, env: env})
+	got := run(t, invocation{args: []string{"logs", "-r"}, env: env})
+	if got.code != 1 || got.stdout != "" || !strings.Contains(got.stderr, " failed: ollama: ") || !strings.Contains(got.stderr, "; react-agent logs show ") {
+		t.Errorf("want that the latest run failed, why, and how to see it\n%s", got)
+	}
+	run(t, invocation{args: append(append([]string{"-q"}, demo...), "What is 17 * 23 + 4?"), env: env})
+	run(t, invocation{args: append(append([]string{"-q", "-c"}, demo...), "And then?"), env: env})
+	got = run(t, invocation{args: []string{"logs", "-r"}, env: env})
+	if got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" || !strings.Contains(got.stderr, " failed: replay: ") || !strings.Contains(got.stderr, "the answer before it follows") {
+		t.Errorf("want the answer before the failed run, and a word that it is not the latest run's\n%s", got)
+	}
+}
