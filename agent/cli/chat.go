@@ -74,6 +74,11 @@ func runChat(c *call, f *agentFlags) error {
 	interactive := c.terminal(stdin)
 	if interactive {
 		fmt.Fprintf(stderr, "Chatting with %s.\n/help lists the commands; /exit or Ctrl-D ends the session.\n", s.describeModel(context.Background()))
+		if s.log != nil {
+			if last, ok := s.log.Continued(); ok {
+				fmt.Fprintf(stderr, "Going on with conversation %s; its last question: %s\n", s.log.ID(), c.forTerminal(stderr, firstLine(last.Question)))
+			}
+		}
 	}
 	var read func() (*string, error)
 	if f, ok := stdin.(*os.File); ok && interactive && f == os.Stdin {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -147,4 +148,21 @@ func TestChat(t *testing.T) {
 			t.Fatalf("the second question's call lacks the first question\n%s\n%s", body, got)
 		}
 	})
+}
+
+// TestChatSaysWhichConversationItContinues: chat -c at a terminal says
+// which conversation it goes on with, and its last question.
+func TestChatSaysWhichConversationItContinues(t *testing.T) {
+	t.Parallel()
+	env := []string{"REACT_AGENT_LOG_DB=" + filepath.Join(t.TempDir(), "logs.db")}
+	run(t, invocation{args: append(append([]string{"-q"}, demo...), "What is 17 * 23 + 4?"), env: env})
+	list := run(t, invocation{args: []string{"logs", "--json"}, env: env})
+	var convs []struct{ ID string }
+	if err := json.Unmarshal([]byte(list.stdout), &convs); err != nil || len(convs) != 1 {
+		t.Fatalf("logs --json: %v\n%s", err, list)
+	}
+	got := run(t, invocation{args: append([]string{"chat", "-c"}, demo...), stdin: "/exit\n", env: env, terminal: true, width: 80})
+	if want := "Going on with conversation " + convs[0].ID + "; its last question: What is 17 * 23 + 4?\n"; got.code != 0 || !strings.Contains(got.stderr, want) {
+		t.Errorf("want %q\n%s", want, got)
+	}
 }

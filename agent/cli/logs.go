@@ -153,7 +153,7 @@ func runLogs(c *call, f *logsFlags) error {
 			fmt.Fprintf(stderr, "no conversation in the log yet (%s)\n", path)
 			return nil
 		}
-		return logs.WriteList(stdout, list)
+		return logs.WriteList(stdout, list, c.width(stdout))
 	case sub == "delete":
 		id, err := store.Resolve(ctx, rest[0])
 		if err == nil {
