@@ -106,6 +106,7 @@ type runState struct {
 	fitNewest       bool    // the newest observation was shortened, and the warning said so
 	warned          bool
 	reminded        bool // a correction reminded the model of the format
+	iter            int  // the iteration of the last model call
 	lastErr         error
 	repeats         int
 	dropped         []string             // the refused parameters already warned about
@@ -129,7 +130,9 @@ func (a *Agent) answer(ctx context.Context, history []Turn, question string, tur
 		case res.StopReason == "":
 			res.StopReason = event.StopError
 		}
-		r.emit(event.Event{Kind: event.Error, Iteration: res.Iterations, Text: err.Error(), Err: err, StopReason: res.StopReason})
+		// The iteration of the last model call: the forced answer's,
+		// past the loop's, when it was asked for.
+		r.emit(event.Event{Kind: event.Error, Iteration: max(res.Iterations, r.iter), Text: err.Error(), Err: err, StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
 	return res, err
@@ -278,6 +281,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if err != nil && r.refit(iter, err) {
 		return r.ask(ctx, iter, forced)
 	}
+	r.iter = iter
 	r.res.Usage.Add(mr.usage)
 	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
 		// A server that reuses a cached prompt may count only the tokens
@@ -289,6 +293,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if err != nil {
 		return nil, err
 	}
+	r.res.ModelCalls++
 	reasoning, _ := parser.SplitReasoning(mr.text)
 	if mr.reasoning != "" {
 		reasoning = strings.TrimSpace(mr.reasoning + "\n" + reasoning)
@@ -668,7 +673,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 	a, res := r.a, r.res
 	res.StopReason = reason
 	what := map[event.StopReason]string{
-		event.StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
+		event.StopMaxIterations: "stopped after " + plural(a.opts.maxIterations, "iteration", "iterations"),
 		event.StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
 		event.StopCancelled:     "cancelled",
 		event.StopRepeatedCall:  "stopped: the model made the same call a third time",

@@ -300,3 +300,16 @@ func TestPipeKeepsTheAnswerAsIs(t *testing.T) {
 		t.Fatalf("want the answer byte for byte\n%q", got.stdout)
 	}
 }
+
+// TestARunStoppedAtItsLimitCountsEveryCall stops a run after one step:
+// the error comes at the step of the forced answer it asked for, counts
+// in the singular, and -u counts that call with its tokens.
+func TestARunStoppedAtItsLimitCountsEveryCall(t *testing.T) {
+	t.Parallel()
+	got := run(t, invocation{args: append(append([]string{"--max-iterations", "1", "-u"}, demo...), "What is 17 * 23 + 4?")})
+	for _, want := range []string{"\n[2] error: agent: stopped after 1 iteration: ", ", 2 model calls, "} {
+		if got.code != exitNoAnswer || !strings.Contains(got.stderr, want) {
+			t.Errorf("want exit %d and %q\n%s", exitNoAnswer, want, got)
+		}
+	}
+}

@@ -318,8 +318,8 @@ func (s *session) report(res *agent.Result, err error) error {
 			modelTime += st.ModelDuration
 		}
 		u := res.Usage
-		fmt.Fprintf(s.stderr, "usage: %d tokens in, %d out, %d model calls, %s of model time\n",
-			u.PromptTokens, u.CompletionTokens, len(res.Steps), modelTime.Round(time.Millisecond))
+		fmt.Fprintf(s.stderr, "usage: %s in, %d out, %s, %s of model time\n",
+			plural(u.PromptTokens, "token", "tokens"), u.CompletionTokens, plural(res.ModelCalls, "model call", "model calls"), modelTime.Round(time.Millisecond))
 	}
 	switch {
 	case err == nil && !res.Forced:
