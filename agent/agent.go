@@ -32,8 +32,9 @@ var (
 	// and could not get a final answer from the model.
 	ErrNoAnswer = errors.New("no final answer")
 	// ErrContextWindow is matched by the Err of the warning that the
-	// prompt nears the model's context window.
-	ErrContextWindow = errors.New("the prompt nears the model's context window")
+	// prompt nears or passes the model's context window, or was fitted
+	// to it.
+	ErrContextWindow = errors.New("the prompt nears or passes the model's context window")
 	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
 	// past maxPromptBytes, far beyond any model's context window.
 	ErrPromptTooLarge = errors.New("the prompt is too large")
@@ -446,14 +447,22 @@ func (r *runState) checkWindow(iter int) {
 		if left != "" {
 			left = ", though it " + left
 		}
-		err := fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d%s; "+
-			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w, left)
+		err := windowError(fmt.Sprintf("the prompt is about %d tokens, %s the context window of %d%s; "+
+			"the server may drop its beginning, where the instructions are", tokens, where, w, left))
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	case left != "":
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,
 			Text: fmt.Sprintf("to fit the context window of %d tokens, the prompt %s", w, left)})
 	}
 }
+
+// windowError is the warning that the prompt nears or passes the context
+// window, saying which; it matches ErrContextWindow without its words.
+type windowError string
+
+func (e windowError) Error() string { return string(e) }
+
+func (e windowError) Is(target error) bool { return target == ErrContextWindow }
 
 // replyReserve is the part of a context window of w tokens kept for the
 // reply: Ollama counts the generated tokens in the window too.
