@@ -459,12 +459,10 @@ func (t *Trace) format(e event.Event) string {
 		t.parseErr = &e
 		var pe *parser.Error
 		if errors.As(e.Err, &pe) && pe.Err != nil {
-			// The message is written for the model, and goes to it; a
-			// person is told what was wrong, and with -v what it is told.
+			// The message is written for the model, and goes to it (-v
+			// shows it in the next prompt); a person is told what was
+			// wrong.
 			b.WriteString(tag + t.paint(ansiRed, "parse error: "+pe.Err.Error()) + "\n")
-			if t.opts.verbose {
-				b.WriteString(tag + t.paint(ansiDim, "the model is told:") + "\n" + indent(e.Text, "    ") + "\n")
-			}
 			break
 		}
 		if e.Text == t.lastParseErr {

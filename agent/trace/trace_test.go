@@ -360,8 +360,8 @@ func TestTraceShowsARepeatedParseErrorOnce(t *testing.T) {
 
 // TestTraceTellsPeopleWhatWasWrongWithAReply: a parse error shows a
 // person what was wrong with the reply, not the correction written for
-// the model, which only -v shows, and the observation that repeats it is
-// not shown again.
+// the model (-v shows it in the next prompt), and the observation that
+// repeats it is not shown again.
 func TestTraceTellsPeopleWhatWasWrongWithAReply(t *testing.T) {
 	msg := "Your reply has a Thought but neither an Action nor a Final Answer. Continue with an Action.\n\n" + parser.FormatReminder
 	err := &parser.Error{Err: parser.ErrNoAction, Message: msg}
@@ -376,8 +376,8 @@ func TestTraceTellsPeopleWhatWasWrongWithAReply(t *testing.T) {
 		if !strings.HasPrefix(b.String(), want) {
 			t.Errorf("verbose %v: want %q first\n%s", verbose, want, b.String())
 		}
-		if n := strings.Count(b.String(), "Your reply has"); verbose && n != 1 || !verbose && n != 0 {
-			t.Errorf("verbose %v: the model's message shows %d times\n%s", verbose, n, b.String())
+		if strings.Contains(b.String(), "Your reply has") {
+			t.Errorf("verbose %v: the model's message shows\n%s", verbose, b.String())
 		}
 	}
 }
