@@ -357,7 +357,7 @@ func (s *session) describeModel(ctx context.Context) string {
 	}
 	if named == "" && (r.Model == "" || r.Model == "default") {
 		// llama-server's: it serves the one model it loaded.
-		return s.forTerminal(s.stderr, "the model that "+where+" serves (none was named)")
+		return s.forTerminal(s.stderr, "the model that "+where+" serves, as none was named")
 	}
 	where = r.Model + " on " + where
 	return s.forTerminal(s.stderr, where)

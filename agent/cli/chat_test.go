@@ -107,7 +107,7 @@ func TestChatSaysWhenNoModelWasNamed(t *testing.T) {
 	s := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat())
 	defer s.Close()
 	got = invocation{args: []string{"chat", "--provider", "llamacpp", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
-	if want := "Chatting with the model that llamacpp at " + s.URL + " serves (none was named).\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
+	if want := "Chatting with the model that llamacpp at " + s.URL + " serves, as none was named.\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
 		t.Errorf("want %q\n%s", want, got)
 	}
 }
