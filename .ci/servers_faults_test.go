@@ -70,13 +70,13 @@ func TestLlamaServerSurvivesA100KBReplyThatNeverStartsTheGrammar(t *testing.T) {
 	})
 	t.Run("a run of the binary", func(t *testing.T) {
 		srv := llamaServer.start(t, endless(128), realserver.Context(8192))
-		got := llamaServer.ask(t, srv, "-o", "n_predict="+strconv.Itoa(tokens), "--max-iterations", "1", "Write on.")
+		got := llamaServer.ask(t, srv, "--max-tokens", strconv.Itoa(tokens), "--max-iterations", "1", "Write on.")
 		if !srv.Alive() {
 			t.Fatalf("llama-server died during the reply\n%s\n--- its log:\n%s", got, tail(srv.Log(), 15))
 		}
 		srv.WaitLog("eval time", 5*time.Second)
 		if n := evalTokens(srv); n < least {
-			t.Errorf("the longest reply had %d tokens, not the %d (100 KB) asked for with n_predict\n%s", n, tokens, got)
+			t.Errorf("the longest reply had %d tokens, not the %d (100 KB) asked for with --max-tokens\n%s", n, tokens, got)
 		}
 	})
 }
@@ -90,18 +90,17 @@ func TestAReplyCutByTheTokenLimitIsNoAnswer(t *testing.T) {
 		name  string
 		r     real
 		flags func(*realserver.Server) []string
-		limit string
 	}{
-		{"llama-server", llamaServer, llamaServer.flags, "n_predict=7"},
+		{"llama-server", llamaServer, llamaServer.flags},
 		{"llama-server through its OpenAI API", llamaServer, func(s *realserver.Server) []string {
 			return []string{"--provider", "openai", "--base-url", s.URL + "/v1"}
-		}, "max_tokens=7"},
-		{"ollama", ollamaServer, ollamaServer.flags, "num_predict=7"},
+		}},
+		{"ollama", ollamaServer, ollamaServer.flags},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := c.r.start(t, spelled(text))
-			got := run(t, invocation{args: append(append([]string{"--no-log"}, c.flags(srv)...), "-o", c.limit, "What is 6 * 7?")})
+			got := run(t, invocation{args: append(append([]string{"--no-log"}, c.flags(srv)...), "--max-tokens", "7", "What is 6 * 7?")})
 			if got.code == 0 || strings.TrimSpace(got.stdout) != "" {
 				t.Errorf("a reply cut at 7 tokens was taken for an answer\n%s", got)
 			}
@@ -181,11 +180,7 @@ func TestAToolNeverRunsOnTheArgumentsOfACutReply(t *testing.T) {
 	for _, r := range []real{llamaServer, ollamaServer} {
 		t.Run(r.name, func(t *testing.T) {
 			srv := r.start(t, spelled(text))
-			limit := "n_predict=" + strconv.Itoa(n)
-			if r.name == "ollama" {
-				limit = "num_predict=" + strconv.Itoa(n)
-			}
-			got := r.ask(t, srv, "--allow-shell", "--yes", "--max-iterations", "1", "-o", limit, "Make the file.")
+			got := r.ask(t, srv, "--allow-shell", "--yes", "--max-iterations", "1", "--max-tokens", strconv.Itoa(n), "Make the file.")
 			if made, _ := filepath.Glob(filepath.Join(dir, "*")); len(made) > 0 {
 				t.Errorf("the shell ran a command cut short, and made %v\n%s", made, got)
 				for _, f := range made {

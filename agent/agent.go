@@ -32,8 +32,9 @@ var (
 	// and could not get a final answer from the model.
 	ErrNoAnswer = errors.New("no final answer")
 	// ErrContextWindow is matched by the Err of the warning that the
-	// prompt nears the model's context window.
-	ErrContextWindow = errors.New("the prompt nears the model's context window")
+	// prompt nears or passes the model's context window, or was fitted
+	// to it.
+	ErrContextWindow = errors.New("the prompt nears or passes the model's context window")
 	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
 	// past maxPromptBytes, far beyond any model's context window.
 	ErrPromptTooLarge = errors.New("the prompt is too large")
@@ -105,6 +106,8 @@ type runState struct {
 	fitSaid         bool    // the warning that says so was given
 	fitNewest       bool    // the newest observation was shortened, and the warning said so
 	warned          bool
+	reminded        bool // a correction reminded the model of the format
+	iter            int  // the iteration of the last model call
 	lastErr         error
 	repeats         int
 	dropped         []string             // the refused parameters already warned about
@@ -128,7 +131,9 @@ func (a *Agent) answer(ctx context.Context, history []Turn, question string, tur
 		case res.StopReason == "":
 			res.StopReason = event.StopError
 		}
-		r.emit(event.Event{Kind: event.Error, Iteration: res.Iterations, Text: err.Error(), Err: err, StopReason: res.StopReason})
+		// The iteration of the last model call: the forced answer's,
+		// past the loop's, when it was asked for.
+		r.emit(event.Event{Kind: event.Error, Iteration: max(res.Iterations, r.iter), Text: err.Error(), Err: err, StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
 	return res, err
@@ -277,6 +282,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if err != nil && r.refit(iter, err) {
 		return r.ask(ctx, iter, forced)
 	}
+	r.iter = iter
 	r.res.Usage.Add(mr.usage)
 	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
 		// A server that reuses a cached prompt may count only the tokens
@@ -288,6 +294,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if err != nil {
 		return nil, err
 	}
+	r.res.ModelCalls++
 	reasoning, _ := parser.SplitReasoning(mr.text)
 	if mr.reasoning != "" {
 		reasoning = strings.TrimSpace(mr.reasoning + "\n" + reasoning)
@@ -440,14 +447,22 @@ func (r *runState) checkWindow(iter int) {
 		if left != "" {
 			left = ", though it " + left
 		}
-		err := fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d%s; "+
-			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w, left)
+		err := windowError(fmt.Sprintf("the prompt is about %d tokens, %s the context window of %d%s; "+
+			"the server may drop its beginning, where the instructions are", tokens, where, w, left))
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	case left != "":
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,
 			Text: fmt.Sprintf("to fit the context window of %d tokens, the prompt %s", w, left)})
 	}
 }
+
+// windowError is the warning that the prompt nears or passes the context
+// window, saying which; it matches ErrContextWindow without its words.
+type windowError string
+
+func (e windowError) Error() string { return string(e) }
+
+func (e windowError) Is(target error) bool { return target == ErrContextWindow }
 
 // replyReserve is the part of a context window of w tokens kept for the
 // reply: Ollama counts the generated tokens in the window too.
@@ -504,14 +519,14 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// parseFailed shows the model the parser's message, and ends the run when
-// the model makes the same mistake too many times in a row.
+// parseFailed shows the model what was wrong with its reply, and ends the
+// run when the model makes the same mistake too many times in a row.
 func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
-	msg := reply.Err.Error()
+	msg := r.correction(reply.Err)
 	step.Error, step.Observation = msg, msg
 	r.res.Steps = append(r.res.Steps, step)
 	r.res.ParseErrors++
-	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
+	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Err: reply.Err, Reasoning: reply.Reasoning})
 	if sameParseError(r.lastErr, reply.Err) {
 		r.repeats++
 	} else {
@@ -527,6 +542,26 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	r.tr.addReply(reply, msg)
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Text: msg, Failed: true})
 	return nil
+}
+
+// correction is what the model is told of a reply the agent could not
+// use, in the protocol the run speaks; the first of a run reminds it of
+// the format too, in short.
+func (r *runState) correction(err error) string {
+	var msg, format string
+	switch {
+	case r.native:
+		msg = nativeCorrection(err)
+	case r.bound != nil && r.bound.object:
+		msg, format = r.a.objectCorrection(err), objectFormat
+	default:
+		msg, format = err.Error(), parser.FormatReminder
+	}
+	if format != "" && !r.reminded {
+		r.reminded = true
+		msg += "\n\n" + format
+	}
+	return msg
 }
 
 func sameParseError(a, b error) bool {
@@ -647,7 +682,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 	a, res := r.a, r.res
 	res.StopReason = reason
 	what := map[event.StopReason]string{
-		event.StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
+		event.StopMaxIterations: "stopped after " + plural(a.opts.maxIterations, "iteration", "iterations"),
 		event.StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
 		event.StopCancelled:     "cancelled",
 		event.StopRepeatedCall:  "stopped: the model made the same call a third time",

@@ -427,6 +427,9 @@ func TestContextWindowWarningSaysOverWhenOver(t *testing.T) {
 		if strings.Contains(w, "over the context window of 500") {
 			over++
 		}
+		if strings.Contains(w, "over") && strings.Contains(w, "near") {
+			t.Errorf("a warning says both that the prompt nears the window and that it is over it: %q", w)
+		}
 	}
 	if over != 1 {
 		t.Errorf("warnings = %q, want one saying the prompt is over the window", warned)

@@ -80,8 +80,28 @@ func (t *nativeTranscript) addStep(reply *Reply, step parser.Step, observation s
 }
 
 func (t *nativeTranscript) addReply(reply *Reply, message string) {
-	t.add(llms.TextParts(llms.ChatMessageTypeAI, reply.Text), len(reply.Text))
+	text := reply.Text
+	if errors.Is(reply.Err, parser.ErrTruncated) {
+		// None of it was used, and it may be as long as a reply can be:
+		// the model is told so, not shown it again.
+		text = cutReplyLeftOut
+	}
+	t.add(llms.TextParts(llms.ChatMessageTypeAI, text), len(text))
 	t.add(llms.TextParts(llms.ChatMessageTypeHuman, message), len(message))
+}
+
+// cutReplyLeftOut stands in the native transcript for a reply the server
+// cut off at its token limit: chat templates want the turns to alternate.
+const cutReplyLeftOut = "[a reply cut off at the length limit, left out]"
+
+// nativeCorrection is what the model is told of a native reply the agent
+// could not use: the parser's message speaks of the text protocol.
+func nativeCorrection(err error) string {
+	if errors.Is(err, parser.ErrTruncated) {
+		return "Your reply was cut off: it reached the length limit of one reply before it ended, so none of it was used. " +
+			"Reply again, shorter: call one of the tools, or give the answer more briefly."
+	}
+	return err.Error()
 }
 
 func (t *nativeTranscript) addFinalRequest() {

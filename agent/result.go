@@ -21,6 +21,10 @@ type Result struct {
 	// Iterations is the number of model calls the loop made, not counting
 	// the call that asks for a forced answer.
 	Iterations int `json:"iterations"`
+	// ModelCalls is the number of model calls that returned a reply, the
+	// call that asks for a forced answer included: the calls whose tokens
+	// Usage adds up.
+	ModelCalls int `json:"model_calls"`
 	// StopReason says why the run ended.
 	StopReason event.StopReason `json:"stop_reason"`
 	// Forced is true when the answer was asked for after a limit was

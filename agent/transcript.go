@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -123,6 +124,11 @@ func (t *textTranscript) addStep(_ *Reply, step parser.Step, observation string)
 
 func (t *textTranscript) addReply(reply *Reply, message string) {
 	_, visible := parser.SplitReasoning(reply.Text)
+	if errors.Is(reply.Err, parser.ErrTruncated) {
+		// None of it was used, and it may be as long as a reply can be:
+		// the model is told so, not shown it again.
+		visible = ""
+	}
 	t.entries = append(t.entries, padEntry{reply: visible, observation: message})
 	t.pad.AddReply(visible, message)
 }

@@ -84,6 +84,11 @@ type TerminalConfirmer struct {
 	mu         sync.Mutex
 	// always holds the tools the user allowed for the session.
 	always map[string]bool
+
+	// Scope says for how long the answer "a" allows a tool, as the
+	// questions put it: "in this session" when empty. Set it before the
+	// first question.
+	Scope string
 }
 
 // NewTerminalConfirmer returns a Confirmer that writes its questions to out
@@ -110,7 +115,15 @@ func (c *TerminalConfirmer) ConfirmTool(ctx context.Context, name, prompt string
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	scope := c.Scope
+	if scope == "" {
+		scope = "in this session"
+	}
 	if name != "" && c.always[name] {
+		// Not asked, but shown: what runs, and why it may.
+		if _, err := fmt.Fprintf(c.out, "%s [allowed: you answered a, always %s %s]\n", prompt, name, scope); err != nil {
+			return false, fmt.Errorf("showing the allowed call: %w", err)
+		}
 		return true, nil
 	}
 	if c.in == nil || !c.isTerminal(int(c.in.Fd())) {
@@ -118,7 +131,7 @@ func (c *TerminalConfirmer) ConfirmTool(ctx context.Context, name, prompt string
 	}
 	hint := "[y/N]"
 	if name != "" {
-		hint = fmt.Sprintf("[y/N, or a: always %s in this session]", name)
+		hint = fmt.Sprintf("[y/N, or a: always %s %s]", name, scope)
 	}
 	if _, err := fmt.Fprintf(c.out, "%s %s ", prompt, hint); err != nil {
 		return false, fmt.Errorf("asking for confirmation: %w", err)

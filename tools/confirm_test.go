@@ -172,8 +172,8 @@ func TestTerminalConfirmerAlwaysAllowsOneToolForTheSession(t *testing.T) {
 	if err := Confirm(context.Background(), c, newShell(Options{AllowShell: true}), map[string]any{"command": "pwd"}); err != nil {
 		t.Fatalf("a later shell call after always: %v", err)
 	}
-	if out.Len() != 0 {
-		t.Errorf("a later shell call was asked about again: %q", out.String())
+	if got := out.String(); strings.Contains(got, "[y/N") || !strings.Contains(got, "pwd") || !strings.Contains(got, "[allowed: you answered a, always shell in this session]\n") {
+		t.Errorf("a later shell call was asked about again, or ran without a line that shows it and says why: %q", got)
 	}
 	plugin := confirmable{name: "deploy"}
 	if err := Confirm(context.Background(), c, plugin, nil); !errors.Is(err, ErrNotConfirmed) {
@@ -181,6 +181,19 @@ func TestTerminalConfirmerAlwaysAllowsOneToolForTheSession(t *testing.T) {
 	}
 	if ok, _ := c.Confirm(context.Background(), "Run it?"); ok {
 		t.Error("a question without a tool's name was answered always")
+	}
+}
+
+func TestTerminalConfirmerSaysForHowLongAlwaysAllows(t *testing.T) {
+	var out bytes.Buffer
+	c, w := fakeTerminal(t, &out)
+	c.Scope = "in this run"
+	io.WriteString(w, "a\n")
+	if err := Confirm(context.Background(), c, newShell(Options{AllowShell: true}), map[string]any{"command": "ls"}); err != nil {
+		t.Fatalf("answering a: %v", err)
+	}
+	if !strings.Contains(out.String(), "[y/N, or a: always shell in this run]") || strings.Contains(out.String(), "session") {
+		t.Errorf("the question does not say the scope it was given: %q", out.String())
 	}
 }
 

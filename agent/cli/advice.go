@@ -85,8 +85,13 @@ func adviseStop(err error, stop event.StopReason) string {
 	case stop == event.StopTimeout:
 		more = "raise --timeout to allow more"
 	}
-	if more == "" {
+	switch {
+	case more == "":
 		return msg
+	case strings.Contains(msg, "\n"):
+		// After lines quoted from elsewhere (a server's stderr), on a
+		// line of its own: not read as the last of them.
+		return msg + "\n" + more
 	}
 	return msg + "; " + more
 }
@@ -182,6 +187,18 @@ func withHints(fn func(event.Event)) func(event.Event) {
 			said = true
 			fn(event.Event{Kind: event.Notice, Turn: e.Turn, Iteration: e.Iteration,
 				Text: "the model asked for the shell, which is off: pass --allow-shell to let it run commands (each one asked first)"})
+		}
+	}
+}
+
+// notices passes each event on to fn, but for the agent's notices (how
+// the server binds the steps, say) unless verbose: they tell how the run
+// goes where nothing is amiss, a detail for -v. The JSON events and the
+// log keep them.
+func notices(verbose bool, fn func(event.Event)) func(event.Event) {
+	return func(e event.Event) {
+		if e.Kind != event.Notice || verbose {
+			fn(e)
 		}
 	}
 }

@@ -8,15 +8,19 @@ import (
 )
 
 // TestABoundStepIsANoticeNotAWarning runs on a llama-server that binds
-// steps to the tools: the trace says so as a note, and --json as a
-// notice.
+// steps to the tools: the trace says so as a note with -v only, as a
+// detail of how the run goes, and --json as a notice.
 func TestABoundStepIsANoticeNotAWarning(t *testing.T) {
 	t.Parallel()
 	s := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat())
 	defer s.Close()
 	got := args("--provider", "llamacpp", "--base-url", s.URL, "What is 17 * 23 + 4?").run(t)
+	if got.code != 0 || strings.Contains(got.stderr, "constrained") || strings.Contains(got.stderr, "warning") {
+		t.Fatalf("want no note, and no warning, without -v\n%s", got)
+	}
+	got = args("-v", "--provider", "llamacpp", "--base-url", s.URL, "What is 17 * 23 + 4?").run(t)
 	if got.code != 0 || !strings.Contains(got.stderr, "note: constrained: ") || strings.Contains(got.stderr, "warning") {
-		t.Fatalf("want a note, not a warning\n%s", got)
+		t.Fatalf("want a note with -v, not a warning\n%s", got)
 	}
 	got = args("-q", "--json", "--provider", "llamacpp", "--base-url", s.URL, "What is 17 * 23 + 4?").run(t)
 	if got.code != 0 || !strings.Contains(got.stdout, `{"type":"notice","iteration":1,"message":"constrained: `) || strings.Contains(got.stdout, `"warning"`) {

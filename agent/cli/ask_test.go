@@ -45,7 +45,8 @@ func TestCommandLine(t *testing.T) {
 		{"tool takes a JSON object", invocation{args: []string{"tool", "Calculator", `{"expression": "3+4"}`}}, 0, "=7\n", ""},
 		{"tool reports a tool error with exit 1", invocation{args: []string{"tool", "calculator", "1/0"}}, 1, "=", "division by zero"},
 		{"tool names the flag that enables shell", invocation{args: []string{"tool", "shell", "echo hi"}}, 1, "=", "pass --allow-shell"},
-		{"tool refuses shell with no terminal and no --yes", invocation{args: []string{"tool", "--allow-shell", "shell", "echo hi"}}, 1, "=", "pass --yes"},
+		{"tool refuses shell with no terminal and no --yes", invocation{args: []string{"tool", "--allow-shell", "shell", "echo hi"}}, 1, "=",
+			"react-agent: shell: not run: the call needs your confirmation, and there is no terminal to ask on; pass --yes to allow tool commands without asking\n"},
 		{"tool runs shell with --yes", invocation{args: []string{"tool", "--allow-shell", "--yes", "shell", "echo hi"}}, 0, "hi", ""},
 		{"tool exits with the status of a command that failed", invocation{args: []string{"tool", "--allow-shell", "--yes", "shell", "echo out; exit 3"}}, 3, "exit status 3", ""},
 		{"tool lists the tools for an unknown one", invocation{args: []string{"tool", "nope", "x"}}, 2, "=", "the tools are calculator, http_request and web_search"},
@@ -251,8 +252,9 @@ func TestTimeoutBoundsTheWholeRun(t *testing.T) {
 }
 
 // TestAModelThatNeverFollowsTheFormat gets the same unreadable reply three
-// times: the trace shows the parser's message once, and the run ends with
-// exit 3 and advice on what to try.
+// times: the trace tells what was wrong in a line each time, not the
+// correction written for the model, and the run ends with exit 3 and
+// advice on what to try.
 func TestAModelThatNeverFollowsTheFormat(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "no_format.json", modeltest.Repeat())
@@ -260,8 +262,8 @@ func TestAModelThatNeverFollowsTheFormat(t *testing.T) {
 	if got.code != 3 || !strings.Contains(got.stderr, "does not follow the reply format: try another model") {
 		t.Fatalf("want exit 3 and advice\n%s", got)
 	}
-	if n := strings.Count(got.stderr, "the same as before"); n != 2 {
-		t.Errorf("the parser's message is repeated in full; %d short repeats\n%s", n, got)
+	if n := strings.Count(got.stderr, "] parse error: no action or final answer\n"); n != 3 || strings.Contains(got.stderr, "Your reply") {
+		t.Errorf("want what was wrong with each reply, in a line, and no message to the model\n%s", got)
 	}
 }
 
@@ -296,5 +298,18 @@ func TestPipeKeepsTheAnswerAsIs(t *testing.T) {
 	got := run(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "hi"}})
 	if got.code != 0 || got.stdout != "safe\x1b]0;pwned\x07 and \x1b]52;c;aGk=\x07 answer\n" {
 		t.Fatalf("want the answer byte for byte\n%q", got.stdout)
+	}
+}
+
+// TestARunStoppedAtItsLimitCountsEveryCall stops a run after one step:
+// the error comes at the step of the forced answer it asked for, counts
+// in the singular, and -u counts that call with its tokens.
+func TestARunStoppedAtItsLimitCountsEveryCall(t *testing.T) {
+	t.Parallel()
+	got := run(t, invocation{args: append(append([]string{"--max-iterations", "1", "-u"}, demo...), "What is 17 * 23 + 4?")})
+	for _, want := range []string{"\n[2] error: agent: stopped after 1 iteration: ", ", 2 model calls, "} {
+		if got.code != exitNoAnswer || !strings.Contains(got.stderr, want) {
+			t.Errorf("want exit %d and %q\n%s", exitNoAnswer, want, got)
+		}
 	}
 }

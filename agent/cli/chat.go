@@ -74,6 +74,11 @@ func runChat(c *call, f *agentFlags) error {
 	interactive := c.terminal(stdin)
 	if interactive {
 		fmt.Fprintf(stderr, "Chatting with %s.\n/help lists the commands; /exit or Ctrl-D ends the session.\n", s.describeModel(context.Background()))
+		if s.log != nil {
+			if last, ok := s.log.Continued(); ok {
+				fmt.Fprintf(stderr, "Going on with conversation %s; its last question: %s\n", s.log.ID(), c.forTerminal(stderr, firstLine(last.Question)))
+			}
+		}
 	}
 	var read func() (*string, error)
 	if f, ok := stdin.(*os.File); ok && interactive && f == os.Stdin {
@@ -261,7 +266,7 @@ func slashHelp() string {
 func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 	ctx := context.Background()
 	if arg == "" {
-		_, err := fmt.Fprintf(s.stderr, "(the model is %s)\n", s.describeModel(ctx))
+		_, err := fmt.Fprintf(s.stderr, "(chatting with %s)\n", s.describeModel(ctx))
 		return false, err
 	}
 	if strings.ContainsAny(arg, " \t") {
@@ -273,7 +278,7 @@ func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 		s.flags.model.Model = was
 		return false, err
 	}
-	_, err := fmt.Fprintf(s.stderr, "(the model is now %s; the conversation goes on)\n", s.describeModel(ctx))
+	_, err := fmt.Fprintf(s.stderr, "(now chatting with %s; the conversation goes on)\n", s.describeModel(ctx))
 	return false, err
 }
 
@@ -333,16 +338,28 @@ func (s *session) switchAgent(ctx context.Context, chat **agent.Chat) error {
 }
 
 // describeModel names the session's model and where it is served, as
-// the banner of a chat and /model say it.
+// the banner of a chat and /model say it ("Chatting with …"), or says
+// that none was named.
 func (s *session) describeModel(ctx context.Context) string {
+	named := s.flags.model.Model
 	r, err := model.Resolve(ctx, s.withProviderEnv(s.flags.model))
-	if err != nil {
-		return s.forTerminal(s.stderr, s.flags.model.Model)
+	switch {
+	case err != nil && named == "":
+		return "the default model"
+	case err != nil:
+		return s.forTerminal(s.stderr, named)
+	case r.Provider.Name == "replay":
+		return s.forTerminal(s.stderr, "the model recorded in "+s.flags.model.Replay)
 	}
-	where := r.Model + " on " + r.Provider.Name
+	where := r.Provider.Name
 	if r.URL != "" {
 		where += " at " + r.URL
 	}
+	if named == "" && (r.Model == "" || r.Model == "default") {
+		// llama-server's: it serves the one model it loaded.
+		return s.forTerminal(s.stderr, "the model that "+where+" serves, as none was named")
+	}
+	where = r.Model + " on " + where
 	return s.forTerminal(s.stderr, where)
 }
 

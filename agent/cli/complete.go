@@ -60,26 +60,62 @@ func runCompletion(c *call) error {
 // (with a description after a tab) and "::files" when file names fit.
 const (
 	bashCompletion = `# bash completion for react-agent
+# _react_agent_split splits $1 as the shell would: at white space that is
+# neither quoted nor escaped, with the quotes and backslashes taken away.
+# It sets words (the last is the word at the end, empty after a space)
+# and start (where that last word starts in $1).
+_react_agent_split() {
+	local s=$1 c q= w= i in=0 escaped='"\$'$'\x60' # what a backslash escapes in double quotes
+	words=() start=0
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		if [[ $q == "'" ]]; then
+			[[ $c == "'" ]] && q= || w+=$c
+		elif [[ $q == '"' ]]; then
+			if [[ $c == '"' ]]; then
+				q=
+			elif [[ $c == '\' && -n ${s:i+1:1} && $escaped == *"${s:i+1:1}"* ]]; then
+				w+=${s:i+1:1} i=$((i + 1))
+			else
+				w+=$c
+			fi
+		elif [[ $c == [[:space:]] ]]; then
+			((in)) && words+=("$w")
+			w= in=0
+		else
+			((in)) || start=$i
+			in=1
+			case $c in
+			\\) w+=${s:i+1:1} i=$((i + 1)) ;;
+			[\'\"]) q=$c ;;
+			*) w+=$c ;;
+			esac
+		fi
+	done
+	((in)) || start=${#s}
+	words+=("$w")
+}
 _react_agent() {
-	local line=${COMP_LINE:0:COMP_POINT} IFS=$' \t\n'
+	local line=${COMP_LINE:0:COMP_POINT} IFS=$' \t\n' start
 	local -a words
-	if [[ -n $line ]]; then
-		read -r -a words <<< "$line"
-		[[ $line == *[[:space:]] ]] && words+=("")
-	else
-		words=("${COMP_WORDS[@]:0:COMP_CWORD+1}")
-	fi
-	local cur=${words[${#words[@]}-1]} bcur=${COMP_WORDS[COMP_CWORD]}
-	local prefix=${cur%"$bcur"} out cand
-	out=$(command react-agent __complete "${words[@]:1}" 2>/dev/null) || return
+	_react_agent_split "$line"
+	local -a all=("${words[@]}")
+	# bash's own word at the cursor may start after a = or a : of it, as
+	# in --model=qwen2.5:7b: what comes before it stays as it is.
+	local raw=${line:start} bcur=${COMP_WORDS[COMP_CWORD]} prefix=
+	[[ -n $bcur && $raw == *"$bcur" ]] && { _react_agent_split "${raw:0:${#raw}-${#bcur}}"; prefix=${words[0]}; }
+	local cur=${all[${#all[@]}-1]} out cand
+	out=$(command react-agent __complete "${all[@]:1}" 2>/dev/null) || return
 	COMPREPLY=()
 	while IFS= read -r cand; do
 		case $cand in
-		::files) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$bcur")) ;;
-		*) COMPREPLY+=("${cand%%$'\t'*}") ;;
+		::files)
+			compopt -o filenames 2>/dev/null
+			while IFS= read -r cand; do COMPREPLY+=("$cand"); done < <(compgen -f -- "${cur:${#prefix}}")
+			;;
+		?*) cand=${cand%%$'\t'*} COMPREPLY+=("${cand#"$prefix"}") ;;
 		esac
 	done <<< "$out"
-	[[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]#"$prefix"}")
 	[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
 	return 0
 }

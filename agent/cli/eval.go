@@ -175,7 +175,7 @@ func runEval(c *call, f *evalFlags) error {
 		report.WriteFailures(c.forTerminalWriter(stdout))
 	case err != nil:
 	case wrong > 0 && c.terminal(stderr):
-		fmt.Fprintf(stderr, "react-agent: %d of %d runs wrong or failed; --failures shows what was written\n", wrong, len(report.Outcomes))
+		fmt.Fprintf(stderr, "react-agent: %d of %s wrong or failed; --failures shows what was written\n", wrong, plural(len(report.Outcomes), "run", "runs"))
 	}
 	return err
 }

@@ -306,8 +306,9 @@ func (o *modelOptions) Replace(kvs []string) error {
 }
 
 // optionPairs writes llm's `-o KEY VALUE` as the flag reads it, `-o
-// KEY=VALUE`. A value that starts with "--" is a flag that the option's
-// value was left out before, and a usage error.
+// KEY=VALUE`. A key that starts with "-", or a value that starts with
+// "--", is a flag that the option's key or value was left out before,
+// and a usage error.
 func optionPairs(args []string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
@@ -316,7 +317,11 @@ func optionPairs(args []string) ([]string, error) {
 		if a == "--" {
 			return append(out, args[i+1:]...), nil
 		}
-		if (a == "-o" || a == "--option") && i+2 < len(args) && !strings.Contains(args[i+1], "=") {
+		isOption := a == "-o" || a == "--option"
+		if isOption && i+1 < len(args) && strings.HasPrefix(args[i+1], "-") {
+			return nil, usagef("%s needs a KEY and its VALUE before %s: write %s KEY VALUE, or %s KEY=VALUE", a, args[i+1], a, a)
+		}
+		if isOption && i+2 < len(args) && !strings.Contains(args[i+1], "=") {
 			key, value := args[i+1], args[i+2]
 			if strings.HasPrefix(value, "--") {
 				return nil, usagef("%s %s needs a value before %s: write %s %s VALUE, or %s %s=VALUE", a, key, value, a, key, a, key)

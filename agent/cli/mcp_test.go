@@ -71,6 +71,7 @@ func TestMCPCommands(t *testing.T) {
 	}
 	toolsFile := writeConfig(t, "tools.yaml", fmt.Sprintf("mcp:\n  notes:\n    command: node\n    args: [%q, %q]\n    confirm: false\n", filesystem, notes))
 	broken := writeConfig(t, "broken.json", `{"mcpServers": {"broken": {"command": "sh", "args": ["-c", "echo 'cannot open the database' >&2; exit 3"]}}}`)
+	missing := writeConfig(t, "missing.json", `{"mcpServers": {"missing": {"command": "node", "args": ["-e", "require('@modelcontextprotocol/server-nonexistent')"]}}}`)
 	typo := writeConfig(t, "typo.json", `{"mcpServers": {"files": {"command": "node", "arg": ["x"]}}}`)
 	empty := writeConfig(t, "empty.json", `{"servers": {}}`)
 	servers := []string{"--mcp-config", root + "/testdata/mcp/servers.json"}
@@ -88,7 +89,9 @@ func TestMCPCommands(t *testing.T) {
 		{"chat's /tools lists them too", append([]string{"chat", "-q"}, servers...), 0, "", "read_text_file  (server: files)\n"},
 		{"the tools file's mcp section is read", []string{"tools", "--tools-config", toolsFile}, 0, "list_directory  (server: notes)\n", ""},
 		{"a server that fails to start is named with its stderr", []string{"tools", "--mcp-config", broken}, 1, "",
-			`react-agent: MCP server "broken" (from ` + broken + `) did not start: it exited with exit status 3 before the MCP handshake; the last lines of its stderr:` + "\n    cannot open the database; run its command in a terminal"},
+			`react-agent: MCP server "broken" (from ` + broken + `) did not start: it exited with exit status 3 before the MCP handshake; the last lines of its stderr:` + "\n    cannot open the database\nrun its command in a terminal"},
+		{"a node server that cannot find a module says so, not only its stack's last frames", []string{"tools", "--mcp-config", missing}, 1, "",
+			"\n    Error: Cannot find module '@modelcontextprotocol/server-nonexistent'\n"},
 		{"a mistake in the file names the file and the server", []string{"tools", "--mcp-config", typo}, 1, "", typo + `: MCP server "files": unknown setting "arg"`},
 		{"a file without servers says what it should hold", []string{"tools", "--mcp-config", empty}, 1, "", `no MCP servers declared: expected an "mcpServers" object`},
 	}

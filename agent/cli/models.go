@@ -95,16 +95,21 @@ The model ask and chat use unless --model says otherwise is marked
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addModelsFlags(fs)
-			return func(c *call) error { return runModels(c, f) }
+			return func(c *call) error {
+				if len(c.args) == 1 && c.args[0] == "list" {
+					c.args = nil // as in llm, and as logs list is logs
+				}
+				return runModels(c, f)
+			}
 		},
 		check: func(args []string) error {
 			switch {
-			case len(args) == 0, args[0] == "default" && len(args) <= 2:
+			case len(args) == 0, len(args) == 1 && args[0] == "list", args[0] == "default" && len(args) <= 2:
 				return nil
 			case args[0] == "default":
 				return usagef("models default takes one model's name, as in: react-agent models default qwen2.5:7b")
 			}
-			return usagef("models takes no arguments, or default [NAME]; got %q", args)
+			return usagef("models takes no argument, list, or default [NAME]; got %q%s", args, didYouMean(args[0], []string{"list", "default"}))
 		},
 		writesSettings: func(args []string) bool { return len(args) == 2 },
 		signals:        signalsCancel,

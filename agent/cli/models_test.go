@@ -23,6 +23,12 @@ func TestModelsShowTheDefaultSizeAndDate(t *testing.T) {
 		!strings.HasPrefix(lines[2], "qwen2.5:7b   4.7 GB  2026-10-20  (default)") || strings.TrimSpace(lines[1]) != "odd" {
 		t.Fatalf("want the models with their size and date, the default marked\n%s", got)
 	}
+	if list := args("models", "list", "--base-url", srv.URL).run(t); list.code != 0 || list.stdout != got.stdout {
+		t.Errorf("models list is not models, as logs list is logs\n%s", list)
+	}
+	if typo := args("models", "lsit").run(t); typo.code != exitUsage || !strings.Contains(typo.stderr, "did you mean list?") {
+		t.Errorf("want a usage error that suggests list\n%s", typo)
+	}
 	got = args("models", "--json", "--base-url", srv.URL).run(t)
 	if !strings.Contains(got.stdout, `"name": "qwen2.5:7b",
     "size": 4683087332,

@@ -155,12 +155,17 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	}
 	in, out, closeTTY := c.confirmTerminal()
 	s.closeFn = closeTTY
+	confirmer := tools.NewTerminalConfirmer(in, out, f.yes)
+	confirmer.Scope = "in this run" // ask's: a chat's is the chat
+	if c.cmd != nil && c.cmd.name == "chat" {
+		confirmer.Scope = "in this chat"
+	}
 	opts := []agent.Option{
 		agent.WithMaxIterations(f.maxIterations),
 		agent.WithProtocol(protocol),
 		agent.WithConstrain(constrain),
 		agent.WithTemplate(tmpl),
-		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
+		agent.WithHooks(agent.Confirmation(reg, onOwnLine{confirmer, s})),
 		// What the log hides, the model does not read either: a key, or
 		// a value of an MCP server's env that the server's error quotes.
 		agent.WithRedactor(model.NewRedactor(c.logSecrets(f, servers)...)),
@@ -186,7 +191,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 			trace.Color(tty && c.getenv("NO_COLOR") == "" && c.getenv("TERM") != "dumb"),
 			trace.Spinner(tty && c.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
 			trace.Verbose(f.verbose))
-		opts = append(opts, agent.WithEvents(advised(withHints(s.trace.Event))))
+		opts = append(opts, agent.WithEvents(advised(notices(f.verbose, withHints(s.trace.Event)))))
 		if !f.noStream && (f.stream || (tty && !fs.Changed("stream"))) {
 			opts = append(opts, agent.WithStreaming(s.trace.Token))
 		}
@@ -313,8 +318,8 @@ func (s *session) report(res *agent.Result, err error) error {
 			modelTime += st.ModelDuration
 		}
 		u := res.Usage
-		fmt.Fprintf(s.stderr, "usage: %d tokens in, %d out, %d model calls, %s of model time\n",
-			u.PromptTokens, u.CompletionTokens, len(res.Steps), modelTime.Round(time.Millisecond))
+		fmt.Fprintf(s.stderr, "usage: %s in, %d out, %s, %s of model time\n",
+			plural(u.PromptTokens, "token", "tokens"), u.CompletionTokens, plural(res.ModelCalls, "model call", "model calls"), modelTime.Round(time.Millisecond))
 	}
 	switch {
 	case err == nil && !res.Forced:

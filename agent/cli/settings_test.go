@@ -17,7 +17,7 @@ import (
 func TestEveryFlagIsASetting(t *testing.T) {
 	t.Parallel()
 	help := run(t, invocation{args: []string{"ask", "--help"}})
-	flagLine := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z][a-z-]*)(?: (\w+))?`)
+	flagLine := regexp.MustCompile(`(?m)^ {2,6}(?:-\w, )?--([a-z][a-z-]*)(?: (\w+))?`) // not a flag named in a wrapped description
 	oneRun := map[string]bool{"yes": true, "json": true, "record": true, "replay": true, "config": true, "continue": true, "cid": true, "attach": true, "help": true}
 	samples := map[string]string{"int": "7", "int64": "7", "duration": "7s", "float": "0.5", "string": "from-setting", "stringArray": "Observation", "KEY": "repeat_penalty=1.1", "": "true"}
 	var checked int

@@ -286,8 +286,11 @@ func runTool(c *call, f *toolsFlags) error {
 		callArgs = checked
 		in, out, closeTTY := c.confirmTerminal()
 		defer closeTTY()
-		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, f.yes), t, callArgs); err != nil {
-			return interrupted(ctx, err)
+		// One call: no "a, always" to offer, as a Confirmer that is not a
+		// ToolConfirmer asks.
+		confirmer := struct{ tools.Confirmer }{tools.NewTerminalConfirmer(in, out, f.yes)}
+		if err := tools.Confirm(ctx, confirmer, t, callArgs); err != nil {
+			return interrupted(ctx, notRun(canonical, err))
 		}
 	}
 	obs, err := reg.Call(ctx, canonical, callArgs)

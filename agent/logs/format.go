@@ -13,24 +13,48 @@ import (
 )
 
 // WriteList writes conversations as a table for people: ID, when, model,
-// runs, status and the first question, on one line each. Text from
-// outside (questions, model names) is written with control characters
-// escaped, so that it cannot move the cursor or change colours.
-func WriteList(w io.Writer, list []Summary) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+// runs, status and the first question, on one line each, within width
+// columns (a terminal's; 0 for no bound, when a question is cut at 60
+// characters). Text from outside (questions, model names) is written with
+// control characters escaped, so that it cannot move the cursor or change
+// colours.
+func WriteList(w io.Writer, list []Summary, width int) error {
+	const gap = 2 // between columns
+	modelMax, questionMax := 30, 60
+	if width > 0 {
+		// The model and the question share what the other columns leave:
+		// the model at most a third of it when it is short, the question
+		// what it needs of the rest (at least 16 characters), and the
+		// model what is left. The table fits 80 columns; fewer, it is as
+		// narrow as it can be.
+		idW, runsW, statusW, modelW, questionW := len("ID"), len("RUNS"), len("STATUS"), len("MODEL"), len("QUESTION")
+		for _, s := range list {
+			idW = max(idW, utf8.RuneCountInString(s.ID))
+			runsW = max(runsW, len(fmt.Sprint(s.Runs)))
+			statusW = max(statusW, len(s.Status))
+			modelW = max(modelW, utf8.RuneCountInString(oneLine(strings.Trim(s.Provider+" "+s.Model, " "), modelMax)))
+			questionW = max(questionW, utf8.RuneCountInString(oneLine(s.Question, questionMax)))
+		}
+		room := width - 1 - (idW + len("2006-01-02 15:04") + runsW + statusW + 5*gap)
+		modelMax = min(modelW, max(10, room/3))
+		questionMax = max(16, min(questionW, room-modelMax))
+		modelMax = min(modelW, max(modelMax, room-questionMax))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, gap, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLAST\tMODEL\tRUNS\tSTATUS\tQUESTION")
 	for _, s := range list {
 		model := strings.Trim(s.Provider+" "+s.Model, " ")
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Last.Local().Format("2006-01-02 15:04"),
-			oneLine(model, 30), s.Runs, s.Status, oneLine(s.Question, 60))
+			oneLine(model, modelMax), s.Runs, s.Status, oneLine(s.Question, questionMax))
 	}
 	return tw.Flush()
 }
 
 // WriteText writes runs as the agent's trace showed them, each under a
-// header with its time, model and status, and the question:
+// header with its conversation's ID, its time, model and status, and the
+// question:
 //
-//	── 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
+//	── 3f9a2c1b7d4e · 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
 //	Question: What is 17 * 23 + 4?
 //	[1] Thought: I will use the calculator. (1.2s)
 //	[1] Action: calculator {"expression":"17 * 23 + 4"}
@@ -53,7 +77,7 @@ func WriteText(w io.Writer, runs []Run) error {
 
 func writeRun(b *strings.Builder, r Run) {
 	model := strings.Trim(r.Provider+" "+r.Model, " ")
-	fmt.Fprintf(b, "── %s · %s · %s\n", r.Started.Local().Format("2006-01-02 15:04:05"), tools.Visible(model), r.Status)
+	fmt.Fprintf(b, "── %s · %s · %s · %s\n", r.Conversation, r.Started.Local().Format("2006-01-02 15:04:05"), tools.Visible(model), r.Status)
 	fmt.Fprintf(b, "Question: %s\n", hang(tools.Visible(r.Question)))
 	if r.Context != "" {
 		fmt.Fprintf(b, "Context: %s\n", hang(tools.Visible(r.Context)))

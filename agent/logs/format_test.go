@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestWriteText(t *testing.T) {
@@ -15,7 +16,7 @@ func TestWriteText(t *testing.T) {
 	if err := WriteText(&b, []Run{r}); err != nil {
 		t.Fatal(err)
 	}
-	want := `── 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
+	want := `── c1 · 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
 Question: What is 17 * 23 + 4?
 [1] thinking:
     Multiply first.
@@ -68,7 +69,7 @@ func TestWriteList(t *testing.T) {
 	err := WriteList(&b, []Summary{
 		{ID: "aaa111", Question: "What is\n17 * 23 + 4?", Runs: 2, Last: time.Date(2026, 11, 1, 14, 2, 0, 0, time.Local), Provider: "ollama", Model: "qwen2.5:7b", Status: StatusAnswered},
 		{ID: "bbb222", Question: strings.Repeat("long ", 30) + "\x1b[2J", Runs: 1, Last: time.Date(2026, 11, 2, 9, 0, 0, 0, time.Local), Status: StatusUnfinished},
-	})
+	}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,5 +84,29 @@ func TestWriteList(t *testing.T) {
 	}
 	if !strings.HasSuffix(lines[2], "…") || strings.Contains(lines[2], "\x1b") {
 		t.Errorf("a long question is cut, escaped: %q", lines[2])
+	}
+}
+
+// TestWriteListFitsTheWidth writes conversations with long questions and
+// model names at the width of a terminal of 80 columns or more: every
+// line fits it, the question cut first.
+func TestWriteListFitsTheWidth(t *testing.T) {
+	list := []Summary{
+		{ID: "a696dcc580c5", Question: strings.Repeat("How far is it ", 10), Runs: 12, Last: time.Now(), Provider: "openai", Model: "hf.co/bartowski/Qwen2.5-Coder-32B-Instruct-GGUF:Q4_K_M", Status: StatusInterrupted},
+		{ID: "60e274a5a731", Question: "What is 17 * 23 + 4?", Runs: 1, Last: time.Now(), Provider: "ollama", Model: "qwen2.5:7b", Status: StatusAnswered},
+	}
+	for _, width := range []int{80, 100, 120} {
+		var b strings.Builder
+		if err := WriteList(&b, list, width); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if n := utf8.RuneCountInString(line); n >= width {
+				t.Errorf("at %d columns, a line of %d:\n%s", width, n, b.String())
+			}
+		}
+		if width >= 100 && !strings.Contains(b.String(), "What is 17 * 23 + 4?") {
+			t.Errorf("at %d columns, a short question is cut:\n%s", width, b.String())
+		}
 	}
 }

@@ -2,8 +2,10 @@ package trace
 
 import (
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
 
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -455,6 +457,14 @@ func (t *Trace) format(e event.Event) string {
 		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), e.Text, forced, took(d))
 	case event.ParseError:
 		t.parseErr = &e
+		var pe *parser.Error
+		if errors.As(e.Err, &pe) && pe.Err != nil {
+			// The message is written for the model, and goes to it (-v
+			// shows it in the next prompt); a person is told what was
+			// wrong.
+			b.WriteString(tag + t.paint(ansiRed, "parse error: "+pe.Err.Error()) + "\n")
+			break
+		}
 		if e.Text == t.lastParseErr {
 			// The message the model is shown again, often long: once is
 			// enough for a person.

@@ -3,6 +3,7 @@ package trace
 import (
 	"github.com/hinshun/vt10x"
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
 
 	"bytes"
@@ -354,6 +355,30 @@ func TestTraceShowsARepeatedParseErrorOnce(t *testing.T) {
 	})
 	if n := strings.Count(b.String(), "Write:"); n != 1 || strings.Count(b.String(), "the same as before") != 2 {
 		t.Errorf("the message shows %d times, want once:\n%s", n, b.String())
+	}
+}
+
+// TestTraceTellsPeopleWhatWasWrongWithAReply: a parse error shows a
+// person what was wrong with the reply, not the correction written for
+// the model (-v shows it in the next prompt), and the observation that
+// repeats it is not shown again.
+func TestTraceTellsPeopleWhatWasWrongWithAReply(t *testing.T) {
+	msg := "Your reply has a Thought but neither an Action nor a Final Answer. Continue with an Action.\n\n" + parser.FormatReminder
+	err := &parser.Error{Err: parser.ErrNoAction, Message: msg}
+	events := []any{
+		event.Event{Kind: event.ParseError, Iteration: 1, Text: msg, Err: err},
+		event.Event{Kind: event.Observation, Iteration: 1, Text: msg, Failed: true},
+	}
+	for _, verbose := range []bool{false, true} {
+		var b bytes.Buffer
+		feed(New(&b, Verbose(verbose)), events)
+		want := "[1] parse error: " + parser.ErrNoAction.Error() + "\n"
+		if !strings.HasPrefix(b.String(), want) {
+			t.Errorf("verbose %v: want %q first\n%s", verbose, want, b.String())
+		}
+		if strings.Contains(b.String(), "Your reply has") {
+			t.Errorf("verbose %v: the model's message shows\n%s", verbose, b.String())
+		}
 	}
 }
 
