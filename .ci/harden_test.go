@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -159,4 +161,92 @@ func jsonString(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// asNobody makes cmd run as the user nobody when the tests run as root,
+// whom no process of the user's can hide its /proc from, and returns the
+// environment that gives it a home of its own; as another user it changes
+// nothing. The binary's folder is opened to nobody.
+func asNobody(t *testing.T, cmd *exec.Cmd) []string {
+	t.Helper()
+	if os.Getuid() != 0 {
+		return nil
+	}
+	const nobody = 65534
+	home, err := os.MkdirTemp("", "react-agent-nobody")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	for _, dir := range []string{home, filepath.Dir(binary)} {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chown(home, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	cmd.Dir = home
+	return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".data")}
+}
+
+// TestToolProcessesCannotReadTheKeys has the model run a shell command
+// that looks for API keys everywhere a child of react-agent could: its own
+// environment, and its parent's environment and arguments in /proc; it
+// sends what it found back reversed, which redaction cannot recognise.
+// Once, `echo $OPENAI_API_KEY | rev` gave the model every key. Now the
+// model's next request holds none of them; with --pass-env, it holds
+// the variable passed.
+func TestToolProcessesCannotReadTheKeys(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("reading a parent's environment this way needs /proc")
+	}
+	keys := map[string]string{
+		"OPENAI_API_KEY":      "sk-openai" + strings.Repeat("a", 24),
+		"ANTHROPIC_API_KEY":   "sk-anthropic" + strings.Repeat("b", 24),
+		"GOOGLE_API_KEY":      "sk-google" + strings.Repeat("c", 24),
+		"REACT_AGENT_API_KEY": "sk-agentenv" + strings.Repeat("d", 24),
+		"--api-key":           "sk-agentflag" + strings.Repeat("e", 24),
+		"GITHUB_TOKEN":        "sk-github" + strings.Repeat("f", 24),
+	}
+	look := `{ env; tr '\0' '\n' </proc/$PPID/environ; tr '\0' '\n' </proc/$PPID/cmdline; } 2>/dev/null | grep -o 'sk-[a-z]*' | sort -u | rev`
+	for _, pass := range []bool{false, true} {
+		t.Run(fmt.Sprintf("with --pass-env %v", pass), func(t *testing.T) {
+			s := modeltest.NewOllama([]string{
+				"Thought: I will look for keys.\nAction: shell\nAction Input: " + jsonString(t, map[string]string{"command": look}),
+				"Thought: Done.\nFinal Answer: looked",
+			})
+			t.Cleanup(s.Close)
+			args := []string{"ask", "-q", "-n", "--allow-shell", "--yes", "--base-url", s.URL, "--api-key", keys["--api-key"]}
+			if pass {
+				args = append(args, "--pass-env", "GITHUB_TOKEN")
+			}
+			in := invocation{args: append(args, "Find the keys")}
+			for k, v := range keys {
+				if !strings.HasPrefix(k, "-") {
+					in.env = append(in.env, k+"="+v)
+				}
+			}
+			cmd := command(t, in)
+			cmd.Env = append(cmd.Env, asNobody(t, cmd)...)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+			}
+			if s.Calls() != 2 {
+				t.Fatalf("the model was called %d times, not 2\n%s", s.Calls(), stderr.String())
+			}
+			sent := jsonString(t, s.Request(1))
+			for k, v := range keys {
+				reversed := []rune(v)
+				slices.Reverse(reversed)
+				found := strings.Contains(sent, string(reversed))
+				if want := pass && k == "GITHUB_TOKEN"; found != want {
+					t.Errorf("%s reached the model: %v, want %v", k, found, want)
+				}
+			}
+		})
+	}
 }

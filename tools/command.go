@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"time"
 )
 
@@ -22,8 +23,9 @@ type commandOutput struct {
 	status string
 }
 
-// runCommand runs argv in a process group of its own, feeding it stdin and
-// keeping at most max bytes of each output stream. When ctx ends, the whole
+// runCommand runs argv in a process group of its own, with the
+// environment env, feeding it stdin and keeping at most max bytes of each
+// output stream. When ctx ends, the whole
 // group is killed; when the command ends, whatever it left running in its
 // group is killed too, so no child outlives the call. A non-zero exit is
 // not an error: it is reported in status. The error is for a command that
@@ -32,7 +34,7 @@ type commandOutput struct {
 // command with a random value.
 const callMarker = "REACT_AGENT_TOOL_CALL"
 
-func runCommand(ctx context.Context, argv []string, stdin io.Reader, max int64) (*commandOutput, error) {
+func runCommand(ctx context.Context, argv, env []string, stdin io.Reader, max int64) (*commandOutput, error) {
 	out := &commandOutput{stdout: cappedBuffer{max: max}, stderr: cappedBuffer{max: max}}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = stdin
@@ -43,7 +45,7 @@ func runCommand(ctx context.Context, argv []string, stdin io.Reader, max int64) 
 	// Every process the command starts inherits the marker, so that what
 	// it leaves behind can be found and killed, in its group or not.
 	marker := callMarker + "=" + rand.Text()
-	cmd.Env = append(cmd.Environ(), marker)
+	cmd.Env = append(slices.Clip(env), marker)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}

@@ -128,6 +128,8 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "models, comma-separated, like ollama:qwen2.5:7b,ollama:llama3.1:8b"
 	case "tool":
 		return "a tool's name"
+	case "pass-env":
+		return "the name of a variable of the environment, like GITHUB_TOKEN"
 	case "attach", "record", "replay", "log-db", "config", "tools", "score", "prompt-file", "mcp-config", "tools-config":
 		return "a file's path"
 	}
