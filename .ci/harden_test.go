@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
 )
@@ -249,4 +250,79 @@ func TestToolProcessesCannotReadTheKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runWithin runs the binary and fails t when it is still running after
+// limit, which it then kills.
+func runWithin(t *testing.T, in invocation, limit time.Duration) outcome {
+	t.Helper()
+	s := start(t, in)
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		s.cmd.Process.Kill()
+		<-done
+		t.Fatalf("react-agent %s: still running after %s\n%s", strings.Join(in.args, " "), limit, s.outcome())
+	}
+	return s.outcome()
+}
+
+// TestFilesGivenAreReadWithABound gives the files of --replay,
+// --prompt-file and eval's question set as what was once read without
+// end (--replay /dev/zero reached 19 GB in 9 minutes) or waited on
+// forever (a FIFO), and as a file larger than its bound: each run ends at
+// once with an error that says what the path is, or names the bound.
+func TestFilesGivenAreReadWithABound(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	large := filepath.Join(dir, "large")
+	if err := os.WriteFile(large, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(large, 1<<30); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	question := "What is 17 * 23 + 4?"
+	uses := []struct {
+		name  string
+		args  func(path string) []string
+		bound string
+	}{
+		{"--replay", func(p string) []string { return []string{"ask", "-n", "--replay", p, question} }, "256 MiB"},
+		{"--prompt-file", func(p string) []string {
+			return append(append([]string{"ask", "-n"}, demoAbs(t)...), "--prompt-file", p, question)
+		}, "1 MiB"},
+		{"eval", func(p string) []string {
+			return []string{"eval", "--replay", filepath.Join(abs(t, root), "testdata/eval/replay"), "--models", "ollama:neat", p}
+		}, "16 MiB"},
+	}
+	for _, u := range uses {
+		for _, path := range []struct{ path, want string }{
+			{"/dev/zero", "/dev/zero is a character device, not a file"},
+			{fifo, fifo + " is a named pipe (FIFO), not a file"},
+			{large, large + " is larger than " + u.bound},
+		} {
+			t.Run(u.name+" "+filepath.Base(path.path), func(t *testing.T) {
+				got := runWithin(t, invocation{args: u.args(path.path)}, 10*time.Second)
+				if got.code == 0 || !strings.Contains(got.stderr, path.want) {
+					t.Errorf("want a failure saying %q\n%s", path.want, got)
+				}
+			})
+		}
+	}
+}
+
+// abs is path made absolute.
+func abs(t *testing.T, path string) string {
+	t.Helper()
+	a, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
