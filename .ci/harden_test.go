@@ -326,3 +326,40 @@ func abs(t *testing.T, path string) string {
 	}
 	return a
 }
+
+// TestJSONOnATerminalShowsNoHostileCharacter has a model answer with a
+// CSI in C1 (U+009B), a right-to-left override and a DEL, and runs ask
+// --json, logs --json, logs show --json and parse on a terminal: once they
+// wrote the characters raw, as Go's JSON encoder leaves them. The
+// terminal now receives none of them, and the JSON it shows decodes to
+// the answer as the model wrote it.
+func TestJSONOnATerminalShowsNoHostileCharacter(t *testing.T) {
+	const hostile = "\u009b31mred\u202eevil\u007f"
+	reply := "Thought: x\nFinal Answer: " + hostile
+	s := modeltest.NewOllama([]string{reply})
+	t.Cleanup(s.Close)
+	_, env := dataHome(t)
+	env = append(env, "NO_COLOR=1")
+	for _, args := range [][]string{
+		{"ask", "--json", "--base-url", s.URL, "Say it"},
+		{"logs", "--json"},
+		{"logs", "show", "--json"},
+		{"parse"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			term := startTerminal(t, invocation{args: args, env: env, stdin: reply}, args[0] == "parse")
+			if code := term.wait(); code != 0 {
+				t.Fatalf("exit %d; the terminal shows:\n%q", code, term.text())
+			}
+			screen := term.text()
+			for _, r := range "\u009b\u202e\u007f" {
+				if strings.ContainsRune(screen, r) {
+					t.Errorf("the terminal received %U:\n%q", r, screen)
+				}
+			}
+			if want := `\u009b31mred\u202eevil\u007f`; !strings.Contains(screen, want) {
+				t.Errorf("the terminal does not show %s:\n%q", want, screen)
+			}
+		})
+	}
+}

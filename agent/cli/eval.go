@@ -153,7 +153,7 @@ func runEval(c *call, f *evalFlags) error {
 		err = failed.err(report)
 	}
 	if f.json {
-		if werr := report.WriteJSON(stdout); werr != nil {
+		if werr := report.WriteJSON(c.jsonOut(stdout)); werr != nil {
 			return werr
 		}
 		return err

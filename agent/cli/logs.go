@@ -145,7 +145,7 @@ func runLogs(c *call, f *logsFlags) error {
 		case err != nil:
 			return err
 		case f.json:
-			return writeJSON(stdout, append([]logs.Summary{}, list...))
+			return c.writeJSON(stdout, append([]logs.Summary{}, list...))
 		case len(list) == 0 && (f.query != "" || f.model != "" || f.since != ""):
 			fmt.Fprintln(stderr, "no conversation in the log matches "+describeQuery(f))
 			return nil
@@ -184,7 +184,7 @@ func runLogs(c *call, f *logsFlags) error {
 		}
 		return fmt.Errorf("conversation %s has no answer yet", id)
 	case f.json:
-		return writeJSON(stdout, runs)
+		return c.writeJSON(stdout, runs)
 	}
 	return logs.WriteText(stdout, runs)
 }

@@ -172,7 +172,7 @@ func runModels(c *call, f *modelsFlags) error {
 		for _, m := range infos {
 			list = append(list, entry{m, m.Name == def})
 		}
-		return writeJSON(stdout, list)
+		return c.writeJSON(stdout, list)
 	}
 	if len(infos) == 0 {
 		fmt.Fprintln(stderr, "react-agent: the server serves no model yet")

@@ -219,7 +219,7 @@ func runTools(c *call, f *toolsFlags) error {
 			}
 			list = append(list, e)
 		}
-		return writeJSON(stdout, list)
+		return c.writeJSON(stdout, list)
 	}
 	return writeTools(stdout, reg, c.helpWidth(stdout))
 }
@@ -297,7 +297,7 @@ func runTool(c *call, f *toolsFlags) error {
 	}
 	code := tools.ExitCode(obs)
 	if f.json {
-		if err := writeJSON(stdout, struct {
+		if err := c.writeJSON(stdout, struct {
 			Tool        string         `json:"tool"`
 			Args        map[string]any `json:"args"`
 			Observation string         `json:"observation"`
