@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
+	"github.com/react-agent/react-agent/agent/modeltest/realserver"
 )
 
 // pathState is a path's mode and, for a regular file, its content.
@@ -360,6 +362,61 @@ func TestJSONOnATerminalShowsNoHostileCharacter(t *testing.T) {
 			if want := `\u009b31mred\u202eevil\u007f`; !strings.Contains(screen, want) {
 				t.Errorf("the terminal does not show %s:\n%q", want, screen)
 			}
+		})
+	}
+}
+
+// mutualSchema has two definitions, each an alternative of the other, the
+// first reached under a property and the second under a property of the
+// first: the check of loops once remembered each definition for the whole
+// walk, and followed neither again where the loop was open.
+const mutualSchema = `{"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "required": ["x"],
+	"$defs": {"A": {"anyOf": [{"type": "object", "properties": {"q": {"$ref": "#/$defs/C"}}}, {"$ref": "#/$defs/C"}]},
+	"C": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "string"}]}}}`
+
+// TestASchemaLoopKeepsTheConstraint gives a tool the schema of a loop that
+// writes nothing, mutualSchema, and has each real server bind the steps:
+// llama-server by the grammar of the text protocol, llama-server's
+// OpenAI API and Ollama by the schema of the JSON object protocol, each of
+// which llama.cpp turns into a grammar. Once llama-server logged "left
+// recursion detected", sampled with no grammar and answered 200 while the
+// trace said the step was bound, and Ollama got the loop intact. Now no
+// server refuses what it is sent, and every step fits the tool.
+func TestASchemaLoopKeepsTheConstraint(t *testing.T) {
+	// tildeSchema loops through a definition called a~1b, which a JSON
+	// pointer reads as a/b and llama.cpp as a~1b.
+	const tildeSchema = `{"type": "object", "properties": {"x": {"$ref": "#/$defs/a~1b"}},
+		"$defs": {"a~1b": {"anyOf": [{"$ref": "#/$defs/a~1b"}, {"type": "string"}]}}}`
+	mcp := mcpServer(t, `[{"name": "mutual", "description": "Store a value.", "inputSchema": `+mutualSchema+`},
+		{"name": "tilde", "description": "Store another.", "inputSchema": `+tildeSchema+`}]`)
+	// The values mutualSchema allows, without its loop.
+	const values = `{"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "required": ["x"],
+		"$defs": {"A": {"anyOf": [{"type": "object", "properties": {"q": {"$ref": "#/$defs/A"}}}, {"type": "string"}]}}}`
+	schemas := map[string]string{"mutual": values}
+	refused := regexp.MustCompile(`.*(left recursion|error parsing grammar|failed to parse grammar|failed to initialize|invalid JSON schema).*`)
+	const step = `{"thought": "store", "action": "mutual", "action_input": {"x": "s"}}`
+	for _, c := range []struct {
+		name  string
+		srv   real
+		model string
+		flags func(srv *realserver.Server) []string
+	}{
+		{"llama-server, the text protocol's grammar", llamaServer, "Action: mutuall\nAction Input: {\"x\": \"s\"}", llamaServer.flags},
+		{"llama-server's OpenAI API, the JSON object protocol's schema", llamaServer, step, func(srv *realserver.Server) []string {
+			return []string{"--provider", "openai", "--base-url", srv.URL + "/v1", "--constrain", "on"}
+		}},
+		{"ollama, the JSON object protocol's schema as its format", ollamaServer, step, func(srv *realserver.Server) []string {
+			return append(ollamaServer.flags(srv), "--constrain", "on")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := c.srv.start(t, spelled(c.model))
+			got := run(t, invocation{args: append(append([]string{"--no-log"}, c.flags(srv)...),
+				"--mcp-config", mcp, "--yes", "--json", "--max-iterations", "2", "Store one.")})
+			if r := refused.FindString(srv.Log()); r != "" {
+				t.Errorf("the server refused what it was sent, and went on without it: %s", r)
+			}
+			checkBound(t, got, schemas)
 		})
 	}
 }
