@@ -420,3 +420,48 @@ func TestASchemaLoopKeepsTheConstraint(t *testing.T) {
 		})
 	}
 }
+
+// twentySettings are twenty different settings, with a value each.
+var twentySettings = [][2]string{
+	{"model", "m1"}, {"num-ctx", "4096"}, {"max-tokens", "512"}, {"temperature", "0.5"}, {"max-reply", "1000000"},
+	{"idle-timeout", "7s"}, {"max-iterations", "7"}, {"protocol", "text"}, {"constrain", "off"}, {"timeout", "2m0s"},
+	{"lang", "zh"}, {"system", "Be brief."}, {"quiet", "true"}, {"usage", "true"}, {"allow-shell", "true"},
+	{"allow-private-network", "true"}, {"search-engine", "duckduckgo"}, {"tool-timeout", "9s"}, {"max-observation", "4000"}, {"max-response", "100000"},
+}
+
+// TestConcurrentSettingsSetKeepEverySetting has twenty processes set
+// twenty different settings in one config file at once. Once, each said
+// it succeeded and the file kept 11, 5 or 10 of them: each read the file,
+// changed it and renamed its copy over it, the last rename winning. Now
+// the file keeps all twenty, in three rounds.
+func TestConcurrentSettingsSetKeepEverySetting(t *testing.T) {
+	for round := range 3 {
+		config := filepath.Join(t.TempDir(), "config.yaml")
+		if err := os.WriteFile(config, []byte("# my settings\nprovider: ollama\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var runs []*started
+		for _, kv := range twentySettings {
+			runs = append(runs, start(t, invocation{args: []string{"settings", "set", "--config", config, kv[0], kv[1]}}))
+		}
+		for i, s := range runs {
+			s.cmd.Wait()
+			if got := s.outcome(); got.code != 0 {
+				t.Fatalf("round %d: settings set %s: %s", round, twentySettings[i][0], got)
+			}
+		}
+		got := mustRun(t, invocation{args: []string{"settings", "--config", config}})
+		for _, kv := range twentySettings {
+			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(kv[0]) + `\s+` + regexp.QuoteMeta(kv[1]) + `\s+\(` + regexp.QuoteMeta(config) + `\)`).MatchString(got.stdout) {
+				t.Errorf("round %d: the file lost %s %s", round, kv[0], kv[1])
+			}
+		}
+		if data, _ := os.ReadFile(config); !strings.HasPrefix(string(data), "# my settings\nprovider: ollama\n") {
+			t.Errorf("round %d: the file lost what it held:\n%s", round, data)
+		}
+		entries, _ := os.ReadDir(filepath.Dir(config))
+		if len(entries) != 1 {
+			t.Errorf("round %d: files were left beside the config: %v", round, entries)
+		}
+	}
+}
