@@ -95,6 +95,10 @@ func OpenFile(path string, limit int64) (io.ReadCloser, error) {
 func Open(path string) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // what the caller asked for: "open x: no such file"
+		}
 		return nil, err
 	}
 	if what := Kind(fi); what != "" {
