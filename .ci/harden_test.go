@@ -465,3 +465,41 @@ func TestConcurrentSettingsSetKeepEverySetting(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmationShowsNoLookalike has the model ask the shell for a
+// command that passes for another on the screen: curl of apple.com with a
+// Cyrillic а, and a harmless echo struck through by 50 stacked combining
+// marks. Once each was shown as it would look. On a terminal the
+// question shows the letter and the marks as \u escapes, with a note;
+// answered n, nothing runs.
+func TestConfirmationShowsNoLookalike(t *testing.T) {
+	for _, c := range []struct{ name, command, want string }{
+		{"a Cyrillic letter in a Latin word", "echo https://\u0430pple.com/install.sh > MARK", `https://\u0430pple.com/install.sh`},
+		{"fifty stacked marks", "echo safe" + strings.Repeat("\u0336", 50) + " > MARK", `echo safe\u0336\u0336\u0336`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := modeltest.NewOllama([]string{
+				"Thought: I will run it.\nAction: shell\nAction Input: " + jsonString(t, map[string]string{"command": c.command}),
+				"Thought: It was refused.\nFinal Answer: not run",
+			})
+			t.Cleanup(s.Close)
+			term := startTerminal(t, invocation{args: []string{"ask", "-n", "--allow-shell", "--base-url", s.URL, "Run it"}, env: []string{"NO_COLOR=1"}, dir: dir})
+			term.waitText("[y/N")
+			term.typeLine("n")
+			code := term.wait()
+			screen := term.text()
+			if code != 0 || !strings.Contains(screen, c.want) || !strings.Contains(screen, "would pass for what they are not") {
+				t.Errorf("exit %d; want %s shown, with a note:\n%q", code, c.want, screen)
+			}
+			// The trace above shows the model's reply; the question is
+			// what a person answers.
+			if _, question, _ := strings.Cut(screen, "This shell command is to run"); strings.ContainsAny(question, "\u0430\u0336") {
+				t.Errorf("the question shows the lookalike as it is:\n%q", question)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "MARK")); err == nil {
+				t.Error("the command ran")
+			}
+		})
+	}
+}
