@@ -267,6 +267,9 @@ func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 	if strings.ContainsAny(arg, " \t") {
 		return false, usagef("takes one model name, as in /model qwen2.5:7b; got %q", arg)
 	}
+	if err := checkModelName(arg); err != nil {
+		return false, err
+	}
 	was := s.flags.model.Model
 	s.flags.model.Model = arg
 	if err := s.switchAgent(ctx, chat); err != nil {
@@ -288,7 +291,7 @@ func chatSet(s *session, chat **agent.Chat, arg string) (bool, error) {
 		if key == "" || value == "" {
 			return false, usagef("parameter takes a key and its value, as in /set parameter temperature 0.2")
 		}
-		if flag, ok := optionFlags[strings.ToLower(key)]; ok {
+		if flag, ok := foldLookup(optionFlags, key); ok {
 			// A parameter with a setting of its own, such as the
 			// temperature, changes that setting, as -o would not.
 			if err := setFlag(s.fs, flag, value); err != nil {
