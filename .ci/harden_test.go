@@ -503,3 +503,62 @@ func TestConfirmationShowsNoLookalike(t *testing.T) {
 		})
 	}
 }
+
+// TestAReadOnlyLogIsRead logs a run, makes the log's folder read-only,
+// and reads it with logs, logs show and logs -q: once each failed with
+// "attempt to write a readonly database", as they opened it to write.
+// (As root, whom no folder's mode stops, the runs are nobody's.) A log
+// damaged on disk fails with an error that says what to do.
+func TestAReadOnlyLogIsRead(t *testing.T) {
+	withNobody := func(in invocation) outcome {
+		cmd := command(t, in)
+		cmd.Env = append(cmd.Env, asNobody(t, cmd)...)
+		cmd.Env = append(cmd.Env, in.env...)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.Run()
+		return outcome{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
+	}
+	dir, err := os.MkdirTemp("", "react-agent-log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o700); os.RemoveAll(dir) })
+	if os.Getuid() == 0 {
+		os.Chmod(dir, 0o755)
+		os.Chown(dir, 65534, 65534)
+	}
+	db := filepath.Join(dir, "logs.db")
+	if got := withNobody(invocation{args: append(append([]string{"ask", "-q", "--log-db", db}, demoAbs(t)...), "What is 17 * 23 + 4?")}); got.code != 0 {
+		t.Fatalf("the run to log failed: %s", got)
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"logs"}, {"logs", "show"}, {"logs", "-q", "17"}, {"logs", "-r"}, {"logs", "--json"}} {
+		got := withNobody(invocation{args: append(args, "--log-db", db)})
+		if got.code != 0 || !strings.Contains(got.stdout, "17 * 23") {
+			t.Errorf("%s on a read-only log: want its runs\n%s", strings.Join(args, " "), got)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("reading the log left files beside it: %v", entries)
+	}
+
+	// A damaged log: its pages overwritten past the header.
+	os.Chmod(dir, 0o755)
+	data, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 100; i < len(data); i++ {
+		data[i] = 0xA5
+	}
+	if err := os.WriteFile(db, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, invocation{args: []string{"logs", "--log-db", db}})
+	if got.code == 0 || !strings.Contains(got.stderr, "damaged") || !strings.Contains(got.stderr, "move it aside") {
+		t.Errorf("a damaged log: want an error that says what to do\n%s", got)
+	}
+}

@@ -129,7 +129,11 @@ func runLogs(c *call, f *logsFlags) error {
 		return fmt.Errorf("no conversation in the log yet (%s)", path)
 	}
 	ctx := context.Background()
-	store, err := logs.Open(ctx, path)
+	open := logs.OpenReadOnly // what only reads the log writes nothing
+	if sub == "delete" {
+		open = func(ctx context.Context, path string) (*logs.Store, error) { return logs.Open(ctx, path) }
+	}
+	store, err := open(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -220,7 +224,7 @@ func (e *env) conversationIDs() []candidate {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	store, err := logs.Open(ctx, path)
+	store, err := logs.OpenReadOnly(ctx, path)
 	if err != nil {
 		return nil
 	}
