@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -560,5 +561,39 @@ func TestAReadOnlyLogIsRead(t *testing.T) {
 	got := run(t, invocation{args: []string{"logs", "--log-db", db}})
 	if got.code == 0 || !strings.Contains(got.stderr, "damaged") || !strings.Contains(got.stderr, "move it aside") {
 		t.Errorf("a damaged log: want an error that says what to do\n%s", got)
+	}
+}
+
+// TestAShellCommandDiesWithAKilledAgent has the model run a shell command
+// that starts a background process and waits, then kills the agent with
+// SIGKILL, which it cannot catch: once the whole tree kept running. Now
+// the command and what it started are gone within seconds.
+func TestAShellCommandDiesWithAKilledAgent(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("finding the processes needs /proc")
+	}
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	command := fmt.Sprintf("sleep 300 & echo $! > %s; echo $$ >> %s; sleep 301", pids, pids)
+	s := modeltest.NewOllama([]string{
+		"Thought: I will wait.\nAction: shell\nAction Input: " + jsonString(t, map[string]string{"command": command}),
+		"Thought: Done.\nFinal Answer: done",
+	})
+	t.Cleanup(s.Close)
+	agent := start(t, invocation{args: []string{"ask", "-q", "-n", "--allow-shell", "--yes", "--tool-timeout", "10m", "--base-url", s.URL, "Wait"}})
+	var tree []int
+	waitFor(t, "the command to start its processes", func() bool {
+		data, _ := os.ReadFile(pids)
+		tree = nil
+		for _, f := range strings.Fields(string(data)) {
+			pid, _ := strconv.Atoi(f)
+			tree = append(tree, pid)
+		}
+		return len(tree) == 2
+	})
+	agent.cmd.Process.Signal(syscall.SIGKILL)
+	agent.cmd.Wait()
+	for _, pid := range tree {
+		waitFor(t, fmt.Sprintf("process %d of the command to end", pid), func() bool { return !alive(pid) })
 	}
 }

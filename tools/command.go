@@ -23,17 +23,18 @@ type commandOutput struct {
 	status string
 }
 
-// runCommand runs argv in a process group of its own, with the
-// environment env, feeding it stdin and keeping at most max bytes of each
-// output stream. When ctx ends, the whole
-// group is killed; when the command ends, whatever it left running in its
-// group is killed too, so no child outlives the call. A non-zero exit is
-// not an error: it is reported in status. The error is for a command that
-// could not start or was stopped by ctx.
 // callMarker is the environment variable that marks the processes of one
 // command with a random value.
 const callMarker = "REACT_AGENT_TOOL_CALL"
 
+// runCommand runs argv in a process group of its own, with the
+// environment env, feeding it stdin and keeping at most max bytes of each
+// output stream. When ctx ends, the whole group is killed; when the
+// command ends, whatever it left running in its group is killed too, so
+// no child outlives the call; nor does the group outlive this process,
+// however it ends (see dieWithUs). A non-zero exit is not an error: it is
+// reported in status. The error is for a command that could not start or
+// was stopped by ctx.
 func runCommand(ctx context.Context, argv, env []string, stdin io.Reader, max int64) (*commandOutput, error) {
 	out := &commandOutput{stdout: cappedBuffer{max: max}, stderr: cappedBuffer{max: max}}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -46,10 +47,15 @@ func runCommand(ctx context.Context, argv, env []string, stdin io.Reader, max in
 	// it leaves behind can be found and killed, in its group or not.
 	marker := callMarker + "=" + rand.Text()
 	cmd.Env = append(slices.Clip(env), marker)
-	if err := cmd.Start(); err != nil {
+	// And its group dies with react-agent, killed or not.
+	started, done := dieWithUs(cmd)
+	err := cmd.Start()
+	started()
+	defer done()
+	if err != nil {
 		return nil, err
 	}
-	err := cmd.Wait()
+	err = cmd.Wait()
 	_ = killGroup(cmd) // Background children the command left behind.
 	killMarked(marker) // And those that left its group.
 	if ctx.Err() != nil {
