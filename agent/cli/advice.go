@@ -39,7 +39,7 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = constrainAdvice
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg)
-	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
+	case errors.As(err, &mcpStart) && mcpStart.URL == "" && errors.Is(err, context.DeadlineExceeded):
 		more = "a server that is fetched when it starts (npx -y …) may need longer the first time: run its command once in a terminal, then try again"
 	case errors.As(err, &mcpStart) && mcpStart.URL != "":
 		more = "check that the server is up at that address, and its url and headers in the file given with --mcp-config (or the mcp section of --tools-config)"

@@ -283,6 +283,9 @@ func runTool(c *call, f *toolsFlags) error {
 	if t, ok := reg.Get(canonical); ok && len(c.args) == 1 && len(reg.RequiredArgs(canonical)) > 0 {
 		return usagef("%s needs an input: %s, as in: react-agent tool %s '…'", canonical, t.Schema(), canonical)
 	}
+	if len(c.args) == 1 {
+		callArgs = map[string]any{} // no input: no arguments, not an empty one
+	}
 	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
 		callArgs = checked
 		in, out, closeTTY := c.confirmTerminal()
