@@ -2,6 +2,7 @@ package logs
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"io/fs"
 	"os"
@@ -105,5 +106,29 @@ func TestADamagedLogSaysSo(t *testing.T) {
 		if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s = %v, want ErrDamaged naming the path", name, err)
 		}
+	}
+}
+
+// TestOpenReadOnlyBringsAnOlderLogUpToDate reads a log of the first
+// schema, as an older version wrote it: it is migrated first, as Open
+// would, rather than refused.
+func TestOpenReadOnlyBringsAnOlderLogUpToDate(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "logs.db")
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, migrations[0]+"; PRAGMA user_version = 1; INSERT INTO runs (conversation, started_at, question, answer) VALUES ('old', 1, 'q', '395')"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if runs, err := s.Runs(ctx, "old"); err != nil || len(runs) != 1 || runs[0].Answer != "395" {
+		t.Fatalf("Runs = %v, %v", runs, err)
 	}
 }

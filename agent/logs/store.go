@@ -139,8 +139,9 @@ func Open(ctx context.Context, path string, opts ...Option) (s *Store, err error
 // that only read it do: it writes nothing, not the files SQLite keeps
 // beside a log when it can do without, nor the mode of any file, so that
 // a log in a read-only folder, or on a read-only disk, can be read. The
-// path is checked as [Open] checks it, and must be a log of this
-// program's schema; a missing one is an error matching fs.ErrNotExist. A
+// path is checked as [Open] checks it; a missing log is an error matching
+// fs.ErrNotExist, and one written by an older version is brought up to
+// date first, as Open does, where it can be written. A
 // search of a log opened so does not see the events of unfinished runs
 // that were not yet indexed, as indexing them is a write.
 func OpenReadOnly(ctx context.Context, path string) (s *Store, err error) {
@@ -191,7 +192,14 @@ func OpenReadOnly(ctx context.Context, path string) (s *Store, err error) {
 	case v > len(migrations):
 		return fail(fmt.Errorf("the log database has schema version %d, newer than this program's %d: %w", v, len(migrations), ErrNewerSchema))
 	case v < len(migrations) && v > 0:
-		return fail(fmt.Errorf("the log database has schema version %d, older than this program's %d, and is read here without being brought up to date: run a question with it once where it can be written", v, len(migrations)))
+		// Written by an older version: brought up to date first, where
+		// it can be written.
+		db.Close()
+		if w, err := Open(ctx, path); err == nil {
+			w.readOnly = true
+			return w, nil
+		}
+		return nil, fmt.Errorf("opening the log %s: it has schema version %d, older than this program's %d, and cannot be brought up to date where it is: run a question with it once where it can be written", path, v, len(migrations))
 	}
 	return s, nil
 }
