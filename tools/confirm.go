@@ -36,7 +36,9 @@ type Confirmer interface {
 }
 
 // Confirm asks c about calling t with args when t is [Confirmable] and
-// needs it. It returns nil when the call may go ahead, or an error,
+// needs it. What in the question could pass for other text (a Cyrillic а
+// in apple.com, a stack of combining marks) is shown as an escape, with a
+// note, before the question's last line. It returns nil when the call may go ahead, or an error,
 // matching [ErrNotConfirmed], that tells the model the call did not run.
 func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) error {
 	ct, ok := t.(Confirmable)
@@ -46,6 +48,12 @@ func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) erro
 	prompt, needed := ct.Confirmation(args)
 	if !needed {
 		return nil
+	}
+	// Letters that pass for others, and stacks of marks, are shown as
+	// escapes, with a word of why before the question.
+	if shown, note := unmistakable(prompt); note != "" {
+		i := strings.LastIndexByte(shown, '\n') + 1
+		prompt = shown[:i] + note + "\n" + shown[i:]
 	}
 	if c == nil {
 		return fmt.Errorf("%s: %w: the call needs the user's confirmation, and %w in this run; do not retry it: try another way, or answer with what you have", t.Name(), ErrNotConfirmed, ErrNoConfirmer)

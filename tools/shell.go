@@ -26,11 +26,12 @@ var errShellDisabled = fmt.Errorf("shell: %w: it is not available in this run; u
 type shellTool struct {
 	enabled   bool
 	maxOutput int64
+	pass      []string // the variables passed besides the basic ones
 }
 
 func newShell(o Options) *shellTool {
 	o = o.withDefaults()
-	return &shellTool{enabled: o.AllowShell, maxOutput: o.MaxResponse}
+	return &shellTool{enabled: o.AllowShell, maxOutput: o.MaxResponse, pass: o.PassEnv}
 }
 
 func (s *shellTool) Name() string { return shellName }
@@ -118,7 +119,7 @@ func (s *shellTool) Call(ctx context.Context, args map[string]any) (string, erro
 	if err := checkCommand(command); err != nil {
 		return "", err
 	}
-	out, err := runCommand(ctx, []string{"sh", "-c", command}, nil, s.maxOutput)
+	out, err := runCommand(ctx, []string{"sh", "-c", command}, Environ(s.pass), nil, s.maxOutput)
 	if err != nil {
 		return "", fmt.Errorf("shell: %w", err)
 	}

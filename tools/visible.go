@@ -84,9 +84,28 @@ func hiddenIn(s string, literal bool) string {
 // U+FFFF). json.Marshal already escapes control characters, and writes
 // bytes that are not UTF-8 as U+FFFD; this covers the format and
 // default-ignorable characters too.
-func escapeHidden(json []byte) string {
-	s := string(json)
-	i, size, r := nextHidden(s, true)
+func escapeHidden(json []byte) string { return escapeJSON(string(json), true) }
+
+// VisibleJSON returns JSON text with each character [Visible] would
+// escape written as a \u escape (a surrogate pair above U+FFFF), which
+// JSON reads as the same character: the same JSON value, which a terminal
+// shows as written. Go's encoder escapes only the controls below U+0020
+// and U+2028 and U+2029, and leaves DEL, the C1 controls (U+009B starts an
+// escape sequence on some terminals) and the text-direction characters
+// as they are. Such characters stand only inside JSON strings, so nothing
+// else changes. A byte that is not UTF-8 becomes \ufffd, as a decoder
+// reads it.
+func VisibleJSON(json []byte) []byte {
+	s := escapeJSON(string(json), false)
+	if len(s) == len(json) {
+		return json
+	}
+	return []byte(s)
+}
+
+// escapeJSON is escapeHidden, and VisibleJSON when literal is false.
+func escapeJSON(s string, literal bool) string {
+	i, size, r := nextHidden(s, literal)
 	if size == 0 {
 		return s
 	}
@@ -99,7 +118,7 @@ func escapeHidden(json []byte) string {
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 		s = s[i+size:]
-		i, size, r = nextHidden(s, true)
+		i, size, r = nextHidden(s, literal)
 	}
 	b.WriteString(s)
 	return b.String()

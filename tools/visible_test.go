@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -187,4 +188,31 @@ func FuzzVisible(f *testing.F) {
 			t.Fatalf("Visible(%q) = %q, but nothing in it is hidden", s, v)
 		}
 	})
+}
+
+// TestVisibleJSONIsTheSameValue escapes JSON text that holds what Go's
+// encoder writes raw and a terminal would act on, and checks that no such
+// character is left and that the text decodes to the same value.
+func TestVisibleJSONIsTheSameValue(t *testing.T) {
+	values := []string{
+		"\u009b31m", "\u202eevil", "a\u2066b\u2069", "del\u007f", "zero\u200bwidth", "tag\U000E0041",
+		"emoji 👩‍👩‍👧 and ❤️ stay", "plain <b>&</b>", "line\nand\ttab", "\x1b[31m",
+	}
+	for _, v := range values {
+		raw, err := json.Marshal(map[string]string{"k": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := VisibleJSON(raw)
+		if h := Hidden(string(got)); h != "" {
+			t.Errorf("VisibleJSON(%s) = %s, which holds %s", raw, got, h)
+		}
+		var back map[string]string
+		if err := json.Unmarshal(got, &back); err != nil || back["k"] != v {
+			t.Errorf("VisibleJSON(%s) = %s, which decodes to %q (%v), not %q", raw, got, back["k"], err, v)
+		}
+		if strings.Contains(v, "stay") && !bytes.Equal(got, raw) {
+			t.Errorf("VisibleJSON(%s) = %s; want it unchanged", raw, got)
+		}
+	}
 }

@@ -39,7 +39,7 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = constrainAdvice
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg)
-	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
+	case errors.As(err, &mcpStart) && mcpStart.URL == "" && errors.Is(err, context.DeadlineExceeded):
 		more = "a server that is fetched when it starts (npx -y …) may need longer the first time: run its command once in a terminal, then try again"
 	case errors.As(err, &mcpStart) && mcpStart.URL != "":
 		more = "check that the server is up at that address, and its url and headers in the file given with --mcp-config (or the mcp section of --tools-config)"
@@ -55,6 +55,8 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "for llama-server, pass --provider openai with its address (http://127.0.0.1:8080/v1), whose models may see images"
 	case errors.Is(err, mcp.ErrReplyTooLarge):
 		more = "the server sent more than react-agent reads from one reply; ask less of the tool, or check the server"
+	case errors.Is(err, logs.ErrDamaged):
+		more = "move it aside (mv LOG LOG.damaged, with its -wal and -shm files) and the next run starts a new log; sqlite3 LOG .recover may save what it holds"
 	case errors.Is(err, logs.ErrNotALog):
 		more = "--log-db (or REACT_AGENT_LOG_DB, or log-db in the config file) takes the path of a log, or of a file that does not exist yet; leave it out for the usual log, or pass --no-log"
 	case errors.Is(err, agent.ErrContextWindow):

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
+	"github.com/react-agent/react-agent/tools/mcp"
 )
 
 // TestABoundStepIsANoticeNotAWarning runs on a llama-server that binds
@@ -50,5 +53,20 @@ func TestAModelOllamaStopsForLoopingIsToldWhatToChange(t *testing.T) {
 	if got.code != 1 || s.Calls() != 2 || !strings.Contains(got.stderr, "Ollama stopped it, as it does when the model writes one token more than 30 times in a row") ||
 		!strings.Contains(got.stderr, "raise --temperature") {
 		t.Fatalf("want exit 1 after 2 calls, with what Ollama did and --temperature; %d calls\n%s", s.Calls(), got)
+	}
+}
+
+// TestARemoteMCPServerThatDoesNotAnswerIsNotToldOfNpx checks the advice
+// for an MCP server that did not answer in time: once a remote one was
+// told that a server fetched with npx -y may need longer.
+func TestARemoteMCPServerThatDoesNotAnswerIsNotToldOfNpx(t *testing.T) {
+	t.Parallel()
+	remote := advise(&mcp.StartError{Server: "far", URL: "https://mcp.example.com/mcp", Err: fmt.Errorf("no answer: %w", context.DeadlineExceeded)})
+	if strings.Contains(remote, "npx") || !strings.Contains(remote, "check that the server is up at that address") {
+		t.Errorf("a remote server's advice: %s", remote)
+	}
+	local := advise(&mcp.StartError{Server: "near", Err: fmt.Errorf("no answer: %w", context.DeadlineExceeded)})
+	if !strings.Contains(local, "npx -y") {
+		t.Errorf("a command's advice: %s", local)
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -124,8 +123,7 @@ func runChat(c *call, f *agentFlags) error {
 			}
 		}
 	} else {
-		lines := bufio.NewScanner(stdin)
-		lines.Buffer(nil, 1<<20)
+		lines := newLineReader(stdin, maxChatLine)
 		read = func() (*string, error) {
 			if interactive {
 				fmt.Fprint(stderr, "> ")
@@ -139,6 +137,10 @@ func runChat(c *call, f *agentFlags) error {
 		if errors.Is(err, errInterrupted) {
 			fmt.Fprintln(stderr)
 			return exitError(exitInterrupted)
+		}
+		if errors.Is(err, errLineTooLong) {
+			fmt.Fprintf(stderr, "react-agent chat: %v\n", err)
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("chat: reading stdin: %w", err)
@@ -272,6 +274,9 @@ func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 	if strings.ContainsAny(arg, " \t") {
 		return false, usagef("takes one model name, as in /model qwen2.5:7b; got %q", arg)
 	}
+	if err := checkModelName(arg); err != nil {
+		return false, err
+	}
 	was := s.flags.model.Model
 	s.flags.model.Model = arg
 	if err := s.switchAgent(ctx, chat); err != nil {
@@ -293,7 +298,7 @@ func chatSet(s *session, chat **agent.Chat, arg string) (bool, error) {
 		if key == "" || value == "" {
 			return false, usagef("parameter takes a key and its value, as in /set parameter temperature 0.2")
 		}
-		if flag, ok := optionFlags[strings.ToLower(key)]; ok {
+		if flag, ok := foldLookup(optionFlags, key); ok {
 			// A parameter with a setting of its own, such as the
 			// temperature, changes that setting, as -o would not.
 			if err := setFlag(s.fs, flag, value); err != nil {
@@ -405,18 +410,27 @@ func editLine(edit *liner.State, stderr io.Writer) (*string, error) {
 // nextLine reads one line, or returns errInterrupted when a signal comes
 // first. It returns a nil line at the end of input. Nothing is read ahead
 // of the prompt, so a shell confirmation can read the terminal meanwhile.
-func nextLine(sc *bufio.Scanner, sigs <-chan os.Signal) (*string, error) {
-	done := make(chan bool, 1)
-	go func() { done <- sc.Scan() }()
+func nextLine(lines *lineReader, sigs <-chan os.Signal) (*string, error) {
+	type result struct {
+		line string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		line, err := lines.next()
+		done <- result{line, err}
+	}()
 	select {
 	case <-sigs:
 		return nil, errInterrupted
-	case ok := <-done:
-		if !ok {
-			return nil, sc.Err()
+	case r := <-done:
+		switch {
+		case r.err == io.EOF:
+			return nil, nil
+		case r.err != nil:
+			return nil, r.err
 		}
-		line := sc.Text()
-		return &line, nil
+		return &r.line, nil
 	}
 }
 

@@ -31,9 +31,11 @@ const (
 // stdin and writing the answer to stdout and the trace and errors to
 // stderr, and returns the exit status: 0 answered, 1 failed, 2 a usage
 // error, 3 no real final answer, 130 interrupted. It takes the
-// environment, signals and the terminal from the process.
+// environment, signals and the terminal from the process, and hides an
+// API key from the processes its tools start (on Linux, where they could
+// read it in /proc).
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return osEnv(stdin, stdout, stderr).run(args)
+	return osEnv(stdin, stdout, stderr).run(hideSecrets(args))
 }
 
 // env is what a run of the command line takes from its process: the

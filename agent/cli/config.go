@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
@@ -286,14 +287,32 @@ func checkSetting(name, value string) error {
 	return usagef("unknown setting %q%s (react-agent settings lists them)", name, didYouMean(name, allSettings()))
 }
 
+// configLockWait is how long a change of the config file waits for
+// another one to be done.
+const configLockWait = 10 * time.Second
+
 // writeSetting sets the setting called name to value in the config file
 // at path, or with remove takes it out, keeping the rest of the file as
 // it is written, comments included. A missing file is created, readable
-// by its owner alone, as it may hold an API key.
+// by its owner alone, as it may hold an API key. The file's folder is
+// locked from the read to the rename, so that settings set at once by
+// several processes are all kept.
 func writeSetting(path, name, value string, remove bool) error {
 	if path == "" {
 		return errors.New("no config file: the user's config directory is unknown; pass --config FILE")
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	real := path
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		real = r // a link kept with the user's dotfiles: its file is replaced
+	}
+	unlock, err := lockDir(filepath.Dir(real), configLockWait)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	data, err := bounded.ReadFile(path, tools.MaxConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -334,9 +353,6 @@ func writeSetting(path, name, value string, remove bool) error {
 	}
 	out, err := yaml.Marshal(&doc)
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
 	return replaceFile(path, out)

@@ -48,9 +48,9 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
 	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
-	fs.IntVar(&f.numCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+	fs.Var(atLeast(&f.numCtx, model.DefaultNumCtx, 1), "num-ctx", "context window asked of Ollama and llamafile, in tokens")
 	fs.IntVar(&f.maxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
-	fs.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
+	fs.Var(temperature(&f.temperature), "temperature", "sampling temperature, from 0 to 2")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object a run instead of the table")
 	fs.BoolVar(&f.failures, "failures", false, "after the table, show each wrong or failed run: what the model answered and wrote")
 	fs.StringVar(&f.record, "record", "", "write one cassette a run to this directory, to replay the evaluation offline")
@@ -153,7 +153,7 @@ func runEval(c *call, f *evalFlags) error {
 		err = failed.err(report)
 	}
 	if f.json {
-		if werr := report.WriteJSON(stdout); werr != nil {
+		if werr := report.WriteJSON(c.jsonOut(stdout)); werr != nil {
 			return werr
 		}
 		return err

@@ -82,6 +82,12 @@ func shorthands(fs *pflag.FlagSet) string {
 
 // valueKind says in words what a flag's value is.
 func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
+	switch f.Name {
+	case "temperature":
+		return "a number from 0 to 2, like 0.7"
+	case "num-ctx":
+		return "a whole number of tokens, at least 1, like 8192"
+	}
 	switch f.Value.Type() {
 	case "int", "int64":
 		return "a whole number, like " + map[bool]string{true: f.DefValue, false: "10"}[f.DefValue != "0" && f.DefValue != ""]
@@ -128,6 +134,8 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "models, comma-separated, like ollama:qwen2.5:7b,ollama:llama3.1:8b"
 	case "tool":
 		return "a tool's name"
+	case "pass-env":
+		return "the name of a variable of the environment, like GITHUB_TOKEN"
 	case "attach", "record", "replay", "log-db", "config", "tools", "score", "prompt-file", "mcp-config", "tools-config":
 		return "a file's path"
 	}

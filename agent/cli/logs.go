@@ -129,7 +129,11 @@ func runLogs(c *call, f *logsFlags) error {
 		return fmt.Errorf("no conversation in the log yet (%s)", path)
 	}
 	ctx := context.Background()
-	store, err := logs.Open(ctx, path)
+	open := logs.OpenReadOnly // what only reads the log writes nothing
+	if sub == "delete" {
+		open = func(ctx context.Context, path string) (*logs.Store, error) { return logs.Open(ctx, path) }
+	}
+	store, err := open(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -145,7 +149,7 @@ func runLogs(c *call, f *logsFlags) error {
 		case err != nil:
 			return err
 		case f.json:
-			return writeJSON(stdout, append([]logs.Summary{}, list...))
+			return c.writeJSON(stdout, append([]logs.Summary{}, list...))
 		case len(list) == 0 && (f.query != "" || f.model != "" || f.since != ""):
 			fmt.Fprintln(stderr, "no conversation in the log matches "+describeQuery(f))
 			return nil
@@ -178,7 +182,7 @@ func runLogs(c *call, f *logsFlags) error {
 	case f.answer:
 		return c.latestAnswer(id, runs)
 	case f.json:
-		return writeJSON(stdout, runs)
+		return c.writeJSON(stdout, runs)
 	}
 	return logs.WriteText(stdout, runs)
 }
@@ -252,7 +256,7 @@ func (e *env) conversationIDs() []candidate {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	store, err := logs.Open(ctx, path)
+	store, err := logs.OpenReadOnly(ctx, path)
 	if err != nil {
 		return nil
 	}

@@ -25,9 +25,9 @@ func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 		fs.StringVar(&m.BaseURL, "base-url", "", "server URL (default: OLLAMA_HOST or http://127.0.0.1:11434 for ollama, OPENAI_BASE_URL for openai); with --provider openai, any OpenAI-compatible server")
 		fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY); a local server needs none")
 		if sampling {
-			fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+			fs.Var(atLeast(&m.NumCtx, model.DefaultNumCtx, 1), "num-ctx", "context window asked of Ollama and llamafile, in tokens")
 			fs.IntVar(&m.MaxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
-			fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
+			fs.Var(temperature(&m.Temperature), "temperature", "sampling temperature, from 0 to 2")
 			fs.VarP(&modelOptions{m: m}, "option", "o", "a model option sent as it is with every call, `KEY=VALUE` or KEY VALUE, such as -o repeat_penalty 1.1 (repeatable; a JSON number, boolean, list or object is sent as one)")
 		}
 		fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
@@ -124,10 +124,13 @@ The model ask and chat use unless --model says otherwise is marked
 
 // checkModelName refuses a name no server gives a model: empty, longer
 // than 256 bytes, or holding spaces, control or invisible characters,
-// which would go into the config file and on every request.
+// which would go into the config file and on every request, or a part of
+// a URL ("://", "?", "#", a "." or ".." between slashes), which a server
+// that puts the name in its path would read as one.
 func checkModelName(name string) error {
 	ok := name != "" && len(name) <= 256 && utf8.ValidString(name) && tools.Visible(name) == name &&
-		!strings.ContainsFunc(name, unicode.IsSpace)
+		!strings.ContainsFunc(name, unicode.IsSpace) && !strings.ContainsAny(name, "?#") && !strings.Contains(name, "://") &&
+		!slices.ContainsFunc(strings.Split(name, "/"), func(part string) bool { return part == "." || part == ".." })
 	if !ok {
 		return usagef("%q is not a model's name: a name is one word of printable characters, like qwen2.5:7b (react-agent models lists them)", name)
 	}
@@ -177,7 +180,7 @@ func runModels(c *call, f *modelsFlags) error {
 		for _, m := range infos {
 			list = append(list, entry{m, m.Name == def})
 		}
-		return writeJSON(stdout, list)
+		return c.writeJSON(stdout, list)
 	}
 	if len(infos) == 0 {
 		fmt.Fprintln(stderr, "react-agent: the server serves no model yet")

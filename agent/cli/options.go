@@ -57,10 +57,23 @@ func (e *agentOptionError) Error() string {
 }
 
 // checkOption refuses the key of an -o option that the agent writes
-// itself, in any case.
+// itself, in any case: compared as Go's JSON decoding compares a key with
+// a field's name, under Unicode's simple case folding, which reads the
+// long s of "ſtream" as an s.
 func checkOption(key string) error {
-	if instead, ok := agentOptions[strings.ToLower(key)]; ok {
+	if instead, ok := foldLookup(agentOptions, key); ok {
 		return &agentOptionError{key: key, instead: instead}
 	}
 	return nil
+}
+
+// foldLookup returns the value of the key of m that equals key under
+// Unicode's simple case folding.
+func foldLookup(m map[string]string, key string) (string, bool) {
+	for k, v := range m {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return "", false
 }

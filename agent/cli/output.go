@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/react-agent/react-agent/tools"
 )
@@ -33,9 +34,10 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
-// writeJSON writes v to w as indented JSON, with <, > and & as they are.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+// writeJSON writes v to w as indented JSON, with <, > and & as they are,
+// and on a terminal with what would act on it escaped (see jsonOut).
+func (e *env) writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(e.jsonOut(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
@@ -47,4 +49,42 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// jsonOut returns where JSON meant for w is written: w itself in a pipe
+// or a file, where a script reads it byte for byte, and on a terminal a
+// writer that writes the characters that would act on the terminal or
+// reorder what it shows (DEL, the C1 controls, the text-direction
+// characters…) as \u escapes: the same JSON value (see
+// tools.VisibleJSON).
+func (e *env) jsonOut(w io.Writer) io.Writer {
+	if !e.terminal(w) {
+		return w
+	}
+	return &jsonEscaper{w: w}
+}
+
+// jsonEscaper is the writer jsonOut returns on a terminal. A character
+// cut between two writes waits for the rest of its bytes.
+type jsonEscaper struct {
+	w    io.Writer
+	rest []byte // the start of a character cut at the end of a write
+}
+
+func (j *jsonEscaper) Write(p []byte) (int, error) {
+	b := append(j.rest, p...)
+	cut := len(b)
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	j.rest = append([]byte(nil), b[cut:]...)
+	if _, err := j.w.Write(tools.VisibleJSON(b[:cut])); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

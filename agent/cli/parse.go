@@ -130,7 +130,7 @@ func runParse(c *call, f *parseCmdFlags) error {
 		fmt.Fprintf(c.stderr, "react-agent parse: reading %s from the terminal; paste it, then press Ctrl-D (or pipe it in: react-agent parse < reply.txt)\n", what)
 	}
 	if f.scoreFile != "" {
-		return scoreCorpus(f.scoreFile, known, f.json, stdin, stdout)
+		return scoreCorpus(f.scoreFile, known, f.json, stdin, c.jsonOut(stdout))
 	}
 	p := parser.New(known)
 	parse := func(text string) parseOutput {
@@ -141,7 +141,7 @@ func runParse(c *call, f *parseCmdFlags) error {
 		}
 		return out
 	}
-	w := bufio.NewWriter(stdout)
+	w := bufio.NewWriter(c.jsonOut(stdout))
 	defer w.Flush()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -180,7 +180,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 		opts = append(opts, agent.WithStopSequences(f.stops...))
 	}
 	if f.json {
-		opts = append(opts, agent.WithEvents(advised(event.JSONLines(stdout))))
+		opts = append(opts, agent.WithEvents(advised(event.JSONLines(c.jsonOut(stdout)))))
 	}
 	// --json on a terminal shows the events alone: the trace would
 	// interleave with them on the same screen.

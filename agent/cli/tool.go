@@ -61,6 +61,7 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	fs.Int64Var(&o.MaxResponse, "max-response", d.MaxResponse, "bytes read at most from an HTTP response or a command's output")
 	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands, and MCP servers in its mcp section")
 	pathFlag(fs, "tools-config")
+	fs.StringSliceVar(&o.PassEnv, "pass-env", nil, "a variable of the environment the shell and plugins get, such as GITHUB_TOKEN; without it they get PATH, HOME and the like, and no API key (repeatable, or comma-separated)")
 	return func() tools.Options { return *o }
 }
 
@@ -71,7 +72,7 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 	var oe *tools.OptionError
 	if errors.As(err, &oe) {
 		flag := map[string]string{"SearchEngine": "search-engine", "SearchURL": "search-url", "ToolTimeout": "tool-timeout",
-			"MaxObservation": "max-observation", "MaxResponse": "max-response"}[oe.Option]
+			"MaxObservation": "max-observation", "MaxResponse": "max-response", "PassEnv": "pass-env"}[oe.Option]
 		return nil, usagef("--%s: %s", flag, oe.Problem)
 	}
 	return reg, err
@@ -218,7 +219,7 @@ func runTools(c *call, f *toolsFlags) error {
 			}
 			list = append(list, e)
 		}
-		return writeJSON(stdout, list)
+		return c.writeJSON(stdout, list)
 	}
 	return writeTools(stdout, reg, c.helpWidth(stdout))
 }
@@ -282,6 +283,9 @@ func runTool(c *call, f *toolsFlags) error {
 	if t, ok := reg.Get(canonical); ok && len(c.args) == 1 && len(reg.RequiredArgs(canonical)) > 0 {
 		return usagef("%s needs an input: %s, as in: react-agent tool %s '…'", canonical, t.Schema(), canonical)
 	}
+	if len(c.args) == 1 {
+		callArgs = map[string]any{} // no input: no arguments, not an empty one
+	}
 	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
 		callArgs = checked
 		in, out, closeTTY := c.confirmTerminal()
@@ -299,7 +303,7 @@ func runTool(c *call, f *toolsFlags) error {
 	}
 	code := tools.ExitCode(obs)
 	if f.json {
-		if err := writeJSON(stdout, struct {
+		if err := c.writeJSON(stdout, struct {
 			Tool        string         `json:"tool"`
 			Args        map[string]any `json:"args"`
 			Observation string         `json:"observation"`

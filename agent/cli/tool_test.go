@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -53,4 +55,31 @@ func TestListsFitTheTerminal(t *testing.T) {
 			t.Errorf("stop shows %s, not the stop sequences sent", stop)
 		}
 	})
+}
+
+// TestToolWithoutArgumentsNeedsNoInput calls a plugin that declares no
+// arguments, with no input, as its help says it may be: once the call
+// failed with "unknown argument input". It runs, with {} on stdin; so
+// does a tool whose arguments are all optional.
+func TestToolWithoutArgumentsNeedsNoInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	config := filepath.Join(dir, "tools.yaml")
+	os.WriteFile(config, []byte(`tools:
+  - name: stdin_back
+    description: Says what it read.
+    command: ["sh", "-c", "echo read; cat"]
+    confirm: false
+  - name: optional
+    description: Takes an optional argument.
+    command: ["sh", "-c", "echo read; cat"]
+    args: [{name: days, type: integer}]
+    confirm: false
+`), 0o600)
+	for _, name := range []string{"stdin_back", "optional"} {
+		got := args("tool", "--tools-config", config, name).run(t)
+		if got.code != 0 || strings.TrimSpace(got.stdout) != "read\n{}" {
+			t.Errorf("tool %s: want it run with {} on stdin\n%s", name, got)
+		}
+	}
 }

@@ -9,11 +9,11 @@ import (
 // replayProvider answers from a cassette written by a Recorder, offline.
 var replayProvider = Provider{
 	Name: "replay",
-	open: func(_ context.Context, cfg Config, _ *http.Client) (opened, error) {
+	open: func(ctx context.Context, cfg Config, _ *http.Client) (opened, error) {
 		if cfg.Replay == "" {
 			return opened{}, &Error{Fix: SettingReplay, Err: fmt.Errorf("%w: name a cassette written by a recorded run", ErrNoCassette)}
 		}
-		m, err := NewReplay(cfg.Replay)
+		m, err := newReplay(ctx, cfg.Replay)
 		if err != nil {
 			return opened{}, err
 		}

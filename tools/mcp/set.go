@@ -60,8 +60,8 @@ type Set struct {
 
 // Start starts the servers in parallel and lists their tools. A server
 // that runs a command gets a process group of its own and, from
-// react-agent's environment, only HOME, LOGNAME, PATH, SHELL, TERM, USER,
-// TMPDIR, LANG and LC_ALL (on Windows, the system's folders and PATH),
+// react-agent's environment, only what [tools.Environ] passes (HOME, PATH,
+// TMPDIR, LANG and the like; on Windows, the system's folders and PATH),
 // besides its Env: API keys meant for the model do not reach it, and a
 // variable that marks every process it starts, so that on Linux those
 // that leave its process group (with setsid, or a double fork) are found
