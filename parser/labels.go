@@ -164,6 +164,7 @@ type mark struct {
 	value  int  // offset of the first byte of the value
 	lower  bool // the label was written in lower case
 	listed bool // the label opens an item of a numbered list ("2. Action:")
+	aside  bool // the label is words of a thought, not a label (see reply.inThought)
 }
 
 // scanLabels returns the labels of text, in order: those at the starts of

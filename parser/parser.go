@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"unicode"
@@ -248,6 +249,7 @@ type reply struct {
 	scanned    bool   // every label before end is in marks
 	skipping   bool   // an echoed observation is skipped: the next label starts the reply
 	noTool     string // the first Action value that named no tool, if any
+	nextOwn    int    // see inThought: 0 until looked for
 }
 
 // init readies r to parse body.
@@ -321,13 +323,68 @@ func (ms *marks) push(m mark) {
 	ms.n++
 }
 
+// set replaces label i with m.
+func (ms *marks) set(i int, m mark) {
+	if i < len(ms.first) {
+		ms.first[i] = m
+	} else {
+		ms.more[i-len(ms.first)] = m
+	}
+}
+
 // segmentEnd returns where the value of mark i ends: at the next label's
-// line, or at the end of the reply.
+// line, or at the end of the reply. Labels that are words of a thought
+// (see inThought) do not end it.
 func (r *reply) segmentEnd(i int) int {
-	if r.has(i + 1) {
-		return r.marks.at(i + 1).line
+	for j := i + 1; r.has(j); j++ {
+		if m := r.marks.at(j); !m.aside {
+			return m.line
+		}
 	}
 	return r.end
+}
+
+// ownLine reports whether label m starts its line.
+func (r *reply) ownLine(m mark) bool {
+	return m.line == 0 || r.body[m.line-1] == '\n'
+}
+
+// inThought reports whether the Action label i is words of the thought
+// it follows on its line ("Thought: I should reflect. Action: reflect on
+// it."), because an Action label on a line of its own comes after it,
+// before any Final Answer: that one is the action. It then marks label i,
+// and the labels after it on its line, as words of the thought.
+func (r *reply) inThought(i int) bool {
+	m := r.marks.at(i)
+	if m.aside {
+		return true
+	}
+	if i == 0 || r.ownLine(m) || r.marks.at(i-1).kind != labelThought {
+		return false
+	}
+	// The next Action on a line of its own or Final Answer, looked for
+	// once for all the thoughts before it.
+	if r.nextOwn <= i {
+		r.nextOwn = math.MaxInt // none
+		for j := i + 1; r.has(j); j++ {
+			if n := r.marks.at(j); n.kind == labelFinal || n.kind == labelAction && r.ownLine(n) {
+				r.nextOwn = j
+				break
+			}
+		}
+	}
+	if r.nextOwn == math.MaxInt || r.marks.at(r.nextOwn).kind != labelAction {
+		return false
+	}
+	for j := i; j < r.marks.n; j++ {
+		n := r.marks.at(j)
+		if j > i && strings.IndexByte(r.body[m.line:n.line], '\n') >= 0 {
+			break
+		}
+		n.aside = true
+		r.marks.set(j, n)
+	}
+	return true
 }
 
 // value returns the text after label i, up to the next label.
@@ -397,6 +454,9 @@ func (r *reply) step() (Step, error) {
 			}
 			return r.p.answer(r.thought(r.marks.at(i).line), answer)
 		case labelAction:
+			if r.inThought(i) {
+				continue
+			}
 			if rd, ok := r.action(i); ok {
 				return rd.step, rd.err
 			}
@@ -591,7 +651,12 @@ func (r *reply) action(i int) (reading, bool) {
 			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 		}
 	}
-	name, inlineInput, hasInline := p.splitActionLine(line)
+	if at, ok := answerLabelIn(line); ok {
+		// "Action: search Final Answer: 13 °C": a call and an answer
+		// on one line, neither of them whole.
+		return reading{err: p.errActionAndAnswer(strings.TrimSpace(line[:at]))}, true
+	}
+	name, inlineInput, inlineForm := p.splitActionLine(line)
 	naming := p.naming(name)
 	if naming == namesNothing || naming != namesTool && isTemplate(line) {
 		r.sawNoTool(name)
@@ -602,8 +667,8 @@ func (r *reply) action(i int) (reading, bool) {
 	if j := r.inputFor(i); j >= 0 {
 		input = strings.TrimSpace(r.value(j))
 	}
-	if input == "" && hasInline && strings.TrimSpace(inlineInput) != "" {
-		input, form = inlineInput, inline
+	if input == "" && inlineForm != asWritten && strings.TrimSpace(inlineInput) != "" {
+		input, form = inlineInput, inlineForm
 	}
 	if input == "" {
 		// Unlabelled input below the action: a JSON object, a fence or a
@@ -631,6 +696,36 @@ func (r *reply) action(i int) (reading, bool) {
 	}
 	st, err := p.call(thought, name, input, form)
 	return reading{st, err}, true
+}
+
+// answerLabelIn returns where a Final Answer label stands in line, the
+// value of an Action label, after the words of a name and before any
+// bracket or quote opens an input: a label inside a name ends it. Only a
+// capitalised label counts ("search for the final answer: x" is words),
+// and only in the first maxNameLen bytes, where a name stands.
+func answerLabelIn(line string) (int, bool) {
+	head := line[:min(len(line), maxNameLen)]
+	if stop := strings.IndexAny(head, "([{\"'`"); stop >= 0 {
+		head = head[:stop]
+	}
+	if strings.IndexByte(head, ':') < 0 && !strings.Contains(head, "：") {
+		return 0, false
+	}
+	lt := labelTables()
+	for i := 0; i < len(head); i++ {
+		size := 1
+		if head[i] != ':' {
+			if !strings.HasPrefix(head[i:], "：") {
+				continue
+			}
+			size = len("：")
+		}
+		if m, ok := labelBefore(lt, head, 0, i); ok && m.kind == labelFinal && !m.lower && strings.TrimSpace(head[:m.line]) != "" {
+			return m.line, true
+		}
+		i += size - 1
+	}
+	return 0, false
 }
 
 // sawNoTool keeps the first value of an Action label that named no
@@ -740,11 +835,11 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 	if strings.IndexByte(line, '\n') >= 0 || !(strings.HasSuffix(line, ")") || strings.HasSuffix(line, "]")) {
 		return reading{}, false
 	}
-	name, input, ok := p.splitActionLine(line)
-	if !ok || (p.tools.lookup(name) == nil && !isFinish(name)) || strings.TrimSpace(input) == "" {
+	name, input, form := p.splitActionLine(line)
+	if form == asWritten || (p.tools.lookup(name) == nil && !isFinish(name)) || strings.TrimSpace(input) == "" {
 		return reading{}, false
 	}
-	st, err := p.call("", name, input, inline)
+	st, err := p.call("", name, input, form)
 	return reading{st, err}, true
 }
 
@@ -755,6 +850,9 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 func (r *reply) inputFor(i int) int {
 forward:
 	for j := i + 1; r.has(j); j++ {
+		if r.marks.at(j).aside {
+			continue
+		}
 		switch r.marks.at(j).kind {
 		case labelInput:
 			return j
@@ -763,6 +861,9 @@ forward:
 		}
 	}
 	for j := i - 1; j >= 0; j-- {
+		if r.marks.at(j).aside {
+			continue
+		}
 		switch r.marks.at(j).kind {
 		case labelAction, labelFinal:
 			return -1
@@ -789,9 +890,14 @@ const (
 	// asWritten is an Action Input as a model writes it: JSON, a quoted
 	// string, or raw text that ends at a blank line.
 	asWritten inputForm = iota
-	// inline is the input inside an inline call ("web_search(query=...)"),
-	// which may be keyword arguments.
+	// inline is the input of an inline call written after its name
+	// ("web_search: zig", "search[zig]", "calculator 2+2"), which may be
+	// keyword arguments.
 	inline
+	// inParens is the input inside an inline call's parentheses
+	// ("web_search(query=...)", "web_search('zig', 3)"), which may be
+	// keyword arguments or Python values.
+	inParens
 	// jsonString is the value of a JSON string: the whole of it is the
 	// input, blank lines and all.
 	jsonString
@@ -821,8 +927,8 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 	} else {
 		name = unknownName(name)
 	}
-	if inner, ok := p.repeatedCall(name, info, input); ok {
-		input, form = inner, inline
+	if inner, innerForm, ok := p.repeatedCall(name, info, input); ok {
+		input, form = inner, innerForm
 	}
 	if isPlaceholder(input) || noInput(input, form) {
 		// No input, or one that says there is none: a call with no
@@ -837,20 +943,20 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 
 // repeatedCall reads an input that writes the call of the tool again
 // ("Action: web_search", then "Action Input: web_search(query="zig")"),
-// and returns the input inside it.
-func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string, bool) {
+// and returns the input inside it and how it is written.
+func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string, inputForm, bool) {
 	t := strings.TrimSpace(unfence(strings.TrimSpace(input)))
 	if !strings.HasSuffix(t, ")") && !strings.HasSuffix(t, "]") {
-		return "", false
+		return "", asWritten, false
 	}
-	again, inner, ok := p.splitActionLine(t)
-	if !ok || strings.IndexByte(again, '\n') >= 0 {
-		return "", false
+	again, inner, form := p.splitActionLine(t)
+	if form == asWritten || strings.IndexByte(again, '\n') >= 0 {
+		return "", asWritten, false
 	}
 	if again = cleanName(again); again != name && (info == nil || p.tools.lookup(again) != info) {
-		return "", false
+		return "", asWritten, false
 	}
-	return inner, true
+	return inner, form, true
 }
 
 // noInput reports whether an input that isPlaceholder does not take as
@@ -867,7 +973,7 @@ func noInput(input string, form inputForm) bool {
 	if len(s) > 64 {
 		return false // "(None,)" is short
 	}
-	if form == inline {
+	if form == inline || form == inParens {
 		a, ok := readPyArgs(s)
 		return ok && a.empty()
 	}
@@ -904,12 +1010,17 @@ func isPlaceholder(input string) bool {
 }
 
 // inputArgs turns an input text into the tool's argument object. An
-// inline call's input may be Python-style keyword arguments.
+// inline call's input may be keyword arguments ("web_search:
+// query=zig"); inside a call's parentheses, Python arguments too
+// ("web_search('zig', 3)"). Values parted by commas elsewhere are a text
+// ("convert: 3.28084, 100"), which the tool reads as it will.
 func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[string]any {
-	if form == inline {
+	if form == inline || form == inParens {
 		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok {
 			return info.adaptArgs(obj)
 		}
+	}
+	if form == inParens {
 		if a, ok := readPyArgs(input); ok {
 			return info.pyCallArgs(a)
 		}
@@ -934,7 +1045,7 @@ func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[str
 // string is unquoted, a one-key object (or, inline, one keyword argument:
 // finish(answer="…")) gives its value.
 func answerText(input string, form inputForm) string {
-	if form == inline {
+	if form == inline || form == inParens {
 		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok && len(obj) == 1 {
 			for _, x := range obj {
 				return strings.TrimSpace(text(x))

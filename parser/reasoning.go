@@ -65,8 +65,10 @@ func ReasoningEnd(text string) (end int, open bool) {
 // protocolInOpenReasoning returns the protocol a model wrote inside a
 // reasoning block it never closed: the last step (from its Thought, or
 // its Action or Final Answer label) that has an action or an answer, to
-// the end of the text. What comes before that step, a plan or a decoy JSON
-// object among them, stays reasoning.
+// the end of the text; or else the last answer of LangChain's
+// conversational format, from its tool gate answered "No" ("Do I need
+// to use a tool? No", then "AI: <answer>"). What comes before, a plan or
+// a decoy JSON object among it, stays reasoning.
 func protocolInOpenReasoning(text string) (string, bool) {
 	at, open := -1, false
 	open = scanReasoning(text, func(_, end int, m tagRole) {
@@ -79,7 +81,7 @@ func protocolInOpenReasoning(text string) (string, bool) {
 	}
 	block := text[at:]
 	marks := scanLabels(block)
-	start, found := -1, -1
+	start, stepStart, found := -1, -1, -1
 	for i, m := range marks {
 		switch m.kind {
 		case labelThought:
@@ -87,18 +89,42 @@ func protocolInOpenReasoning(text string) (string, bool) {
 				start = i
 			}
 		case labelAction, labelFinal:
-			if start < 0 || (found >= start) {
+			if start < 0 || found >= start {
 				start = i
 			}
-			found = i
+			found, stepStart = i, start
 		case labelObservation:
-			start = -1
+			start = -1 // the step before it is whole; a new one starts after it
 		}
 	}
-	if found < 0 || start > found {
-		return "", false
+	if found >= 0 {
+		return strings.TrimSpace(block[marks[stepStart].line:]), true
 	}
-	return strings.TrimSpace(block[marks[start].line:]), true
+	if gate, ok := lastGateAnswer(block); ok {
+		return strings.TrimSpace(block[gate:]), true
+	}
+	return "", false
+}
+
+// lastGateAnswer returns where the last tool gate of text starts
+// ("Thought: Do I need to use a tool? No") when it is answered "No" and
+// an "AI:" line with the answer follows it.
+func lastGateAnswer(text string) (int, bool) {
+	if !hasGate(text) {
+		return 0, false
+	}
+	gates := toolGate().FindAllStringSubmatchIndex(text, -1)
+	if len(gates) == 0 {
+		return 0, false
+	}
+	g := gates[len(gates)-1]
+	if g[2] < 0 || !strings.EqualFold(text[g[2]:g[3]], "no") {
+		return 0, false
+	}
+	if _, ok := gateAnswer(text[g[0]:]); !ok {
+		return 0, false
+	}
+	return g[0], true
 }
 
 // tagRole is what a reasoning tag does where it stands.
