@@ -41,6 +41,17 @@ func (p *Parser) ParseWith(text string, o Options) (Step, error) {
 
 // parse is Parse with the options o, or none when o is nil.
 func (p *Parser) parse(text string, o *Options) (Step, error) {
+	if o == nil || !o.Truncated && len(o.Previous) == 0 {
+		if rd, ok := p.canonical(text); ok {
+			return rd.step, rd.err
+		}
+	}
+	return p.tolerant(text, o)
+}
+
+// tolerant is parse without the short way for canonical replies: the
+// reading every reply gets.
+func (p *Parser) tolerant(text string, o *Options) (Step, error) {
 	st, body, err := p.read(text, o)
 	if o != nil && o.Truncated {
 		return p.cut(body, st, err)
