@@ -106,7 +106,7 @@ func (p *Parser) canonical(text string) (rd reading, ok bool) {
 }
 
 // noInlineLabel reports whether the line of label m, which ends at end,
-// holds no other label after it, as inlineLabels reads them. A colon
+// holds no other label after it, as the label scanner reads them. A colon
 // right after a quote, as in a JSON object's keys (json), ends no label:
 // the line is read whole only when another colon stands in it.
 func noInlineLabel(lt *labelSet, body string, m mark, end int, json bool) bool {
@@ -117,7 +117,9 @@ func noInlineLabel(lt *labelSet, body string, m mark, end int, json bool) bool {
 		}
 		i += k
 		if !json || i == m.value || body[i-1] != '"' {
-			return len(inlineLabels(lt, []mark{m}, body, end, false)) == 1
+			c := newColons(body, false)
+			_, found := nextInlineLabel(lt, body, m, end, &c)
+			return !found
 		}
 	}
 	return true
@@ -130,7 +132,7 @@ func noLabelFrom(body string, end int) bool {
 		return true
 	}
 	s := labelScanner{text: body, pos: end + 1}
-	var buf [4]mark
+	var buf [maxLineMarks + 1]mark
 	_, found := s.next(buf[:0])
 	return !found
 }

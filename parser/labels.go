@@ -183,7 +183,7 @@ func scanLabels(text string) []mark {
 // than the first one.
 func hasLabel(text string) bool {
 	s := labelScanner{text: text}
-	var buf [4]mark
+	var buf [maxLineMarks + 1]mark
 	_, ok := s.next(buf[:0])
 	return ok
 }
@@ -196,7 +196,18 @@ type labelScanner struct {
 	pos  int   // where the next line starts
 	last label // the kind of the last label found, or labelNone
 	wide int8  // whether text has full-width colons: 0 not known yet, 1 yes, -1 no
+	// A line that holds more labels than one call returns: the last
+	// label read on it, where it ends, and where its colons are.
+	open    bool
+	prev    mark
+	lineEnd int
+	colons  colons
 }
+
+// maxLineMarks bounds the labels one call of next returns from a line,
+// so that a line of many labels is read a few at a time, as the parse
+// asks for them, not gathered whole.
+const maxLineMarks = 4
 
 // next appends the labels of the next line that has any to marks, and
 // reports whether it found one before the end of the text.
@@ -206,6 +217,14 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 		s.lt = labelTables()
 	}
 	lt := s.lt
+	if s.open {
+		// The labels after the last one read on its line.
+		n := len(marks)
+		if marks = s.inline(marks); len(marks) > n {
+			s.last = marks[len(marks)-1].kind
+			return marks, true
+		}
+	}
 	for s.pos < len(text) {
 		start := s.pos
 		end := strings.IndexByte(text[start:], '\n')
@@ -259,12 +278,41 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 				end, s.pos = next, next+1
 			}
 		}
-		n := len(marks)
-		marks = inlineLabels(lt, append(marks, m), text, end, s.wide > 0)
+		s.open, s.prev, s.lineEnd, s.colons = true, m, end, newColons(text, s.wide > 0)
+		marks = s.inline(append(marks, m))
 		s.last = marks[len(marks)-1].kind
-		return marks, len(marks) > n
+		return marks, true
 	}
 	return marks, false
+}
+
+// inline appends up to maxLineMarks labels that follow the last one read
+// on its line: a whole step written on one line ("Thought: x Action: y
+// Action Input: z"), or a made-up observation after a call ("Action 2:
+// Search[x] Observation 2: ..."). A label inside a line is a label only
+// when it reads as one: capitalised (or as the line's own label is
+// written), after a space or punctuation, and of a kind that may follow
+// the label before it. A final answer's and an observation's text are
+// never searched. The line is done (s.open is false) once no label
+// follows.
+func (s *labelScanner) inline(marks []mark) []mark {
+	for range maxLineMarks {
+		if k := s.prev.kind; k == labelFinal || k == labelObservation || k == labelQuestion {
+			s.open = false
+			return marks
+		}
+		m, ok := nextInlineLabel(s.lt, s.text, s.prev, s.lineEnd, &s.colons)
+		if !ok {
+			s.open = false
+			return marks
+		}
+		if m.kind == labelArgs {
+			m.kind = labelInput // "Action: x, Input: y"
+		}
+		marks = append(marks, m)
+		s.prev = m
+	}
+	return marks
 }
 
 // skipRepeatedLabel returns where the value of m starts once the label
@@ -303,32 +351,6 @@ func proseStart(lt *labelSet, text string, start, end int) bool {
 		}
 	}
 	return false
-}
-
-// inlineLabels appends the labels that follow the last mark on its line,
-// which ends at end: a whole step written on one line ("Thought: x Action:
-// y Action Input: z"), or a made-up observation after a call ("Action 2:
-// Search[x] Observation 2: ..."). A label inside a line is a label only
-// when it reads as one: capitalised (or as the line's own label is
-// written), after a space or punctuation, and of a kind that may follow
-// the label before it. A final answer's and an observation's text are
-// never searched.
-func inlineLabels(lt *labelSet, marks []mark, text string, end int, wide bool) []mark {
-	c := newColons(text, wide)
-	for {
-		prev := marks[len(marks)-1]
-		if prev.kind == labelFinal || prev.kind == labelObservation || prev.kind == labelQuestion {
-			return marks
-		}
-		m, ok := nextInlineLabel(lt, text, prev, end, &c)
-		if !ok {
-			return marks
-		}
-		if m.kind == labelArgs {
-			m.kind = labelInput // "Action: x, Input: y"
-		}
-		marks = append(marks, m)
-	}
 }
 
 // nextInlineLabel finds the first label after prev's value starts, before
@@ -615,7 +637,9 @@ func labelKey(buf []byte, words string) []byte {
 // labelKeySlow is labelKey for words beyond ASCII.
 func labelKeySlow(buf []byte, words string) []byte {
 	for _, r := range words {
-		if isLetter(r) {
+		if isWideLetter(r) {
+			buf = utf8.AppendRune(buf, r)
+		} else if isLetter(r) {
 			buf = utf8.AppendRune(buf, unicode.ToLower(r))
 		}
 	}
@@ -922,10 +946,18 @@ func plainLabel(text string, start, end int) (mark, bool) {
 	return mark{kind: kind, line: start, value: i}, true
 }
 
-// isLetter is unicode.IsLetter with a fast path for ASCII.
+// isLetter is unicode.IsLetter with fast paths for ASCII, the CJK
+// ideographs and the Hangul syllables, which labels in Chinese, Japanese
+// and Korean are written in.
 func isLetter(r rune) bool {
 	if r < utf8.RuneSelf {
 		return (r|0x20) >= 'a' && (r|0x20) <= 'z'
 	}
-	return unicode.IsLetter(r)
+	return isWideLetter(r) || unicode.IsLetter(r)
+}
+
+// isWideLetter reports whether r is a CJK unified ideograph or a Hangul
+// syllable: a letter with no case.
+func isWideLetter(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0xAC00 && r <= 0xD7A3
 }

@@ -281,7 +281,7 @@ func (r *reply) has(i int) bool {
 // label that follows some content ends the reply there; one the model
 // echoes before writing anything is skipped instead.
 func (r *reply) more() {
-	var buf [4]mark // the labels of one line
+	var buf [maxLineMarks + 1]mark // the labels of one line
 	line, ok := r.scan.next(buf[:0])
 	if !ok {
 		r.scanned = true
@@ -309,19 +309,24 @@ func (r *reply) more() {
 // marks are the labels of a reply read so far. The first few are held in
 // the struct itself, so that a reply on the stack keeps them there:
 // a slice field would send them to the heap with the strings the reply
-// gives out.
+// gives out. The rest are held in chunks of a fixed size, so that a
+// reply of many labels is never copied to grow.
 type marks struct {
 	first [8]mark
-	more  []mark
+	more  [][]mark
 	n     int
 }
+
+// markChunk is how many labels a chunk of marks.more holds.
+const markChunk = 256
 
 // at returns label i.
 func (ms *marks) at(i int) mark {
 	if i < len(ms.first) {
 		return ms.first[i]
 	}
-	return ms.more[i-len(ms.first)]
+	i -= len(ms.first)
+	return ms.more[i/markChunk][i%markChunk]
 }
 
 // push appends m.
@@ -329,7 +334,11 @@ func (ms *marks) push(m mark) {
 	if ms.n < len(ms.first) {
 		ms.first[ms.n] = m
 	} else {
-		ms.more = append(ms.more, m)
+		i := ms.n - len(ms.first)
+		if i%markChunk == 0 {
+			ms.more = append(ms.more, make([]mark, 0, markChunk))
+		}
+		ms.more[i/markChunk] = append(ms.more[i/markChunk], m)
 	}
 	ms.n++
 }
@@ -339,7 +348,8 @@ func (ms *marks) set(i int, m mark) {
 	if i < len(ms.first) {
 		ms.first[i] = m
 	} else {
-		ms.more[i-len(ms.first)] = m
+		i -= len(ms.first)
+		ms.more[i/markChunk][i%markChunk] = m
 	}
 }
 
