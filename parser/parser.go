@@ -927,10 +927,7 @@ const (
 // call builds the step for a call of the tool written as name with the
 // given input text (empty when there was none).
 func (p *Parser) call(thought, name, input string, form inputForm) (Step, error) {
-	info := p.tools.lookup(name)
-	if info == nil {
-		info = p.tools.lookup(unknownName(name)) // "functions.Calculator"
-	}
+	info, resolved := p.find(name)
 	if info == nil && isFinish(name) {
 		answer := answerText(input, form)
 		if answer == "" {
@@ -940,14 +937,10 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 	}
 	if info == nil {
 		if loose := p.tools.forgiven(name); loose != nil && loose.fits(p.inputArgs(nil, input, form)) {
-			info = loose
+			info, resolved = loose, loose.name
 		}
 	}
-	if info != nil {
-		name = info.name
-	} else {
-		name = unknownName(name)
-	}
+	name = resolved
 	if inner, innerForm, ok := p.repeatedCall(name, info, input); ok {
 		input, form = inner, innerForm
 	}
@@ -960,6 +953,23 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 		return Step{Kind: KindAction, Thought: thought, Action: name, Args: map[string]any{}}, nil
 	}
 	return Step{Kind: KindAction, Thought: thought, Action: name, Args: p.inputArgs(info, input, form)}, nil
+}
+
+// find returns the registered tool that name, as written, means, and the
+// name the step gives: the tool's, or for a tool the parser does not
+// know, the name as unknownName keeps it. A name with a namespace before
+// it ("functions.Calculator") is looked up again without it.
+func (p *Parser) find(name string) (*toolInfo, string) {
+	if info := p.tools.lookup(name); info != nil {
+		return info, info.name
+	}
+	unknown := unknownName(name)
+	if unknown != cleanName(name) {
+		if info := p.tools.lookup(unknown); info != nil {
+			return info, info.name
+		}
+	}
+	return nil, unknown
 }
 
 // repeatedCall reads an input that writes the call of the tool again

@@ -327,10 +327,7 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		// "action_input": null: a call with no arguments.
 		return p.call(thought, c.name, "{}", asWritten)
 	}
-	info := p.tools.lookup(c.name)
-	if info == nil {
-		info = p.tools.lookup(unknownName(c.name)) // "functions.Calculator"
-	}
+	info, name := p.find(c.name)
 	if info == nil && isFinish(c.name) {
 		answer := strings.TrimSpace(text(c.args))
 		if m, ok := c.args.(map[string]any); ok && len(m) == 1 {
@@ -343,12 +340,10 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		}
 		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
 	}
-	if loose := p.tools.forgiven(c.name); info == nil && loose != nil && loose.fits(c.args) {
-		info = loose
-	}
-	name := unknownName(c.name)
-	if info != nil {
-		name = info.name
+	if info == nil {
+		if loose := p.tools.forgiven(c.name); loose != nil && loose.fits(c.args) {
+			info, name = loose, loose.name
+		}
 	}
 	var args map[string]any
 	if m, ok := c.args.(map[string]any); ok {
