@@ -508,10 +508,8 @@ func (r *reply) step() (Step, error) {
 	if emptyAction {
 		return Step{}, r.p.errNoToolName(r.noTool)
 	}
-	if body := r.body[r.start:r.end]; hasGate(body) {
-		if m := toolGate().FindStringSubmatch(body); m != nil {
-			return Step{}, r.p.errGate(strings.ToLower(m[1]))
-		}
+	if g, ok := firstGate(r.body[r.start:r.end]); ok {
+		return Step{}, r.p.errGate(g.answer)
 	}
 	return Step{}, r.p.errNoAction()
 }

@@ -110,21 +110,14 @@ func protocolInOpenReasoning(text string) (string, bool) {
 // ("Thought: Do I need to use a tool? No") when it is answered "No" and
 // an "AI:" line with the answer follows it.
 func lastGateAnswer(text string) (int, bool) {
-	if !hasGate(text) {
+	g, ok := lastGate(text)
+	if !ok || g.answer != "no" {
 		return 0, false
 	}
-	gates := toolGate().FindAllStringSubmatchIndex(text, -1)
-	if len(gates) == 0 {
+	if _, ok := gateAnswer(text[g.at:]); !ok {
 		return 0, false
 	}
-	g := gates[len(gates)-1]
-	if g[2] < 0 || !strings.EqualFold(text[g[2]:g[3]], "no") {
-		return 0, false
-	}
-	if _, ok := gateAnswer(text[g[0]:]); !ok {
-		return 0, false
-	}
-	return g[0], true
+	return g.at, true
 }
 
 // tagRole is what a reasoning tag does where it stands.
@@ -182,51 +175,4 @@ func reasoningTag(s string) (tag string, closing bool, n int) {
 		}
 	}
 	return "", false, 0
-}
-
-// ProtocolFree reports whether text can stand as a thought or a final
-// answer in a rendered step and be parsed back unchanged: no line of it
-// starts with a protocol label, it holds no reasoning tags, chat-template
-// tokens, carriage returns before line ends or invalid UTF-8, and no stray
-// code fence stands at either end; it is not a JSON call, and it does not
-// stop in the middle of a sentence, as a final answer cut off does.
-func ProtocolFree(text string) bool {
-	if normalize(text) != text || cleanText(text) != text || answerCutOff(text) || isJSONCall(text) {
-		return false
-	}
-	if reasoning, rest := SplitReasoning(text); reasoning != "" || rest != text {
-		return false
-	}
-	if hasLabel(text) {
-		return false
-	}
-	// Nor may its first line hold a label that would follow the Thought
-	// label it is written after ("Thought: 0 Answer: 1").
-	end := strings.IndexByte(text, '\n')
-	if end < 0 {
-		end = len(text)
-	}
-	c := newColons(text, true)
-	_, inline := nextInlineLabel(labelTables(), text, mark{kind: labelThought}, end, &c)
-	return !inline
-}
-
-// isJSONCall reports whether text is a JSON call, bare or fenced, which a
-// final answer written as text must not be: an object whose keys name a
-// call, or a list whose first item is one.
-func isJSONCall(text string) bool {
-	if !startsBlob(text) {
-		return false
-	}
-	r := jsonReader{s: strings.TrimSpace(unfence(text))}
-	v, err := r.value()
-	if list, ok := v.([]any); ok && len(list) > 0 {
-		v = list[0]
-	}
-	obj, ok := v.(map[string]any)
-	if err != nil || !ok {
-		return false
-	}
-	_, isCall := objectCall(obj)
-	return isCall
 }

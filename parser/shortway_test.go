@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The parser takes short ways for the usual case: labels as the protocol
@@ -289,5 +291,59 @@ func checkFlat(t *testing.T, s string) {
 	general, n, gok := decodeObject(s)
 	if !gok || n != len(s) || !reflect.DeepEqual(flat, general) {
 		t.Errorf("%q: short way %#v, general reading %#v (%v, %d of %d bytes)", s, flat, general, gok, n, len(s))
+	}
+}
+
+// The tool gate and the answer line after it were read with these
+// regular expressions; the hand-written readers must read as they did.
+var (
+	gateRegexp = regexp.MustCompile(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
+	aiRegexp   = regexp.MustCompile(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
+)
+
+var gateTexts = []string{
+	"Do I need to use a tool? No\nAI: Paris.", "Thought: Do I need to use a tool? Yes\nAction: x", "thought:\ndo i need to use a tool?yes",
+	"x Do I need to use a tool? No", "Do I need to use a tool?", "Do I need to use a tool? ", "Do I need to use a tool? .", "Do I need to use a tool?\n\nAI: x",
+	"Do I need to use a tool? Nothing", "Do I need to use a tool? NO.", "  \n  Do I need to use a tool? no way", "Thought:   Do I need to use a tool? yes",
+	"xThought: Do I need to use a tool? yes", "Do I need to use a tool? No\nDo I need to use a tool? Yes", "AI: x", "  AI : \n\n y", "AIM: x", "AI:", "AI:   ",
+	"a\nAI:\nb\nc", "Do I need to use a tool?_x", "Do I need to use a  tool? No",
+}
+
+func TestGatesReadAsTheRegularExpressions(t *testing.T) {
+	for _, text := range gateTexts {
+		checkGates(t, text)
+	}
+}
+
+func FuzzGates(f *testing.F) {
+	for _, text := range gateTexts {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		checkGates(t, text)
+	})
+}
+
+func checkGates(t *testing.T, text string) {
+	t.Helper()
+	m := gateRegexp.FindStringSubmatch(text)
+	g, ok := firstGate(text)
+	if (m != nil) != ok || ok && g.answer != strings.ToLower(m[1]) {
+		t.Errorf("%q: first gate %+v, %v; the expression read %q", text, g, ok, m)
+	}
+	all := gateRegexp.FindAllStringSubmatchIndex(text, -1)
+	g, ok = lastGate(text)
+	if (len(all) > 0) != ok || ok && strings.TrimSpace(text[g.at:]) != strings.TrimSpace(text[all[len(all)-1][0]:]) {
+		t.Errorf("%q: last gate %+v, %v; the expression found %v", text, g, ok, all)
+	}
+	want := ""
+	if m := aiRegexp.FindStringSubmatch(text); m != nil {
+		want = m[1]
+	}
+	if got := aiAnswer(text); got != want {
+		t.Errorf("%q: answer line %q; the expression read %q", text, got, want)
 	}
 }
