@@ -418,6 +418,12 @@ func nextInlineLabel(lt *labelSet, text string, prev mark, end int, c *colons) (
 func jsonEnd(s string, from int) int {
 	depth := 0
 	for i := from; i < len(s); i++ {
+		// The next quote or bracket, past the text between.
+		k := strings.IndexAny(s[i:], "\"'{}[]")
+		if k < 0 {
+			return -1
+		}
+		i += k
 		switch s[i] {
 		case '"', '\'':
 			end := stringEnd(s, i)
