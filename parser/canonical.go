@@ -30,15 +30,6 @@ func (p *Parser) canonical(text string) (rd reading, ok bool) {
 	if len(text) > maxCanonical {
 		return reading{}, false
 	}
-	// Each looked for at memchr speed.
-	for i := 0; i < len(canonicalStops); i++ {
-		if strings.IndexByte(text, canonicalStops[i]) >= 0 {
-			return reading{}, false
-		}
-	}
-	if !isASCII(text) && (!utf8.ValidString(text) || strings.Contains(text, "：")) {
-		return reading{}, false
-	}
 	body := strings.TrimSpace(text)
 	var lt *labelSet
 	line := func(start int) (m mark, end int, ok bool) {
@@ -75,7 +66,7 @@ func (p *Parser) canonical(text string) (rd reading, ok bool) {
 	}
 	switch m.kind {
 	case labelFinal:
-		if !noLabelFrom(body, end) {
+		if !noLabelFrom(body, end) || !plainText(text) {
 			return reading{}, false
 		}
 		answer := cleanText(body[m.value:])
@@ -90,7 +81,7 @@ func (p *Parser) canonical(text string) (rd reading, ok bool) {
 		if info == nil || !noInlineLabel(lt, body, m, end, false) || end == len(body) {
 			return reading{}, false
 		}
-		if m, end, ok = line(end + 1); !ok || m.kind != labelInput || !noInlineLabel(lt, body, m, end, true) || !noLabelFrom(body, end) {
+		if m, end, ok = line(end + 1); !ok || m.kind != labelInput || !noInlineLabel(lt, body, m, end, true) || !noLabelFrom(body, end) || !plainText(text) {
 			return reading{}, false
 		}
 		input := body[m.value:]
@@ -103,6 +94,20 @@ func (p *Parser) canonical(text string) (rd reading, ok bool) {
 		return reading{st, err}, true
 	}
 	return reading{}, false
+}
+
+// plainText reports whether text holds nothing that the tolerant reading
+// changes before it reads labels (see normalize and SplitReasoning):
+// none of canonicalStops, no invalid UTF-8, no full-width colon. It is
+// asked last, once the labels have shown a canonical step: each is
+// looked for in the whole text, at memchr speed.
+func plainText(text string) bool {
+	for i := 0; i < len(canonicalStops); i++ {
+		if strings.IndexByte(text, canonicalStops[i]) >= 0 {
+			return false
+		}
+	}
+	return isASCII(text) || utf8.ValidString(text) && !strings.Contains(text, "：")
 }
 
 // noInlineLabel reports whether the line of label m, which ends at end,

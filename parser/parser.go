@@ -721,7 +721,8 @@ func (r *reply) action(i int) (reading, bool) {
 // value of an Action label, after the words of a name and before any
 // bracket or quote opens an input: a label inside a name ends it. Only a
 // capitalised label counts ("search for the final answer: x" is words),
-// and only in the first maxNameLen bytes, where a name stands.
+// and only at the first maxNameColons colons of the first maxNameLen
+// bytes, where a name stands.
 func answerLabelIn(line string) (int, bool) {
 	head := line[:min(len(line), maxNameLen)]
 	if stop := strings.IndexAny(head, "([{\"'`"); stop >= 0 {
@@ -731,7 +732,7 @@ func answerLabelIn(line string) (int, bool) {
 		return 0, false
 	}
 	lt := labelTables()
-	for i := 0; i < len(head); i++ {
+	for i, colons := 0, 0; i < len(head) && colons < maxNameColons; i++ {
 		size := 1
 		if head[i] != ':' {
 			if !strings.HasPrefix(head[i:], "：") {
@@ -739,6 +740,7 @@ func answerLabelIn(line string) (int, bool) {
 			}
 			size = len("：")
 		}
+		colons++
 		if m, ok := labelBefore(lt, head, 0, i); ok && m.kind == labelFinal && !m.lower && strings.TrimSpace(head[:m.line]) != "" {
 			return m.line, true
 		}
@@ -746,6 +748,10 @@ func answerLabelIn(line string) (int, bool) {
 	}
 	return 0, false
 }
+
+// maxNameColons bounds the colons of an Action's value that
+// answerLabelIn reads: a name holds one or two ("Gmail: Find Email").
+const maxNameColons = 3
 
 // sawNoTool keeps the first value of an Action label that named no
 // tool, for the error that says so.
