@@ -603,3 +603,102 @@ func isJSONNumber(tok string) bool {
 	}
 	return true
 }
+
+// jsonEnd returns the offset just past the JSON object or list that
+// starts at s[from], or -1 when it does not close within s. Quoted
+// strings are skipped at memchr speed, so that brackets inside them do
+// not count.
+func jsonEnd(s string, from int) int {
+	depth := 0
+	for i := from; i < len(s); i++ {
+		// The next quote or bracket, past the text between.
+		k := strings.IndexAny(s[i:], "\"'{}[]")
+		if k < 0 {
+			return -1
+		}
+		i += k
+		switch s[i] {
+		case '"', '\'':
+			end := stringEnd(s, i)
+			if end < 0 {
+				return -1
+			}
+			i = end - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// jsonScan reads a JSON value a piece at a time, as far as it is asked
+// to, to tell whether an offset is inside one of its strings.
+type jsonScan struct {
+	pos    int  // how far it has read
+	depth  int  // the brackets open
+	quote  byte // the quote of the string it is in, or 0
+	closed bool // the value has ended
+}
+
+// inString reads s up to offset to and reports whether to is inside a
+// string of the value (and the value has not ended before it).
+func (js *jsonScan) inString(s string, to int) bool {
+	for js.pos < to && !js.closed {
+		if js.quote != 0 {
+			k := strings.IndexByte(s[js.pos:to], js.quote)
+			if k < 0 {
+				js.pos = to
+				break
+			}
+			i := js.pos + k
+			backslashes := 0
+			for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+				backslashes++
+			}
+			if backslashes%2 == 0 {
+				js.quote = 0
+			}
+			js.pos = i + 1
+			continue
+		}
+		switch c := s[js.pos]; c {
+		case '"', '\'':
+			js.quote = c
+		case '{', '[':
+			js.depth++
+		case '}', ']':
+			if js.depth--; js.depth <= 0 {
+				js.closed = true
+			}
+		}
+		js.pos++
+	}
+	return js.quote != 0 && !js.closed
+}
+
+// stringEnd returns the offset just past the quoted string that starts at
+// s[at], or -1 when it is not closed within s: the first quote like the
+// opening one that no backslash escapes.
+func stringEnd(s string, at int) int {
+	q := s[at]
+	for i := at + 1; i < len(s); {
+		k := strings.IndexByte(s[i:], q)
+		if k < 0 {
+			return -1
+		}
+		i += k
+		backslashes := 0
+		for j := i - 1; j > at && s[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i + 1
+		}
+		i++
+	}
+	return -1
+}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -994,111 +993,6 @@ func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string
 	return inner, form, true
 }
 
-// noInput reports whether an input that isPlaceholder does not take as
-// a whole still says there is none: a placeholder followed by commentary
-// after a blank line ("None", then "I will wait."), or a tuple or call of
-// None alone ("(None,)").
-func noInput(input string, form inputForm) bool {
-	s := strings.TrimSpace(input)
-	if form == asWritten && !strings.HasPrefix(s, "```") {
-		if i := strings.Index(s[:min(len(s), 36)], "\n\n"); i >= 0 {
-			return isPlaceholder(s[:i])
-		}
-	}
-	if len(s) > 64 {
-		return false // "(None,)" is short
-	}
-	if form == inline || form == inParens {
-		a, ok := readPyArgs(s)
-		return ok && a.empty()
-	}
-	if s != "" && s[0] == '(' {
-		a, ok := pyTuple(s)
-		return ok && a.empty()
-	}
-	return false
-}
-
-// isPlaceholder reports whether an Action Input says there is no input:
-// it is blank, or a word or literal for nothing ("None", "N/A", `""`,
-// "(empty string)", "no input", "{}").
-func isPlaceholder(input string) bool {
-	s := strings.TrimSpace(input)
-	if len(s) > 48 {
-		return false
-	}
-	if i := strings.Index(s, " #"); i >= 0 {
-		s = s[:i] // a Python comment: "None  # no arguments"
-	}
-	if len(s) > 32 {
-		return false
-	}
-	s = strings.ToLower(strings.TrimFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("`'\"()[]<>*_.。", r)
-	}))
-	switch s {
-	case "", "none", "null", "nil", "n/a", "na", "empty", "empty string", "an empty string", "no input", "no inputs",
-		"nothing", "no arguments", "no args", "no parameters", "not applicable", "-", "无":
-		return true
-	}
-	return false
-}
-
-// inputArgs turns an input text into the tool's argument object. An
-// inline call's input may be keyword arguments ("web_search:
-// query=zig"); inside a call's parentheses, Python arguments too
-// ("web_search('zig', 3)"). Values parted by commas elsewhere are a text
-// ("convert: 3.28084, 100"), which the tool reads as it will.
-func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[string]any {
-	if form == inline || form == inParens {
-		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok {
-			return info.adaptArgs(obj)
-		}
-	}
-	if form == inParens {
-		if a, ok := readPyArgs(input); ok {
-			return info.pyCallArgs(a)
-		}
-	}
-	v := decodeInput(input, form == jsonString)
-	if v.obj != nil {
-		return info.adaptArgs(v.obj)
-	}
-	if v.tuple != nil {
-		return info.pyCallArgs(*v.tuple)
-	}
-	if v.raw {
-		if obj, ok := info.markupInput(v.text); ok {
-			return obj
-		}
-		return info.textArgs(v.text)
-	}
-	return info.primaryArgs(v.text)
-}
-
-// answerText reads a final answer written as an action's input: a quoted
-// string is unquoted, a one-key object (or, inline, one keyword argument:
-// finish(answer="…")) gives its value.
-func answerText(input string, form inputForm) string {
-	if form == inline || form == inParens {
-		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok && len(obj) == 1 {
-			for _, x := range obj {
-				return strings.TrimSpace(text(x))
-			}
-		}
-	}
-	v := decodeInput(input, form == jsonString)
-	if v.obj != nil {
-		if len(v.obj) == 1 {
-			for _, x := range v.obj {
-				return strings.TrimSpace(text(x))
-			}
-		}
-		return text(v.obj)
-	}
-	return strings.TrimSpace(v.text)
-}
-
 // isFinish reports whether an action name is one of the ways models spell
 // "this is the final answer": the ReAct paper's Finish, LangChain's
 // "Final Answer", and the answering tools models make up ("Speak",
@@ -1111,13 +1005,3 @@ func isFinish(name string) bool {
 	key, flat := appendKeys(keyBuf[:0], flatBuf[:0], cleanName(name))
 	return finishKeys()[string(key)] || finishKeys()[string(flat)]
 }
-
-// finishKeys are the lookup keys (see nameKeys) of the names isFinish
-// knows.
-var finishKeys = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"finish": true, "final_answer": true, "finalanswer": true, "answer": true, "final": true, "最终答案": true,
-		// Answering written as a tool the model made up.
-		"respond": true, "response": true, "reply": true, "speak": true, "say": true, "final_response": true, "finalresponse": true,
-		"direct_answer": true, "directanswer": true, "respond_directly": true, "responddirectly": true, "answer_directly": true,
-		"answerdirectly": true, "direct_response": true, "directresponse": true}
-})

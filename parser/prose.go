@@ -138,15 +138,6 @@ const (
 	errPlanEnd = " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\"."
 )
 
-// ackWords are the words of a sentence that only acknowledges ("Okay.",
-// "Sure!", "Got it."), which says neither what the answer is nor what
-// comes next.
-var ackWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"ok": true, "okay": true, "sure": true, "alright": true, "all": true, "right": true, "got": true,
-		"it": true, "understood": true, "certainly": true, "of": true, "course": true, "great": true, "good": true, "fine": true,
-		"yes": true, "absolutely": true, "no": true, "problem": true, "question": true, "hmm": true, "well": true, "perfect": true, "thanks": true}
-})
-
 // isAck reports whether s, a sentence, only acknowledges: at most three
 // words of ackWords.
 func isAck(s string) bool {
@@ -281,10 +272,6 @@ var planVerbSet = sync.OnceValue(func() map[string]bool {
 	return verbs
 })
 
-// conditionWords mark a sentence whose plan holds on a condition ("If you
-// want, I will search for more."): an offer, not a step.
-var conditionWords = []string{"if ", "unless ", "should you", "whenever", "when you", "once you"}
-
 // endsInPlan reports whether s, the last sentence of a reply, states
 // what the writer will do next, in itself or in its last clause ("...,
 // so I will look it up"), without a condition and without giving content
@@ -366,25 +353,6 @@ const errCutOff = "Your reply stops in the middle of a sentence. Finish it: writ
 
 // maxCutTail is how much of the end of a long reply cutOff reads.
 const maxCutTail = 160
-
-// gateWords are the words of a reply that only answers LangChain's tool
-// gate ("Do I need to use a tool?"), after its yes or no.
-var gateWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"i": true, "we": true, "do": true, "don't": true, "dont": true, "not": true,
-		"need": true, "needs": true, "to": true, "use": true, "a": true, "an": true, "any": true, "the": true,
-		"tool": true, "tools": true, "action": true, "actions": true, "function": true, "functions": true,
-		"it": true, "for": true, "this": true, "that": true, "here": true, "now": true, "question": true,
-		"call": true, "require": true, "required": true, "needed": true, "necessary": true, "is": true,
-		"isn't": true, "no": true, "one": true, "will": true, "won't": true, "am": true, "answer": true}
-})
-
-// gateOpeners are the words that open a reply to the gate: yes and no,
-// in the languages models answer in.
-var gateOpeners = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"yes": true, "no": true, "yeah": true, "yep": true, "nope": true, "y": true, "n": true,
-		"sí": true, "si": true, "oui": true, "non": true, "ja": true, "nein": true, "да": true, "нет": true,
-		"是": true, "否": true, "是的": true, "不": true, "不是": true, "需要": true, "不需要": true, "はい": true, "いいえ": true, "네": true, "아니요": true}
-})
 
 // gateReply reports whether text only answers the tool gate: a bare yes
 // or no ("Yes.", "No"), or one followed by words about needing a tool
@@ -470,14 +438,6 @@ func answerCutOff(text string) bool {
 	word := sentence[strings.LastIndexAny(sentence, " \t")+1:]
 	return answerTrailingWords()[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
 }
-
-// answerTrailingWords are the lower-case words that cannot end a
-// sentence.
-var answerTrailingWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
-		"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
-		"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
-})
 
 // maxPlanSentence bounds a sentence that announces a plan and nothing
 // else: a longer one says more.
@@ -577,11 +537,6 @@ func cutOff(text string) bool {
 	}
 	return len(last) >= 3 && trailingFunctionWord().MatchString(text)
 }
-
-// subjectWords are the pronouns that cannot end a sentence of two words.
-var subjectWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"i": true, "we": true, "they": true}
-})
 
 // onlyCode reports whether text is code and nothing else: one fenced
 // block, or lines that all read as code. JSON data is an answer, not code.
@@ -750,10 +705,6 @@ func hasWord(text string, at int, word string) bool {
 	end := at + len(word)
 	return end <= len(text) && strings.EqualFold(text[at:end], word) && (end == len(text) || !isWordByte(text[end]))
 }
-
-// speakers are the role names a model may put before its answer, as chat
-// transcripts write them.
-var speakers = []string{"AI", "Assistant", "ASSISTANT", "assistant", "Agent", "Bot"}
 
 // dropSpeaker removes a role name that opens a reply with no labels
 // ("AI: Paris is ..."), and Llama 2's token that ends the user's turn

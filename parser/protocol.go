@@ -5,18 +5,6 @@ import (
 	"strings"
 )
 
-// Keys of the JSON-object protocols models use instead of labelled lines,
-// lower-cased. Which protocols: {"thought", "action": {"name",
-// "arguments"}} / {"thought", "answer"}; LangChain's {"action",
-// "action_input"}; OpenAI-style {"name", "arguments"} and {"function":
-// {...}}; AutoGPT's {"thoughts", "command": {"name", "args"}}.
-var (
-	thoughtKeys = []string{"thought", "thoughts", "reasoning", "思考"}
-	answerKeys  = []string{"final_answer", "finalanswer", "final answer", "answer", "response", "output", "最终答案"}
-	callKeys    = []string{"action", "tool", "tool_name", "command", "function", "tool_call", "function_call", "行动"}
-	argKeys     = []string{"action_input", "arguments", "args", "input", "tool_input", "parameters", "params", "action_variables", "variables", "行动输入"}
-)
-
 // field returns the value under the first of keys that obj has, matching
 // keys case-insensitively.
 func field(obj map[string]any, keys []string) (any, string, bool) {
