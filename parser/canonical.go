@@ -54,26 +54,35 @@ func (p *Parser) canonical(text string) (rd reading, ok bool) {
 	if !ok || end == len(body) {
 		return reading{}, false // one line: perhaps with its breaks escaped ("\n")
 	}
-	thought := ""
+	var thought mark // the Thought label, when there is one
+	thoughtEnd := 0
 	if m.kind == labelThought {
-		if !noInlineLabel(lt, body, m, end, false) || end == len(body) {
-			return reading{}, false
-		}
-		thought = cleanText(body[m.value:end])
+		thought, thoughtEnd = m, end
 		if m, end, ok = line(end + 1); !ok {
 			return reading{}, false
 		}
 	}
+	// The thought's line, and the whole text, are read last: most
+	// replies that are no canonical step show it sooner.
+	plain := func() bool {
+		return (thoughtEnd == 0 || noInlineLabel(lt, body, thought, thoughtEnd, false)) && plainText(text)
+	}
+	thoughtText := func() string {
+		if thoughtEnd == 0 {
+			return ""
+		}
+		return cleanText(body[thought.value:thoughtEnd])
+	}
 	switch m.kind {
 	case labelFinal:
-		if !noLabelFrom(body, end) || !plainText(text) {
+		if !noLabelFrom(body, end) || !plain() {
 			return reading{}, false
 		}
 		answer := cleanText(body[m.value:])
 		if answer == "" {
 			return reading{err: p.errEmptyAnswer()}, true
 		}
-		st, err := p.answer(thought, answer)
+		st, err := p.answer(thoughtText(), answer)
 		return reading{st, err}, true
 	case labelAction:
 		name := strings.TrimRight(body[m.value:end], " \t")
@@ -81,16 +90,16 @@ func (p *Parser) canonical(text string) (rd reading, ok bool) {
 		if info == nil || !noInlineLabel(lt, body, m, end, false) || end == len(body) {
 			return reading{}, false
 		}
-		if m, end, ok = line(end + 1); !ok || m.kind != labelInput || !noInlineLabel(lt, body, m, end, true) || !noLabelFrom(body, end) || !plainText(text) {
+		if m, end, ok = line(end + 1); !ok || m.kind != labelInput || !noInlineLabel(lt, body, m, end, true) || !noLabelFrom(body, end) || !plain() {
 			return reading{}, false
 		}
 		input := body[m.value:]
 		if obj, ok := decodeFlat(input); ok {
 			// A flat JSON object, the usual input: read as call reads
 			// it, without looking for the forms it is not.
-			return reading{step: Step{Kind: KindAction, Thought: thought, Action: info.name, Args: info.adaptArgs(obj)}}, true
+			return reading{step: Step{Kind: KindAction, Thought: thoughtText(), Action: info.name, Args: info.adaptArgs(obj)}}, true
 		}
-		st, err := p.call(thought, name, input, asWritten)
+		st, err := p.call(thoughtText(), name, input, asWritten)
 		return reading{st, err}, true
 	}
 	return reading{}, false

@@ -251,6 +251,9 @@ func cleanName(s string) string {
 // prompts never do ("functions.calculate", "default_api.search").
 func unknownName(written string) string {
 	name := cleanName(written)
+	if strings.IndexByte(name, '.') < 0 && strings.IndexAny(written, ")]") < 0 {
+		return name // the usual case: no namespace, no bracket to keep
+	}
 	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
 		if strings.Count(name, string(pair[0])) == strings.Count(name, string(pair[1]))+1 {
 			if i := strings.Index(written, name); i >= 0 && strings.HasPrefix(written[i+len(name):], string(pair[1])) {

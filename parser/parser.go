@@ -740,6 +740,9 @@ func answerLabelIn(line string) (int, bool) {
 			size = len("：")
 		}
 		colons++
+		if before := strings.TrimSpace(head[:i]); strings.IndexAny(before, " \t") < 0 {
+			continue // one word before the colon: a name, or a label with nothing before it
+		}
 		if m, ok := labelBefore(lt, head, 0, i); ok && m.kind == labelFinal && !m.lower && strings.TrimSpace(head[:m.line]) != "" {
 			return m.line, true
 		}
