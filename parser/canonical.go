@@ -14,7 +14,7 @@ import (
 
 // maxCanonical bounds the replies canonical reads: a usual step is a few
 // hundred bytes, and a longer reply gains nothing from the short way.
-const maxCanonical = 4 << 10
+const maxCanonical = 1 << 10
 
 // canonicalStops are the bytes that send a reply to the tolerant reading
 // at once: a carriage return, and the markup of reasoning tags,

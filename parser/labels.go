@@ -34,7 +34,7 @@ const (
 // up to the first of them, and found in labelWords. Node 0 is the dead
 // end; node 1 the root.
 var labelTables = sync.OnceValue(func() *labelSet {
-	t := &labelSet{next: make([][26]uint16, 2), kind: make([]label, 2), words: labelWords(), prose: proseWords()}
+	t := &labelSet{next: make([][26]uint16, 2), kind: make([]label, 2), words: labelWords(), prose: proseWords(), finalEnds: map[rune]bool{}}
 	add := func(k string, kind label) {
 		node := 1
 		for i := 0; i < len(k); i++ {
@@ -53,6 +53,10 @@ var labelTables = sync.OnceValue(func() *labelSet {
 	}
 	for k, kind := range labelWords() {
 		add(k, kind)
+		if kind == labelFinal {
+			last, _ := utf8.DecodeLastRuneInString(k)
+			t.finalEnds[last] = true
+		}
 	}
 	add("finish", labelNone)
 	return t
@@ -68,6 +72,9 @@ type labelSet struct {
 	kind  []label
 	words map[string]label
 	prose map[string]bool
+	// finalEnds are the last letters of the Final Answer labels' keys:
+	// a word ending in another ends no such label.
+	finalEnds map[rune]bool
 }
 
 // maxLabelRunes bounds how many letters a label's words may have; a line

@@ -224,8 +224,8 @@ const maxMentionWords = 8
 // tool"), or nil when it names none or more than one. The caller checks
 // that the arguments fit the tool.
 func (idx toolIndex) mentioned(name string) *toolInfo {
-	if len(idx.byName) == 0 || len(name) > 128 {
-		return nil
+	if len(idx.byName) == 0 || len(name) > 128 || !strings.ContainsFunc(strings.TrimSpace(name), unicode.IsSpace) {
+		return nil // one word at most: no sentence
 	}
 	words := strings.Fields(name)
 	if len(words) < 2 || len(words) > maxMentionWords {

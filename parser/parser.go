@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -356,6 +357,9 @@ func (ms *marks) set(i int, m mark) {
 // line, or at the end of the reply. Labels that are words of a thought
 // (see inThought) do not end it.
 func (r *reply) segmentEnd(i int) int {
+	if r.has(i+1) && !r.marks.at(i+1).aside {
+		return r.marks.at(i + 1).line // the usual case
+	}
 	for j := i + 1; r.has(j); j++ {
 		if m := r.marks.at(j); !m.aside {
 			return m.line
@@ -724,29 +728,46 @@ func (r *reply) action(i int) (reading, bool) {
 // bytes, where a name stands.
 func answerLabelIn(line string) (int, bool) {
 	head := line[:min(len(line), maxNameLen)]
-	if stop := strings.IndexAny(head, "([{\"'`"); stop >= 0 {
-		head = head[:stop]
+	// The colons that may end a label, each found at memchr speed.
+	var colons [maxNameColons]int
+	n := 0
+	for i := 0; i < len(head) && n < maxNameColons; {
+		k := strings.IndexByte(head[i:], ':')
+		if w := strings.Index(head[i:], "："); w >= 0 && (k < 0 || w < k) {
+			k = w
+		}
+		if k < 0 {
+			break
+		}
+		colons[n], n = i+k, n+1
+		i += k + 1
 	}
-	if strings.IndexByte(head, ':') < 0 && !strings.Contains(head, "：") {
+	if n == 0 {
 		return 0, false
 	}
-	lt := labelTables()
-	for i, colons := 0, 0; i < len(head) && colons < maxNameColons; i++ {
-		size := 1
-		if head[i] != ':' {
-			if !strings.HasPrefix(head[i:], "：") {
-				continue
-			}
-			size = len("：")
+	// No name holds a bracket or a quote before its label: an input
+	// opens there.
+	if stop := strings.IndexAny(head[:colons[n-1]], "([{\"'`"); stop >= 0 {
+		head = head[:stop]
+	}
+	var lt *labelSet
+	for _, colon := range colons[:n] {
+		if colon >= len(head) {
+			break
 		}
-		colons++
-		if before := strings.TrimSpace(head[:i]); strings.IndexAny(before, " \t") < 0 {
+		before := strings.TrimRight(head[:colon], " \t*_`0123456789")
+		if strings.IndexAny(strings.TrimSpace(before), " \t") < 0 {
 			continue // one word before the colon: a name, or a label with nothing before it
 		}
-		if m, ok := labelBefore(lt, head, 0, i); ok && m.kind == labelFinal && !m.lower && strings.TrimSpace(head[:m.line]) != "" {
+		if lt == nil {
+			lt = labelTables()
+		}
+		if last, _ := utf8.DecodeLastRuneInString(before); !lt.finalEnds[unicode.ToLower(last)] {
+			continue // a word that ends no Final Answer label ("Action")
+		}
+		if m, ok := labelBefore(lt, head, 0, colon); ok && m.kind == labelFinal && !m.lower && strings.TrimSpace(head[:m.line]) != "" {
 			return m.line, true
 		}
-		i += size - 1
 	}
 	return 0, false
 }
