@@ -47,6 +47,13 @@ func (p *Parser) errNoToolName(written string) error {
 		clipQuote(written), p.toolList())}
 }
 
+// errActionAndAnswer is the error for an Action label whose value runs
+// into a Final Answer label on its line.
+func (p *Parser) errActionAndAnswer(name string) error {
+	return &Error{Err: ErrNoToolName, Message: fmt.Sprintf(`Your reply has "Action: %s" and "Final Answer:" on one line, so it is neither a call nor an answer. To use a tool, write "Action:" and only its name%s on a line of its own, then its arguments on an "Action Input:" line; if you know the answer, write only "Final Answer:" and the answer.`,
+		clipQuote(name), p.toolList())}
+}
+
 // clipQuote shortens a text the model wrote to quote it back in an error
 // message: its first line, at most 80 bytes.
 func clipQuote(s string) string {
