@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // Served is implemented by tools that run on a server of their own, such
@@ -17,7 +19,7 @@ type Served interface {
 // FormatList writes the tools of r for `react-agent tools`: each tool's
 // name (and its server, for a [Served] tool) and description, then its
 // arguments with their types, whether they are required and which one is
-// primary. Everything a tool says of itself is shown through [Visible],
+// primary. Everything a tool says of itself is shown through [escape.Visible],
 // with tabs and line breaks inside a name or an argument's description
 // escaped too, so that text from an MCP server or a plugin file can
 // neither drive the terminal nor break the table.
@@ -31,7 +33,7 @@ func FormatList(w io.Writer, r *Registry) error {
 		if s, ok := t.(Served); ok {
 			name += fmt.Sprintf("  (server: %s)", cell(s.Server()))
 		}
-		desc := strings.ReplaceAll(Visible(t.Description()), "\t", " ")
+		desc := strings.ReplaceAll(escape.Visible(t.Description()), "\t", " ")
 		desc = strings.ReplaceAll(strings.TrimRight(desc, "\n"), "\n", "\n    ")
 		fmt.Fprintf(tw, "%s\n    %s\n", name, desc)
 		s := t.Schema()
@@ -66,7 +68,7 @@ func FormatList(w io.Writer, r *Registry) error {
 // cell is s made visible for one cell of a table: on one line, with no
 // tab to start another cell.
 func cell(s string) string {
-	return oneLine.Replace(Visible(s))
+	return oneLine.Replace(escape.Visible(s))
 }
 
 // oneLine writes tabs and newlines as escapes.

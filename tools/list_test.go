@@ -2,8 +2,12 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/react-agent/react-agent/tools/escape"
+	"github.com/react-agent/react-agent/tools/escape/escapetest"
 )
 
 func TestFormatList(t *testing.T) {
@@ -118,9 +122,9 @@ func (invisibleTool) Call(context.Context, map[string]any) (string, error) {
 }
 
 func TestFormatListShowsInvisibleCharacters(t *testing.T) {
-	for _, c := range invisibles {
-		t.Run(c.name, func(t *testing.T) {
-			r, err := NewRegistry(invisibleTool{string(c.r)})
+	for _, c := range escapetest.Invisibles {
+		t.Run(c.Name, func(t *testing.T) {
+			r, err := NewRegistry(invisibleTool{string(c.R)})
 			if err != nil {
 				t.Skipf("the registry refuses the name: %v", err)
 			}
@@ -128,9 +132,17 @@ func TestFormatListShowsInvisibleCharacters(t *testing.T) {
 			if err := FormatList(&b, r); err != nil {
 				t.Fatal(err)
 			}
-			if got := b.String(); Hidden(got) != "" || !strings.Contains(got, "Reads /tmp/safe"+escapeOf(c.r)+" only.") {
-				t.Errorf("the listing holds %s or lacks the escape:\n%q", Hidden(got), got)
+			if got := b.String(); escape.Hidden(got) != "" || !strings.Contains(got, "Reads /tmp/safe"+escapeOf(c.R)+" only.") {
+				t.Errorf("the listing holds %s or lacks the escape:\n%q", escape.Hidden(got), got)
 			}
 		})
 	}
+}
+
+// escapeOf is a rune above U+007F as Go writes it in a string literal.
+func escapeOf(r rune) string {
+	if r > 0xffff {
+		return fmt.Sprintf(`\U%08x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // agentFlags are the flags of ask and chat.
@@ -336,7 +337,7 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		fmt.Fprintf(s.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
+		fmt.Fprintf(s.stderr, "react-agent: %s\n", escape.Visible(advise(err)))
 	}
 	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
 		return exitError(exitNoAnswer)

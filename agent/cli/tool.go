@@ -14,6 +14,7 @@ import (
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
@@ -129,7 +130,7 @@ func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools
 		return nil, err
 	}
 	for _, w := range set.Warnings() {
-		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(w))
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(w))
 	}
 	for _, t := range set.Tools() {
 		if err := reg.Register(t); err != nil {
@@ -323,7 +324,7 @@ func runTool(c *call, f *toolsFlags) error {
 // description wrapped to width columns: a tool's name (and its MCP
 // server), what it does, and its arguments with their types, whether they
 // are required and which one is primary. What a tool says of itself is
-// made visible (tools.Visible), so that text from an MCP server or a
+// made visible (escape.Visible), so that text from an MCP server or a
 // plugin file can neither drive the terminal nor break the table.
 func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 	var b strings.Builder
@@ -388,5 +389,5 @@ func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 // cell is text a tool gives made visible for one line of the list: no
 // control character, tab or line break of it reaches the terminal.
 func cell(s string) string {
-	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(tools.Visible(s))
+	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(escape.Visible(s))
 }

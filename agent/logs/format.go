@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/react-agent/react-agent/prompt"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // WriteList writes conversations as a table for people: ID, when, model,
@@ -77,10 +77,10 @@ func WriteText(w io.Writer, runs []Run) error {
 
 func writeRun(b *strings.Builder, r Run) {
 	model := strings.Trim(r.Provider+" "+r.Model, " ")
-	fmt.Fprintf(b, "── %s · %s · %s · %s\n", r.Conversation, r.Started.Local().Format("2006-01-02 15:04:05"), tools.Visible(model), r.Status)
-	fmt.Fprintf(b, "Question: %s\n", hang(tools.Visible(r.Question)))
+	fmt.Fprintf(b, "── %s · %s · %s · %s\n", r.Conversation, r.Started.Local().Format("2006-01-02 15:04:05"), escape.Visible(model), r.Status)
+	fmt.Fprintf(b, "Question: %s\n", hang(escape.Visible(r.Question)))
 	if r.Context != "" {
-		fmt.Fprintf(b, "Context: %s\n", hang(tools.Visible(r.Context)))
+		fmt.Fprintf(b, "Context: %s\n", hang(escape.Visible(r.Context)))
 	}
 	for _, e := range r.Events {
 		writeEvent(b, e)
@@ -106,39 +106,39 @@ func writeRun(b *strings.Builder, r Run) {
 func writeEvent(b *strings.Builder, e Event) {
 	tag := fmt.Sprintf("[%d] ", e.Iteration)
 	if e.Reasoning != "" {
-		b.WriteString(tag + "thinking:\n" + indent(tools.Visible(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
+		b.WriteString(tag + "thinking:\n" + indent(escape.Visible(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
 	}
 	switch e.Kind {
 	case "thought":
 		if e.Text != "" {
-			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(tools.Visible(e.Text)), took(e.Duration))
+			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(escape.Visible(e.Text)), took(e.Duration))
 		}
 	case "action":
-		fmt.Fprintf(b, "%sAction: %s %s\n", tag, tools.Visible(e.Tool), tools.Visible(prompt.FormatArgs(e.Args)))
+		fmt.Fprintf(b, "%sAction: %s %s\n", tag, escape.Visible(e.Tool), escape.Visible(prompt.FormatArgs(e.Args)))
 	case "observation":
 		label := "Observation"
 		if e.Failed {
 			label = "Observation (error)"
 		}
-		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(tools.Visible(strings.TrimSpace(e.Text))), took(e.Duration))
+		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(escape.Visible(strings.TrimSpace(e.Text))), took(e.Duration))
 	case "final":
 		forced := ""
 		if e.Forced {
-			forced = fmt.Sprintf(" [forced: %s]", tools.Visible(e.StopReason))
+			forced = fmt.Sprintf(" [forced: %s]", escape.Visible(e.StopReason))
 		}
-		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(tools.Visible(e.Text)), forced, took(e.Duration))
+		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(escape.Visible(e.Text)), forced, took(e.Duration))
 	case "parse_error":
-		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(tools.Visible(e.Text)))
+		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(escape.Visible(e.Text)))
 	case "error":
 		if e.StopReason == stopCancelled {
 			fmt.Fprintf(b, "%sinterrupted: the run was cancelled\n", tag)
 		} else {
-			fmt.Fprintf(b, "%serror: %s\n", tag, hang(tools.Visible(e.Text)))
+			fmt.Fprintf(b, "%serror: %s\n", tag, hang(escape.Visible(e.Text)))
 		}
 	case "warning":
-		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(tools.Visible(e.Text)))
+		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(escape.Visible(e.Text)))
 	default:
-		fmt.Fprintf(b, "%s%s: %s\n", tag, tools.Visible(e.Kind), hang(tools.Visible(e.Text)))
+		fmt.Fprintf(b, "%s%s: %s\n", tag, escape.Visible(e.Kind), hang(escape.Visible(e.Text)))
 	}
 }
 
@@ -158,7 +158,7 @@ func took(d time.Duration) string {
 
 // oneLine escapes s, joins its lines and cuts it to n characters.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(tools.Visible(s)), " ")
+	s = strings.Join(strings.Fields(escape.Visible(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

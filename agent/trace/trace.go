@@ -1,10 +1,6 @@
 package trace
 
 import (
-	"github.com/react-agent/react-agent/agent/event"
-	"github.com/react-agent/react-agent/parser"
-	"github.com/react-agent/react-agent/tools"
-
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // Trace writes a run to a terminal (or any writer) for a person to follow:
@@ -198,7 +197,7 @@ func (t *Trace) Token(chunk string) {
 		t.streamText(s[:start])
 		t.undim()
 		t.answering = true
-		t.write(t.paint(ansiBoldGreen, tools.Visible(s[start:end])))
+		t.write(t.paint(ansiBoldGreen, escape.Visible(s[start:end])))
 		t.midLine = true
 		t.streamText(s[end:])
 	default:
@@ -219,7 +218,7 @@ func (t *Trace) streamText(text string) {
 		t.dim = true // one dim run for the streamed thought
 		t.write(ansiDim)
 	}
-	t.write(tools.Visible(text))
+	t.write(escape.Visible(text))
 }
 
 // finalAnswerLabels are the labels of a final answer the prompts ask for,
@@ -331,7 +330,7 @@ func (t *Trace) flushCarry() {
 		return
 	}
 	t.midLine = !strings.HasSuffix(c, "\n")
-	t.write(tools.Visible(c))
+	t.write(escape.Visible(c))
 }
 
 // Close stops and erases the spinner, and ends a streamed line. It is safe
@@ -382,9 +381,9 @@ func (t *Trace) textLimit() int {
 // characters made visible, and long text is shortened.
 func (t *Trace) format(e event.Event) string {
 	observed := e.Text // what the model is shown, cut once below
-	e.Text = tools.Visible(shortenBytes(e.Text, t.textLimit()))
-	e.Reasoning = tools.Visible(shortenBytes(e.Reasoning, t.textLimit()))
-	e.Tool = tools.Visible(e.Tool)
+	e.Text = escape.Visible(shortenBytes(e.Text, t.textLimit()))
+	e.Reasoning = escape.Visible(shortenBytes(e.Reasoning, t.textLimit()))
+	e.Tool = escape.Visible(e.Tool)
 	parseErr := t.parseErr
 	t.parseErr = nil
 	var b strings.Builder
@@ -413,7 +412,7 @@ func (t *Trace) format(e event.Event) string {
 			} else {
 				t.lastPrompt = text
 			}
-			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(tools.Visible(strings.Trim(text, " \n")), "    ") + "\n")
+			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(escape.Visible(strings.Trim(text, " \n")), "    ") + "\n")
 		}
 	case event.Thought:
 		if e.Text != "" && !streamed {
@@ -424,7 +423,7 @@ func (t *Trace) format(e event.Event) string {
 		if streamed {
 			break // the streamed reply showed it
 		}
-		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, tools.Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
+		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, escape.Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
 	case event.Observation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
 			break
@@ -442,7 +441,7 @@ func (t *Trace) format(e event.Event) string {
 		} else {
 			text = shortenObservation(text)
 		}
-		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(tools.Visible(text), "    "), took(e.Duration))
+		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(escape.Visible(text), "    "), took(e.Duration))
 	case event.Final:
 		if streamed {
 			break

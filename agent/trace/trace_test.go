@@ -1,11 +1,6 @@
 package trace
 
 import (
-	"github.com/hinshun/vt10x"
-	"github.com/react-agent/react-agent/agent/event"
-	"github.com/react-agent/react-agent/parser"
-	"github.com/react-agent/react-agent/tools"
-
 	"bytes"
 	"fmt"
 	"strings"
@@ -13,7 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hinshun/vt10x"
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // token is streamed text fed to a Trace in a test, among its events.
@@ -335,8 +335,8 @@ func TestTraceShowsInvisibleCharacters(t *testing.T) {
 				event.Event{Kind: event.Final, Iteration: 3, Text: "answer" + c},
 			})
 			out := b.String()
-			if strings.ContainsRune(out, r) || tools.Hidden(out) != "" {
-				t.Errorf("%U, verbose %v: the trace holds %s: %q", r, verbose, tools.Hidden(out), out)
+			if strings.ContainsRune(out, r) || escape.Hidden(out) != "" {
+				t.Errorf("%U, verbose %v: the trace holds %s: %q", r, verbose, escape.Hidden(out), out)
 			}
 			if want := fmt.Sprintf("answer\\u%04x", r); r < 0x10000 && !strings.Contains(out, want) {
 				t.Errorf("%U, verbose %v: the answer is not shown as %s: %q", r, verbose, want, out)
