@@ -420,10 +420,20 @@ func (t *Trace) format(e event.Event) string {
 			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
 		}
 	case event.Action:
-		if streamed {
+		// The call is shown as unmistakably as its confirmation shows it:
+		// letters that pass for others (a Cyrillic а in apple.com) and
+		// stacks of combining marks as escapes, with a note. A streamed
+		// reply showed the call as the model wrote it: the line follows
+		// it when the reply held such letters, to be read before the
+		// confirmation.
+		call, note := escape.Unmistakable(e.Tool + " " + escape.Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
+		if streamed && note == "" {
 			break // the streamed reply showed it
 		}
-		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, escape.Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
+		fmt.Fprintf(&b, "%s%s: %s\n", tag, t.paint(ansiYellow, "Action"), call)
+		if note != "" {
+			b.WriteString("    " + t.paint(ansiYellow, note) + "\n")
+		}
 	case event.Observation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
 			break
