@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/tools/escape"
 )
 
@@ -52,7 +52,7 @@ func WriteList(w io.Writer, list []Summary, width int) error {
 
 // WriteText writes runs as the agent's trace showed them, each under a
 // header with its conversation's ID, its time, model and status, and the
-// question:
+// question, and over a line that says how it ended:
 //
 //	── 3f9a2c1b7d4e · 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
 //	Question: What is 17 * 23 + 4?
@@ -62,7 +62,9 @@ func WriteList(w io.Writer, list []Summary, width int) error {
 //	[2] Final Answer: 17 * 23 + 4 = 395 (0.8s)
 //	final_answer · 2.1s · 1810 tokens (1722 prompt, 88 completion)
 //
-// Text from outside is written with control characters escaped.
+// The events go through the trace (package trace), as with -v: whole
+// observations and reasoning, up to its bounds. Text from outside is
+// written with control characters escaped.
 func WriteText(w io.Writer, runs []Run) error {
 	var b strings.Builder
 	for i, r := range runs {
@@ -82,9 +84,11 @@ func writeRun(b *strings.Builder, r Run) {
 	if r.Context != "" {
 		fmt.Fprintf(b, "Context: %s\n", hang(escape.Visible(r.Context)))
 	}
+	tr := trace.New(b, trace.Verbose(true))
 	for _, e := range r.Events {
-		writeEvent(b, e)
+		tr.Event(e.agentEvent())
 	}
+	tr.Close()
 	var tail []string
 	if r.StopReason != "" {
 		tail = append(tail, r.StopReason)
@@ -100,45 +104,6 @@ func writeRun(b *strings.Builder, r Run) {
 	}
 	if len(tail) > 0 {
 		b.WriteString(strings.Join(tail, " · ") + "\n")
-	}
-}
-
-func writeEvent(b *strings.Builder, e Event) {
-	tag := fmt.Sprintf("[%d] ", e.Iteration)
-	if e.Reasoning != "" {
-		b.WriteString(tag + "thinking:\n" + indent(escape.Visible(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
-	}
-	switch e.Kind {
-	case "thought":
-		if e.Text != "" {
-			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(escape.Visible(e.Text)), took(e.Duration))
-		}
-	case "action":
-		fmt.Fprintf(b, "%sAction: %s %s\n", tag, escape.Visible(e.Tool), escape.Visible(prompt.FormatArgs(e.Args)))
-	case "observation":
-		label := "Observation"
-		if e.Failed {
-			label = "Observation (error)"
-		}
-		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(escape.Visible(strings.TrimSpace(e.Text))), took(e.Duration))
-	case "final":
-		forced := ""
-		if e.Forced {
-			forced = fmt.Sprintf(" [forced: %s]", escape.Visible(e.StopReason))
-		}
-		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(escape.Visible(e.Text)), forced, took(e.Duration))
-	case "parse_error":
-		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(escape.Visible(e.Text)))
-	case "error":
-		if e.StopReason == stopCancelled {
-			fmt.Fprintf(b, "%sinterrupted: the run was cancelled\n", tag)
-		} else {
-			fmt.Fprintf(b, "%serror: %s\n", tag, hang(escape.Visible(e.Text)))
-		}
-	case "warning":
-		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(escape.Visible(e.Text)))
-	default:
-		fmt.Fprintf(b, "%s%s: %s\n", tag, escape.Visible(e.Kind), hang(escape.Visible(e.Text)))
 	}
 }
 

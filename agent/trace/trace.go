@@ -417,7 +417,7 @@ func (t *Trace) format(e event.Event) string {
 	case event.Thought:
 		if e.Text != "" && !streamed {
 			t.timed = e.Iteration
-			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
+			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), hang(e.Text, "    "), took(e.Duration))
 		}
 	case event.Action:
 		// The call is shown as unmistakably as its confirmation shows it:
@@ -463,7 +463,7 @@ func (t *Trace) format(e event.Event) string {
 		if t.timed == e.Iteration {
 			d = 0 // the thought line showed it
 		}
-		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), e.Text, forced, took(d))
+		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), hang(e.Text, "    "), forced, took(d))
 	case event.ParseError:
 		t.parseErr = &e
 		var pe *parser.Error
@@ -481,17 +481,17 @@ func (t *Trace) format(e event.Event) string {
 			break
 		}
 		t.lastParseErr = e.Text
-		b.WriteString(tag + t.paint(ansiRed, "parse error: "+e.Text) + "\n")
+		b.WriteString(tag + t.paint(ansiRed, "parse error: "+hang(e.Text, "    ")) + "\n")
 	case event.Error:
 		if e.StopReason == event.StopCancelled {
 			b.WriteString(tag + t.paint(ansiRed, "interrupted: the run was cancelled") + "\n")
 		} else {
-			b.WriteString(tag + t.paint(ansiRed, "error: "+e.Text) + "\n")
+			b.WriteString(tag + t.paint(ansiRed, "error: "+hang(e.Text, "    ")) + "\n")
 		}
 	case event.Warning:
-		b.WriteString(tag + t.paint(ansiYellow, "warning: "+e.Text) + "\n")
+		b.WriteString(tag + t.paint(ansiYellow, "warning: "+hang(e.Text, "    ")) + "\n")
 	case event.Notice:
-		b.WriteString(tag + t.paint(ansiDim, "note: "+e.Text) + "\n")
+		b.WriteString(tag + t.paint(ansiDim, "note: "+hang(e.Text, "    ")) + "\n")
 	}
 	return b.String()
 }

@@ -76,6 +76,13 @@ func TestTrace(t *testing.T) {
 		{"a warning",
 			[]any{event.Event{Kind: event.Warning, Iteration: 1, Text: "retrying"}},
 			nil, "[1] warning: retrying\n"},
+		{"the lines of a thought, an answer and a message after the first are indented",
+			[]any{
+				event.Event{Kind: event.Thought, Iteration: 1, Text: "first\nsecond"},
+				event.Event{Kind: event.Warning, Iteration: 1, Text: "one\ntwo"},
+				event.Event{Kind: event.Final, Iteration: 2, Text: "a\n\nb"},
+			},
+			nil, "[1] Thought: first\n    second\n[1] warning: one\n    two\n[2] Final Answer: a\n\n    b\n"},
 		{"a model call shows nothing",
 			[]any{event.Event{Kind: event.Model, Iteration: 1, Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, "hi")}}},
 			nil, ""},
