@@ -320,7 +320,7 @@ func runTool(c *call, f *toolsFlags) error {
 	return nil
 }
 
-// writeTools lists the tools of reg as tools.FormatList does, with each
+// writeTools lists the tools of reg for `react-agent tools`, with each
 // description wrapped to width columns: a tool's name (and its MCP
 // server), what it does, and its arguments with their types, whether they
 // are required and which one is primary. What a tool says of itself is
