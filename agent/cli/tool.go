@@ -55,7 +55,7 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	fs.BoolVar(&o.AllowShell, "allow-shell", false, "enable the shell tool (each command is confirmed on the terminal unless --yes)")
 	fs.BoolVar(&o.AllowPrivateNetwork, "allow-private-network", false, "let http_request reach loopback, private and link-local addresses")
 	fs.BoolVar(&o.AllowHTTPWrite, "allow-http-write", false, "let http_request send methods other than GET and HEAD, a body, and Authorization or Cookie headers")
-	fs.StringVar(&o.SearchEngine, "search-engine", d.SearchEngine, `web_search backend: "duckduckgo" or "searxng"`)
+	fs.Var(oneOf(&o.SearchEngine, d.SearchEngine, "search engine", tools.EngineDuckDuckGo, tools.EngineSearXNG), "search-engine", `web_search backend: "duckduckgo" or "searxng"`)
 	fs.StringVar(&o.SearchURL, "search-url", "", "web_search endpoint (required for searxng: your instance's address)")
 	fs.DurationVar(&o.ToolTimeout, "tool-timeout", d.ToolTimeout, "time limit of one tool call")
 	fs.IntVar(&o.MaxObservation, "max-observation", d.MaxObservation, "bytes of a tool's output the model sees; the rest is cut with a marker")
