@@ -1,6 +1,6 @@
 // Package mcptest finds, for a test, the reference MCP servers of the
-// Model Context Protocol's own repository, which npm installs from the
-// module's testdata/mcp (npm ci --prefix testdata/mcp).
+// Model Context Protocol's own repository, which npm ci installs in the
+// module's testdata/mcp.
 package mcptest
 
 import (
@@ -30,9 +30,9 @@ func ReferenceServers(t testing.TB) string {
 		return dir
 	}
 	if os.Getenv("REACT_AGENT_REQUIRE_MCP") == "1" {
-		t.Fatalf("REACT_AGENT_REQUIRE_MCP is set, and the reference MCP servers must be installed, with node on PATH: %v; run npm ci --prefix testdata/mcp", err)
+		t.Fatalf("REACT_AGENT_REQUIRE_MCP is set, and the reference MCP servers must be installed, with node on PATH: %v; run npm ci in testdata/mcp", err)
 	}
-	t.Skipf("the reference MCP servers are not installed (%v); run npm ci --prefix testdata/mcp to test with them", err)
+	t.Skipf("the reference MCP servers are not installed (%v); run npm ci in testdata/mcp to test with them", err)
 	return ""
 }
 
