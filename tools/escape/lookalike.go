@@ -35,6 +35,9 @@ const maxMarks = 2
 // confirmation asks about and its input as the trace shows it; it leaves
 // what [Visible] escapes as it is, and is used on text made visible.
 func Unmistakable(s string) (shown, note string) {
+	if ascii(s) {
+		return s, "" // ASCII letters are Latin, and carry no marks
+	}
 	var b strings.Builder
 	var found []string
 	mark := func(what string) {
@@ -193,4 +196,14 @@ func scriptOf(r rune) string {
 		}
 	}
 	return "Common"
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
