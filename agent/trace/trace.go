@@ -39,23 +39,23 @@ type Trace struct {
 	mu           sync.Mutex
 	spin         *spinner
 	closed       bool
-	tokens       bool         // text was streamed since the last event
-	midLine      bool         // the streamed text on screen does not end a line
-	streamed     int          // the iteration whose reply was streamed
-	tokenBytes   int          // bytes streamed since the last event
-	dim          bool         // streamed text is being written dim
-	timed        int          // the iteration whose thought line showed the model's time
-	parseErr     *event.Event // the parse error whose observation is not shown again
-	lastParseErr string       // the last parse error shown whole
-	lastPrompt   string       // the last prompt shown, with -v
-	iteration    int          // the step of the reply being streamed
-	carry        string       // the streamed start of what may be a reasoning tag
-	tagged       bool         // the streamed reply held its reasoning, in tags
-	pendingTime  string       // a streamed reply's model time, shown once its kind is known
-	answering    bool         // the streamed reply reached its final answer, shown as an answer
-	answerCarry  string       // the streamed start of what may be a final answer's label
-	seen         []byte       // the end of the streamed reply, where its action label may start
-	inCall       bool         // the streamed reply reached its call: its action label is past
+	tokens       bool            // text was streamed since the last event
+	midLine      bool            // the streamed text on screen does not end a line
+	streamed     int             // the iteration whose reply was streamed
+	tokenBytes   int             // bytes streamed since the last event
+	dim          bool            // streamed text is being written dim
+	timed        int             // the iteration whose thought line showed the model's time
+	parseErr     *event.Event    // the parse error whose observation is not shown again
+	lastParseErr string          // the last parse error shown whole
+	lastPrompt   string          // the last prompt shown, with -v
+	iteration    int             // the step of the reply being streamed
+	carry        string          // the streamed start of what may be a reasoning tag
+	tagged       bool            // the streamed reply held its reasoning, in tags
+	pendingTime  string          // a streamed reply's model time, shown once its kind is known
+	answering    bool            // the streamed reply reached its final answer, shown as an answer
+	answerCarry  string          // the streamed start of what may be a final answer's label
+	seen         []byte          // the end of the streamed reply, where its action label may start
+	inCall       bool            // the streamed reply reached its call: its action label is past
 	call         strings.Builder // the streamed call, to say what was escaped in it
 	word         []byte          // the streamed call's last word, held until it ends
 }
