@@ -134,17 +134,27 @@ func (served) Schema() tools.Schema                                 { return too
 func (served) Server() string                                       { return "files" }
 func (served) Call(context.Context, map[string]any) (string, error) { return "", nil }
 
+// listed returns what writeTools prints of a registry of t alone, at
+// width columns; the registry's error when it refuses t.
+func listed(tb testing.TB, t tools.Tool, width int) (string, error) {
+	reg, err := tools.NewRegistry(t)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := writeTools(&b, reg, width); err != nil {
+		tb.Fatal(err)
+	}
+	return b.String(), nil
+}
+
 func TestWriteToolsNamesServers(t *testing.T) {
-	reg, err := tools.NewRegistry(served{})
+	got, err := listed(t, served{}, 80)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	if err := writeTools(&b, reg, 80); err != nil {
-		t.Fatal(err)
-	}
-	if want := "read_file  (server: files)\n    Reads a file.\n    (no arguments)\n"; b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
+	if want := "read_file  (server: files)\n    Reads a file.\n    (no arguments)\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
@@ -166,15 +176,10 @@ func (described) Call(context.Context, map[string]any) (string, error) { return 
 // arguments hold escape sequences, tabs, line breaks and an override: each
 // is shown as an escape, and none breaks the list.
 func TestWriteToolsEscapes(t *testing.T) {
-	reg, err := tools.NewRegistry(described{})
+	got, err := listed(t, described{}, 200)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	if err := writeTools(&b, reg, 200); err != nil {
-		t.Fatal(err)
-	}
-	got := b.String()
 	if strings.ContainsAny(got, "\x1b\a\u202e\t") {
 		t.Errorf("the list holds a control character, a tab or an override:\n%q", got)
 	}
@@ -205,19 +210,15 @@ func (invisibleTool) Call(context.Context, map[string]any) (string, error) { ret
 func TestWriteToolsShowsInvisibleCharacters(t *testing.T) {
 	for _, c := range escapetest.Invisibles {
 		t.Run(c.Name, func(t *testing.T) {
-			reg, err := tools.NewRegistry(invisibleTool{string(c.R)})
+			got, err := listed(t, invisibleTool{string(c.R)}, 200)
 			if err != nil {
 				t.Skipf("the registry refuses the name: %v", err)
-			}
-			var b strings.Builder
-			if err := writeTools(&b, reg, 200); err != nil {
-				t.Fatal(err)
 			}
 			want := fmt.Sprintf(`\u%04x`, c.R)
 			if c.R > 0xffff {
 				want = fmt.Sprintf(`\U%08x`, c.R)
 			}
-			if got := b.String(); escape.Hidden(got) != "" || !strings.Contains(got, "Reads /tmp/safe"+want+" only.") {
+			if escape.Hidden(got) != "" || !strings.Contains(got, "Reads /tmp/safe"+want+" only.") {
 				t.Errorf("the list holds %s or lacks the escape:\n%q", escape.Hidden(got), got)
 			}
 		})
