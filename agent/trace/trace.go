@@ -454,6 +454,7 @@ func (t *Trace) EndLine() {
 
 func (t *Trace) endLine() {
 	t.stopSpinner()
+	t.flushWord() // the end of a streamed call that was cut short
 	t.undim()
 	if t.pendingTime != "" && t.midLine {
 		// A line is ended before the action it times shows (a

@@ -371,6 +371,13 @@ func TestTraceShowsACallAsUnmistakablyAsItsConfirmation(t *testing.T) {
 			}
 		}
 	}
+	t.Run("a call cut short is shown to its last word", func(t *testing.T) {
+		var b bytes.Buffer
+		feed(New(&b), []any{event.Event{Kind: event.Model, Iteration: 1}, token("Action: shell\nAction Input: {\"command\": \"rm -rf /tmp/x\u0430")})
+		if !strings.HasSuffix(b.String(), `/tmp/x\u0430`+"\n") {
+			t.Errorf("the end of the call is lost:\n%q", b.String())
+		}
+	})
 	t.Run("a thought and an answer are shown as written", func(t *testing.T) {
 		var b bytes.Buffer
 		text := "Thought: the area is 4 m\u00b2 in Tokyo\u30bf\u30ef\u30fc, \uff11\uff12.\nFinal Answer: 4 m\u00b2"
