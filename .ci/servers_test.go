@@ -23,6 +23,7 @@ import (
 	"github.com/react-agent/react-agent/agent/modeltest/gguf"
 	"github.com/react-agent/react-agent/agent/modeltest/realserver"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
 )
 
 // The end-to-end suite against real model servers: llama.cpp's
@@ -460,7 +461,7 @@ func TestAServerKilledInTheMiddleOfAStream(t *testing.T) {
 // it.
 func mcpServer(t *testing.T, toolsJSON string) string {
 	t.Helper()
-	sdk := filepath.Join(referenceServers(t), "sdk", "dist", "esm")
+	sdk := filepath.Join(mcptest.ReferenceServers(t), "sdk", "dist", "esm")
 	sdk, _ = filepath.Abs(sdk)
 	dir := t.TempDir()
 	script := fmt.Sprintf(`import { Server } from %q;

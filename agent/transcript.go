@@ -200,13 +200,9 @@ func (t *textTranscript) rewrite() {
 	t.pad = pad
 }
 
-// shorten keeps the start of an old observation and says how much was
-// left out: the bytes of the tool's output, counted through the marker of
-// an observation that was cut already (see tools.Omitted).
-func shorten(obs string) string { return shortenTo(obs, shortObservation) }
-
 // shortenTo keeps the first n bytes of an observation and says how much
-// was left out, as shorten does.
+// was left out: the bytes of the tool's output, counted through the
+// marker of an observation that was cut already (see tools.Omitted).
 func shortenTo(obs string, n int) string {
 	if len(obs) <= n {
 		return obs

@@ -120,8 +120,8 @@ func TestShortenCountsThroughAnEarlierCut(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := shorten(tt.obs); got != strings.Repeat("x", shortObservation)+tt.want {
-				t.Errorf("shorten = %q, want the start and %q", got[shortObservation-10:], tt.want)
+			if got := shortenTo(tt.obs, shortObservation); got != strings.Repeat("x", shortObservation)+tt.want {
+				t.Errorf("shortenTo = %q, want the start and %q", got[shortObservation-10:], tt.want)
 			}
 		})
 	}

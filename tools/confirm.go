@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"golang.org/x/term"
+
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // ErrNotConfirmed is matched (with errors.Is) by the error [Confirm]
@@ -51,7 +53,7 @@ func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) erro
 	}
 	// Letters that pass for others, and stacks of marks, are shown as
 	// escapes, with a word of why before the question.
-	if shown, note := unmistakable(prompt); note != "" {
+	if shown, note := escape.Unmistakable(prompt); note != "" {
 		i := strings.LastIndexByte(shown, '\n') + 1
 		prompt = shown[:i] + note + "\n" + shown[i:]
 	}

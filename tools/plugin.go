@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/escape"
 
 	"gopkg.in/yaml.v3"
 	"mvdan.cc/sh/v3/shell"
@@ -253,7 +254,7 @@ func (p *plugin) Confirmation(args map[string]any) (string, bool) {
 	}
 	input, _ := json.Marshal(args)
 	return fmt.Sprintf("The tool %s is to run:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
-		p.Name(), indent(Visible(quoteCommand(p.argv))), indent(escapeHidden(input))), true
+		p.Name(), indent(escape.Visible(quoteCommand(p.argv))), indent(string(escape.LiteralJSON(input)))), true
 }
 
 func (p *plugin) Call(ctx context.Context, args map[string]any) (string, error) {

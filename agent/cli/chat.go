@@ -14,7 +14,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // chatCommand is `react-agent chat`: questions from stdin, one a line,
@@ -170,7 +170,7 @@ func runChat(c *call, f *agentFlags) error {
 			case err != nil && isUsage(err):
 				fmt.Fprintf(stderr, "/%s %s\n", name, c.forTerminal(stderr, err.Error()))
 			case err != nil:
-				fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(advise(err)))
+				fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(advise(err)))
 			}
 		default:
 			// A script's chat fails when a question does; a person at

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/react-agent/react-agent/agent/logs"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // Exit statuses.
@@ -120,9 +120,9 @@ func (e *env) run(args []string) int {
 		return 0
 	case errors.As(err, &usage):
 		if cmd == "" {
-			fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(tidy("", usage.Error())))
+			fmt.Fprintf(e.stderr, "react-agent: %s\n", escape.Visible(tidy("", usage.Error())))
 		} else {
-			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, tools.Visible(tidy(cmd, usage.Error())))
+			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, escape.Visible(tidy(cmd, usage.Error())))
 		}
 		return exitUsage
 	case errors.As(err, &exit):
@@ -131,7 +131,7 @@ func (e *env) run(args []string) int {
 		fmt.Fprintln(e.stderr, "react-agent: interrupted")
 		return exitInterrupted
 	default:
-		fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
+		fmt.Fprintf(e.stderr, "react-agent: %s\n", escape.Visible(advise(err)))
 		return exitFailure
 	}
 }

@@ -41,15 +41,14 @@ type command struct {
 	hidden bool
 }
 
-// signalMode is how a command takes Ctrl-C and SIGTERM.
+// signalMode is how a command takes Ctrl-C and SIGTERM. The zero
+// signalMode leaves them to end the process.
 type signalMode int
 
 const (
-	// signalsDefault leaves them to end the process.
-	signalsDefault signalMode = iota
 	// signalsCancel cancels the command's context at the first; the
 	// second ends the process.
-	signalsCancel
+	signalsCancel signalMode = iota + 1
 	// signalsRelay sends each to the command's channel: a chat stops an
 	// answer, not the session.
 	signalsRelay

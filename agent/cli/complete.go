@@ -10,11 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/react-agent/react-agent/agent"
-	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/prompt"
-	"github.com/react-agent/react-agent/tools"
 )
 
 // completionCommand is `react-agent completion SHELL`: a script that asks
@@ -215,7 +211,7 @@ func (e *env) completions(words []string) (cands []candidate, files bool) {
 	// A flag's value: after the flag, or after its "=".
 	if name, value, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(name, "--") {
 		if f := fs.Lookup(name[2:]); f != nil {
-			vals, fl := e.flagValues(cmd, f, args)
+			vals, fl := e.flagValues(f, args)
 			for _, v := range vals {
 				if strings.HasPrefix(v.word, value) {
 					cands = append(cands, candidate{name + "=" + v.word, v.about})
@@ -226,7 +222,7 @@ func (e *env) completions(words []string) (cands []candidate, files bool) {
 	}
 	if len(before) > 0 {
 		if f := flagBefore(fs, before[len(before)-1]); f != nil {
-			vals, fl := e.flagValues(cmd, f, args)
+			vals, fl := e.flagValues(f, args)
 			return matching(vals, cur), fl
 		}
 	}
@@ -272,37 +268,25 @@ func flagBefore(fs *pflag.FlagSet, word string) *pflag.Flag {
 	return f
 }
 
-// flagValues returns the values the flag f of the command cmd may take,
-// given the other arguments of the command line; files is true when it
-// takes a file.
-func (e *env) flagValues(cmd string, f *pflag.Flag, args []string) (vals []candidate, files bool) {
-	words := func(ws ...string) []candidate {
-		for _, w := range ws {
-			vals = append(vals, candidate{w, ""})
-		}
-		return vals
+// flagValues returns the values the flag f may take, given the other
+// arguments of the command line: those its value lists, the providers,
+// or the models the server serves; files is true when it takes a file.
+func (e *env) flagValues(f *pflag.Flag, args []string) (vals []candidate, files bool) {
+	var words []string
+	switch c, ok := f.Value.(completedValue); {
+	case ok:
+		words = c.completions()
+	case f.Name == "provider":
+		words = model.Names()
+	case f.Name == "model":
+		words = e.servedModels(args)
+	default:
+		return nil, takesFile(f)
 	}
-	switch f.Name {
-	case "provider":
-		return words(model.Names()...), false
-	case "protocol":
-		if cmd == "eval" { // several, comma-separated
-			return words(evalpkg.Text, evalpkg.Constrained, evalpkg.Native, "text,constrained,native"), false
-		}
-		return words(string(agent.ProtocolText), string(agent.ProtocolNative), string(agent.ProtocolAuto)), false
-	case "constrain":
-		return words(string(agent.ConstrainAuto), string(agent.ConstrainOn), string(agent.ConstrainOff)), false
-	case "lang":
-		return words(prompt.Languages()...), false
-	case "search-engine":
-		return words(tools.EngineDuckDuckGo, tools.EngineSearXNG), false
-	case "model":
-		return words(e.servedModels(args)...), false
-	case "attach", "record", "replay", "log-db", "config", "tools", "score":
-		return nil, true
+	for _, w := range words {
+		vals = append(vals, candidate{w, ""})
 	}
-	_, isPath := f.Annotations[pathAnnotation]
-	return nil, isPath
+	return vals, false
 }
 
 // servedModels returns the models the server that args name serves, or

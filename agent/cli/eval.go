@@ -43,7 +43,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	f := &evalFlags{}
 	ollama, _ := model.Lookup("ollama")
 	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address)")
-	fs.StringVar(&f.protocols, "protocol", string(agent.ProtocolText), `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
+	fs.Var(someOf(&f.protocols, string(agent.ProtocolText), "protocol", evalpkg.Text, evalpkg.Constrained, evalpkg.Native), "protocol", `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
 	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")

@@ -98,7 +98,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"no question set", []string{"eval"}, "one question set"},
-		{"an unknown protocol", []string{"eval", "--protocol", "smoke", root + "/testdata/eval/arithmetic.jsonl"}, "not text, constrained or native"},
+		{"an unknown protocol", []string{"eval", "--protocol", "smoke", root + "/testdata/eval/arithmetic.jsonl"}, `--protocol: unknown protocol "smoke"; the protocols are text, constrained and native`},
 		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", root + "/testdata/eval/arithmetic.jsonl"}, "contradict"},
 		{"a set that is not one", []string{"eval", root + "/README.md"}, "README.md:3: not a question"},
 	}
@@ -219,7 +219,7 @@ func TestConstrainUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"a word that is no mode", []string{"--constrain", "always", "What?"}, "--constrain must be auto, on or off"},
+		{"a word that is no mode", []string{"--constrain", "always", "What?"}, `--constrain: unknown mode "always"; the modes are auto, on and off`},
 		{"on with the native protocol", []string{"--constrain", "on", "--protocol", "native", "What?"}, "pass --protocol text"},
 		{"on with a server that cannot", []string{"--constrain", "on", "--provider", "openai", "--base-url", plain.URL, "-m", "m", "What?"},
 			"steps are bound by --provider llamacpp"},

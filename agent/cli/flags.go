@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -30,18 +31,21 @@ func flagProblem(fs *pflag.FlagSet, err error) string {
 	var missing *pflag.ValueRequiredError
 	var unknown *pflag.NotExistError
 	var agentOption *agentOptionError
+	var word *choiceError
 	switch {
 	case errors.As(err, &agentOption):
 		return agentOption.Error()
+	case errors.As(err, &word) && errors.As(err, &invalid):
+		return fmt.Sprintf("--%s: %v", invalid.GetFlag().Name, word)
 	case errors.As(err, &invalid):
-		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(fs, invalid.GetFlag()), invalid.GetValue())
+		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(invalid.GetFlag()), invalid.GetValue())
 	case errors.As(err, &missing):
 		f := missing.GetFlag()
 		written := "--" + f.Name
 		if missing.GetSpecifiedShortnames() != "" {
 			written = "-" + f.Shorthand + " (--" + f.Name + ")"
 		}
-		return fmt.Sprintf("%s needs a value: %s", written, valueKind(fs, f))
+		return fmt.Sprintf("%s needs a value: %s", written, valueKind(f))
 	case errors.As(err, &unknown):
 		name := unknown.GetSpecifiedName()
 		if unknown.GetSpecifiedShortnames() != "" {
@@ -80,13 +84,11 @@ func shorthands(fs *pflag.FlagSet) string {
 	return strings.Join(list, ", ")
 }
 
-// valueKind says in words what a flag's value is.
-func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
-	switch f.Name {
-	case "temperature":
-		return "a number from 0 to 2, like 0.7"
-	case "num-ctx":
-		return "a whole number of tokens, at least 1, like 8192"
+// valueKind says in words what a flag's value is: as its value describes
+// itself, or else from its type, or else, for text, from its name.
+func valueKind(f *pflag.Flag) string {
+	if d, ok := f.Value.(describedValue); ok {
+		return d.describe()
 	}
 	switch f.Value.Type() {
 	case "int", "int64":
@@ -99,6 +101,9 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "true or false"
 	case "KEY=VALUE":
 		return "KEY=VALUE, or KEY VALUE"
+	}
+	if takesFile(f) {
+		return "a file's path"
 	}
 	switch f.Name {
 	case "provider":
@@ -115,17 +120,6 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "a stop sequence, like Observation:"
 	case "cid":
 		return "a conversation's ID, or its start (see: react-agent logs)"
-	case "lang":
-		return "a language: en or zh"
-	case "protocol":
-		if fs.Name() == "eval" {
-			return "protocols, comma-separated: text, constrained or native"
-		}
-		return "a protocol: text, native or auto"
-	case "constrain":
-		return "auto, on or off"
-	case "search-engine":
-		return "duckduckgo or searxng"
 	case "query":
 		return "the words to search for"
 	case "since":
@@ -136,10 +130,19 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "a tool's name"
 	case "pass-env":
 		return "the name of a variable of the environment, like GITHUB_TOKEN"
-	case "attach", "record", "replay", "log-db", "config", "tools", "score", "prompt-file", "mcp-config", "tools-config":
-		return "a file's path"
 	}
 	return "a value"
+}
+
+// fileFlags are the flags that take a file's path but for those marked
+// with pathFlag, whose relative paths in the config file are taken from
+// the file's folder.
+var fileFlags = []string{"attach", "record", "replay", "log-db", "config", "tools", "score"}
+
+// takesFile reports whether the flag f takes a file's path.
+func takesFile(f *pflag.Flag) bool {
+	_, isPath := f.Annotations[pathAnnotation]
+	return isPath || slices.Contains(fileFlags, f.Name)
 }
 
 // setFlag sets the flag name of fs to a value from a setting, with an
@@ -149,7 +152,10 @@ func setFlag(fs *pflag.FlagSet, name, value string) error {
 		if agentOption := (*agentOptionError)(nil); errors.As(err, &agentOption) {
 			return agentOption
 		}
-		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs, fs.Lookup(name)), value)
+		if word := (*choiceError)(nil); errors.As(err, &word) {
+			return fmt.Errorf("%s: %w", name, word)
+		}
+		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs.Lookup(name)), value)
 	}
 	return nil
 }

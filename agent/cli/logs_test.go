@@ -17,6 +17,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
 )
 
 // logRun is a run as `react-agent logs show --json` prints it.
@@ -461,7 +462,7 @@ func TestContinueKeepsTheConversationsModel(t *testing.T) {
 // up, and keeps the values that are no secret.
 func TestLogsKeepNoMCPSecrets(t *testing.T) {
 	t.Parallel()
-	servers := filepath.Join(referenceServers(t), "server-everything", "dist", "index.js")
+	servers := filepath.Join(mcptest.ReferenceServers(t), "server-everything", "dist", "index.js")
 	const header, env = "mcpHeaderTok3n", "ghEnvTok3n1234"
 	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "1"}, nil)
 	mcpsdk.AddTool(server, &mcpsdk.Tool{Name: "ping", Description: "Answers pong."},

@@ -4,35 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// referenceServers returns the folder where npm installed the reference
-// MCP servers (npm ci --prefix testdata/mcp), or skips the test when they
-// or node are missing, unless REACT_AGENT_REQUIRE_MCP=1, as .ci/run sets,
-// makes that a failure.
-func referenceServers(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join(root, "testdata", "mcp", "node_modules", "@modelcontextprotocol"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = os.Stat(filepath.Join(dir, "server-everything"))
-	if err == nil {
-		_, err = exec.LookPath("node")
-	}
-	if err == nil {
-		return dir
-	}
-	if os.Getenv("REACT_AGENT_REQUIRE_MCP") == "1" {
-		t.Fatalf("REACT_AGENT_REQUIRE_MCP is set, and the reference MCP servers must be installed, with node on PATH: %v; run npm ci --prefix testdata/mcp", err)
-	}
-	t.Skipf("the reference MCP servers are not installed (%v); run npm ci --prefix testdata/mcp to test with them", err)
-	return ""
-}
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
+)
 
 // writeConfig writes text to a file called name in a temporary folder.
 func writeConfig(t *testing.T, name, text string) string {
@@ -46,7 +23,7 @@ func writeConfig(t *testing.T, name, text string) string {
 
 func TestMCPAsk(t *testing.T) {
 	t.Parallel()
-	referenceServers(t)
+	mcptest.ReferenceServers(t)
 	s := ollama(t, "mcp_files.json")
 	got := run(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "--mcp-config", root + "/testdata/mcp/servers.json", "Where is the shed key?"}})
 	if got.code != 0 || got.stdout != "The shed key hangs on the hook behind the kitchen door.\n" {
@@ -63,7 +40,7 @@ func TestMCPAsk(t *testing.T) {
 
 func TestMCPCommands(t *testing.T) {
 	t.Parallel()
-	dir := referenceServers(t)
+	dir := mcptest.ReferenceServers(t)
 	filesystem := filepath.Join(dir, "server-filesystem", "dist", "index.js")
 	notes, err := filepath.Abs(filepath.Join(root, "testdata", "mcp"))
 	if err != nil {

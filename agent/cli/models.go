@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // addModelFlags adds the flags that say which model server to talk to
@@ -128,7 +128,7 @@ The model ask and chat use unless --model says otherwise is marked
 // a URL ("://", "?", "#", a "." or ".." between slashes), which a server
 // that puts the name in its path would read as one.
 func checkModelName(name string) error {
-	ok := name != "" && len(name) <= 256 && utf8.ValidString(name) && tools.Visible(name) == name &&
+	ok := name != "" && len(name) <= 256 && utf8.ValidString(name) && escape.Visible(name) == name &&
 		!strings.ContainsFunc(name, unicode.IsSpace) && !strings.ContainsAny(name, "?#") && !strings.Contains(name, "://") &&
 		!slices.ContainsFunc(strings.Split(name, "/"), func(part string) bool { return part == "." || part == ".." })
 	if !ok {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // forTerminal returns text from outside as it may be shown on w: with its
@@ -14,7 +14,7 @@ import (
 // a pipe or a file, where a script reads it byte for byte.
 func (e *env) forTerminal(w io.Writer, text string) string {
 	if e.terminal(w) {
-		return tools.Visible(text)
+		return escape.Visible(text)
 	}
 	return text
 }
@@ -56,7 +56,7 @@ func plural(n int, one, many string) string {
 // writer that writes the characters that would act on the terminal or
 // reorder what it shows (DEL, the C1 controls, the text-direction
 // characters…) as \u escapes: the same JSON value (see
-// tools.VisibleJSON).
+// escape.VisibleJSON).
 func (e *env) jsonOut(w io.Writer) io.Writer {
 	if !e.terminal(w) {
 		return w
@@ -83,7 +83,7 @@ func (j *jsonEscaper) Write(p []byte) (int, error) {
 		}
 	}
 	j.rest = append([]byte(nil), b[cut:]...)
-	if _, err := j.w.Write(tools.VisibleJSON(b[:cut])); err != nil {
+	if _, err := j.w.Write(escape.VisibleJSON(b[:cut])); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -13,7 +13,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
@@ -77,7 +77,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 		if resume {
 			return nil, err
 		}
-		fmt.Fprintf(stderr, "react-agent: not logging this run: %s\n", tools.Visible(advise(err)))
+		fmt.Fprintf(stderr, "react-agent: not logging this run: %s\n", escape.Visible(advise(err)))
 		return nil, nil
 	}
 	rl := &runLog{Session: sess}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -17,6 +16,7 @@ import (
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // agentFlags are the flags of ask and chat.
@@ -48,10 +48,14 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	addModelFlags(fs, m, true)
 	grouped(fs, "Agent flags", func() {
 		fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
-		fs.StringVar(&f.protocol, "protocol", string(agent.ProtocolText), `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
-		fs.StringVar(&f.constrain, "constrain", string(agent.ConstrainAuto), `bind each step to the tools as the server samples it: "auto" (where the text protocol stays: llamacpp, vLLM, SGLang), "on" (also the JSON object protocol on Ollama, LM Studio, OpenAI; an error where the server cannot) or "off"`)
+		fs.Var(oneOf(&f.protocol, string(agent.ProtocolText), "protocol", string(agent.ProtocolText), string(agent.ProtocolNative), string(agent.ProtocolAuto)),
+			"protocol", `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
+		fs.Var(oneOf(&f.constrain, string(agent.ConstrainAuto), "mode", string(agent.ConstrainAuto), string(agent.ConstrainOn), string(agent.ConstrainOff)),
+			"constrain", `bind each step to the tools as the server samples it: "auto" (where the text protocol stays: llamacpp, vLLM, SGLang), "on" (also the JSON object protocol on Ollama, LM Studio, OpenAI; an error where the server cannot) or "off"`)
 		fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run, such as 90s or 5m (0: none)")
-		fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
+		lang := oneOf(&f.lang, "en", "language", prompt.Languages()...)
+		lang.hint = "or write your own prompt and pass it with --prompt-file"
+		fs.Var(lang, "lang", `prompt language: "en" or "zh"`)
 		fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
 		pathFlag(fs, "prompt-file")
 		fs.StringVarP(&f.system, "system", "s", "", "extra context appended to the system prompt")
@@ -112,13 +116,11 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 		return nil, err
 	}
 	tmpl, err := prompt.ForLang(f.lang)
-	if err != nil && f.promptFile == "" {
-		return nil, usagef("--lang: %s; or write your own prompt and pass it with --prompt-file", unknown("language", f.lang, prompt.Languages()))
-	}
 	if f.promptFile != "" {
-		if tmpl, err = prompt.ParseFile(f.promptFile); err != nil {
-			return nil, err
-		}
+		tmpl, err = prompt.ParseFile(f.promptFile)
+	}
+	if err != nil {
+		return nil, err
 	}
 	// The log comes before the model: a continued conversation brings
 	// its provider, model and server.
@@ -139,15 +141,11 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // --replay FILE says where the answers come from
 	}
-	protocol, err := parseProtocol(f.protocol)
-	if err != nil {
-		return nil, err
+	protocol, constrain := agent.Protocol(f.protocol), agent.Constrain(f.constrain)
+	if constrain == agent.ConstrainOn && protocol != agent.ProtocolText {
+		return nil, usagef("--constrain on binds the text protocol; pass --protocol text, or --constrain auto")
 	}
 	f.model.ToolCalling = protocol != agent.ProtocolText
-	constrain, err := parseConstrain(f.constrain, protocol)
-	if err != nil {
-		return nil, err
-	}
 	s := &session{env: c.env, fs: fs, flags: f, reg: reg, constrain: constrain}
 	m, err := s.newModel(ctx)
 	if err != nil {
@@ -248,29 +246,6 @@ func (s *session) rebuild(ctx context.Context) error {
 	return nil
 }
 
-// parseProtocol reads --protocol.
-func parseProtocol(s string) (agent.Protocol, error) {
-	switch p := agent.Protocol(strings.ToLower(strings.TrimSpace(s))); p {
-	case agent.ProtocolText, agent.ProtocolNative, agent.ProtocolAuto:
-		return p, nil
-	}
-	return "", usagef("--protocol must be text, native or auto, got %q%s", s, didYouMean(s, []string{"text", "native", "auto"}))
-}
-
-// parseConstrain reads --constrain, which binds only the text protocol.
-func parseConstrain(s string, protocol agent.Protocol) (agent.Constrain, error) {
-	switch c := agent.Constrain(strings.ToLower(strings.TrimSpace(s))); c {
-	case agent.ConstrainAuto, agent.ConstrainOff:
-		return c, nil
-	case agent.ConstrainOn:
-		if protocol != agent.ProtocolText {
-			return "", usagef("--constrain on binds the text protocol; pass --protocol text, or --constrain auto")
-		}
-		return c, nil
-	}
-	return "", usagef("--constrain must be auto, on or off, got %q%s", s, didYouMean(s, []string{"auto", "on", "off"}))
-}
-
 // onOwnLine is a confirmer whose questions start a line of their own,
 // after whatever the trace streamed.
 type onOwnLine struct {
@@ -336,7 +311,7 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		fmt.Fprintf(s.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
+		fmt.Fprintf(s.stderr, "react-agent: %s\n", escape.Visible(advise(err)))
 	}
 	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
 		return exitError(exitNoAnswer)

@@ -16,7 +16,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // settingsCommand is `react-agent settings`: the settings of ask and chat
@@ -152,7 +152,7 @@ func runSettings(c *call, f *agentFlags) error {
 		fmt.Fprintln(stdout, line)
 	}
 	if rerr != nil {
-		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(advise(rerr)))
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(advise(rerr)))
 	}
 	return nil
 }

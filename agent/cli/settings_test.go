@@ -31,6 +31,9 @@ func TestEveryFlagIsASetting(t *testing.T) {
 			t.Errorf("--%s has type %q, which this test has no sample value for", name, typ)
 			continue
 		}
+		if c, isChoice := flagsOf("ask").Lookup(name).Value.(*choice); isChoice {
+			value = c.words[len(c.words)-1] // a flag of a few words takes one of them
+		}
 		env := "REACT_AGENT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		t.Run(name, func(t *testing.T) {
 			got := run(t, invocation{args: []string{"settings"}, env: []string{env + "=" + value}})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
@@ -54,7 +55,7 @@ func toolFlags(fs *pflag.FlagSet) func() tools.Options {
 	fs.BoolVar(&o.AllowShell, "allow-shell", false, "enable the shell tool (each command is confirmed on the terminal unless --yes)")
 	fs.BoolVar(&o.AllowPrivateNetwork, "allow-private-network", false, "let http_request reach loopback, private and link-local addresses")
 	fs.BoolVar(&o.AllowHTTPWrite, "allow-http-write", false, "let http_request send methods other than GET and HEAD, a body, and Authorization or Cookie headers")
-	fs.StringVar(&o.SearchEngine, "search-engine", d.SearchEngine, `web_search backend: "duckduckgo" or "searxng"`)
+	fs.Var(oneOf(&o.SearchEngine, d.SearchEngine, "search engine", tools.EngineDuckDuckGo, tools.EngineSearXNG), "search-engine", `web_search backend: "duckduckgo" or "searxng"`)
 	fs.StringVar(&o.SearchURL, "search-url", "", "web_search endpoint (required for searxng: your instance's address)")
 	fs.DurationVar(&o.ToolTimeout, "tool-timeout", d.ToolTimeout, "time limit of one tool call")
 	fs.IntVar(&o.MaxObservation, "max-observation", d.MaxObservation, "bytes of a tool's output the model sees; the rest is cut with a marker")
@@ -129,7 +130,7 @@ func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools
 		return nil, err
 	}
 	for _, w := range set.Warnings() {
-		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(w))
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(w))
 	}
 	for _, t := range set.Tools() {
 		if err := reg.Register(t); err != nil {
@@ -319,11 +320,11 @@ func runTool(c *call, f *toolsFlags) error {
 	return nil
 }
 
-// writeTools lists the tools of reg as tools.FormatList does, with each
+// writeTools lists the tools of reg for `react-agent tools`, with each
 // description wrapped to width columns: a tool's name (and its MCP
 // server), what it does, and its arguments with their types, whether they
 // are required and which one is primary. What a tool says of itself is
-// made visible (tools.Visible), so that text from an MCP server or a
+// made visible (escape.Visible), so that text from an MCP server or a
 // plugin file can neither drive the terminal nor break the table.
 func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 	var b strings.Builder
@@ -388,5 +389,5 @@ func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 // cell is text a tool gives made visible for one line of the list: no
 // control character, tab or line break of it reaches the terminal.
 func cell(s string) string {
-	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(tools.Visible(s))
+	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(escape.Visible(s))
 }

@@ -77,3 +77,33 @@ func TestValuesOutOfTheirRangeAreRefused(t *testing.T) {
 		t.Errorf("values in range are refused\n%s", got)
 	}
 }
+
+// TestChoicesAreCheckedFromEverySource gives --protocol a word it does
+// not take from each source. Once only the run checked it: settings set
+// kept "nativ" in the config file, and every later run failed. The flag's
+// value checks its words now, wherever they come from, and says what was
+// meant.
+func TestChoicesAreCheckedFromEverySource(t *testing.T) {
+	t.Parallel()
+	config := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(config, []byte("protocol: nativ\n"), 0o600)
+	kept := filepath.Join(t.TempDir(), "c.yaml")
+	for how, in := range map[string]invocation{
+		"the flag":        args(append(append([]string{"-q", "--protocol", "nativ"}, demo...), "hi")...),
+		"the environment": {args: append(append([]string{"-q"}, demo...), "hi"), env: []string{"REACT_AGENT_PROTOCOL=nativ"}},
+		"the config file": args(append(append([]string{"-q", "--config", config}, demo...), "hi")...),
+		"settings set":    args("settings", "--config", kept, "--", "set", "protocol", "nativ"),
+	} {
+		got := in.run(t)
+		if got.code != exitUsage || !strings.Contains(got.stderr, `unknown protocol "nativ"; did you mean native? The protocols are text, native and auto`) {
+			t.Errorf("--protocol nativ through %s: want a usage error that says what was meant\n%s", how, got)
+		}
+	}
+	if b, err := os.ReadFile(kept); err == nil && strings.Contains(string(b), "nativ") {
+		t.Errorf("settings set kept the word:\n%s", b)
+	}
+	got := args(append(append([]string{"-q", "--protocol", "NATIVE", "--max-iterations", "1"}, demo...), "What is 17 * 23 + 4?")...).run(t)
+	if strings.Contains(got.stderr, "unknown protocol") {
+		t.Errorf("a word in another case is refused\n%s", got)
+	}
+}

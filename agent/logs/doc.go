@@ -34,5 +34,7 @@
 // user_version, and [Open] brings an older database up to date.
 //
 // The package imports nothing of package agent: it takes the agent's
-// events (package event) and plain values of its own.
+// events (package event) and plain values of its own, and [WriteText]
+// shows them again through the trace (package trace), as a run showed
+// them.
 package logs

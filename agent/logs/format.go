@@ -8,8 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/react-agent/react-agent/prompt"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // WriteList writes conversations as a table for people: ID, when, model,
@@ -52,7 +52,7 @@ func WriteList(w io.Writer, list []Summary, width int) error {
 
 // WriteText writes runs as the agent's trace showed them, each under a
 // header with its conversation's ID, its time, model and status, and the
-// question:
+// question, and over a line that says how it ended:
 //
 //	── 3f9a2c1b7d4e · 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
 //	Question: What is 17 * 23 + 4?
@@ -62,7 +62,9 @@ func WriteList(w io.Writer, list []Summary, width int) error {
 //	[2] Final Answer: 17 * 23 + 4 = 395 (0.8s)
 //	final_answer · 2.1s · 1810 tokens (1722 prompt, 88 completion)
 //
-// Text from outside is written with control characters escaped.
+// The events go through the trace (package trace), as with -v: whole
+// observations and reasoning, up to its bounds. Text from outside is
+// written with control characters escaped.
 func WriteText(w io.Writer, runs []Run) error {
 	var b strings.Builder
 	for i, r := range runs {
@@ -77,14 +79,16 @@ func WriteText(w io.Writer, runs []Run) error {
 
 func writeRun(b *strings.Builder, r Run) {
 	model := strings.Trim(r.Provider+" "+r.Model, " ")
-	fmt.Fprintf(b, "── %s · %s · %s · %s\n", r.Conversation, r.Started.Local().Format("2006-01-02 15:04:05"), tools.Visible(model), r.Status)
-	fmt.Fprintf(b, "Question: %s\n", hang(tools.Visible(r.Question)))
+	fmt.Fprintf(b, "── %s · %s · %s · %s\n", r.Conversation, r.Started.Local().Format("2006-01-02 15:04:05"), escape.Visible(model), r.Status)
+	fmt.Fprintf(b, "Question: %s\n", hang(escape.Visible(r.Question)))
 	if r.Context != "" {
-		fmt.Fprintf(b, "Context: %s\n", hang(tools.Visible(r.Context)))
+		fmt.Fprintf(b, "Context: %s\n", hang(escape.Visible(r.Context)))
 	}
+	tr := trace.New(b, trace.Verbose(true))
 	for _, e := range r.Events {
-		writeEvent(b, e)
+		tr.Event(e.agentEvent())
 	}
+	tr.Close()
 	var tail []string
 	if r.StopReason != "" {
 		tail = append(tail, r.StopReason)
@@ -100,45 +104,6 @@ func writeRun(b *strings.Builder, r Run) {
 	}
 	if len(tail) > 0 {
 		b.WriteString(strings.Join(tail, " · ") + "\n")
-	}
-}
-
-func writeEvent(b *strings.Builder, e Event) {
-	tag := fmt.Sprintf("[%d] ", e.Iteration)
-	if e.Reasoning != "" {
-		b.WriteString(tag + "thinking:\n" + indent(tools.Visible(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
-	}
-	switch e.Kind {
-	case "thought":
-		if e.Text != "" {
-			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(tools.Visible(e.Text)), took(e.Duration))
-		}
-	case "action":
-		fmt.Fprintf(b, "%sAction: %s %s\n", tag, tools.Visible(e.Tool), tools.Visible(prompt.FormatArgs(e.Args)))
-	case "observation":
-		label := "Observation"
-		if e.Failed {
-			label = "Observation (error)"
-		}
-		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(tools.Visible(strings.TrimSpace(e.Text))), took(e.Duration))
-	case "final":
-		forced := ""
-		if e.Forced {
-			forced = fmt.Sprintf(" [forced: %s]", tools.Visible(e.StopReason))
-		}
-		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(tools.Visible(e.Text)), forced, took(e.Duration))
-	case "parse_error":
-		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(tools.Visible(e.Text)))
-	case "error":
-		if e.StopReason == stopCancelled {
-			fmt.Fprintf(b, "%sinterrupted: the run was cancelled\n", tag)
-		} else {
-			fmt.Fprintf(b, "%serror: %s\n", tag, hang(tools.Visible(e.Text)))
-		}
-	case "warning":
-		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(tools.Visible(e.Text)))
-	default:
-		fmt.Fprintf(b, "%s%s: %s\n", tag, tools.Visible(e.Kind), hang(tools.Visible(e.Text)))
 	}
 }
 
@@ -158,7 +123,7 @@ func took(d time.Duration) string {
 
 // oneLine escapes s, joins its lines and cuts it to n characters.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(tools.Visible(s)), " ")
+	s = strings.Join(strings.Fields(escape.Visible(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -47,6 +47,10 @@ func TestWriteTextShows(t *testing.T) {
 		{"piped context", Run{Question: "summarise", Context: "line one\nline two"}, []string{"Context: line one\n    line two\n"}},
 		{"escape codes from outside escaped", Run{Question: "\x1b[31mred\x1b[0m", Events: []Event{{Kind: "observation", Text: "a\x07b\u202ec"}}},
 			[]string{`Question: \x1b[31mred\x1b[0m`, `Observation: a\x07b\u202ec`}},
+		{"a call that passes for another escaped, with a note", Run{Events: []Event{{Kind: "action", Iteration: 1, Tool: "shell", Args: map[string]any{"command": "curl https://\u0430pple.com"}}}},
+			[]string{`[1] Action: shell {"command":"curl https://\u0430pple.com"}`, "U+0430, a Cyrillic letter among Latin ones"}},
+		{"a multi-line thought indented", Run{Events: []Event{{Kind: "thought", Iteration: 1, Text: "one\ntwo"}}}, []string{"[1] Thought: one\n    two\n"}},
+		{"a notice as the trace shows it", Run{Events: []Event{{Kind: "notice", Iteration: 1, Text: "bound"}}}, []string{"[1] note: bound\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +65,33 @@ func TestWriteTextShows(t *testing.T) {
 				t.Errorf("control characters reach the output: %q", b.String())
 			}
 		})
+	}
+}
+
+// TestWriteTextShowsACorrectionOnce replays a run in which the model
+// wrote the same unreadable reply twice: the log keeps each correction
+// twice, as the parse error and as the observation the model was shown.
+// logs show printed it four times; now it shows it once, as the trace
+// does, and says the second parse error is the same.
+func TestWriteTextShowsACorrectionOnce(t *testing.T) {
+	correction := "Your reply has a Thought but neither an Action nor a Final Answer.\n\nThe format of a reply:\nThought: <your reasoning>"
+	var events []Event
+	for i := 1; i <= 2; i++ {
+		events = append(events, Event{Kind: "parse_error", Iteration: i, Text: correction},
+			Event{Kind: "observation", Iteration: i, Text: correction, Failed: true})
+	}
+	var b strings.Builder
+	if err := WriteText(&b, []Run{{Status: StatusFailed, Question: "q", Events: events}}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if n := strings.Count(got, "neither an Action"); n != 1 {
+		t.Errorf("the correction is shown %d times, want once:\n%s", n, got)
+	}
+	for _, want := range []string{"[1] parse error: Your reply has", "\n    The format of a reply:\n", "[2] parse error: the same as before\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the text lacks %q:\n%s", want, got)
+		}
 	}
 }
 

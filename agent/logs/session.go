@@ -163,6 +163,14 @@ func (s *Session) Event(e event.Event) {
 		Duration: e.Duration, Elapsed: e.Elapsed})
 }
 
+// agentEvent returns e as the agent reported it, with the fields the log
+// keeps, for the trace to show.
+func (e Event) agentEvent() event.Event {
+	return event.Event{Kind: event.Kind(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
+		Tool: e.Tool, Args: e.Args, Failed: e.Failed, Forced: e.Forced, StopReason: event.StopReason(e.StopReason),
+		Duration: e.Duration, Elapsed: e.Elapsed}
+}
+
 // Add records e at the end of the current run; without one it does
 // nothing.
 func (s *Session) Add(e Event) {

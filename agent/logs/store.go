@@ -124,7 +124,7 @@ func Open(ctx context.Context, path string, opts ...Option) (s *Store, err error
 	deadline := time.Now().Add(BusyTimeout)
 	for {
 		s, err := open(ctx, file, opts)
-		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
+		if err == nil || !locked(err) || time.Now().After(deadline) {
 			return s, err
 		}
 		select {

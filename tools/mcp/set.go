@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // DefaultStartTimeout bounds the start of a server when
@@ -226,7 +227,7 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 				srv:         s,
 				name:        n,
 				remote:      t.Name,
-				description: tools.Visible(desc),
+				description: escape.Visible(desc),
 				schema:      schemaOf(t.InputSchema),
 				input:       input,
 				confirm:     s.cfg.Confirm && !slices.Contains(s.cfg.Allow, t.Name) && !slices.Contains(s.cfg.Allow, n),
@@ -240,7 +241,7 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 		}
 	}
 	for i, w := range warnings {
-		warnings[i] = tools.Visible(w)
+		warnings[i] = escape.Visible(w)
 	}
 	return out, warnings, nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // Bounds of what a server's error quotes of its stderr: stderrLines
@@ -80,7 +80,7 @@ func (t *tail) Lines() []string {
 		lines = lines[len(lines)-stderrLines:]
 	}
 	for i, l := range lines {
-		lines[i] = tools.Visible(l)
+		lines[i] = escape.Visible(l)
 	}
 	return lines
 }

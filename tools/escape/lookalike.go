@@ -1,4 +1,4 @@
-package tools
+package escape
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ import (
 // that strikes a line through or covers the line above.
 const maxMarks = 2
 
-// unmistakable returns s with what could pass for other text written as
+// Unmistakable returns s with what could pass for other text written as
 // an escape, the way Go writes it in a string literal (\u0430), and a
-// note of what was escaped, "" when nothing was:
+// note of what was escaped for a person to read, "" when nothing was:
 //
 //   - in a word (the characters between two spaces) whose letters come
 //     from scripts that do not go together, such as Latin and Cyrillic in
@@ -30,11 +30,17 @@ const maxMarks = 2
 //     its own with it (o̸ passes for ø).
 //
 // Words of one script, and the scripts written together (Japanese's Han,
-// Hiragana and Katakana, with Latin), are shown as they are.
-func unmistakable(s string) (string, string) {
+// Hiragana and Katakana, with Latin), are shown as they are. It is for
+// what a person is to judge before it runs, such as the call a
+// confirmation asks about and its input as the trace shows it; it leaves
+// what [Visible] escapes as it is, and is used on text made visible.
+func Unmistakable(s string) (shown, note string) {
+	if ascii(s) {
+		return s, "" // ASCII letters are Latin, and carry no marks
+	}
 	var b strings.Builder
 	var found []string
-	note := func(what string) {
+	mark := func(what string) {
 		if !slices.Contains(found, what) && len(found) < 4 {
 			found = append(found, what)
 		}
@@ -47,7 +53,7 @@ func unmistakable(s string) (string, string) {
 		word := s[:space]
 		mixed := mixedScripts(word)
 		if mixed != "" {
-			note(mixed)
+			mark(mixed)
 		}
 		for i := 0; i < len(word); {
 			r, size := utf8.DecodeRuneInString(word[i:])
@@ -56,9 +62,9 @@ func unmistakable(s string) (string, string) {
 				base, _ := utf8.DecodeLastRuneInString(word[:i])
 				if mixed != "" || n > maxMarks || base < utf8.RuneSelf && unicode.IsLetter(base) && !composes(base, word[i:end]) {
 					if n > maxMarks {
-						note(fmt.Sprintf("a run of %d combining marks", n))
+						mark(fmt.Sprintf("a run of %d combining marks", n))
 					} else if mixed == "" {
-						note(fmt.Sprintf("%U, a mark that makes no letter with %q", r, base))
+						mark(fmt.Sprintf("%U, a mark that makes no letter with %q", r, base))
 					}
 					for _, m := range word[i:end] {
 						writeEscape(&b, 0, m, utf8.RuneLen(m))
@@ -76,7 +82,7 @@ func unmistakable(s string) (string, string) {
 			case mixed != "" && (unicode.IsLetter(r) || unicode.IsDigit(r)):
 				writeEscape(&b, word[i], r, size)
 			case asciiVariant(r):
-				note(fmt.Sprintf("%U, a variant of %q", r, norm.NFKC.String(string(r))))
+				mark(fmt.Sprintf("%U, a variant of %q", r, norm.NFKC.String(string(r))))
 				writeEscape(&b, word[i], r, size)
 			default:
 				b.WriteString(word[i : i+size])
@@ -190,4 +196,14 @@ func scriptOf(r rune) string {
 		}
 	}
 	return "Common"
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
