@@ -258,7 +258,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if size := r.tr.size(); size > maxPromptBytes {
 		return nil, fmt.Errorf("agent: %w: %d bytes, more than the %d a run may send", ErrPromptTooLarge, size, maxPromptBytes)
 	}
-	r.checkWindow(iter)
+	r.checkWindow(ctx, iter)
 	msgs := r.tr.messages()
 	r.sent = r.tr.size()
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: msgs, Forced: forced}); err != nil {
@@ -407,9 +407,11 @@ func (r *runState) refit(iter int, err error) bool {
 }
 
 // checkWindow fits the text transcript into the model's context window
-// before every call, and warns once when the prompt still nears it, as
-// some servers (Ollama) silently truncate a prompt too long.
-func (r *runState) checkWindow(iter int) {
+// before every call, and warns once when the prompt still nears it: the
+// server refuses a prompt too long, or cuts it (Ollama's OpenAI-compatible
+// endpoint), and the warning says what the model knows of making the
+// window larger.
+func (r *runState) checkWindow(ctx context.Context, iter int) {
 	w := r.contextWindow()
 	if w <= 0 {
 		return
@@ -440,8 +442,12 @@ func (r *runState) checkWindow(iter int) {
 		if left != "" {
 			left = ", though it " + left
 		}
-		err := fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d%s; "+
-			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w, left)
+		win := model.WindowOf(ctx, r.a.model)
+		if win.Cuts {
+			left += "; the server may drop its beginning, where the instructions are"
+		}
+		err := &model.Error{Fix: win.Fix, Hint: win.Hint,
+			Err: fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d%s", ErrContextWindow, tokens, where, w, left)}
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	case left != "":
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,

@@ -335,13 +335,13 @@ func (s *session) switchAgent(ctx context.Context, chat **agent.Chat) error {
 // describeModel names the session's model and where it is served, as
 // the banner of a chat and /model say it.
 func (s *session) describeModel(ctx context.Context) string {
-	r, err := model.Resolve(ctx, s.withProviderEnv(s.flags.model))
+	r, err := model.Resolve(s.flags.model, s.getenv)
 	if err != nil {
 		return s.forTerminal(s.stderr, s.flags.model.Model)
 	}
 	where := r.Model + " on " + r.Provider.Name
 	if r.URL != "" {
-		where += " at " + r.URL
+		where += " at " + model.Redact(r.URL)
 	}
 	return s.forTerminal(s.stderr, where)
 }

@@ -143,7 +143,6 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if err != nil {
 		return nil, err
 	}
-	f.model.ToolCalling = protocol != agent.ProtocolText
 	constrain, err := parseConstrain(f.constrain, protocol)
 	if err != nil {
 		return nil, err
