@@ -184,7 +184,12 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		res.Iterations = iter
 		reply, err := r.ask(runCtx, iter, false)
 		if err != nil && errors.Is(err, ErrToolsRefused) && a.opts.protocol == ProtocolAuto && r.native {
-			t, terr := a.textTranscript(history, question, a.opts.template)
+			// The text protocol goes on bound as a run of it binds.
+			tmpl, terr := r.bind(runCtx, iter)
+			var t transcript
+			if terr == nil {
+				t, terr = a.textTranscript(history, question, tmpl)
+			}
 			if terr != nil {
 				res.StopReason = event.StopError
 				return res, terr

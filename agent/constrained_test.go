@@ -367,3 +367,29 @@ func TestTheOpenAIProviderAtALlamaServerBindsTheSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestAutosTextFallbackIsBound checks that the text protocol --protocol
+// auto goes on with, on a llama-server whose template takes no tools, is
+// bound as a run of the text protocol is: the grammar goes with every
+// call.
+func TestAutosTextFallbackIsBound(t *testing.T) {
+	srv := modeltest.NewLlamaCpp(twoSteps(t), modeltest.NoTools())
+	defer srv.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said warnings
+	res, err := New(m, registry(t), WithProtocol(ProtocolAuto), WithConstrain(ConstrainAuto), WithEvents(said.event)).Run(context.Background(), "What is 17 + 25?")
+	if err != nil || res.Answer != "17 + 25 = 42" {
+		t.Fatalf("answer %q, error %v", res.Answer, err)
+	}
+	if srv.Calls() == 0 || said.count("the run goes on with the text protocol") != 1 || said.count("constrained:") != 1 {
+		t.Fatalf("%d calls, warnings %q", srv.Calls(), said)
+	}
+	for i := range srv.Calls() {
+		if g, _ := srv.Request(i)["grammar"].(string); !strings.Contains(g, "action ::=") {
+			t.Errorf("call %d of the text protocol carries no grammar: %.200q", i+1, g)
+		}
+	}
+}

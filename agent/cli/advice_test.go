@@ -48,3 +48,24 @@ func TestAModelOllamaStopsForLoopingIsToldWhatToChange(t *testing.T) {
 		t.Fatalf("want exit 1 after 2 calls, with what Ollama did and --temperature; %d calls\n%s", s.Calls(), got)
 	}
 }
+
+// TestTheWindowWarningNamesAFlagThatHelps runs a long question against
+// llama-server, whose window is its -c, and against Ollama with
+// --num-ctx: only the second is told to raise --num-ctx.
+func TestTheWindowWarningNamesAFlagThatHelps(t *testing.T) {
+	t.Parallel()
+	question := "What is 17 * 23 + 4? " + strings.Repeat("Say it plainly. ", 400)
+	llama := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(2048))
+	defer llama.Close()
+	got := args("--no-log", "--provider", "llamacpp", "--base-url", llama.URL, question).run(t)
+	if !strings.Contains(got.stderr, "context window of 2048") || strings.Contains(got.stderr, "--num-ctx") ||
+		strings.Contains(got.stderr, "may drop its beginning") || !strings.Contains(got.stderr, "its -c") {
+		t.Errorf("want the window said, with llama-server's -c and no --num-ctx\n%s", got)
+	}
+	ollama := modeltest.NewOllama(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(32768))
+	defer ollama.Close()
+	got = args("--no-log", "--base-url", ollama.URL, "--num-ctx", "2048", question).run(t)
+	if !strings.Contains(got.stderr, "context window of 2048") || !strings.Contains(got.stderr, "raise --num-ctx") {
+		t.Errorf("want --num-ctx named\n%s", got)
+	}
+}
