@@ -128,8 +128,8 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
-	opts := make([]llms.CallOption, 0, 5)
-	opts = append(opts, model.WithNotice(notice))
+	ctx = model.WithNotice(ctx, notice)
+	opts := make([]llms.CallOption, 0, 4)
 	if len(stops) > 0 {
 		opts = append(opts, llms.WithStopWords(stops))
 	}

@@ -116,7 +116,8 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
-	opts := []llms.CallOption{model.WithNotice(notice)}
+	ctx = model.WithNotice(ctx, notice)
+	var opts []llms.CallOption
 	if withTools {
 		opts = append(opts, llms.WithTools(a.toolDefinitions()))
 	}

@@ -199,8 +199,8 @@ func (m *served) Dropped() []string { return m.drop.list() }
 // GenerateContent makes the call with the configured options first. A
 // call's llms.WithStreamingReasoningFunc receives the reasoning a server
 // sends apart from the reply as it arrives (Ollama's "thinking",
-// OpenAI-compatible servers' "reasoning_content"), and WithNotice what the
-// user should know of the call that is no error.
+// OpenAI-compatible servers' "reasoning_content"), and the function of
+// WithNotice what the user should know of the call that is no error.
 // When the server refuses a parameter it can do without (stop sequences,
 // the temperature), as reasoning models and some servers do, the call is
 // made once more without it, and so are the calls after (see Dropped).
@@ -214,7 +214,7 @@ func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 		opt(&k.o)
 	}
 	k.con, _ = k.o.Metadata[constraintKey].(*Constraint)
-	k.notice, _ = k.o.Metadata[noticeKey].(func(string))
+	k.notice, _ = ctx.Value(noticeKey).(func(string))
 	k.opts = append(all, withoutMetadata)
 	withoutMetadata(&k.o)
 	if k.o.Model != "" {
@@ -332,37 +332,29 @@ func WindowOf(ctx context.Context, m llms.Model) Window {
 	return Window{}
 }
 
-// noticeKey is the key of the Metadata of llms.CallOptions that carries a
-// call's notice function.
-const noticeKey = "react-agent:notice"
+// noticeKey is the context key of a call's notice function.
+const noticeKey contextKey = 1
 
-// WithNotice is a call option that tells a model of New to pass fn what
-// the user should know of the call that is no error, as it happens: that
-// the context window grows, and what that costs.
-func WithNotice(fn func(msg string)) llms.CallOption {
-	return func(o *llms.CallOptions) {
-		if fn == nil {
-			return
-		}
-		md := make(map[string]any, len(o.Metadata)+1)
-		maps.Copy(md, o.Metadata)
-		md[noticeKey] = fn
-		o.Metadata = md
+// WithNotice returns ctx carrying fn, which a model of New that is called
+// with it passes what the user should know of the call that is no error,
+// as it happens: that the context window grows, and what that costs. It
+// goes in the context, as httptrace's hooks do, so that a model of any
+// other client is called with the same options.
+func WithNotice(ctx context.Context, fn func(msg string)) context.Context {
+	if fn == nil {
+		return ctx
 	}
+	return context.WithValue(ctx, noticeKey, fn)
 }
 
-// withoutMetadata is a call option, given last, that takes the options of
-// package model out of the metadata again, so that no client sends them
-// on.
+// withoutMetadata is a call option, given last, that takes the
+// constraint out of the metadata again, so that no client sends it on.
 func withoutMetadata(o *llms.CallOptions) {
-	_, c := o.Metadata[constraintKey]
-	_, n := o.Metadata[noticeKey]
-	if !c && !n {
+	if _, ok := o.Metadata[constraintKey]; !ok {
 		return
 	}
 	md := maps.Clone(o.Metadata)
 	delete(md, constraintKey)
-	delete(md, noticeKey)
 	if len(md) == 0 {
 		md = nil
 	}

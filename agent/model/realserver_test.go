@@ -158,7 +158,7 @@ func TestRealOllama(t *testing.T) {
 		}
 		before := chats(srv)
 		var notices []string
-		resp, err := m.GenerateContent(context.Background(), words(1500), streamed(), WithNotice(func(s string) { notices = append(notices, s) }))
+		resp, err := m.GenerateContent(WithNotice(context.Background(), func(s string) { notices = append(notices, s) }), words(1500), streamed())
 		if err != nil {
 			t.Fatal(err)
 		}

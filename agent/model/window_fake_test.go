@@ -28,7 +28,7 @@ func askOllama(t *testing.T, srv *modeltest.Server, numCtx, size int) ([]string,
 		t.Fatal(err)
 	}
 	var notices []string
-	_, err = m.GenerateContent(context.Background(), huge(size), WithNotice(func(s string) { notices = append(notices, s) }))
+	_, err = m.GenerateContent(WithNotice(context.Background(), func(s string) { notices = append(notices, s) }), huge(size))
 	var asked []any
 	for i := range srv.Calls() {
 		opts, _ := srv.Request(i)["options"].(map[string]any)
