@@ -160,7 +160,7 @@ func (c *ollama) generate(ctx context.Context, k *call) (*llms.ContentResponse, 
 	if err != nil {
 		return nil, err
 	}
-	g, refused := c.window.fit(c.window.tokensOf(len(probe)), k.maxTokens(), false)
+	g, refused := c.window.fit(c.window.tokensOf(len(probe)), k.maxTokens(), 0)
 	if refused != nil {
 		return nil, refused
 	}
@@ -174,7 +174,7 @@ func (c *ollama) generate(ctx context.Context, k *call) (*llms.ContentResponse, 
 	if g != nil {
 		return nil, small.err // grown once already
 	}
-	if g, refused = c.window.fit(small.prompt, small.reply, true); refused != nil {
+	if g, refused = c.window.fit(small.prompt, small.reply, small.used); refused != nil {
 		if refused.PromptTokens > 0 {
 			return nil, refused // the sizes: the prompt cannot fit
 		}
@@ -195,9 +195,9 @@ const fullSlack = 64
 // tooSmall is a call the window was too small for: the error to give,
 // and the tokens the window must hold.
 type tooSmall struct {
-	err    *Error
-	prompt tokens
-	reply  int
+	err         *Error
+	prompt      tokens
+	reply, used int // the bound on the reply, and the window of the call
 }
 
 // attempt makes the call k once, with the window asked now. It returns a
@@ -213,7 +213,7 @@ func (c *ollama) attempt(ctx context.Context, k *call) (*llms.ContentResponse, *
 		if errors.Is(err, ErrContextOverflow) {
 			e := Classify(ctx, err)
 			e.ContextTokens = numCtx
-			return nil, &tooSmall{err: e, prompt: c.window.tokensOf(len(body)), reply: limit}, nil
+			return nil, &tooSmall{err: e, prompt: c.window.tokensOf(len(body)), reply: limit, used: numCtx}, nil
 		}
 		return nil, nil, err
 	}
@@ -232,13 +232,13 @@ func (c *ollama) attempt(ctx context.Context, k *call) (*llms.ContentResponse, *
 			"and said nothing", ErrContextOverflow, numCtx)}
 		p := c.window.tokensOf(len(body))
 		p.least, p.plausible, p.estimate = max(p.least, prompt), max(p.plausible, prompt), max(p.estimate, prompt)
-		return nil, &tooSmall{err: e, prompt: p, reply: limit}, nil
+		return nil, &tooSmall{err: e, prompt: p, reply: limit, used: numCtx}, nil
 	case last.Done && last.DoneReason == "length" && (limit <= 0 || last.EvalCount < limit) && prompt+last.EvalCount >= numCtx-fullSlack:
 		// Asked not to shift the window, Ollama ends a reply that fills
 		// it so: the window is full, not the reply's bound reached.
 		e := &Error{PromptTokens: prompt, ContextTokens: numCtx, Err: fmt.Errorf("%w (%d tokens of prompt, %d of reply)",
 			ErrContextFull, prompt, last.EvalCount)}
-		return nil, &tooSmall{err: e, prompt: tokens{prompt, prompt, prompt}, reply: limit}, nil
+		return nil, &tooSmall{err: e, prompt: tokens{prompt, prompt, prompt}, reply: limit, used: numCtx}, nil
 	}
 	c.window.learn(len(body), prompt)
 	return r.response(), nil, nil
@@ -246,6 +246,9 @@ func (c *ollama) attempt(ctx context.Context, k *call) (*llms.ContentResponse, *
 
 // grew says that the window grew, and what that costs.
 func (c *ollama) grew(k *call, g *growth) {
+	if g.already {
+		return // the call that grew it said so
+	}
 	keep := "for its keep-alive (OLLAMA_KEEP_ALIVE where it runs, 5 minutes unless set)"
 	if v, ok := k.options["keep_alive"]; ok {
 		keep = fmt.Sprintf("for the keep-alive asked (%v)", v)

@@ -143,7 +143,7 @@ func newHTTPClient(base *http.Client, maxReply int64, idle time.Duration) *http.
 	if c.CheckRedirect == nil {
 		c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 			if len(via) >= maxRedirects {
-				return fmt.Errorf("the server redirected the call %d times: give its final address", len(via))
+				return fmt.Errorf("%w %d times", errRedirects, len(via))
 			}
 			return nil
 		}
@@ -292,13 +292,20 @@ func (d doer) Do(req *http.Request) (*http.Response, error) {
 	return nil, sendError(req.Context(), err)
 }
 
+// errRedirects is the error of a call redirected more than maxRedirects
+// times.
+var errRedirects = errors.New("the server redirected the call")
+
 // sendError returns the error of a request that got no response to take:
-// the server's error status, the idle bound, or an unreachable server.
+// the server's error status, the idle bound, redirects without end, or
+// an unreachable server.
 func sendError(ctx context.Context, err error) error {
 	var se *statusError
 	switch {
 	case errors.As(err, &se):
 		return se
+	case errors.Is(err, errRedirects):
+		return &Error{Fix: SettingBaseURL, Hint: "give the server's own address", Err: err}
 	case errors.Is(err, ErrIdle):
 		return err
 	case ctx.Err() != nil:

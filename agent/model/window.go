@@ -112,24 +112,30 @@ func (w *window) tokensOf(size int) tokens {
 }
 
 // growth is a window that grew: from and to tokens, for a prompt of
-// about prompt tokens.
-type growth struct{ from, to, prompt int }
+// about prompt tokens; already when another call grew it.
+type growth struct {
+	from, to, prompt int
+	already          bool
+}
 
 // fit returns what to do with a prompt of p tokens and a reply of up to
 // reply tokens (0 for no bound): grow the window to fit them, leave it, or
 // refuse the prompt, with an error that gives the sizes, when it cannot
-// fit even the ceiling. Before a call (!must), a prompt sure not to fit
+// fit even the ceiling. Before a call (used 0), a prompt sure not to fit
 // the ceiling is refused unsent, and one sure not to fit the window grows
-// it. must says that the server found the prompt too long for the window
-// asked (refused it, or cut it), or the reply filled it: the window then
-// grows, at least to twice its size, unless the prompt is likely not to
-// fit the ceiling.
-func (w *window) fit(p tokens, reply int, must bool) (*growth, *Error) {
+// it. After a call with a window of used tokens that the server found too
+// small (it refused the prompt, or cut it, or the reply filled it), the
+// window grows, at least to twice that, unless the prompt is likely not
+// to fit the ceiling; a window another call grew since is used as it is.
+func (w *window) fit(p tokens, reply, used int) (*growth, *Error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	must := used > 0
 	switch {
 	case p.least > w.ceiling, must && p.plausible > w.ceiling:
 		return nil, w.refusal(p.estimate, true, must)
+	case must && w.asked > used:
+		return &growth{from: used, to: w.asked, prompt: p.estimate, already: true}, nil
 	case must && w.asked >= w.ceiling:
 		return nil, w.refusal(p.estimate, false, must)
 	case !must && (p.least <= w.asked || p.plausible > w.ceiling):
@@ -141,7 +147,7 @@ func (w *window) fit(p tokens, reply int, must bool) (*growth, *Error) {
 	}
 	need := min(p.estimate, maxWindow) + room
 	if must {
-		need = max(need, 2*w.asked)
+		need = max(need, 2*min(used, maxWindow))
 	}
 	to := min(ceilPow2(need), w.ceiling)
 	if to <= w.asked {

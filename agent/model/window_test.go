@@ -25,9 +25,9 @@ func TestTheWindowStaysWithinItsBounds(t *testing.T) {
 			}
 			check("at first")
 			for _, p := range prompts {
-				for _, must := range []bool{false, true} {
-					w.fit(tokens{p / 2, p, p}, 4096, must)
-					check(fmt.Sprintf("after a prompt of %d, must %v", p, must))
+				for _, used := range []int{0, w.now(), 1, math.MaxInt} {
+					w.fit(tokens{p / 2, p, p}, 4096, used)
+					check(fmt.Sprintf("after a prompt of %d, a call with %d", p, used))
 				}
 			}
 		}

@@ -55,6 +55,7 @@ type reply struct {
 	k               *call
 	text, reasoning strings.Builder
 	calls           []*toolCall
+	byIndex         map[int]*toolCall // the calls streamed in parts, by index
 	usage           Usage
 	stop            string
 	end             bool // the server said the reply is complete
@@ -114,6 +115,9 @@ func (r *reply) add(ctx context.Context, p piece) error {
 	}
 	for _, c := range p.calls {
 		tc := r.call(c)
+		if tc == nil {
+			return fmt.Errorf("%w: a reply of more than %d tool calls", ErrMalformed, maxToolCalls)
+		}
 		if c.id != "" {
 			tc.id = c.id
 		}
@@ -145,18 +149,27 @@ func (r *reply) bound(s string) string {
 	return s
 }
 
-// call returns the tool call c is a part of.
+// maxToolCalls bounds the tool calls of a reply: the agent takes one a
+// step.
+const maxToolCalls = 256
+
+// call returns the tool call c is a part of, or nil when the reply would
+// have more than maxToolCalls.
 func (r *reply) call(c callPart) *toolCall {
-	for _, tc := range r.calls {
-		if c.whole {
-			break
-		}
-		if tc.index == c.index && (c.id == "" || tc.id == "" || tc.id == c.id) {
-			return tc
-		}
+	if tc := r.byIndex[c.index]; tc != nil && !c.whole && (c.id == "" || tc.id == "" || tc.id == c.id) {
+		return tc
+	}
+	if len(r.calls) >= maxToolCalls {
+		return nil
 	}
 	tc := &toolCall{index: c.index}
 	r.calls = append(r.calls, tc)
+	if !c.whole {
+		if r.byIndex == nil {
+			r.byIndex = map[int]*toolCall{}
+		}
+		r.byIndex[c.index] = tc
+	}
 	return tc
 }
 
@@ -219,6 +232,9 @@ func read(ctx context.Context, resp *http.Response, decode decoder, r *reply) er
 		if err != nil {
 			return readError(ctx, err)
 		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return fmt.Errorf("%w: the server sent an empty reply", ErrMalformed)
+		}
 		if err := readLine(ctx, bytes.TrimSpace(data), false, decode, r); err != nil {
 			return err
 		}
@@ -276,8 +292,10 @@ func readLine(ctx context.Context, line []byte, sse bool, decode decoder, r *rep
 			return nil
 		}
 	}
-	if e := streamError(line); e != nil {
-		return e
+	if bytes.Contains(line, []byte(`"error"`)) {
+		if e := streamError(line); e != nil {
+			return e
+		}
 	}
 	p, err := decode(line)
 	if err != nil {
