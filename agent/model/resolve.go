@@ -115,12 +115,28 @@ func isLocal(raw string) bool {
 }
 
 // Redact returns raw with the password of a URL's user information
-// replaced by "xxxxx", for messages and files; text that is not such a URL
-// comes back unchanged.
+// replaced by "xxxxx", for messages and files, also in an address that is
+// no valid URL; other text comes back unchanged.
 func Redact(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err == nil {
+		if u.User == nil {
+			return raw
+		}
+		return u.Redacted()
+	}
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
 		return raw
 	}
-	return u.Redacted()
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	at := strings.LastIndex(authority, "@")
+	user, _, hasPassword := strings.Cut(authority[:max(at, 0)], ":")
+	if at < 0 || !hasPassword {
+		return raw
+	}
+	return scheme + "://" + user + ":xxxxx" + rest[at:]
 }
