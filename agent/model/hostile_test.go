@@ -249,3 +249,36 @@ func TestConcurrentCallsOfOneModel(t *testing.T) {
 		})
 	}
 }
+
+// TestAnEndlessStreamFromAnthropicEndsAtTheBound streams text without end
+// in Anthropic's events to langchaingo's client, which gathers a reply
+// with += on a string: the reply ends at the bound of its tokens, as the
+// other clients' do, cut as a server cuts one.
+func TestAnEndlessStreamFromAnthropicEndsAtTheBound(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\","+
+			"\"content\":[],\"model\":\"c\",\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n"+
+			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
+		for r.Context().Err() == nil {
+			if _, err := fmt.Fprint(w, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"on and on \"}}\n\n"); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "anthropic", BaseURL: srv.URL, APIKey: "k", MaxTokens: 100,
+		MaxReplyBytes: 64 << 20, IdleTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streamed int
+	resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+		llms.WithStreamingFunc(func(_ context.Context, p []byte) error { streamed += len(p); return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := resp.Choices[0]; !model.AtTokenLimit(c.StopReason) || len(c.Content) != 100*128 || streamed != len(c.Content) {
+		t.Errorf("a reply of %d bytes (%d streamed), stop reason %q; want it cut at %d", len(c.Content), streamed, c.StopReason, 100*128)
+	}
+}
