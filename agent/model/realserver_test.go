@@ -235,6 +235,19 @@ func TestRealOllama(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a reply that filled the window its OpenAI endpoint shifted is found by its usage", func(t *testing.T) {
+		never := map[int]float32{gguf.EOS: -40}
+		srv := realserver.Ollama(t, realserver.Context(512), realserver.Model(gguf.Model{Prior: never, Seed: 1}))
+		m, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", Model: srv.Model, MaxTokens: 600})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.GenerateContent(context.Background(), words(3), streamed())
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextFull) || me.ContextTokens != 512 || !strings.Contains(me.Hint, "OLLAMA_CONTEXT_LENGTH") {
+			t.Fatalf("error %v", err)
+		}
+	})
 	t.Run("a model that writes one token over and over is stopped, and the error says so", func(t *testing.T) {
 		srv := realserver.Ollama(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.ByteToken('a'): 20}, Seed: 1}))
 		for _, v1 := range []bool{false, true} {
