@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"strings"
@@ -31,7 +32,11 @@ type ollama struct {
 // openOllama opens the Ollama server r resolves to.
 func openOllama(ctx context.Context, r Resolved, cfg Config, hc *http.Client) (opened, error) {
 	c := &ollama{base: r.URL, hc: hc}
-	c.window = newWindow(cfg.NumCtx, c.contextLength(ctx, r.Model))
+	numCtx := cfg.NumCtx
+	if n := intOf(cfg.Options["num_ctx"]); n > 0 {
+		numCtx = n // the window asked for as an option is asked for all the same
+	}
+	c.window = newWindow(numCtx, c.contextLength(ctx, r.Model))
 	return opened{client: c, numCtx: c.window.now(), images: true,
 		con: fixed(ModeSchema, ollamaAPI, "the JSON object protocol, bound by a JSON schema in Ollama's format")}, nil
 }
@@ -85,6 +90,14 @@ func (c *ollama) body(k *call, numCtx int) ([]byte, int, error) {
 	}
 	if k.o.JSONMode {
 		body["format"] = "json"
+	}
+	if _, ok := k.options["num_ctx"]; ok {
+		// The window, asked for as an option too, is the window's to
+		// send: within its bounds, and as it grows.
+		kk := *k
+		kk.options = maps.Clone(k.options)
+		delete(kk.options, "num_ctx")
+		k = &kk
 	}
 	data, err := k.finish(body, "options", ollamaTopLevel)
 	opts, _ := body["options"].(map[string]any)
@@ -357,16 +370,17 @@ func get(ctx context.Context, hc *http.Client, url, key string) (*http.Response,
 	return resp, nil
 }
 
-// intOf returns a number of a request body as an int, or 0.
+// intOf returns a number of a request body as an int, within the int32
+// range, or 0 for what is no number.
 func intOf(v any) int {
 	switch n := v.(type) {
 	case int:
 		return n
 	case float64:
-		if n > math.MaxInt32 || n < math.MinInt32 {
+		if math.IsNaN(n) {
 			return 0
 		}
-		return int(n)
+		return int(math.Max(math.Min(n, math.MaxInt32), math.MinInt32))
 	case json.Number:
 		i, _ := n.Int64()
 		return int(i)

@@ -135,3 +135,25 @@ func TestAReplyThatFillsTheWindowIsNoReplyCutAtItsBound(t *testing.T) {
 		}
 	})
 }
+
+// TestAWindowAskedForAsAnOptionIsTheWindowAskedFor gives num_ctx as a
+// model option (-o num_ctx=…): it is the ceiling, as --num-ctx is, within
+// the window's bounds, and never sent past them.
+func TestAWindowAskedForAsAnOptionIsTheWindowAskedFor(t *testing.T) {
+	for _, n := range []float64{4096, 1e12} {
+		srv := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.ContextSize(1<<21))
+		defer srv.Close()
+		m, err := New(context.Background(), Config{BaseURL: srv.URL, Model: "m", Options: map[string]any{"num_ctx": n}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.GenerateContent(context.Background(), huge(40_000))
+		opts, _ := srv.Request(0)["options"].(map[string]any)
+		switch {
+		case n == 4096 && (!errors.Is(err, ErrContextOverflow) || srv.Calls() != 0):
+			t.Errorf("num_ctx %v: error %v after %d calls; want it refused unsent", n, err, srv.Calls())
+		case n > 4096 && (err != nil || opts["num_ctx"] != float64(1<<20)):
+			t.Errorf("num_ctx %v: error %v, asked %v", n, err, opts["num_ctx"])
+		}
+	}
+}
