@@ -399,15 +399,22 @@ func (r *runState) refit(iter int, err error) bool {
 	r.fitTurns += turns
 	r.fitObservations += observations
 	r.fitNewest = r.fitNewest || newest
-	if !fits {
+	full := errors.Is(err, model.ErrContextFull)
+	if !fits || full && turns == 0 && observations == 0 && !newest {
+		// A prompt that fitted with too little room for its reply,
+		// and fits the same now, would fill the window again.
 		return false
 	}
 	left := "fitted to it"
 	if turns > 0 || observations > 0 || newest {
 		left, r.fitSaid = "fitted to it: it leaves out "+leftOut(turns, observations, newest), true
 	}
-	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: fmt.Sprintf(
-		"the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)})
+	msg := fmt.Sprintf("the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)
+	if full {
+		msg = fmt.Sprintf("the reply filled the context window of %d tokens after %s; the prompt was %s, to leave the reply more room, and sent again",
+			w, said, left)
+	}
+	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: msg})
 	return true
 }
 

@@ -40,7 +40,7 @@ var (
 	// reply filled the rest of it before it ended: llama-server's
 	// "truncated" reply, Ollama's "length" with the window full (asked not
 	// to shift it). It matches ErrContextOverflow too.
-	ErrContextFull = fmt.Errorf("%w with its reply: the window filled before the reply ended", ErrContextOverflow)
+	ErrContextFull error = contextFull{}
 	// ErrNotUTF8 means the server could not send the model's reply because
 	// the model wrote bytes that are not UTF-8 (llama-server answers 500,
 	// "Failed to parse input"): asking again the same way gets the same.
@@ -52,6 +52,15 @@ var (
 	// ErrNoModel means the server has no model of the name asked for.
 	ErrNoModel = errors.New("the server has no such model")
 )
+
+// contextFull is ErrContextFull: a prompt that does not fit the window
+// with its reply.
+type contextFull struct{}
+
+func (contextFull) Error() string { return "the reply filled the model's context window before it ended" }
+
+// Is reports that a full window is a prompt that does not fit it.
+func (contextFull) Is(target error) bool { return target == ErrContextOverflow }
 
 // errSchemaRefused is the cause of a server's failure to make a grammar of
 // a request's schema or grammar (Ollama's 500 "invalid JSON schema in
@@ -291,10 +300,8 @@ func isNetError(err error) bool {
 // in numbers, when they are known.
 func overflowWhat(e *Error) string {
 	switch p, c := e.PromptTokens, e.ContextTokens; {
-	case errors.Is(e.Err, ErrContextFull) && p > 0 && c > 0:
-		return fmt.Sprintf("the prompt of %d tokens left too little of the context window of %d for the reply", p, c)
 	case errors.Is(e.Err, ErrContextFull):
-		return "the prompt left too little of the context window for the reply"
+		return "the window is too small for the prompt and its reply"
 	case p > 0 && c > 0:
 		return fmt.Sprintf("the prompt is %d tokens, more than the context window of %d", p, c)
 	case c > 0:

@@ -163,7 +163,7 @@ func (c *llamacpp) generate(ctx context.Context, k *call) (*llms.ContentResponse
 		// The context ran out before the reply's bound: the window is
 		// full, and a larger bound on the reply would not help.
 		return nil, &Error{PromptTokens: last.TokensEvaluated, ContextTokens: c.nCtx, Err: fmt.Errorf(
-			"%w (%d tokens of prompt, %d of reply)", ErrContextFull, last.TokensEvaluated, last.TokensPredicted)}
+			"%w: %d tokens of prompt and %d of reply, in a window of %d", ErrContextFull, last.TokensEvaluated, last.TokensPredicted, c.nCtx)}
 	}
 	return r.response(), nil
 }

@@ -249,8 +249,8 @@ func (c *ollama) attempt(ctx context.Context, k *call) (*llms.ContentResponse, *
 	case last.Done && last.DoneReason == "length" && (limit <= 0 || last.EvalCount < limit) && prompt+last.EvalCount >= numCtx-fullSlack:
 		// Asked not to shift the window, Ollama ends a reply that fills
 		// it so: the window is full, not the reply's bound reached.
-		e := &Error{PromptTokens: prompt, ContextTokens: numCtx, Err: fmt.Errorf("%w (%d tokens of prompt, %d of reply)",
-			ErrContextFull, prompt, last.EvalCount)}
+		e := &Error{PromptTokens: prompt, ContextTokens: numCtx, Err: fmt.Errorf("%w: %d tokens of prompt and %d of reply, in a window of %d",
+			ErrContextFull, prompt, last.EvalCount, numCtx)}
 		return nil, &tooSmall{err: e, prompt: tokens{prompt, prompt, prompt}, reply: limit, used: numCtx}, nil
 	}
 	c.window.learn(len(body), prompt)

@@ -285,8 +285,8 @@ func (c *openaiClient) ollamaCut(ctx context.Context, u Usage) error {
 		return &Error{ContextTokens: w, Err: fmt.Errorf("%w: the server cut the prompt to the %d tokens of its context window, "+
 			"and said nothing", ErrContextOverflow, w)}
 	case u.PromptTokens+u.CompletionTokens >= w:
-		return &Error{PromptTokens: u.PromptTokens, ContextTokens: w, Err: fmt.Errorf("%w (%d tokens of prompt, %d of reply), "+
-			"and the server dropped the start of the window to go on", ErrContextFull, u.PromptTokens, u.CompletionTokens)}
+		return &Error{PromptTokens: u.PromptTokens, ContextTokens: w, Err: fmt.Errorf("%w: %d tokens of prompt and %d of reply, in a window of %d, "+
+			"and the server dropped the start of the window to go on", ErrContextFull, u.PromptTokens, u.CompletionTokens, w)}
 	}
 	return nil
 }
