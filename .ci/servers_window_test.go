@@ -43,7 +43,7 @@ func TestOllamaIsNeverLeftToShiftTheWindowInsideAReply(t *testing.T) {
 	if strings.Contains(srv.Log(), "context limit hit - shifting") {
 		t.Errorf("Ollama shifted the window inside the reply\n%s", got)
 	}
-	if got.code == 0 || strings.TrimSpace(got.stdout) != "" || !strings.Contains(got.stderr, "window filled") ||
+	if got.code == 0 || strings.TrimSpace(got.stdout) != "" || !strings.Contains(got.stderr, "filled the model's context window") ||
 		strings.Contains(got.stderr, "--max-tokens") || !strings.Contains(got.stderr, "--num-ctx") {
 		t.Errorf("a reply that filled the window of %d tokens (a prompt of %d) was taken for an answer, or for a reply cut at its bound\n%s",
 			prompt+8, prompt, got)
@@ -71,7 +71,7 @@ func TestAReplyThatFillsLlamaServersContextSaysSo(t *testing.T) {
 	never := map[int]float32{gguf.EOS: -40}
 	srv := llamaServer.start(t, realserver.Model(gguf.Model{Prior: never, Context: 16384, Seed: 1}), realserver.Context(4096))
 	got := llamaServer.ask(t, srv, "--max-iterations", "1", "Write on.")
-	if got.code == 0 || !strings.Contains(got.stderr, "window filled") || !strings.Contains(got.stderr, "its -c") ||
+	if got.code == 0 || !strings.Contains(got.stderr, "filled the model's context window") || !strings.Contains(got.stderr, "its -c") ||
 		!strings.Contains(got.stderr, "16384") || strings.Contains(got.stderr, "--max-tokens") {
 		t.Errorf("want the full window said, and how to make it larger (-c, up to the 16384 the model was trained for)\n%s", got)
 	}

@@ -57,7 +57,9 @@ var (
 // with its reply.
 type contextFull struct{}
 
-func (contextFull) Error() string { return "the reply filled the model's context window before it ended" }
+func (contextFull) Error() string {
+	return "the reply filled the model's context window before it ended"
+}
 
 // Is reports that a full window is a prompt that does not fit it.
 func (contextFull) Is(target error) bool { return target == ErrContextOverflow }
