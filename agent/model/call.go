@@ -120,17 +120,6 @@ func (k *call) sample(body map[string]any) {
 	}
 }
 
-// chatMessage is a message of a chat request, in the form both Ollama's
-// /api/chat and the OpenAI API take, but for images and tool calls.
-type chatMessage struct {
-	Role       string   `json:"role"`
-	Content    any      `json:"content"`
-	Name       string   `json:"name,omitempty"`
-	ToolCallID string   `json:"tool_call_id,omitempty"`
-	ToolCalls  []any    `json:"tool_calls,omitempty"`
-	Images     []string `json:"images,omitempty"` // Ollama's, base64
-}
-
 // roleOf returns the chat role of a langchaingo message type.
 func roleOf(t llms.ChatMessageType) string {
 	switch t {
