@@ -282,3 +282,20 @@ func TestAnEndlessStreamFromAnthropicEndsAtTheBound(t *testing.T) {
 		t.Errorf("a reply of %d bytes (%d streamed), stop reason %q; want it cut at %d", len(c.Content), streamed, c.StopReason, 100*128)
 	}
 }
+
+// TestAConnectionDroppedAfterTheReplyEndedLosesNothing drops the
+// connection after the chunk that ends the reply (its finish_reason),
+// before the usage and [DONE]: the reply is whole, and is taken.
+func TestAConnectionDroppedAfterTheReplyEndedLosesNothing(t *testing.T) {
+	cfg, _ := hostile(t, "openai", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"choices":[{"index":0,"delta":{"content":"Final Answer: 42"}}]}`+"\n\n"+
+			`data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n"+`data: {"choi`)
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	})
+	resp, err := call(t, cfg)
+	if err != nil || resp.Choices[0].Content != "Final Answer: 42" || resp.Choices[0].StopReason != "stop" {
+		t.Fatalf("reply %v, error %v", resp, err)
+	}
+}

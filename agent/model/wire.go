@@ -248,6 +248,9 @@ func read(ctx context.Context, resp *http.Response, decode decoder, r *reply) er
 	for !r.done && !r.over {
 		line, err := nextLine(br, &long)
 		if err != nil && err != io.EOF {
+			if r.end && ctx.Err() == nil {
+				break // the reply was whole: what was to follow (its usage) is lost
+			}
 			return readError(ctx, err) // the line is cut short
 		}
 		if lerr := readLine(ctx, bytes.TrimSpace(line), sse, decode, r); lerr != nil {
