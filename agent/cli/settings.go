@@ -121,7 +121,7 @@ func runSettings(c *call, f *agentFlags) error {
 		case name == "api-key" && resolved.KeyFrom != model.FromDefault && resolved.KeyFrom != "":
 			source = resolved.KeyFrom
 		case name == "num-ctx" && value == "0":
-			value = fmt.Sprintf("%d, grows as needed", model.DefaultNumCtx)
+			value, source = strconv.Itoa(model.DefaultNumCtx), "default: grows as a prompt needs"
 		case name == "stream" && !f.noStream:
 			value, source = strconv.FormatBool(c.terminal(stderr)), "default: on at a terminal"
 		case name == "stop":
