@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -67,5 +70,22 @@ func TestTheWindowWarningNamesAFlagThatHelps(t *testing.T) {
 	got = args("--no-log", "--base-url", ollama.URL, "--num-ctx", "2048", question).run(t)
 	if !strings.Contains(got.stderr, "context window of 2048") || !strings.Contains(got.stderr, "raise --num-ctx") {
 		t.Errorf("want --num-ctx named\n%s", got)
+	}
+}
+
+// TestAServersErrorReachesTheTerminalEscaped has a server answer with an
+// error whose message holds escape sequences: the person reads them
+// escaped, never as what they would do to the terminal.
+func TestAServersErrorReachesTheTerminalEscaped(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"error":"no \u001b[2J\u001b]52;c;aGk=\u0007 for you"}`)
+	}))
+	defer srv.Close()
+	got := args("--no-log", "--base-url", srv.URL, "-m", "m", "What?").run(t)
+	if got.code != 1 || strings.ContainsAny(got.stderr, "\x1b\x07") || !strings.Contains(got.stderr, "for you") {
+		t.Fatalf("want the server's message, escaped\n%q", got.stderr)
 	}
 }
