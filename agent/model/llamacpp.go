@@ -237,10 +237,6 @@ func (c *llamacpp) trainedContext(ctx context.Context) int {
 func (c *llamacpp) applyTemplate(ctx context.Context, msgs []llms.MessageContent) (string, error) {
 	chat := make([]map[string]string, 0, len(msgs))
 	for _, m := range msgs {
-		if len(m.Parts) > 0 && !isText(m) {
-			return "", &Error{Fix: SettingProvider,
-				Err: fmt.Errorf("%w; use a provider whose server sees images (the OpenAI-compatible endpoint of the same server, for one)", ErrNoImages)}
-		}
 		chat = append(chat, map[string]string{"role": roleOf(m.Role), "content": MessageText(m)})
 	}
 	body, err := jsonBody(map[string]any{"messages": chat})
