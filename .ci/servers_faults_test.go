@@ -130,9 +130,12 @@ func TestEveryModelCallBoundsTheReply(t *testing.T) {
 		}, "/v1/chat/completions", maxTokens},
 		{"ollama's /api/chat", ollamaServer, func(u string, s *realserver.Server) []string {
 			return []string{"--provider", "ollama", "--base-url", u, "-m", s.Model}
-		}, "/api/chat", func(b map[string]any) any { o, _ := b["options"].(map[string]any); return o["num_predict"] }},
-		{"ollama's native tool calls", ollamaServer, func(u string, s *realserver.Server) []string {
+		}, "/api/chat", numPredict},
+		{"ollama's native tool calls, on its own API too", ollamaServer, func(u string, s *realserver.Server) []string {
 			return []string{"--provider", "ollama", "--base-url", u, "-m", s.Model, "--protocol", "native"}
+		}, "/api/chat", numPredict},
+		{"ollama's OpenAI API", ollamaServer, func(u string, s *realserver.Server) []string {
+			return []string{"--provider", "openai", "--base-url", u + "/v1", "-m", s.Model}
 		}, "/v1/chat/completions", maxTokens},
 	}
 	for _, c := range cases {
@@ -153,6 +156,10 @@ func TestEveryModelCallBoundsTheReply(t *testing.T) {
 		})
 	}
 }
+
+// numPredict returns the bound a request to Ollama's own API sets on the
+// reply.
+func numPredict(b map[string]any) any { o, _ := b["options"].(map[string]any); return o["num_predict"] }
 
 // maxTokens returns the bound an OpenAI-style request sets on the reply.
 func maxTokens(b map[string]any) any {

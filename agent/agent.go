@@ -189,7 +189,12 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		res.Iterations = iter
 		reply, err := r.ask(runCtx, iter, false)
 		if err != nil && errors.Is(err, ErrToolsRefused) && a.opts.protocol == ProtocolAuto && r.native {
-			t, terr := a.textTranscript(history, question, a.opts.template)
+			// The text protocol goes on bound as a run of it binds.
+			tmpl, terr := r.bind(runCtx, iter)
+			var t transcript
+			if terr == nil {
+				t, terr = a.textTranscript(history, question, tmpl)
+			}
 			if terr != nil {
 				res.StopReason = event.StopError
 				return res, terr
@@ -263,7 +268,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if size := r.tr.size(); size > maxPromptBytes {
 		return nil, fmt.Errorf("agent: %w: %d bytes, more than the %d a run may send", ErrPromptTooLarge, size, maxPromptBytes)
 	}
-	r.checkWindow(iter)
+	r.checkWindow(ctx, iter)
 	msgs := r.tr.messages()
 	r.sent = r.tr.size()
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: msgs, Forced: forced}); err != nil {
@@ -401,22 +406,31 @@ func (r *runState) refit(iter int, err error) bool {
 	r.fitTurns += turns
 	r.fitObservations += observations
 	r.fitNewest = r.fitNewest || newest
-	if !fits {
+	full := errors.Is(err, model.ErrContextFull)
+	if !fits || full && turns == 0 && observations == 0 && !newest {
+		// A prompt that fitted with too little room for its reply,
+		// and fits the same now, would fill the window again.
 		return false
 	}
 	left := "fitted to it"
 	if turns > 0 || observations > 0 || newest {
 		left, r.fitSaid = "fitted to it: it leaves out "+leftOut(turns, observations, newest), true
 	}
-	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: fmt.Sprintf(
-		"the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)})
+	msg := fmt.Sprintf("the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)
+	if full {
+		msg = fmt.Sprintf("the reply filled the context window of %d tokens after %s; the prompt was %s, to leave the reply more room, and sent again",
+			w, said, left)
+	}
+	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: msg})
 	return true
 }
 
 // checkWindow fits the text transcript into the model's context window
-// before every call, and warns once when the prompt still nears it, as
-// some servers (Ollama) silently truncate a prompt too long.
-func (r *runState) checkWindow(iter int) {
+// before every call, and warns once when the prompt still nears it: the
+// server refuses a prompt too long, or cuts it (Ollama's OpenAI-compatible
+// endpoint), and the warning says what the model knows of making the
+// window larger.
+func (r *runState) checkWindow(ctx context.Context, iter int) {
 	w := r.contextWindow()
 	if w <= 0 {
 		return
@@ -447,8 +461,12 @@ func (r *runState) checkWindow(iter int) {
 		if left != "" {
 			left = ", though it " + left
 		}
-		err := windowError(fmt.Sprintf("the prompt is about %d tokens, %s the context window of %d%s; "+
-			"the server may drop its beginning, where the instructions are", tokens, where, w, left))
+		win := model.WindowOf(ctx, r.a.model)
+		if win.Cuts {
+			left += "; the server may drop its beginning, where the instructions are"
+		}
+		err := &model.Error{Fix: win.Fix, Hint: win.Hint,
+			Err: windowError(fmt.Sprintf("the prompt is about %d tokens, %s the context window of %d%s", tokens, where, w, left))}
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	case left != "":
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,

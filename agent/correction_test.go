@@ -39,7 +39,7 @@ func TestCorrectionsSpeakTheProtocolInForce(t *testing.T) {
 			s := modeltest.NewOllama(tt.replies)
 			defer s.Close()
 			m, err := model.New(context.Background(), model.Config{Provider: "ollama", BaseURL: s.URL, Model: "m",
-				MaxTokens: 16, ToolCalling: tt.protocol == ProtocolNative})
+				MaxTokens: 16})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -130,12 +130,13 @@ func (a *Agent) toolDefinitions() []llms.Tool {
 
 // callNative makes one native model call, without streaming, with the
 // tools unless the final answer was asked for.
-func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, withTools bool) (generation, error) {
+func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, notice func(string)) (generation, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
+	ctx = model.WithNotice(ctx, notice)
 	var opts []llms.CallOption
 	if withTools {
 		opts = append(opts, llms.WithTools(a.toolDefinitions()))
@@ -158,20 +159,11 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 		cut: model.AtTokenLimit(c.StopReason)}, nil
 }
 
-// toolsRefused reports whether a server's error says it takes no tools,
-// as Ollama's "does not support tools" and OpenAI-compatible servers'
-// 400s about "tools" do.
-func toolsRefused(err error) bool {
-	if errors.Is(err, model.ErrNoToolCalls) {
-		return true
-	}
-	var me *model.Error
-	if errors.As(err, &me) && me.StatusCode != 0 && me.StatusCode != 400 && me.StatusCode != 422 && me.StatusCode != 501 {
-		return false
-	}
-	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "does not support tools") || strings.Contains(msg, "tool") && (strings.Contains(msg, "not supported") || strings.Contains(msg, "unsupported"))
-}
+// toolsRefused reports whether a model's error says its server takes no
+// tools, as the model read the server's own error (Ollama's "does not
+// support tools", OpenAI-compatible servers' 400s about "tools") or its
+// /props.
+func toolsRefused(err error) bool { return errors.Is(err, model.ErrNoToolCalls) }
 
 // readNative turns a native reply into a step: its first tool call (the
 // others are left: one call a step), or, with none, what the tolerant

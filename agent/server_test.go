@@ -277,7 +277,7 @@ func TestAModelOllamaStoppedForRepeatingItselfIsTriedAgainOnce(t *testing.T) {
 		t.Run(string(protocol), func(t *testing.T) {
 			srv := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
 			defer srv.Close()
-			m, err := model.New(context.Background(), model.Config{BaseURL: srv.URL, Model: "m", ToolCalling: protocol == ProtocolNative})
+			m, err := model.New(context.Background(), model.Config{BaseURL: srv.URL, Model: "m"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,6 +37,12 @@ func adviseStop(err error, stop event.StopReason) string {
 		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
 	case errors.Is(err, model.ErrCannotConstrain):
 		more = constrainAdvice
+	case errors.Is(err, agent.ErrContextWindow):
+		// The model says what makes its window larger, if anything does.
+		more = "lower --max-observation"
+		if errors.As(err, &me) && me.Fix == model.SettingNumCtx {
+			more = "raise --num-ctx or lower --max-observation"
+		}
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg)
 	case errors.As(err, &mcpStart) && mcpStart.URL == "" && errors.Is(err, context.DeadlineExceeded):
@@ -59,8 +65,6 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "move it aside (mv LOG LOG.damaged, with its -wal and -shm files) and the next run starts a new log; sqlite3 LOG .recover may save what it holds"
 	case errors.Is(err, logs.ErrNotALog):
 		more = "--log-db (or REACT_AGENT_LOG_DB, or log-db in the config file) takes the path of a log, or of a file that does not exist yet; leave it out for the usual log, or pass --no-log"
-	case errors.Is(err, agent.ErrContextWindow):
-		more = "raise --num-ctx or lower --max-observation"
 	case errors.Is(err, tools.ErrShellDisabled):
 		// The tool's own message is written for the model.
 		msg, more = "shell: "+tools.ErrShellDisabled.Error(), "pass --allow-shell to let the agent run shell commands"

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -68,5 +70,43 @@ func TestARemoteMCPServerThatDoesNotAnswerIsNotToldOfNpx(t *testing.T) {
 	local := advise(&mcp.StartError{Server: "near", Err: fmt.Errorf("no answer: %w", context.DeadlineExceeded)})
 	if !strings.Contains(local, "npx -y") {
 		t.Errorf("a command's advice: %s", local)
+	}
+}
+
+// TestTheWindowWarningNamesAFlagThatHelps runs a long question against
+// llama-server, whose window is its -c, and against Ollama with
+// --num-ctx: only the second is told to raise --num-ctx.
+func TestTheWindowWarningNamesAFlagThatHelps(t *testing.T) {
+	t.Parallel()
+	question := "What is 17 * 23 + 4? " + strings.Repeat("Say it plainly. ", 400)
+	llama := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(2048))
+	defer llama.Close()
+	got := args("--no-log", "--provider", "llamacpp", "--base-url", llama.URL, question).run(t)
+	if !strings.Contains(got.stderr, "context window of 2048") || strings.Contains(got.stderr, "--num-ctx") ||
+		strings.Contains(got.stderr, "may drop its beginning") || !strings.Contains(got.stderr, "its -c") {
+		t.Errorf("want the window said, with llama-server's -c and no --num-ctx\n%s", got)
+	}
+	ollama := modeltest.NewOllama(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(32768))
+	defer ollama.Close()
+	got = args("--no-log", "--base-url", ollama.URL, "--num-ctx", "2048", question).run(t)
+	if !strings.Contains(got.stderr, "context window of 2048") || !strings.Contains(got.stderr, "raise --num-ctx") {
+		t.Errorf("want --num-ctx named\n%s", got)
+	}
+}
+
+// TestAServersErrorReachesTheTerminalEscaped has a server answer with an
+// error whose message holds escape sequences: the person reads them
+// escaped, never as what they would do to the terminal.
+func TestAServersErrorReachesTheTerminalEscaped(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"error":"no \u001b[2J\u001b]52;c;aGk=\u0007 for you"}`)
+	}))
+	defer srv.Close()
+	got := args("--no-log", "--base-url", srv.URL, "-m", "m", "What?").run(t)
+	if got.code != 1 || strings.ContainsAny(got.stderr, "\x1b\x07") || !strings.Contains(got.stderr, "for you") {
+		t.Fatalf("want the server's message, escaped\n%q", got.stderr)
 	}
 }

@@ -347,7 +347,7 @@ func (s *session) switchAgent(ctx context.Context, chat **agent.Chat) error {
 // that none was named.
 func (s *session) describeModel(ctx context.Context) string {
 	named := s.flags.model.Model
-	r, err := model.Resolve(ctx, s.withProviderEnv(s.flags.model))
+	r, err := model.Resolve(s.flags.model, s.getenv)
 	switch {
 	case err != nil && named == "":
 		return "the default model"
@@ -358,7 +358,7 @@ func (s *session) describeModel(ctx context.Context) string {
 	}
 	where := r.Provider.Name
 	if r.URL != "" {
-		where += " at " + r.URL
+		where += " at " + model.Redact(r.URL)
 	}
 	if named == "" && (r.Model == "" || r.Model == "default") {
 		// llama-server's: it serves the one model it loaded.

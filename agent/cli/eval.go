@@ -48,7 +48,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
 	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
-	fs.Var(atLeast(&f.numCtx, model.DefaultNumCtx, 1), "num-ctx", "context window asked of Ollama and llamafile, in tokens")
+	fs.Var(atLeast(&f.numCtx, 0, 1, model.DefaultNumCtx), "num-ctx", numCtxUsage)
 	fs.IntVar(&f.maxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
 	fs.Var(temperature(&f.temperature), "temperature", "sampling temperature, from 0 to 2")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object a run instead of the table")
@@ -254,7 +254,8 @@ func evalAdvice(err error) string {
 	var me *model.Error
 	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
 		msg, _ := modelAdvice(me, tidy("", err.Error()))
-		return msg + "; check the model and its server's address in --models, as in ollama:qwen2.5:7b@http://127.0.0.1:11434"
+		ollama, _ := model.Lookup("ollama")
+		return msg + "; check the model and its server's address in --models, as in ollama:" + ollama.DefaultModel + "@" + ollama.Address
 	}
 	return advise(err)
 }
@@ -266,7 +267,7 @@ func (f *evalFlags) runner(e *env, base *tools.Registry) evalpkg.Runner {
 	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
 		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
 		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
-			MaxTokens: f.maxTokens, Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
+			MaxTokens: f.maxTokens, Temperature: f.temperature}
 		protocol, constrain := agent.Protocol(t.Protocol), agent.ConstrainOff
 		if t.Protocol == evalpkg.Constrained {
 			protocol, constrain = agent.ProtocolText, agent.ConstrainOn

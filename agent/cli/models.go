@@ -17,15 +17,16 @@ import (
 // and, with sampling, which model and how it samples.
 func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 	grouped(fs, "Model flags", func() {
-		fs.StringVar(&m.Provider, "provider", "ollama", "model provider: "+strings.Join(model.Names(), ", "))
+		ollama, _ := model.Lookup("ollama")
+		fs.StringVar(&m.Provider, "provider", ollama.Name, "model provider: "+strings.Join(model.Names(), ", "))
 		if sampling {
-			ollama, _ := model.Lookup("ollama")
 			fs.StringVarP(&m.Model, "model", "m", "", fmt.Sprintf("model name (default: %s on ollama, the provider's own elsewhere)", ollama.DefaultModel))
 		}
-		fs.StringVar(&m.BaseURL, "base-url", "", "server URL (default: OLLAMA_HOST or http://127.0.0.1:11434 for ollama, OPENAI_BASE_URL for openai); with --provider openai, any OpenAI-compatible server")
+		fs.StringVar(&m.BaseURL, "base-url", "", fmt.Sprintf("server URL (default: %s or %s for ollama, OPENAI_BASE_URL for openai); with --provider openai, any OpenAI-compatible server",
+			ollama.URLEnv, ollama.Address))
 		fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY); a local server needs none")
 		if sampling {
-			fs.Var(atLeast(&m.NumCtx, model.DefaultNumCtx, 1), "num-ctx", "context window asked of Ollama and llamafile, in tokens")
+			fs.Var(atLeast(&m.NumCtx, 0, 1, model.DefaultNumCtx), "num-ctx", numCtxUsage)
 			fs.IntVar(&m.MaxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
 			fs.Var(temperature(&m.Temperature), "temperature", "sampling temperature, from 0 to 2")
 			fs.VarP(&modelOptions{m: m}, "option", "o", "a model option sent as it is with every call, `KEY=VALUE` or KEY VALUE, such as -o repeat_penalty 1.1 (repeatable; a JSON number, boolean, list or object is sent as one)")
@@ -44,21 +45,22 @@ func checkProvider(fs *pflag.FlagSet, name string) error {
 	return nil
 }
 
-// withProviderEnv returns cfg with the server's URL and the API key taken
-// from the provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …) of
-// e's environment where cfg leaves them empty, as the model package would
-// take them from the process's.
+// numCtxUsage is the help of --num-ctx.
+var numCtxUsage = fmt.Sprintf("context window asked of Ollama, in tokens, and the most it grows to (default: %d, grown once when a prompt needs more, up to what the model takes)",
+	model.DefaultNumCtx)
+
+// withProviderEnv returns cfg as model.Resolve works it out in e's
+// environment: the server's URL, the API key and the model, from the
+// provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …) and its
+// defaults where cfg leaves them empty, as model.New would from the
+// process's. A cfg it cannot resolve comes back as it is, for model.New
+// to say why.
 func (e *env) withProviderEnv(cfg model.Config) model.Config {
-	p, ok := model.Lookup(cfg.Provider)
-	if !ok {
+	r, err := model.Resolve(cfg, e.getenv)
+	if err != nil {
 		return cfg
 	}
-	if cfg.BaseURL == "" && p.URLEnv != "" {
-		cfg.BaseURL = e.getenv(p.URLEnv)
-	}
-	if cfg.APIKey == "" && p.KeyEnv != "" {
-		cfg.APIKey = e.getenv(p.KeyEnv)
-	}
+	cfg.BaseURL, cfg.APIKey, cfg.Model = r.URL, r.Key, r.Model
 	return cfg
 }
 
@@ -214,11 +216,8 @@ func (e *env) defaultModel(fs *pflag.FlagSet, provider string) string {
 	afs.Set("provider", provider)
 	afs.Set("config", e.configPath(fs))
 	e.applySettings(afs) // a mistake in them is said by the command that reads them
-	if f.model.Model != "" {
-		return f.model.Model
-	}
-	p, _ := model.Lookup(provider)
-	return p.DefaultModel
+	r, _ := model.Resolve(model.Config{Provider: provider, Model: f.model.Model}, e.getenv)
+	return r.Model
 }
 
 // humanSize writes a size in bytes as people read it: 4.7 GB, 512 MB.

@@ -143,22 +143,25 @@ func (e *env) continueSettings(fs *pflag.FlagSet, f *agentFlags, sess *logs.Sess
 }
 
 // baseURL is the server's URL as the flags and the provider's variable
-// (OLLAMA_HOST, …) give it; empty for the provider's usual address.
+// (OLLAMA_HOST, …) give it, as model.Resolve reads it; empty for the
+// provider's usual address.
 func (e *env) baseURL(f *agentFlags) string {
-	if f.model.BaseURL != "" {
+	r, err := model.Resolve(f.model, e.getenv)
+	switch {
+	case err != nil:
 		return f.model.BaseURL
+	case r.URLFrom == model.FromDefault:
+		return ""
 	}
-	if p, ok := model.Lookup(f.model.Provider); ok && p.URLEnv != "" {
-		return e.getenv(p.URLEnv)
-	}
-	return ""
+	return r.URL
 }
 
 // runMeta is what the log keeps of the model of a run.
 func (e *env) runMeta(f *agentFlags) logs.Run {
+	r, _ := model.Resolve(f.model, e.getenv)
 	name := f.model.Model
-	if p, ok := model.Lookup(f.model.Provider); ok && name == "" {
-		name = p.DefaultModel
+	if name == "" {
+		name = r.Model
 	}
 	return logs.Run{Provider: f.model.Provider, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol}
 }

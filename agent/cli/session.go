@@ -145,7 +145,6 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if constrain == agent.ConstrainOn && protocol != agent.ProtocolText {
 		return nil, usagef("--constrain on binds the text protocol; pass --protocol text, or --constrain auto")
 	}
-	f.model.ToolCalling = protocol != agent.ProtocolText
 	s := &session{env: c.env, fs: fs, flags: f, reg: reg, constrain: constrain}
 	m, err := s.newModel(ctx)
 	if err != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -98,11 +97,8 @@ func runSettings(c *call, f *agentFlags) error {
 	if err := c.continuedSettings(f); err != nil {
 		return err
 	}
-	resolved, rerr := model.Resolve(context.Background(), c.withProviderEnv(f.model))
-	prov, _ := model.Lookup(f.model.Provider)
-	if rerr != nil {
-		resolved.Model = prov.DefaultModel
-	}
+	resolved, rerr := model.Resolve(f.model, c.getenv)
+	prov := resolved.Provider
 	var rows [][3]string
 	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
@@ -116,14 +112,16 @@ func runSettings(c *call, f *agentFlags) error {
 		// What an empty or automatic value comes to, and from where.
 		switch {
 		case source != "default":
-		case name == "model":
+		case name == "model" && rerr == nil:
 			value, source = resolved.Model, "default of "+prov.Name
-		case name == "base-url" && prov.URLEnv != "" && c.getenv(prov.URLEnv) != "":
-			value, source = resolved.URL, prov.URLEnv
-		case name == "base-url" && resolved.URL != "":
+		case name == "base-url" && resolved.URLFrom == model.FromDefault && resolved.URL != "":
 			value, source = resolved.URL, "default of "+prov.Name
-		case name == "api-key" && prov.KeyEnv != "" && c.getenv(prov.KeyEnv) != "":
-			source = prov.KeyEnv
+		case name == "base-url" && resolved.URLFrom != "":
+			value, source = resolved.URL, resolved.URLFrom
+		case name == "api-key" && resolved.KeyFrom != model.FromDefault && resolved.KeyFrom != "":
+			source = resolved.KeyFrom
+		case name == "num-ctx" && value == "0":
+			value, source = strconv.Itoa(model.DefaultNumCtx), "default: grows as a prompt needs"
 		case name == "stream" && !f.noStream:
 			value, source = strconv.FormatBool(c.terminal(stderr)), "default: on at a terminal"
 		case name == "stop":

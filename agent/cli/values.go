@@ -64,17 +64,18 @@ func (f *floatIn) describe() string {
 }
 
 // atLeast is an int flag with default def that takes whole numbers from
-// min up: --num-ctx, which the model package would otherwise take as its
-// default when zero or less, and say nothing.
-func atLeast(v *int, def, min int) *intFrom {
+// min up, such as like: --num-ctx, whose zero, the default, the model
+// package reads as its own default, and which takes nothing below 1.
+func atLeast(v *int, def, min, like int) *intFrom {
 	*v = def
-	return &intFrom{v: v, min: min, def: def}
+	return &intFrom{v: v, min: min, like: like}
 }
 
 // intFrom is the flag atLeast returns.
 type intFrom struct {
 	v        *int
-	min, def int
+	min  int
+	like int // an example, for the error that describes what it takes
 }
 
 func (f *intFrom) Set(s string) error {
@@ -90,7 +91,7 @@ func (f *intFrom) String() string { return strconv.Itoa(*f.v) }
 func (f *intFrom) Type() string   { return "int" }
 
 func (f *intFrom) describe() string {
-	return fmt.Sprintf("a whole number, at least %d, like %d", f.min, f.def)
+	return fmt.Sprintf("a whole number, at least %d, like %d", f.min, f.like)
 }
 
 // choice is the value of a flag that takes one of a few words, as gh's

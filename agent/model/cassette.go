@@ -205,6 +205,9 @@ func (r *Recorder) ContextWindow() int {
 	return 0
 }
 
+// Window passes on what the recorded model knows of its context window.
+func (r *Recorder) Window(ctx context.Context) Window { return WindowOf(ctx, r.model) }
+
 func (r *Recorder) write(in Interaction) error {
 	line, err := json.Marshal(in)
 	if err != nil {
@@ -323,7 +326,7 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	in := r.items[i]
 	c := ConstraintOf(opts)
-	if bound, ok := ctx.Value(constraintCtxKey{}).(*Constraint); ok && c == nil {
+	if bound, ok := ctx.Value(constraintCtxKey).(*Constraint); ok && c == nil {
 		c = bound // the constraint as a model of New passes it on
 	}
 	if err := r.check(i, in, msgs, c); err != nil {
