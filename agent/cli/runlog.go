@@ -13,6 +13,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
@@ -179,7 +180,7 @@ func (e *env) logSecrets(f *agentFlags, servers []mcp.Server) []string {
 	for _, srv := range servers {
 		secrets = append(secrets, srv.Secrets()...)
 		for k, v := range srv.Env {
-			if kv := k + "=" + v; model.RedactText(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
+			if kv := k + "=" + v; redact.Text(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
 				secrets = append(secrets, v)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -165,7 +166,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 		agent.WithHooks(agent.Confirmation(reg, onOwnLine{confirmer, s})),
 		// What the log hides, the model does not read either: a key, or
 		// a value of an MCP server's env that the server's error quotes.
-		agent.WithRedactor(model.NewRedactor(c.logSecrets(f, servers)...)),
+		agent.WithRedactor(redact.New(c.logSecrets(f, servers)...)),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))

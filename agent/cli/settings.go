@@ -15,6 +15,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 	"github.com/react-agent/react-agent/tools/escape"
 )
 
@@ -225,5 +226,5 @@ func hideURLSecrets(raw string) string {
 			raw = u.Redacted()
 		}
 	}
-	return model.RedactText(raw)
+	return redact.Text(raw)
 }

@@ -25,7 +25,7 @@
 // [StatusUnfinished], and a run never waits on the log: when another
 // process holds its write lock, the writes wait for it and
 // [Session.Close] waits for them a bounded time. Text is stripped of
-// secrets before it is written (see [model.RedactText]), and the database
+// secrets before it is written (see [redact.Text]), and the database
 // is readable by its owner only. [Open] refuses a path that holds
 // something other than a log, and leaves it as it was.
 //

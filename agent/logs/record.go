@@ -179,7 +179,7 @@ func (r *Recorder) Add(ctx context.Context, e Event) error {
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r.s.redact.RedactValue(e.Args)); err != nil {
+		if err := enc.Encode(r.s.redact.Value(e.Args)); err != nil {
 			return fmt.Errorf("logging the arguments of %s: %w", e.Tool, err)
 		}
 		args = strings.TrimSuffix(b.String(), "\n")

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 	"modernc.org/sqlite" // The "sqlite" driver: pure Go, no C toolchain.
 )
 
@@ -34,7 +34,7 @@ type Store struct {
 	path      string
 	readOnly  bool // opened with OpenReadOnly
 	secrets   []string
-	redact    *model.Redactor
+	redact    *redact.Redactor
 	closeWait time.Duration
 
 	insertEvent *sql.Stmt
@@ -45,8 +45,8 @@ type Option func(*Store)
 
 // WithSecrets adds exact strings, such as the API key in use, that are
 // removed from all text before it is written, on top of the shapes of
-// secrets [model.RedactText] knows. Strings shorter than
-// [model.MinSecret], too short to be a key and too likely to occur in
+// secrets [redact.Text] knows. Strings shorter than
+// [redact.MinSecret], too short to be a key and too likely to occur in
 // ordinary text, are ignored.
 func WithSecrets(secrets ...string) Option {
 	return func(s *Store) { s.secrets = append(s.secrets, secrets...) }
@@ -167,7 +167,7 @@ func OpenReadOnly(ctx context.Context, path string) (s *Store, err error) {
 			return nil, fmt.Errorf("opening the log %s: %w", path, err)
 		}
 		db.SetMaxOpenConns(1)
-		s = &Store{db: db, path: file.path, readOnly: true, closeWait: DefaultCloseWait, redact: model.NewRedactor()}
+		s = &Store{db: db, path: file.path, readOnly: true, closeWait: DefaultCloseWait, redact: redact.New()}
 		var se *sqlite.Error
 		if err = s.checkOwn(ctx); !errors.As(err, &se) || se.Code()&0xff != 8 && se.Code()&0xff != 14 { // SQLITE_READONLY, SQLITE_CANTOPEN
 			break
@@ -237,7 +237,7 @@ func open(ctx context.Context, file checked, opts []Option) (*Store, error) {
 	for _, opt := range opts {
 		opt(s)
 	}
-	s.redact = model.NewRedactor(s.secrets...)
+	s.redact = redact.New(s.secrets...)
 	if err := s.init(ctx, file); err != nil {
 		db.Close()
 		if errors.As(err, new(*PathError)) {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/react-agent/react-agent/agent/redact"
 )
 
 // Info describes a model a server serves, as far as the server says.
@@ -94,7 +96,7 @@ func Models(ctx context.Context, cfg Config) ([]Info, error) {
 		return nil, &Error{Provider: p.Name, Err: fmt.Errorf("listing models is not supported for %s", p.Name)}
 	}
 	if err != nil {
-		return nil, explain(Classify(ctx, redactError(err, secretsOf(r)...)), r.Provider.Name, "", Redact(where))
+		return nil, explain(Classify(ctx, redact.Error(err, secretsOf(r)...)), r.Provider.Name, "", Redact(where))
 	}
 	return infos, nil
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/react-agent/react-agent/agent/redact"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -263,9 +264,9 @@ func (m *served) generate(ctx context.Context, k *call) (*llms.ContentResponse, 
 		return resp, nil
 	}
 	if ctx.Err() != nil {
-		return nil, redactError(err, m.secrets...)
+		return nil, redact.Error(err, m.secrets...)
 	}
-	e := explain(Classify(ctx, redactError(err, m.secrets...)), m.provider, m.name, m.url)
+	e := explain(Classify(ctx, redact.Error(err, m.secrets...)), m.provider, m.name, m.url)
 	if h, ok := m.client.(interface{ hint(context.Context, *Error) }); ok {
 		h.hint(ctx, e)
 	}
