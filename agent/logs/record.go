@@ -48,7 +48,9 @@ type Run struct {
 	Question string `json:"question"`
 	// Context is text attached to the question, such as piped input.
 	Context string `json:"context,omitempty"`
-	// Provider and Model name the model that answered.
+	// Provider and Model name the model that answered: the model the
+	// server said it served, when its end was logged with one (see
+	// Outcome), else the model asked for.
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	// BaseURL is the server's URL as it was given, without its secrets;
@@ -123,6 +125,9 @@ type Outcome struct {
 	Duration time.Duration
 	// Finished is when the run ended; zero means when it is written.
 	Finished time.Time
+	// Model is the model the server said it served, which becomes the
+	// run's Model; empty leaves the model asked for.
+	Model string
 }
 
 // NewID returns a new conversation ID: 12 random hexadecimal digits.
@@ -203,9 +208,9 @@ func (r *Recorder) Finish(ctx context.Context, o Outcome) error {
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `UPDATE runs SET finished_at = ?, answer = ?, stop_reason = ?, error = ?,
-		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ? WHERE id = ?`,
+		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ?, model = COALESCE(NULLIF(?, ''), model) WHERE id = ?`,
 		cmp.Or(o.Finished, time.Now()).UnixNano(), c(o.Answer), o.StopReason, c(o.Error),
-		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), r.id)
+		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), o.Model, r.id)
 	if err != nil {
 		return fmt.Errorf("logging the end of a run: %w", err)
 	}
