@@ -22,7 +22,7 @@ import (
 
 // evalFlags are the flags of eval.
 type evalFlags struct {
-	*settings
+	*toolFlags
 	models        []string
 	protocols     string
 	jobs          int
@@ -57,8 +57,8 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	pathFlag(fs, "record")
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
-	f.settings = addSettings(fs)
-	addYes(fs, f.settings)
+	f.toolFlags = addToolFlags(fs)
+	addYes(fs, f.toolFlags)
 	return f
 }
 
@@ -253,7 +253,7 @@ func (e *evalFailure) Error() string {
 func evalAdvice(err error) string {
 	var me *model.Error
 	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
-		msg, _ := modelAdvice(me, tidy("", err.Error()))
+		msg, _ := modelAdvice(me, tidy("", err.Error()), false)
 		ollama, _ := model.Lookup("ollama")
 		return msg + "; check the model and its server's address in --models, as in ollama:" + ollama.DefaultModel + "@" + ollama.Address
 	}

@@ -73,7 +73,7 @@ func atLeast(v *int, def, min, like int) *intFrom {
 
 // intFrom is the flag atLeast returns.
 type intFrom struct {
-	v        *int
+	v    *int
 	min  int
 	like int // an example, for the error that describes what it takes
 }
