@@ -140,7 +140,14 @@ func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 		switch {
 		case errors.Is(e, model.ErrNoModel) || e.StatusCode == 404 && e.Provider == "ollama":
 			if near := nearest(e.Model, modelChoices(p, e.Models)); near != "" && !p.SameModel(near, e.Model) {
-				return msg, fmt.Sprintf("did you mean %s? Choose it with %s %s", near, choose, near)
+				// A slip of the name: the model meant comes first, then
+				// how to install the one named.
+				msg = fmt.Sprintf("%s: there is no model %q (installed: %s)", e.Provider, e.Model, strings.Join(e.Models, ", "))
+				more := fmt.Sprintf("did you mean %s? Choose it with %s %s", near, choose, near)
+				if e.Provider == "ollama" {
+					more += fmt.Sprintf(", or install %s with `ollama pull %s`", e.Model, e.Model)
+				}
+				return msg, more
 			}
 			return msg, "or choose another with " + choose
 		case e.StatusCode == 404:

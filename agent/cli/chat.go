@@ -198,11 +198,11 @@ func (s *session) runSlash(chat **agent.Chat, name, arg string) (quit bool) {
 	stderr := s.stderr
 	sc := lookupSlash(name)
 	if sc == nil {
-		fmt.Fprintf(stderr, "unknown command /%s", s.forTerminal(stderr, name))
 		if near := nearest(name, slashNames()); near != "" {
-			fmt.Fprintf(stderr, "; did you mean /%s?", near)
+			fmt.Fprintf(stderr, "unknown command /%s; did you mean /%s? (/help lists the commands)\n", s.forTerminal(stderr, name), near)
+		} else {
+			fmt.Fprintf(stderr, "unknown command /%s; /help lists the commands\n", s.forTerminal(stderr, name))
 		}
-		fmt.Fprintln(stderr, "; /help lists the commands")
 		return false
 	}
 	quit, err := sc.run(s, chat, arg)

@@ -13,7 +13,7 @@ import (
 
 // ErrUnknownServer means the server at an address answered, but as none
 // of the servers Identify knows.
-var ErrUnknownServer = errors.New("the server answers as none of the model servers known")
+var ErrUnknownServer = errors.New("unknown kind of server")
 
 // identifyTimeout bounds the questions Identify asks a server, together.
 const identifyTimeout = 5 * time.Second
@@ -52,7 +52,7 @@ func Identify(ctx context.Context, cfg Config) (Config, error) {
 	switch {
 	case kind == "":
 		return cfg, &Error{Fix: SettingProvider, URL: Redact(base),
-			Err: fmt.Errorf("%w: the server at %s answers neither as Ollama (/api/version), as llama.cpp's llama-server (/props) nor as an OpenAI-compatible server (/v1/models)",
+			Err: fmt.Errorf("%w: %s answers neither as Ollama (/api/version), as llama.cpp's llama-server (/props) nor as an OpenAI-compatible server (/v1/models)",
 				ErrUnknownServer, Redact(base))}
 	case v1 && kind != ServerOpenAI:
 		cfg.Provider, cfg.Server = openaiProvider.Name, kind
