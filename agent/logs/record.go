@@ -97,6 +97,12 @@ type Event struct {
 	Tool string `json:"tool,omitempty"`
 	// Args are the arguments of an action.
 	Args map[string]any `json:"args,omitempty"`
+	// Problem is, for a parse error, what was wrong with the reply in a
+	// few words, for people, where Text is the correction written for
+	// the model. The args column keeps it, as {"problem": …}, so that an
+	// older react-agent reads a newer log; logs written before it was kept
+	// have none.
+	Problem string `json:"problem,omitempty"`
 	// Failed marks an observation that reports an error.
 	Failed bool `json:"failed,omitempty"`
 	// Forced marks a final answer asked for after a limit.
@@ -109,6 +115,9 @@ type Event struct {
 	// Elapsed is the time since the run started.
 	Elapsed time.Duration `json:"elapsed_ns"`
 }
+
+// problemKey is the key of a parse error's Problem in its args.
+const problemKey = "problem"
 
 // Outcome is how a run ended.
 type Outcome struct {
@@ -178,6 +187,9 @@ func (r *Recorder) ID() int64 { return r.id }
 func (r *Recorder) Add(ctx context.Context, e Event) error {
 	c := r.s.redact.Redact
 	var args string
+	if e.Problem != "" && e.Args == nil {
+		e.Args = map[string]any{problemKey: e.Problem}
+	}
 	if e.Args != nil {
 		// Redacted before they are encoded: JSON's escapes (& as \u0026)
 		// would hide the shapes of secrets.
