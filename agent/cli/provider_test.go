@@ -170,6 +170,19 @@ func TestEachProviderHasItsOwnDefaultModel(t *testing.T) {
 			t.Errorf("models default --provider %s: want %s\n%s", provider, want, got)
 		}
 	}
+	for _, step := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"settings", "set", "model", "qwen-vllm", "--provider", "vllm"}, "  vllm: qwen-vllm\n"},
+		{[]string{"settings", "unset", "model", "--provider", "vllm"}, "  openai: served-by-llama\n"},
+	} {
+		got := invocation{args: step.args, env: env}.run(t)
+		data, _ := os.ReadFile(config)
+		if got.code != 0 || !strings.HasSuffix(string(data), step.want) {
+			t.Errorf("%q: the file ends\n%s\nwant %q\n%s", step.args, data, step.want, got)
+		}
+	}
 	invocation{args: openaiAsk, env: env}.run(t)
 	if model := llama.Request(llama.Calls() - 1)["model"]; model != "served-by-llama" {
 		t.Errorf("the openai default was not sent: %v", model)

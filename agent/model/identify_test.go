@@ -114,3 +114,47 @@ func TestSameModel(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifyBoundsWhatItReads points Identify at hostile servers: one
+// whose answer never ends, one that redirects forever, and one that
+// redirects to where a key would be welcome. Each is given up on, and no
+// key is sent anywhere.
+func TestIdentifyBoundsWhatItReads(t *testing.T) {
+	t.Parallel()
+	endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"version": "`)
+		chunk := strings.Repeat("v", 64<<10)
+		for i := 0; i < 64 && r.Context().Err() == nil; i++ {
+			fmt.Fprint(w, chunk)
+		}
+	}))
+	defer endless.Close()
+	var keys []string
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		keys = append(keys, r.Header.Get("Authorization"))
+		http.NotFound(w, r)
+	}))
+	defer elsewhere.Close()
+	loop := httptest.NewServer(nil)
+	loop.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, loop.URL+r.URL.Path, http.StatusFound)
+	})
+	defer loop.Close()
+	away := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer away.Close()
+	for _, url := range []string{endless.URL, loop.URL} {
+		if got, err := model.Identify(context.Background(), model.Config{BaseURL: url, APIKey: "sk-secret"}); err == nil || errors.Is(err, model.ErrUnknownServer) {
+			t.Errorf("%s: got provider %q, error %v; want the server given up on", url, got.Provider, err)
+		}
+	}
+	if _, err := model.Identify(context.Background(), model.Config{BaseURL: away.URL, APIKey: "sk-secret"}); !errors.Is(err, model.ErrUnknownServer) {
+		t.Errorf("a server that redirects to none: %v", err)
+	}
+	for _, k := range keys {
+		if k != "" {
+			t.Errorf("a key went with a redirect: %q", k)
+		}
+	}
+}
