@@ -289,6 +289,9 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	}
 	r.iter = iter
 	r.res.Usage.Add(mr.usage)
+	if mr.model != "" {
+		r.res.Model = mr.model
+	}
 	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
 		// A server that reuses a cached prompt may count only the tokens
 		// it did not have: a ratio no tokenizer gives is not a count.
@@ -552,10 +555,7 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	}
 	if r.repeats >= r.a.opts.maxParseRepeats {
 		r.res.StopReason = event.StopRepeatedParseError
-		if errors.Is(reply.Err, parser.ErrTruncated) {
-			return fmt.Errorf("agent: %w: %w, %d times in a row", ErrRepeatedParseError, ErrTokenLimit, r.repeats)
-		}
-		return fmt.Errorf("agent: %w: %d times in a row: %s", ErrRepeatedParseError, r.repeats, msg)
+		return &RepeatedParseError{Times: r.repeats, Err: reply.Err, Correction: msg}
 	}
 	r.tr.addReply(reply, msg)
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Text: msg, Failed: true})
@@ -581,6 +581,38 @@ func (r *runState) correction(err error) string {
 	}
 	return msg
 }
+
+// RepeatedParseError is the error of a run that ended because the model
+// made the same mistake in its reply too many times in a row. It matches
+// ErrRepeatedParseError, and ErrTokenLimit when the replies were cut at
+// the bound on their tokens.
+type RepeatedParseError struct {
+	// Times is how many times in a row the model made the mistake.
+	Times int
+	// Err is the parser's error of the last reply.
+	Err error
+	// Correction is what the model was told of it.
+	Correction string
+}
+
+func (e *RepeatedParseError) Error() string {
+	if e.cut() {
+		return fmt.Sprintf("agent: %v: %v, %d times in a row", ErrRepeatedParseError, ErrTokenLimit, e.Times)
+	}
+	return fmt.Sprintf("agent: %v: %d times in a row: %s", ErrRepeatedParseError, e.Times, e.Correction)
+}
+
+// Unwrap returns ErrRepeatedParseError, and ErrTokenLimit for replies cut
+// at the bound on their tokens.
+func (e *RepeatedParseError) Unwrap() []error {
+	if e.cut() {
+		return []error{ErrRepeatedParseError, ErrTokenLimit}
+	}
+	return []error{ErrRepeatedParseError}
+}
+
+// cut reports whether the replies were cut at the bound on their tokens.
+func (e *RepeatedParseError) cut() bool { return errors.Is(e.Err, parser.ErrTruncated) }
 
 func sameParseError(a, b error) bool {
 	if a == nil || b == nil {

@@ -115,6 +115,10 @@ func TestRun(t *testing.T) {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("error = %v, want %v", err, tt.wantErr)
 				}
+				var repeated *RepeatedParseError
+				if errors.Is(err, ErrRepeatedParseError) && (!errors.As(err, &repeated) || repeated.Times != res.Iterations || repeated.Err == nil) {
+					t.Errorf("a run ended for its parse errors: want a RepeatedParseError of %d times, got %#v", res.Iterations, repeated)
+				}
 			} else if err != nil {
 				t.Fatalf("Run: %v", err)
 			}

@@ -22,6 +22,7 @@ type generation struct {
 	duration  time.Duration
 	calls     []llms.ToolCall // the native protocol's tool calls
 	cut       bool            // the server stopped the reply at its token limit
+	model     string          // the model the server says wrote the reply, or ""
 }
 
 // generate asks the model for the next reply, with the stop sequences,
@@ -169,7 +170,8 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		return generation{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
 	}
 	c := resp.Choices[0]
-	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), cut: model.AtTokenLimit(c.StopReason)}
+	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), cut: model.AtTokenLimit(c.StopReason),
+		model: model.ServedModel(c)}
 	if cutter.streamed && cutter.cut < 0 {
 		// A label that ends the action may have come last, whole only
 		// once the stream ended ("\nObservation").

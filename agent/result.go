@@ -33,6 +33,9 @@ type Result struct {
 	// Usage adds up the tokens of every model call, where the provider
 	// reports them.
 	Usage model.Usage `json:"usage"`
+	// Model is the model the server says wrote the last reply (see
+	// model.ServedModel), or "" when it did not say.
+	Model string `json:"model,omitempty"`
 	// Duration is the wall time of the run.
 	Duration time.Duration `json:"duration_ns"`
 	// ParseErrors counts the replies the parser could not read.

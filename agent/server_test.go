@@ -67,6 +67,9 @@ func TestOllamaServer(t *testing.T) {
 			if res.Usage.PromptTokens != 200 || res.Usage.CompletionTokens != 40 {
 				t.Errorf("usage %+v", res.Usage)
 			}
+			if res.Model != "qwen2.5:7b" {
+				t.Errorf("the model the server served is %q, want qwen2.5:7b, as it says", res.Model)
+			}
 			opts0 := srv.Request(0)["options"].(map[string]any)
 			if opts0["num_ctx"] != 8192.0 || opts0["temperature"] != 0.2 || len(stopsOf(opts0["stop"])) != 4 {
 				t.Errorf("the request options are %v; want num_ctx 8192, temperature 0.2 and the stop sequences", opts0)

@@ -105,7 +105,7 @@ func TestAServersErrorReachesTheTerminalEscaped(t *testing.T) {
 		fmt.Fprint(w, `{"error":"no \u001b[2J\u001b]52;c;aGk=\u0007 for you"}`)
 	}))
 	defer srv.Close()
-	got := args("--no-log", "--base-url", srv.URL, "-m", "m", "What?").run(t)
+	got := args("--no-log", "--provider", "ollama", "--base-url", srv.URL, "-m", "m", "What?").run(t)
 	if got.code != 1 || strings.ContainsAny(got.stderr, "\x1b\x07") || !strings.Contains(got.stderr, "for you") {
 		t.Fatalf("want the server's message, escaped\n%q", got.stderr)
 	}

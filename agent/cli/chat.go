@@ -50,102 +50,124 @@ Ctrl-C stops the answer being written; at the prompt it clears the line.
 
 // runChat runs a chat.
 func runChat(c *call, f *agentFlags) error {
-	stdin, stderr, sigs := c.stdin, c.stderr, c.sigs
 	s, err := newSession(context.Background(), c, f)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		// A Ctrl-C at the end stops a wait on the log.
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go func() {
-			select {
-			case <-sigs:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		s.close(ctx)
-	}()
-
+	defer s.closeChat(c.sigs)
 	chat := s.log.newChat(s.agent)
-	interactive := c.terminal(stdin)
+	interactive := c.terminal(c.stdin)
 	if interactive {
-		fmt.Fprintf(stderr, "Chatting with %s.\n/help lists the commands; /exit or Ctrl-D ends the session.\n", s.describeModel(context.Background()))
-		if s.log != nil {
-			if last, ok := s.log.Continued(); ok {
-				fmt.Fprintf(stderr, "Going on with conversation %s; its last question: %s\n", s.log.ID(), c.forTerminal(stderr, firstLine(last.Question)))
-			}
-		}
+		s.greet()
 	}
-	var read func() (*string, error)
-	if f, ok := stdin.(*os.File); ok && interactive && f == os.Stdin {
-		// A person at a terminal: line editing, history (arrow keys,
-		// Ctrl-R) and lines continued with a backslash. The editor puts
-		// the terminal in raw mode, where Enter sends a carriage return
-		// and nothing typed is shown; it is in that mode only while a
-		// question is typed, and in the person's own mode while an
-		// answer is written and a confirmation asked.
-		own, ownErr := liner.TerminalMode()
-		edit := liner.NewLiner()
-		defer edit.Close()
-		raw, rawErr := liner.TerminalMode()
-		editing := func(on bool) {
-			switch {
-			case on && rawErr == nil:
-				raw.ApplyMode()
-			case !on && ownErr == nil:
-				own.ApplyMode()
-			}
+	read, closeReader := c.questionReader(interactive)
+	defer closeReader()
+	return s.converse(&chat, read, c.sigs, interactive)
+}
+
+// closeChat closes the session at the end of a chat: a Ctrl-C meanwhile
+// stops a wait on the log.
+func (s *session) closeChat(sigs <-chan os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
 		}
-		editing(false)
-		// Ctrl-C clears the line being typed, as in a shell, and says
-		// how to leave: Ctrl-D or /exit ends the session.
-		edit.SetCtrlCAborts(true)
-		read = func() (*string, error) {
-			type result struct {
-				line *string
-				err  error
-			}
-			done := make(chan result, 1)
-			go func() {
-				editing(true)
-				line, err := editLine(edit, stderr)
-				editing(false)
-				done <- result{line, err}
-			}()
-			select {
-			case r := <-done:
-				return r.line, r.err
-			case <-sigs: // Ctrl-C before the terminal was put in raw mode
-				return nil, errInterrupted
-			}
-		}
-	} else {
+	}()
+	s.close(ctx)
+}
+
+// greet names the chat's model and the commands, and the conversation a
+// chat goes on with.
+func (s *session) greet() {
+	stderr := s.stderr
+	fmt.Fprintf(stderr, "Chatting with %s.\n/help lists the commands; /exit or Ctrl-D ends the session.\n", s.describeModel(context.Background()))
+	if s.log == nil {
+		return
+	}
+	if last, ok := s.log.Continued(); ok {
+		fmt.Fprintf(stderr, "Going on with conversation %s; its last question: %s\n", s.log.ID(), s.forTerminal(stderr, firstLine(last.Question)))
+	}
+}
+
+// questionReader returns the function that reads the chat's next
+// question, nil at the end of input, and what closes the reader. A
+// person at a terminal gets line editing and history (arrow keys, Ctrl-R)
+// and lines continued with a backslash; elsewhere the questions are read
+// a line at a time, and a prompt is shown when stdin is a terminal.
+func (c *call) questionReader(interactive bool) (read func() (*string, error), closeFn func()) {
+	stdin, stderr, sigs := c.stdin, c.stderr, c.sigs
+	if f, ok := stdin.(*os.File); !ok || !interactive || f != os.Stdin {
 		lines := newLineReader(stdin, maxChatLine)
-		read = func() (*string, error) {
+		return func() (*string, error) {
 			if interactive {
 				fmt.Fprint(stderr, "> ")
 			}
 			return nextLine(lines, sigs)
+		}, func() {}
+	}
+	// The editor puts the terminal in raw mode, where Enter sends a
+	// carriage return and nothing typed is shown; it is in that mode
+	// only while a question is typed, and in the person's own mode while
+	// an answer is written and a confirmation asked.
+	own, ownErr := liner.TerminalMode()
+	edit := liner.NewLiner()
+	raw, rawErr := liner.TerminalMode()
+	editing := func(on bool) {
+		switch {
+		case on && rawErr == nil:
+			raw.ApplyMode()
+		case !on && ownErr == nil:
+			own.ApplyMode()
 		}
 	}
+	editing(false)
+	// Ctrl-C clears the line being typed, as in a shell, and says how to
+	// leave: Ctrl-D or /exit ends the session.
+	edit.SetCtrlCAborts(true)
+	return func() (*string, error) {
+		type result struct {
+			line *string
+			err  error
+		}
+		done := make(chan result, 1)
+		go func() {
+			editing(true)
+			line, err := editLine(edit, stderr)
+			editing(false)
+			done <- result{line, err}
+		}()
+		select {
+		case r := <-done:
+			return r.line, r.err
+		case <-sigs: // Ctrl-C before the terminal was put in raw mode
+			return nil, errInterrupted
+		}
+	}, func() { edit.Close() }
+}
+
+// converse answers the questions read returns, and runs the chat's
+// commands, until the end of input or /exit; a signal on sigs (Ctrl-C)
+// stops an answer. A script's chat fails when a question does; a person
+// at the terminal (interactive) has seen each failure already.
+func (s *session) converse(chat **agent.Chat, read func() (*string, error), sigs <-chan os.Signal, interactive bool) error {
+	stderr := s.stderr
 	var failed error
 	for {
 		line, err := read()
-		if errors.Is(err, errInterrupted) {
+		switch {
+		case errors.Is(err, errInterrupted):
 			fmt.Fprintln(stderr)
 			return exitError(exitInterrupted)
-		}
-		if errors.Is(err, errLineTooLong) {
+		case errors.Is(err, errLineTooLong):
 			fmt.Fprintf(stderr, "react-agent chat: %v\n", err)
 			continue
-		}
-		if err != nil {
+		case err != nil:
 			return fmt.Errorf("chat: reading stdin: %w", err)
-		}
-		if line == nil {
+		case line == nil:
 			if interactive {
 				fmt.Fprintln(stderr)
 			}
@@ -158,28 +180,39 @@ func runChat(c *call, f *agentFlags) error {
 		case strings.EqualFold(q, "exit") || strings.EqualFold(q, "quit"):
 			return failed
 		case isCommand:
-			sc := lookupSlash(name)
-			if sc == nil {
-				fmt.Fprintf(stderr, "unknown command /%s; the commands are:\n%s", c.forTerminal(stderr, name), slashHelp())
-				continue
-			}
-			quit, err := sc.run(s, &chat, arg)
-			switch {
-			case quit:
+			if s.runSlash(chat, name, arg) {
 				return failed
-			case err != nil && isUsage(err):
-				fmt.Fprintf(stderr, "/%s %s\n", name, c.forTerminal(stderr, err.Error()))
-			case err != nil:
-				fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(advise(err)))
 			}
 		default:
-			// A script's chat fails when a question does; a person at
-			// the terminal has seen each failure already.
-			if err := s.askInChat(chat, q, sigs); err != nil && !interactive {
+			if err := s.askInChat(*chat, q, sigs); err != nil && !interactive {
 				failed = err
 			}
 		}
 	}
+}
+
+// runSlash runs the chat's command called name with arg, and reports
+// whether it ends the session. Its errors are said on stderr: the
+// session goes on.
+func (s *session) runSlash(chat **agent.Chat, name, arg string) (quit bool) {
+	stderr := s.stderr
+	sc := lookupSlash(name)
+	if sc == nil {
+		if near := nearest(name, slashNames()); near != "" {
+			fmt.Fprintf(stderr, "unknown command /%s; did you mean /%s? (/help lists the commands)\n", s.forTerminal(stderr, name), near)
+		} else {
+			fmt.Fprintf(stderr, "unknown command /%s; /help lists the commands\n", s.forTerminal(stderr, name))
+		}
+		return false
+	}
+	quit, err := sc.run(s, chat, arg)
+	switch {
+	case err != nil && isUsage(err):
+		fmt.Fprintf(stderr, "/%s %s\n", name, s.forTerminal(stderr, err.Error()))
+	case err != nil:
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(adviseStop(err, "", true)))
+	}
+	return quit
 }
 
 // slashCommand reads a line that is a chat's command: a slash and a word
@@ -251,6 +284,15 @@ func lookupSlash(name string) *slash {
 		}
 	}
 	return nil
+}
+
+// slashNames returns the names of the chat's commands and their aliases.
+func slashNames() []string {
+	var names []string
+	for _, sc := range slashes() {
+		names = append(append(names, sc.name), sc.aliases...)
+	}
+	return names
 }
 
 // slashHelp lists the commands of a chat session.

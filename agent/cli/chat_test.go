@@ -20,7 +20,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 		{"/clear", "the conversation is forgotten"},
 		{"/clear x", `/clear takes nothing after it, got "x"`},
 		{"/tools now", "/tools takes nothing after it"},
-		{"/nope", "unknown command /nope; the commands are:"},
+		{"/nope", "unknown command /nope; /help lists the commands"},
 		{"/nope with words", "unknown command /nope"},
 		{"/set parameter temperature 0.2", "temperature is 0.2 from now on"},
 		{"/set parameter num_predict 64", "num_predict is 64 from now on"},

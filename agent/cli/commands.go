@@ -66,6 +66,9 @@ type call struct {
 	ctx context.Context
 	// sigs has the signals of a command with signalsRelay.
 	sigs <-chan os.Signal
+	// config is the config file the command's settings were read from,
+	// for the default models it keeps.
+	config configFile
 }
 
 // commands returns the table of the commands, in the order help lists
@@ -170,12 +173,14 @@ func (e *env) setup(c *command, args []string) (*call, func(*call) error, error)
 			return nil, nil, err
 		}
 	}
+	var cf configFile
 	if fs.Lookup("config") != nil && (c.writesSettings == nil || !c.writesSettings(fs.Args())) {
-		if err := e.applySettings(fs); err != nil {
+		var err error
+		if cf, err = e.applySettings(fs); err != nil {
 			return nil, nil, err
 		}
 	}
-	return &call{env: e, cmd: c, fs: fs, args: fs.Args(), ctx: context.Background()}, run, nil
+	return &call{env: e, cmd: c, fs: fs, args: fs.Args(), ctx: context.Background(), config: cf}, run, nil
 }
 
 // noArgs refuses any argument to the command called name.

@@ -295,11 +295,16 @@ func (e *env) servedModels(args []string) []string {
 	fs := pflag.NewFlagSet("ask", pflag.ContinueOnError)
 	f, _ := addAskFlags(fs)
 	fs.Parse(args) // what is wrong in a line being written is no matter here
-	if e.applySettings(fs) != nil {
+	cf, err := e.applySettings(fs)
+	if err != nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	if e.findProvider(ctx, fs, &f.model) != nil {
+		return nil
+	}
+	f.model.DefaultModel = cf.defaultModel
 	names, _ := model.List(ctx, e.withProviderEnv(f.model))
 	var ok []string
 	for _, n := range names {

@@ -22,7 +22,7 @@ import (
 
 // evalFlags are the flags of eval.
 type evalFlags struct {
-	*settings
+	*toolFlags
 	models        []string
 	protocols     string
 	jobs          int
@@ -42,7 +42,7 @@ type evalFlags struct {
 func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	f := &evalFlags{}
 	ollama, _ := model.Lookup("ollama")
-	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address)")
+	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address, or the server at the URL as it answers)")
 	fs.Var(someOf(&f.protocols, string(agent.ProtocolText), "protocol", evalpkg.Text, evalpkg.Constrained, evalpkg.Native), "protocol", `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
 	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
@@ -57,8 +57,8 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	pathFlag(fs, "record")
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
-	f.settings = addSettings(fs)
-	addYes(fs, f.settings)
+	f.toolFlags = addToolFlags(fs)
+	addYes(fs, f.toolFlags)
 	return f
 }
 
@@ -253,7 +253,7 @@ func (e *evalFailure) Error() string {
 func evalAdvice(err error) string {
 	var me *model.Error
 	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
-		msg, _ := modelAdvice(me, tidy("", err.Error()))
+		msg, _ := modelAdvice(me, tidy("", err.Error()), false)
 		ollama, _ := model.Lookup("ollama")
 		return msg + "; check the model and its server's address in --models, as in ollama:" + ollama.DefaultModel + "@" + ollama.Address
 	}
@@ -278,6 +278,17 @@ func (f *evalFlags) runner(e *env, base *tools.Registry) evalpkg.Runner {
 			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
 		case f.record != "":
 			cfg.Record = filepath.Join(f.record, cassette)
+		}
+		if provider == "" && url != "" && f.replay == "" {
+			// An address without a provider: the server says which it is,
+			// as with --base-url alone.
+			found, err := model.Identify(ctx, cfg)
+			if errors.Is(err, model.ErrUnknownServer) {
+				return evalpkg.Result{}, err
+			}
+			if err == nil {
+				cfg.Provider, cfg.Server = found.Provider, found.Server
+			}
 		}
 		m, err := model.New(ctx, e.withProviderEnv(cfg))
 		if err != nil {

@@ -90,6 +90,23 @@ func TestEvalRecordsWhatItReplays(t *testing.T) {
 	}
 }
 
+// TestEvalFindsTheServerOfAnAddressWithoutAProvider evaluates a model
+// named with an address and no provider: llama-server, found by what it
+// answers, as --base-url alone finds it.
+func TestEvalFindsTheServerOfAnAddressWithoutAProvider(t *testing.T) {
+	t.Parallel()
+	llama := modeltest.NewLlamaCpp([]string{"Thought: I know it.\nFinal Answer: 4"}, modeltest.Repeat())
+	defer llama.Close()
+	questions := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"question": "What is 2+2?", "expect": "4"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := args("eval", "--models", "modeltest.gguf@"+llama.URL, questions).run(t)
+	if got.code != 0 || !strings.Contains(got.stdout, "1/1") || llama.Calls() == 0 {
+		t.Errorf("want the question answered by the server at the address\n%s", got)
+	}
+}
+
 func TestEvalUsageErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

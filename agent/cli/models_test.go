@@ -13,6 +13,10 @@ import (
 func TestModelsShowTheDefaultSizeAndDate(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/version" {
+			fmt.Fprint(w, `{"version": "0.24.0"}`) // as Ollama tells itself
+			return
+		}
 		fmt.Fprint(w, `{"models": [{"name": "qwen2.5:7b", "size": 4683087332, "modified_at": "2026-10-20T10:00:00.123456+02:00"},
 			{"name": "llama3.1:8b", "size": 4920753328, "modified_at": "2026-11-02T09:00:00Z"}, {"name": "odd", "modified_at": "yesterday"}]}`)
 	}))

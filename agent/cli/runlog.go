@@ -57,7 +57,7 @@ type runLog struct {
 // openRunLog opens the log unless it is off, and goes on with the
 // conversation that --continue or --cid names, whose provider, model and
 // server become those of the run unless the command line says otherwise
-// (see continueSettings). A log that cannot be opened is reported on
+// (see adoptConversation). A log that cannot be opened is reported on
 // stderr, and the run goes on unlogged, unless it was to continue.
 func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, servers []mcp.Server) (*runLog, error) {
 	stderr := e.stderr
@@ -92,7 +92,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 		sess.Close()
 		return nil, err
 	default:
-		e.continueSettings(fs, f, sess)
+		e.adoptConversation(fs, f, sess)
 		for _, t := range sess.Turns() {
 			rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
 		}
@@ -100,8 +100,8 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 	return rl, nil
 }
 
-// continueSettings gives a continued conversation the provider, model
-// and server it had, where the command line names none. As in llm, the
+// adoptConversation gives the run the provider, model and server of the
+// conversation it continues, where the command line names none. As in llm, the
 // flags of this command line win; the conversation's own settings win
 // over the environment and the config file, which are standing defaults
 // rather than a choice for this conversation. A provider named on the
@@ -111,7 +111,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 // conversation's provider replaces the one the environment or the config
 // file named, their base URL and key, meant for that one, are dropped,
 // so that the provider's own variables (OPENAI_API_KEY, …) apply.
-func (e *env) continueSettings(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
+func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
 	last, ok := sess.Continued()
 	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
 		return
@@ -200,7 +200,8 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	if res != nil {
 		u := res.Usage
 		o = logs.Outcome{Answer: res.Answer, StopReason: string(res.StopReason), Duration: res.Duration,
-			Usage: logs.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}}
+			Usage: logs.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens},
+			Model: res.Model} // what the server says ran, rather than the name asked for
 	}
 	if err != nil {
 		o.Error = err.Error()

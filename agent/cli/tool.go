@@ -18,9 +18,10 @@ import (
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
-// settings are the tool flags, shared by every command that reads
-// settings and runs or lists tools.
-type settings struct {
+// toolFlags are the flags of the tools, shared by every command that runs
+// or lists them: what the built-in tools may do, the MCP servers to add,
+// and --yes.
+type toolFlags struct {
 	tools func() tools.Options
 	// mcpConfigs are the files of MCP servers whose tools to add.
 	mcpConfigs []string
@@ -28,11 +29,11 @@ type settings struct {
 	yes bool
 }
 
-// addSettings adds the tool flags and --config to fs.
-func addSettings(fs *pflag.FlagSet) *settings {
-	s := &settings{}
+// addToolFlags adds the tool flags and --config to fs.
+func addToolFlags(fs *pflag.FlagSet) *toolFlags {
+	s := &toolFlags{}
 	grouped(fs, "Tool flags", func() {
-		s.tools = toolFlags(fs)
+		s.tools = addToolOptions(fs)
 		fs.StringArrayVar(&s.mcpConfigs, "mcp-config", nil, `JSON or YAML file of MCP servers whose tools to add, as Claude Desktop writes it ({"mcpServers": {…}}) (repeatable)`)
 		pathFlag(fs, "mcp-config")
 	})
@@ -41,15 +42,15 @@ func addSettings(fs *pflag.FlagSet) *settings {
 }
 
 // addYes adds --yes to fs, for the commands that run tools.
-func addYes(fs *pflag.FlagSet, s *settings) {
+func addYes(fs *pflag.FlagSet, s *toolFlags) {
 	grouped(fs, "Tool flags", func() {
 		fs.BoolVar(&s.yes, "yes", false, "run shell, plugin and MCP tools without asking")
 	})
 }
 
-// toolFlags adds the tool flags to fs and returns a function that reads
-// them once fs is parsed.
-func toolFlags(fs *pflag.FlagSet) func() tools.Options {
+// addToolOptions adds the flags of the built-in tools' options to fs and
+// returns a function that reads them once fs is parsed.
+func addToolOptions(fs *pflag.FlagSet) func() tools.Options {
 	d := tools.DefaultOptions()
 	o := &tools.Options{}
 	fs.BoolVar(&o.AllowShell, "allow-shell", false, "enable the shell tool (each command is confirmed on the terminal unless --yes)")
@@ -83,7 +84,7 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 // built-in ones, the plugins, and the tools of the MCP servers that the
 // tools file and the --mcp-config files declare, which it starts. The
 // servers run until closeFn is called, or until ctx ends.
-func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
+func toolRegistry(ctx context.Context, s *toolFlags, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
 	if reg, err = builtins(s.tools()); err != nil {
 		return nil, nil, err
 	}
@@ -99,7 +100,7 @@ func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tool
 
 // mcpServers reads the MCP servers that the tools file and the
 // --mcp-config files declare.
-func mcpServers(s *settings) ([]mcp.Server, error) {
+func mcpServers(s *toolFlags) ([]mcp.Server, error) {
 	var servers []mcp.Server
 	if path := s.tools().ToolsConfig; path != "" {
 		list, err := mcp.LoadConfig(path)
@@ -121,7 +122,7 @@ func mcpServers(s *settings) ([]mcp.Server, error) {
 // startMCP starts the MCP servers, adds their tools to reg, and says on
 // stderr what it had to change (a tool renamed, a list cut). The servers
 // run until closeFn is called, or until ctx ends.
-func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
+func startMCP(ctx context.Context, servers []mcp.Server, s *toolFlags, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
 	if len(servers) == 0 {
 		return func() {}, nil
 	}
@@ -156,18 +157,18 @@ func (e *env) confirmTerminal() (in *os.File, out io.Writer, closeFn func()) {
 	return nil, e.stderr, func() {}
 }
 
-// toolsFlags are the flags of tools and tool.
-type toolsFlags struct {
-	*settings
+// toolCommandFlags are the flags of tools and tool.
+type toolCommandFlags struct {
+	*toolFlags
 	json bool
 }
 
-// addToolsFlags adds the flags of tools to fs, and with run those of
+// addToolCommandFlags adds the flags of tools to fs, and with run those of
 // tool, which runs one.
-func addToolsFlags(fs *pflag.FlagSet, run bool) *toolsFlags {
-	f := &toolsFlags{settings: addSettings(fs)}
+func addToolCommandFlags(fs *pflag.FlagSet, run bool) *toolCommandFlags {
+	f := &toolCommandFlags{toolFlags: addToolFlags(fs)}
 	if run {
-		addYes(fs, f.settings)
+		addYes(fs, f.toolFlags)
 	}
 	what := "the tools"
 	if run {
@@ -189,7 +190,7 @@ func toolsCommand() *command {
   react-agent tools --json > tools.json   (name, description, input_schema)
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
-			f := addToolsFlags(fs, false)
+			f := addToolCommandFlags(fs, false)
 			return func(c *call) error { return runTools(c, f) }
 		},
 		check:   noArgs("tools"),
@@ -198,9 +199,9 @@ func toolsCommand() *command {
 }
 
 // runTools lists the tools.
-func runTools(c *call, f *toolsFlags) error {
+func runTools(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.settings, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -237,7 +238,7 @@ func toolCommand() *command {
       list_allowed_directories
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
-			f := addToolsFlags(fs, true)
+			f := addToolCommandFlags(fs, true)
 			return func(c *call) error { return runTool(c, f) }
 		},
 		check: func(args []string) error {
@@ -262,9 +263,9 @@ func toolCommand() *command {
 
 // runTool makes one call of one tool, with INPUT read as the parser reads
 // an Action Input.
-func runTool(c *call, f *toolsFlags) error {
+func runTool(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.settings, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}

@@ -281,6 +281,9 @@ func (s *Store) events(ctx context.Context, run int64) ([]Event, error) {
 				e.Args = map[string]any{"unreadable": args}
 			}
 		}
+		if problem, ok := e.Args[problemKey].(string); ok && e.Kind == "parse_error" && len(e.Args) == 1 {
+			e.Problem, e.Args = problem, nil
+		}
 		events = append(events, e)
 	}
 	return events, rows.Err()

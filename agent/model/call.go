@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -48,10 +47,6 @@ func (k *call) say(msg string) {
 		k.notice(msg)
 	}
 }
-
-// sends reports whether the body is to carry parameter p: the server has
-// not refused it.
-func (k *call) sends(p string) bool { return !slices.Contains(k.drop, p) }
 
 // finish adds the constraint's fields and Config.Options to body, the
 // request of a client, under options when that is not "" (Ollama's

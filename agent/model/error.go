@@ -164,6 +164,10 @@ type Error struct {
 	// Hint says what to do about it in words that name no setting, when
 	// there is something to say.
 	Hint string
+	// Models are the models the server has, sorted, when the error is
+	// ErrNoModel and the server said which it has; a command line may
+	// offer the one meant.
+	Models []string
 	// Err is the underlying error.
 	Err error
 }

@@ -117,6 +117,7 @@ type completionEvent struct {
 	Truncated       bool   `json:"truncated"` // the context ran out
 	TokensPredicted int    `json:"tokens_predicted"`
 	TokensEvaluated int    `json:"tokens_evaluated"`
+	Model           string `json:"model"`
 }
 
 // decode reads an event of the reply, keeping the last in last.
@@ -126,7 +127,7 @@ func decodeCompletion(last *completionEvent) decoder {
 		if err := json.Unmarshal(data, &ev); err != nil {
 			return piece{}, err
 		}
-		p := piece{text: ev.Content, end: ev.Stop}
+		p := piece{text: ev.Content, end: ev.Stop, model: ev.Model}
 		if ev.Stop {
 			p.stop = ev.StopType
 			p.usage = &Usage{PromptTokens: ev.TokensEvaluated, CompletionTokens: ev.TokensPredicted}

@@ -131,6 +131,7 @@ type ollamaLine struct {
 			} `json:"function"`
 		} `json:"tool_calls"`
 	} `json:"message"`
+	Model           string `json:"model"`
 	Done            bool   `json:"done"`
 	DoneReason      string `json:"done_reason"`
 	PromptEvalCount int    `json:"prompt_eval_count"`
@@ -145,7 +146,7 @@ func (c *ollama) decode(last *ollamaLine) decoder {
 		if err := json.Unmarshal(data, &l); err != nil {
 			return piece{}, err
 		}
-		p := piece{text: l.Message.Content, reasoning: l.Message.Thinking, end: l.Done, stop: l.DoneReason, ollama: true}
+		p := piece{text: l.Message.Content, reasoning: l.Message.Thinking, end: l.Done, stop: l.DoneReason, ollama: true, model: l.Model}
 		for _, tc := range l.Message.ToolCalls {
 			args := string(tc.Function.Arguments)
 			var text string
@@ -292,7 +293,8 @@ func (c *ollama) hint(ctx context.Context, e *Error) {
 		case len(infos) == 0:
 			e.Hint += "; no model is installed yet"
 		default:
-			e.Hint += "; installed: " + strings.Join(names(infos), ", ")
+			e.Models = names(infos)
+			e.Hint += "; installed: " + strings.Join(e.Models, ", ")
 		}
 	case e.StatusCode == http.StatusNotFound:
 		// Anything else answering 404 at /api/chat is not Ollama's API

@@ -186,6 +186,7 @@ type openaiChunk struct {
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
 	SystemFingerprint string `json:"system_fingerprint"`
+	Model             string `json:"model"`
 }
 
 // decodeOpenAI reads an event of a reply, or a whole reply.
@@ -194,7 +195,7 @@ func decodeOpenAI(data []byte) (piece, error) {
 	if err := json.Unmarshal(data, &ch); err != nil {
 		return piece{}, err
 	}
-	p := piece{ollama: ch.SystemFingerprint == "fp_ollama"}
+	p := piece{ollama: ch.SystemFingerprint == "fp_ollama", model: ch.Model}
 	if ch.Usage != nil {
 		p.usage = &Usage{PromptTokens: ch.Usage.PromptTokens, CompletionTokens: ch.Usage.CompletionTokens}
 	}
@@ -428,13 +429,5 @@ func (c *openaiClient) detect(ctx context.Context) string {
 	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list) != nil || len(list.Data) == 0 {
 		return ""
 	}
-	switch owner := list.Data[0].OwnedBy; owner {
-	case "vllm", "sglang", "llamacpp":
-		return owner
-	case "organization_owner": // LM Studio
-		return ServerLMStudio
-	case "library": // Ollama's /v1
-		return ServerOllama
-	}
-	return ""
+	return ownerKind(list.Data[0].OwnedBy)
 }

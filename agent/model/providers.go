@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 )
 
 // Provider is a kind of model server New can talk to, with its defaults.
@@ -49,6 +50,31 @@ func (p Provider) port() string {
 		return ""
 	}
 	return u.Port()
+}
+
+// SameModel reports whether a and b name the same model of the provider's
+// server. Ollama reads a name as its own registry does: without a tag it
+// is the name's :latest, its "library/" namespace and its registry's host
+// may be left out, and case does not count; so "qwen2.5" is
+// "qwen2.5:latest" and "Library/Qwen2.5:latest". Other servers take names
+// as they are.
+func (p Provider) SameModel(a, b string) bool {
+	if p.Name != ollamaProvider.Name {
+		return a == b
+	}
+	return ollamaName(a) == ollamaName(b)
+}
+
+// ollamaName returns an Ollama model's name in full, in lower case, but
+// for its registry's host and "library/" namespace, which Ollama takes
+// when a name leaves them out: "Qwen2.5" is "qwen2.5:latest".
+func ollamaName(name string) string {
+	name = strings.TrimPrefix(strings.ToLower(name), "registry.ollama.ai/")
+	name = strings.TrimPrefix(name, "library/")
+	if i := strings.LastIndex(name, "/"); !strings.Contains(name[i+1:], ":") {
+		name += ":latest"
+	}
+	return name
 }
 
 // The providers. Adding one is an entry here and, for a new wire

@@ -287,3 +287,43 @@ func TestRealOllama(t *testing.T) {
 		}
 	})
 }
+
+// TestIdentifyRealServers holds Identify, and the fakes it is tested
+// against, to what the real servers answer: each is told by its own
+// endpoints, and its OpenAI-compatible API by /v1; and the model each
+// says it served is the one it loaded.
+func TestIdentifyRealServers(t *testing.T) {
+	llama := realserver.LlamaServer(t, realserver.Name("tiny-llama"), realserver.Spell("Final Answer: 42"))
+	ollama := realserver.Ollama(t, realserver.Name("tiny"), realserver.Spell("Final Answer: 42"))
+	for _, tt := range []struct {
+		url              string
+		provider, server string
+	}{
+		{llama.URL, "llamacpp", ""},
+		{llama.URL + "/v1", "openai", ServerLlamaCpp},
+		{ollama.URL, "ollama", ""},
+		{ollama.URL + "/v1", "openai", ServerOllama},
+	} {
+		got, err := Identify(context.Background(), Config{BaseURL: tt.url})
+		if err != nil || got.Provider != tt.provider || got.Server != tt.server {
+			t.Errorf("%s: provider %q, server %q, error %v; want %q, %q", tt.url, got.Provider, got.Server, err, tt.provider, tt.server)
+			continue
+		}
+		got.Model = "tiny"
+		m, err := New(context.Background(), got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := m.GenerateContent(context.Background(), words(3), streamed())
+		if err != nil {
+			t.Fatalf("%s: %v", tt.url, err)
+		}
+		want := "tiny"
+		if strings.HasPrefix(tt.url, llama.URL) {
+			want = "tiny-llama" // whatever the name asked for
+		}
+		if served := ServedModel(resp.Choices[0]); served != want {
+			t.Errorf("%s: the server says it served %q, want %q", tt.url, served, want)
+		}
+	}
+}

@@ -37,6 +37,8 @@ type piece struct {
 	ollama bool
 	// err is an error the server sent inside the reply.
 	err error
+	// model is the model the server says wrote the reply, once it says.
+	model string
 }
 
 // callPart is a tool call, or a piece of one: OpenAI-compatible servers
@@ -58,9 +60,10 @@ type reply struct {
 	byIndex         map[int]*toolCall // the calls streamed in parts, by index
 	usage           Usage
 	stop            string
-	end             bool // the server said the reply is complete
-	done            bool // the stream's own end marker ("data: [DONE]")
-	ollama          bool // the server is Ollama
+	end             bool   // the server said the reply is complete
+	done            bool   // the stream's own end marker ("data: [DONE]")
+	ollama          bool   // the server is Ollama
+	model           string // the model the server says wrote it
 	// limit is the bytes of text (reasoning and tool calls included) the
 	// reply may hold, from the call's bound on its tokens; 0 for any.
 	limit, size int
@@ -95,6 +98,9 @@ func (r *reply) add(ctx context.Context, p piece) error {
 	}
 	if p.stop != "" {
 		r.stop = p.stop
+	}
+	if p.model != "" && len(p.model) <= maxServedName {
+		r.model = p.model
 	}
 	r.end = r.end || p.end
 	if s := r.bound(p.reasoning); s != "" {
@@ -149,6 +155,10 @@ func (r *reply) bound(s string) string {
 	return s
 }
 
+// maxServedName bounds the name of the model a server says wrote a
+// reply: a longer one is no name, and is not kept.
+const maxServedName = 256
+
 // maxToolCalls bounds the tool calls of a reply: the agent takes one a
 // step.
 const maxToolCalls = 256
@@ -181,6 +191,9 @@ func (r *reply) response() *llms.ContentResponse {
 			"CompletionTokens": r.usage.CompletionTokens,
 			"TotalTokens":      r.usage.PromptTokens + r.usage.CompletionTokens,
 		}}
+	if r.model != "" {
+		c.GenerationInfo["Model"] = r.model
+	}
 	for _, tc := range r.calls {
 		args := tc.args.String()
 		if args == "" {

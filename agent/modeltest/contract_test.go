@@ -307,6 +307,8 @@ func TestTheLlamaCppFakeAnswersAsLlamaServerDoes(t *testing.T) {
 			values: []string{".default_generation_settings.n_ctx", ".chat_template_caps.supports_tool_calls"}},
 		{name: "the models", method: "GET", path: "/v1/models", ignore: []string{".data[].meta", ".data[].aliases", ".data[].tags", ".models"}},
 		{name: "tokens", method: "POST", path: "/tokenize", body: `{"content": "Action: calculator"}`},
+		{name: "its health", method: "GET", path: "/health", values: []string{".status"}},
+		{name: "Ollama's version, which it lacks", method: "GET", path: "/api/version", values: []string{".error.code", ".error.type"}},
 		{name: "an OpenAI chat", method: "POST", path: "/v1/chat/completions", body: `{"messages": [{"role": "user", "content": "hi"}]}`,
 			ignore: []string{".timings"}},
 		{name: "a streamed OpenAI chat", method: "POST", path: "/v1/chat/completions", body: `{"stream": true, "messages": [{"role": "user", "content": "hi"}]}`,
@@ -362,6 +364,7 @@ func TestTheOllamaFakeAnswersAsOllamaDoes(t *testing.T) {
 		{name: "a prompt over the window, asked not to cut it", method: "POST", path: "/api/chat",
 			body: `{"model": "MODEL", "stream": false, "truncate": false, "messages": [{"role": "user", "content": "` + long + `"}]}`, values: []string{".error"}},
 		{name: "a model it lacks", method: "POST", path: "/api/chat", body: `{"model": "nope", "messages": [{"role": "user", "content": "hi"}]}`, values: []string{".error"}},
+		{name: "a model named without its tag", method: "POST", path: "/api/chat", body: `{"model": "tiny", "stream": false, "messages": [{"role": "user", "content": "hi"}]}`, values: done},
 		{name: "the loaded models", method: "GET", path: "/api/ps", values: []string{".models[].context_length"}},
 		{name: "an OpenAI chat", method: "POST", path: "/v1/chat/completions", body: `{"model": "MODEL", "messages": [{"role": "user", "content": "hi"}]}`,
 			ignore: []string{".system_fingerprint"}},
@@ -374,6 +377,8 @@ func TestTheOllamaFakeAnswersAsOllamaDoes(t *testing.T) {
 			ignore: []string{".modelfile", ".template", ".tensors", ".model_info", ".details.parent_model"}},
 		{name: "the OpenAI models", method: "GET", path: "/v1/models"},
 		{name: "the root", method: "GET", path: "/"},
+		{name: "the version", method: "GET", path: "/api/version"},
+		{name: "llama-server's properties, which it lacks", method: "GET", path: "/props"},
 	} {
 		compare(t, x, r, f)
 	}

@@ -24,9 +24,10 @@ import (
 // the done_reason "length". It refuses tools
 // when its model's template has none ([NoTools]); and it answers GET
 // /api/tags with the models it knows, POST /api/show with one of them,
-// GET /api/ps with them loaded, with the model's window,
-// its OpenAI-compatible /v1/chat/completions (as Ollama shapes it) and
-// /v1/models, and GET / with "Ollama is running".
+// GET /api/ps with them loaded, with the model's window, GET
+// /api/version with its version, its OpenAI-compatible
+// /v1/chat/completions (as Ollama shapes it) and /v1/models, and GET /
+// with "Ollama is running".
 // The caller must Close the server.
 func NewOllama(replies []string, opts ...Option) *Server {
 	opts = append(slices.Clone(opts), APIKey("")) // Ollama has no keys
@@ -92,6 +93,9 @@ func NewOllama(replies []string, opts ...Option) *Server {
 				data = append(data, map[string]any{"id": m, "object": "model", "created": time.Now().Unix(), "owned_by": "library"})
 			}
 			writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+		})
+		mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, map[string]any{"version": "0.24.0"})
 		})
 		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -160,7 +161,7 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	model, _ := req["model"].(string)
-	if s.cfg.model != "" && model != s.cfg.model {
+	if s.cfg.model != "" && model != s.cfg.model && !latestOf(d, model, s.cfg.model) {
 		d.error(w, http.StatusNotFound, d.unknownModel(model))
 		return
 	}
@@ -254,6 +255,16 @@ func (s *Server) Sent(n int) int {
 
 // models lists the models the server knows: the one given with [Model],
 // or none when it accepts any.
+// latestOf reports whether an Ollama server (d, on either of its APIs)
+// reads name as model: a name without a tag is its :latest.
+func latestOf(d dialect, name, model string) bool {
+	switch d.(type) {
+	case ollama, ollamaOpenAI:
+		return !strings.Contains(name, ":") && name+":latest" == model
+	}
+	return false
+}
+
 func (s *Server) models() []string {
 	if s.cfg.model == "" {
 		return []string{}
