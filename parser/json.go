@@ -54,84 +54,106 @@ func decodeObject(s string) (map[string]any, int, bool) {
 // decodeObject gives, in one tight pass; ok is false for anything else,
 // which decodeObject reads.
 func decodeFlat(s string) (obj map[string]any, ok bool) {
-	if len(s) < 2 || s[0] != '{' || s[1] == '{' || s[len(s)-1] != '}' {
+	var buf [maxFlatOnStack]flatPair
+	pairs, _, ok := readFlat(s, buf[:0])
+	if !ok {
 		return nil, false
+	}
+	return flatMap(pairs), true
+}
+
+// maxFlatOnStack is how many keys a flat object may have before readFlat
+// holds them on the heap: an Action Input has a few.
+const maxFlatOnStack = 8
+
+// flatPair is one key of a flat object and its value as written, not yet
+// boxed in an interface: a flat object is made a map only once it has
+// read whole.
+type flatPair struct {
+	key   string
+	value string // a string's text, or the number, true, false or null
+	kind  flatKind
+}
+
+// flatKind is the kind of a flatPair's value.
+type flatKind uint8
+
+const (
+	flatText flatKind = iota
+	flatNumber
+	flatTrue
+	flatFalse
+	flatNull
+)
+
+// readFlat is decodeFlat before the map: it appends the pairs of s to
+// pairs, in the order written. tight reports whether each key's colon
+// follows its closing quote at once.
+func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
+	if len(s) < 2 || s[0] != '{' || s[1] == '{' || s[len(s)-1] != '}' {
+		return nil, false, false
+	}
+	// A backslash, in a string or out of one, is for decodeObject: one
+	// look for it spares one in each string.
+	if strings.IndexByte(s, '\\') >= 0 {
+		return nil, false, false
 	}
 	i := skipBlank(s, 1)
 	if s[i] == '}' {
-		return nil, false // {}: rare, and read by decodeObject
+		return nil, false, false // {}: rare, and read by decodeObject
 	}
+	tight = true
 	for {
-		key, next, ok := flatString(s, i)
-		if !ok {
-			return nil, false
+		var pr flatPair
+		if pr.key, i, ok = flatString(s, i); !ok {
+			return nil, false, false
 		}
-		if i = skipBlank(s, next); s[i] != ':' {
-			return nil, false
+		colon := skipBlank(s, i)
+		if s[colon] != ':' {
+			return nil, false, false
 		}
-		i = skipBlank(s, i+1)
-		var v any
+		tight = tight && colon == i
+		i = skipBlank(s, colon+1)
 		switch c := s[i]; {
 		case c == '"':
-			text, next, ok := flatString(s, i)
-			if !ok {
-				return nil, false
+			if pr.value, i, ok = flatString(s, i); !ok {
+				return nil, false, false
 			}
-			v, i = text, next
 		case c >= '0' && c <= '9':
-			j := i
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j := i + 1
+			for s[j] >= '0' && s[j] <= '9' { // s ends in '}'
 				j++
 			}
-			n, ok := smallInt(s[i:j])
-			if !ok {
-				return nil, false
+			if _, ok := smallInt(s[i:j]); !ok {
+				return nil, false, false
 			}
-			if n < 256 {
-				v = smallNumbers()[n]
-			} else {
-				v = float64(n)
-			}
-			i = j
+			pr.kind, pr.value, i = flatNumber, s[i:j], j
 		case strings.HasPrefix(s[i:], "true"):
-			v, i = true, i+len("true")
+			pr.kind, i = flatTrue, i+len("true")
 		case strings.HasPrefix(s[i:], "false"):
-			v, i = false, i+len("false")
+			pr.kind, i = flatFalse, i+len("false")
 		case strings.HasPrefix(s[i:], "null"):
-			v, i = nil, i+len("null")
+			pr.kind, i = flatNull, i+len("null")
 		default:
-			return nil, false
+			return nil, false, false
 		}
-		if obj == nil {
-			obj = make(map[string]any, 4)
-		}
-		obj[key] = v
+		pairs = append(pairs, pr)
 		switch i = skipBlank(s, i); s[i] {
 		case ',':
 			if i = skipBlank(s, i+1); s[i] == '}' {
-				return nil, false // a trailing comma: read by decodeObject
+				return nil, false, false // a trailing comma: read by decodeObject
 			}
 		case '}':
-			return obj, i == len(s)-1
+			return pairs, tight, i == len(s)-1
 		default:
-			return nil, false
+			return nil, false, false
 		}
 	}
 }
 
-// skipBlank returns the offset of the first byte at or after i in s that
-// is not white space; s ends in a byte that is not.
-func skipBlank(s string, i int) int {
-	for s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' {
-		i++
-	}
-	return i
-}
-
-// flatString reads the string that opens at s[i] when it is not empty and
-// holds no backslash, and its closing quote is followed, past white
-// space, by a comma, a colon or a closing brace: then str reads it the
-// same. It returns the text and the offset after the closing quote.
+// flatString reads the string that opens at s[i] when it is not empty:
+// its text, and the offset after its closing quote. What follows it is
+// for the caller to check; s holds no backslash.
 func flatString(s string, i int) (string, int, bool) {
 	if s[i] != '"' || s[i+1] == '"' {
 		return "", 0, false
@@ -140,15 +162,47 @@ func flatString(s string, i int) (string, int, bool) {
 	if k < 0 {
 		return "", 0, false
 	}
-	text := s[i+1 : i+1+k]
-	if strings.IndexByte(text, '\\') >= 0 {
-		return "", 0, false
+	return s[i+1 : i+1+k], i + 2 + k, true
+}
+
+// flatMap makes the map of a flat object's pairs, sized once; a later
+// key written again takes the place of the earlier, as in decodeObject.
+func flatMap(pairs []flatPair) map[string]any {
+	obj := make(map[string]any, len(pairs))
+	var nums *[256]any
+	for i := range pairs {
+		pr := &pairs[i]
+		var v any
+		switch pr.kind {
+		case flatText:
+			v = pr.value
+		case flatNumber:
+			n, _ := smallInt(pr.value)
+			if n < 256 {
+				if nums == nil {
+					nums = smallNumbers()
+				}
+				v = nums[n]
+			} else {
+				v = float64(n)
+			}
+		case flatTrue:
+			v = true
+		case flatFalse:
+			v = false
+		}
+		obj[pr.key] = v
 	}
-	end := i + 2 + k
-	if j := skipBlank(s, end); s[j] != ',' && s[j] != ':' && s[j] != '}' {
-		return "", 0, false
+	return obj
+}
+
+// skipBlank returns the offset of the first byte at or after i in s that
+// is not white space; s ends in a byte that is not.
+func skipBlank(s string, i int) int {
+	for s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
 	}
-	return text, end, true
+	return i
 }
 
 // decodeValue reads the whole of s as one value, with nothing but white
