@@ -31,63 +31,68 @@ const canonicalStops = "\r<`"
 // and asks its questions of the whole text only once the labels show a
 // canonical step: most replies that are no canonical step show it
 // sooner. Nothing is allocated before the step is known.
-func (p *Parser) canonical(text string) (rd reading, ok bool) {
+//
+// The step and its error are written to rd, which is left as it was when
+// ok is false: a reading passed in, not returned, is not copied on its
+// way out.
+func (p *Parser) canonical(text string, rd *reading) (ok bool) {
 	if len(text) > maxCanonical {
-		return reading{}, false
+		return false
 	}
 	c := canonicalReply{text: text, body: trimSpace(text)}
 	start := 0
 	if strings.HasPrefix(c.body, "Thought:") {
 		v, end, ok := c.value(0, len("Thought:"), labelThought)
 		if !ok || end == len(c.body) {
-			return reading{}, false // one line: perhaps with its breaks escaped ("\n")
+			return false // one line: perhaps with its breaks escaped ("\n")
 		}
 		c.thought, c.thoughtEnd = v, end
 		start = end + 1
 	}
 	switch rest := c.body[start:]; {
 	case strings.HasPrefix(rest, "Action:"):
-		return p.canonicalCall(&c, start)
+		return p.canonicalCall(&c, start, rd)
 	case len(rest) >= len("Final Answer:") && rest[:8] == "Final An" && rest[8:13] == "swer:":
-		return p.canonicalAnswer(&c, start)
+		return p.canonicalAnswer(&c, start, rd)
 	}
-	return reading{}, false
+	return false
 }
 
 // canonicalAnswer is canonical from the Final Answer label at start.
-func (p *Parser) canonicalAnswer(c *canonicalReply, start int) (reading, bool) {
+func (p *Parser) canonicalAnswer(c *canonicalReply, start int, rd *reading) bool {
 	v, end, ok := c.value(start, len("Final Answer:"), labelFinal)
 	if !ok || c.thoughtEnd == 0 && end == len(c.body) || !noLabelFrom(c.body, end) || !c.plain() {
-		return reading{}, false
+		return false
 	}
 	// plain has ruled out fences: cleanText would only trim.
 	answer := trimSpace(c.body[v:])
 	if answer == "" {
-		return reading{err: p.errEmptyAnswer()}, true
+		rd.err = p.errEmptyAnswer()
+		return true
 	}
-	st, err := p.answer(c.thoughtText(), answer)
-	return reading{st, err}, true
+	rd.step, rd.err = p.answer(c.thoughtText(), answer)
+	return true
 }
 
 // canonicalCall is canonical from the Action label at start.
-func (p *Parser) canonicalCall(c *canonicalReply, start int) (reading, bool) {
+func (p *Parser) canonicalCall(c *canonicalReply, start int, rd *reading) bool {
 	body := c.body
 	v, end, ok := c.value(start, len("Action:"), labelAction)
 	if !ok || end == len(body) {
-		return reading{}, false
+		return false
 	}
 	name := trimBlankRight(body[v:end])
 	info := p.registered(name)
 	// The line is the name and blanks: it holds a colon only when a
 	// registered name does.
 	if info == nil || p.tools.hasPunctuatedNames && !c.noInlineLabel(mark{kind: labelAction, line: start, value: v}, end, false) {
-		return reading{}, false
+		return false
 	}
 	if start = end + 1; len(body)-start < len("Action Input:") || body[start:start+8] != "Action I" || body[start+8:start+13] != "nput:" {
-		return reading{}, false
+		return false
 	}
 	if v, end, ok = c.value(start, len("Action Input:"), labelInput); !ok {
-		return reading{}, false
+		return false
 	}
 	input := body[v:]
 	var buf [maxFlatOnStack]flatPair
@@ -97,15 +102,15 @@ func (p *Parser) canonicalCall(c *canonicalReply, start int) (reading, bool) {
 	// keys (see noInlineLabel).
 	if !flat || end < len(body) || !tight || strings.Count(input, ":") != len(pairs) {
 		if !c.noInlineLabel(mark{kind: labelInput, line: start, value: v}, end, true) || !noLabelFrom(body, end) {
-			return reading{}, false
+			return false
 		}
 	}
 	if !c.plain() {
-		return reading{}, false
+		return false
 	}
 	if !flat {
-		st, err := p.call(c.thoughtText(), name, input, asWritten)
-		return reading{st, err}, true
+		rd.step, rd.err = p.call(c.thoughtText(), name, input, asWritten)
+		return true
 	}
 	// A flat JSON object, the usual input: read as call reads it,
 	// without looking for the forms it is not.
@@ -113,7 +118,8 @@ func (p *Parser) canonicalCall(c *canonicalReply, start int) (reading, bool) {
 	if !info.ownFlatKeys(pairs) {
 		args = info.adaptArgs(args)
 	}
-	return reading{step: Step{Kind: KindAction, Thought: c.thoughtText(), Action: info.name, Args: args}}, true
+	rd.step = Step{Kind: KindAction, Thought: c.thoughtText(), Action: info.name, Args: args}
+	return true
 }
 
 // canonicalReply is a reply as canonical reads it: the text, its body
@@ -124,7 +130,7 @@ type canonicalReply struct {
 	// thought and thoughtEnd are where the thought's value starts and
 	// its line ends, when there is one (thoughtEnd > 0).
 	thought, thoughtEnd int
-	lt         *labelSet // fetched once a line needs the general reading
+	lt                  *labelSet // fetched once a line needs the general reading
 }
 
 // value reads the value of the label of kind, n bytes long, that opens

@@ -219,8 +219,8 @@ func FuzzCanonical(f *testing.F) {
 func checkCanonical(t *testing.T, text string) {
 	t.Helper()
 	p := New(testTools)
-	rd, ok := p.canonical(text)
-	if !ok {
+	var rd reading
+	if !p.canonical(text, &rd) {
 		return // the tolerant reading decides alone
 	}
 	st, err := p.tolerant(text, nil)
