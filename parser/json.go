@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,18 +94,16 @@ func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
 	if len(s) < 2 || s[0] != '{' || s[1] == '{' || s[len(s)-1] != '}' {
 		return nil, false, false
 	}
-	// A backslash, in a string or out of one, is for decodeObject: one
-	// look for it spares one in each string.
-	if strings.IndexByte(s, '\\') >= 0 {
-		return nil, false, false
-	}
+	// A backslash is for decodeObject: flatString refuses one in a
+	// string, and none is read outside one.
 	i := skipBlank(s, 1)
 	if s[i] == '}' {
 		return nil, false, false // {}: rare, and read by decodeObject
 	}
 	tight = true
 	for {
-		var pr flatPair
+		pairs = append(pairs, flatPair{})
+		pr := &pairs[len(pairs)-1]
 		if pr.key, i, ok = flatString(s, i); !ok {
 			return nil, false, false
 		}
@@ -137,7 +136,6 @@ func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
 		default:
 			return nil, false, false
 		}
-		pairs = append(pairs, pr)
 		switch i = skipBlank(s, i); s[i] {
 		case ',':
 			if i = skipBlank(s, i+1); s[i] == '}' {
@@ -151,18 +149,40 @@ func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
 	}
 }
 
-// flatString reads the string that opens at s[i] when it is not empty:
-// its text, and the offset after its closing quote. What follows it is
-// for the caller to check; s holds no backslash.
+// flatString reads the string that opens at s[i] when it is neither
+// empty nor holds a backslash: its text, and the offset after its closing
+// quote. What follows it is for the caller to check.
 func flatString(s string, i int) (string, int, bool) {
 	if s[i] != '"' || s[i+1] == '"' {
 		return "", 0, false
 	}
-	k := strings.IndexByte(s[i+1:], '"')
-	if k < 0 {
+	k := quoteOrBackslash(s, i+1)
+	if k < 0 || s[k] != '"' {
 		return "", 0, false
 	}
-	return s[i+1 : i+1+k], i + 2 + k, true
+	return s[i+1 : k], k + 1, true
+}
+
+// quoteOrBackslash returns the offset of the first quote or backslash in
+// s at or after i, or -1. It reads eight bytes at a time: the strings of
+// a flat object are too short to pay for a call to IndexByte.
+func quoteOrBackslash(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		// A byte of q or b is zero where s has a quote or a backslash;
+		// the lowest high bit of m marks the first such byte.
+		x := le64(s[i:])
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		if m := ((q-ones)&^q | (b-ones)&^b) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			return i
+		}
+	}
+	return -1
 }
 
 // flatMap makes the map of a flat object's pairs, sized once; a later

@@ -265,6 +265,8 @@ var flatObjects = []string{
 	`{"a": "x\"y"}`, `{"a": "x" "b"}`, `{"a": "x"y", "b": 1}`, `{"a" "x"}`, `{'a': 'x'}`, `{a: "x"}`, `{"a": -1}`,
 	`{"a": 1.5}`, `{"a": 1e3}`, `{"a": [1]}`, `{"a": {"b": 1}}`, `{"a": "x", "a": "y"}`, `{"a": "x"}}`, `{"a": "x"` + "\n}",
 	`{"a": 123456789012345678}`, `{"a": truex}`, `{"a": "x" /* c */}`, `{"a": "x"  # c` + "\n}", `{"": 1}`, `{"a": ""}`,
+	`{"query and more": "a value past eight bytes\"", "b": 1}`, `{"abcdefgh": "ijklmnop\nq"}`, `{"abcdefg\u0068": 1}`,
+	`{"ключ": "значение", "é": "naïve"}`, `{"abcdefghijklmnop": "qrstuvwxyz0123456789"}`,
 }
 
 func TestFlatObjectsReadAsTheGeneralReading(t *testing.T) {
