@@ -241,6 +241,11 @@ func (idx toolIndex) mentioned(name string) *toolInfo {
 // name: white space, backticks, quotes, asterisks, brackets, and trailing
 // full stops, colons, commas and the like.
 func cleanName(s string) string {
+	// A name whose ends are ASCII and no junk, the usual one, is its own
+	// clean name: no rune is decoded to tell.
+	if s == "" || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf && !asciiNameJunk[s[0]] && !asciiNameJunk[s[len(s)-1]] {
+		return s
+	}
 	return strings.TrimFunc(s, isNameJunk)
 }
 
