@@ -757,7 +757,7 @@ func answerLabelIn(line string) (int, bool) {
 			break
 		}
 		before := strings.TrimRight(head[:colon], " \t*_`0123456789")
-		if strings.IndexAny(strings.TrimSpace(before), " \t") < 0 {
+		if !strings.ContainsAny(strings.TrimSpace(before), " \t") {
 			continue // one word before the colon: a name, or a label with nothing before it
 		}
 		if lt == nil {
