@@ -96,11 +96,11 @@ func (p *Parser) canonicalCall(c *canonicalReply, start int, rd *reading) bool {
 	}
 	input := body[v:]
 	var buf [maxFlatOnStack]flatPair
-	pairs, tight, flat := readFlat(input, buf[:0])
+	pairs, keyColons, flat := readFlat(input, buf[:0])
 	// A flat object that is the whole of its line shows at once that the
 	// line holds no label when its only colons are those right after its
 	// keys (see noInlineLabel).
-	if !flat || end < len(body) || !tight || strings.Count(input, ":") != len(pairs) {
+	if !flat || end < len(body) || !keyColons {
 		if !c.noInlineLabel(mark{kind: labelInput, line: start, value: v}, end, true) || !noLabelFrom(body, end) {
 			return false
 		}

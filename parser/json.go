@@ -88,9 +88,9 @@ const (
 )
 
 // readFlat is decodeFlat before the map: it appends the pairs of s to
-// pairs, in the order written. tight reports whether each key's colon
-// follows its closing quote at once.
-func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
+// pairs, in the order written. keyColons reports whether the only colons
+// of s are those right after its keys' closing quotes.
+func readFlat(s string, pairs []flatPair) (_ []flatPair, keyColons, ok bool) {
 	if len(s) < 2 || s[0] != '{' || s[1] == '{' || s[len(s)-1] != '}' {
 		return nil, false, false
 	}
@@ -100,24 +100,26 @@ func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
 	if s[i] == '}' {
 		return nil, false, false // {}: rare, and read by decodeObject
 	}
-	tight = true
+	keyColons = true
 	for {
 		pairs = append(pairs, flatPair{})
 		pr := &pairs[len(pairs)-1]
-		if pr.key, i, ok = flatString(s, i); !ok {
+		var inKey, inValue bool
+		if pr.key, i, inKey, ok = flatString(s, i); !ok {
 			return nil, false, false
 		}
 		colon := skipBlank(s, i)
 		if s[colon] != ':' {
 			return nil, false, false
 		}
-		tight = tight && colon == i
+		keyColons = keyColons && colon == i && !inKey
 		i = skipBlank(s, colon+1)
 		switch c := s[i]; {
 		case c == '"':
-			if pr.value, i, ok = flatString(s, i); !ok {
+			if pr.value, i, inValue, ok = flatString(s, i); !ok {
 				return nil, false, false
 			}
+			keyColons = keyColons && !inValue
 		case c >= '0' && c <= '9':
 			j := i + 1
 			for s[j] >= '0' && s[j] <= '9' { // s ends in '}'
@@ -142,7 +144,7 @@ func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
 				return nil, false, false // a trailing comma: read by decodeObject
 			}
 		case '}':
-			return pairs, tight, i == len(s)-1
+			return pairs, keyColons, i == len(s)-1
 		default:
 			return nil, false, false
 		}
@@ -150,39 +152,50 @@ func readFlat(s string, pairs []flatPair) (_ []flatPair, tight, ok bool) {
 }
 
 // flatString reads the string that opens at s[i] when it is neither
-// empty nor holds a backslash: its text, and the offset after its closing
-// quote. What follows it is for the caller to check.
-func flatString(s string, i int) (string, int, bool) {
+// empty nor holds a backslash: its text, the offset after its closing
+// quote, and whether it holds a colon. What follows it is for the caller
+// to check.
+func flatString(s string, i int) (_ string, next int, colon, ok bool) {
 	if s[i] != '"' || s[i+1] == '"' {
-		return "", 0, false
+		return "", 0, false, false
 	}
-	k := quoteOrBackslash(s, i+1)
+	k, colon := quoteOrBackslash(s, i+1)
 	if k < 0 || s[k] != '"' {
-		return "", 0, false
+		return "", 0, false, false
 	}
-	return s[i+1 : k], k + 1, true
+	return s[i+1 : k], k + 1, colon, true
 }
 
 // quoteOrBackslash returns the offset of the first quote or backslash in
-// s at or after i, or -1. It reads eight bytes at a time: the strings of
-// a flat object are too short to pay for a call to IndexByte.
-func quoteOrBackslash(s string, i int) int {
+// s at or after i, or -1, and whether a colon stands before it. It reads
+// eight bytes at a time: the strings of a flat object are too short to
+// pay for a call to IndexByte.
+func quoteOrBackslash(s string, i int) (int, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	colon := false
 	for ; i+8 <= len(s); i += 8 {
-		// A byte of q or b is zero where s has a quote or a backslash;
-		// the lowest high bit of m marks the first such byte.
+		// A byte of q, b or c is zero where s has a quote, a backslash
+		// or a colon; the lowest high bit of m marks the first quote or
+		// backslash, and a bit of cm below it a colon before it. (A
+		// byte above a zero one may be marked too: it is never the
+		// first.)
 		x := le64(s[i:])
-		q, b := x^(ones*'"'), x^(ones*'\\')
+		q, b, c := x^(ones*'"'), x^(ones*'\\'), x^(ones*':')
+		cm := (c - ones) &^ c & highs
 		if m := ((q-ones)&^q | (b-ones)&^b) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
+			return i + bits.TrailingZeros64(m)/8, colon || cm&(m&-m-1) != 0
 		}
+		colon = colon || cm != 0
 	}
 	for ; i < len(s); i++ {
-		if s[i] == '"' || s[i] == '\\' {
-			return i
+		switch s[i] {
+		case '"', '\\':
+			return i, colon
+		case ':':
+			colon = true
 		}
 	}
-	return -1
+	return -1, colon
 }
 
 // flatMap makes the map of a flat object's pairs, sized once; a later
