@@ -26,83 +26,215 @@ const canonicalStops = "\r<`"
 // name and "Action Input:" with the input up to the end, or "Final
 // Answer:" with the answer up to the end. ok is false for any other
 // reply.
-func (p *Parser) canonical(text string) (rd reading, ok bool) {
+//
+// It reads the labels it expects where it expects them, each line once,
+// and asks its questions of the whole text only once the labels show a
+// canonical step: most replies that are no canonical step show it
+// sooner. Nothing is allocated before the step is known.
+//
+// The step and its error are written to rd, which is left as it was when
+// ok is false: a reading passed in, not returned, is not copied on its
+// way out.
+func (p *Parser) canonical(text string, rd *reading) (ok bool) {
 	if len(text) > maxCanonical {
-		return reading{}, false
+		return false
 	}
-	body := strings.TrimSpace(text)
-	var lt *labelSet
-	line := func(start int) (m mark, end int, ok bool) {
-		end = strings.IndexByte(body[start:], '\n')
-		if end < 0 {
-			end = len(body)
-		} else {
-			end += start
+	c := canonicalReply{text: text, body: trimSpace(text)}
+	start := 0
+	if strings.HasPrefix(c.body, "Thought:") {
+		v, end, ok := c.value(0, len("Thought:"), labelThought)
+		if !ok || end == len(c.body) {
+			return false // one line: perhaps with its breaks escaped ("\n")
 		}
-		if m, ok = plainLabel(body, start, end); !ok {
-			return mark{}, 0, false
-		}
-		if lt == nil {
-			lt = labelTables()
-		}
-		if v := skipRepeatedLabel(lt, body, m, end); v != m.value {
-			return mark{}, 0, false
-		}
-		return m, end, true
+		c.thought, c.thoughtEnd = v, end
+		start = end + 1
 	}
-	m, end, ok := line(0)
+	switch rest := c.body[start:]; {
+	case strings.HasPrefix(rest, "Action:"):
+		return p.canonicalCall(&c, start, rd)
+	case len(rest) >= len("Final Answer:") && rest[:8] == "Final An" && rest[8:13] == "swer:":
+		return p.canonicalAnswer(&c, start, rd)
+	}
+	return false
+}
+
+// canonicalAnswer is canonical from the Final Answer label at start.
+func (p *Parser) canonicalAnswer(c *canonicalReply, start int, rd *reading) bool {
+	v, end, ok := c.value(start, len("Final Answer:"), labelFinal)
+	if !ok || c.thoughtEnd == 0 && end == len(c.body) || !noLabelFrom(c.body, end) || !c.plain() {
+		return false
+	}
+	// plain has ruled out fences: cleanText would only trim.
+	answer := trimSpace(c.body[v:])
+	if answer == "" {
+		rd.err = p.errEmptyAnswer()
+		return true
+	}
+	rd.step, rd.err = p.answer(c.thoughtText(), answer)
+	return true
+}
+
+// canonicalCall is canonical from the Action label at start.
+func (p *Parser) canonicalCall(c *canonicalReply, start int, rd *reading) bool {
+	body := c.body
+	v, end, ok := c.value(start, len("Action:"), labelAction)
 	if !ok || end == len(body) {
-		return reading{}, false // one line: perhaps with its breaks escaped ("\n")
+		return false
 	}
-	var thought mark // the Thought label, when there is one
-	thoughtEnd := 0
-	if m.kind == labelThought {
-		thought, thoughtEnd = m, end
-		if m, end, ok = line(end + 1); !ok {
-			return reading{}, false
+	name := trimBlankRight(body[v:end])
+	info := p.registered(name)
+	// The line is the name and blanks: it holds a colon only when a
+	// registered name does.
+	if info == nil || p.tools.hasPunctuatedNames && !c.noInlineLabel(mark{kind: labelAction, line: start, value: v}, end, false) {
+		return false
+	}
+	if start = end + 1; len(body)-start < len("Action Input:") || body[start:start+8] != "Action I" || body[start+8:start+13] != "nput:" {
+		return false
+	}
+	if v, end, ok = c.value(start, len("Action Input:"), labelInput); !ok {
+		return false
+	}
+	input := body[v:]
+	var buf [maxFlatOnStack]flatPair
+	pairs, keyColons, flat := readFlat(input, buf[:0])
+	// A flat object that is the whole of its line shows at once that the
+	// line holds no label when its only colons are those right after its
+	// keys (see noInlineLabel).
+	if !flat || end < len(body) || !keyColons {
+		if !c.noInlineLabel(mark{kind: labelInput, line: start, value: v}, end, true) || !noLabelFrom(body, end) {
+			return false
 		}
 	}
-	// The thought's line, and the whole text, are read last: most
-	// replies that are no canonical step show it sooner.
-	plain := func() bool {
-		return (thoughtEnd == 0 || noInlineLabel(lt, body, thought, thoughtEnd, false)) && plainText(text)
+	if !c.plain() {
+		return false
 	}
-	thoughtText := func() string {
-		if thoughtEnd == 0 {
-			return ""
-		}
-		return cleanText(body[thought.value:thoughtEnd])
+	if !flat {
+		rd.step, rd.err = p.call(c.thoughtText(), name, input, asWritten)
+		return true
 	}
-	switch m.kind {
-	case labelFinal:
-		if !noLabelFrom(body, end) || !plain() {
-			return reading{}, false
-		}
-		answer := cleanText(body[m.value:])
-		if answer == "" {
-			return reading{err: p.errEmptyAnswer()}, true
-		}
-		st, err := p.answer(thoughtText(), answer)
-		return reading{st, err}, true
-	case labelAction:
-		name := strings.TrimRight(body[m.value:end], " \t")
-		info := p.registered(name)
-		if info == nil || !noInlineLabel(lt, body, m, end, false) || end == len(body) {
-			return reading{}, false
-		}
-		if m, end, ok = line(end + 1); !ok || m.kind != labelInput || !noInlineLabel(lt, body, m, end, true) || !noLabelFrom(body, end) || !plain() {
-			return reading{}, false
-		}
-		input := body[m.value:]
-		if obj, ok := decodeFlat(input); ok {
-			// A flat JSON object, the usual input: read as call reads
-			// it, without looking for the forms it is not.
-			return reading{step: Step{Kind: KindAction, Thought: thoughtText(), Action: info.name, Args: info.adaptArgs(obj)}}, true
-		}
-		st, err := p.call(thoughtText(), name, input, asWritten)
-		return reading{st, err}, true
+	// A flat JSON object, the usual input: read as call reads it,
+	// without looking for the forms it is not.
+	args := flatMap(pairs)
+	if !info.ownFlatKeys(pairs) {
+		args = info.adaptArgs(args)
 	}
-	return reading{}, false
+	rd.step = Step{Kind: KindAction, Thought: c.thoughtText(), Action: info.name, Args: args}
+	return true
+}
+
+// canonicalReply is a reply as canonical reads it: the text, its body
+// without the white space around it, and its Thought label's line, if it
+// has one.
+type canonicalReply struct {
+	text, body string
+	// thought and thoughtEnd are where the thought's value starts and
+	// its line ends, when there is one (thoughtEnd > 0).
+	thought, thoughtEnd int
+	lt                  *labelSet // fetched once a line needs the general reading
+}
+
+// value reads the value of the label of kind, n bytes long, that opens
+// the line at start, as plainLabel and skipRepeatedLabel read it: where
+// the value starts and the line ends. ok is false when the value is on
+// the lines below, or opens with the label written again.
+func (c *canonicalReply) value(start, n int, kind label) (v, end int, ok bool) {
+	body := c.body
+	v = start + n
+	for v < len(body) && (body[v] == ' ' || body[v] == '\t') {
+		v++
+	}
+	if v == len(body) || body[v] == '\n' {
+		return 0, 0, false
+	}
+	if end = strings.IndexByte(body[v:], '\n'); end < 0 {
+		end = len(body)
+	} else {
+		end += v
+	}
+	// The label written again ("Thought: Thought: x") is skipped by the
+	// tolerant reading, and leaves the reply to it. A value whose first
+	// letter is not the label's is no such label.
+	if body[v]|0x20 == body[start]|0x20 && skipRepeatedLabel(c.tables(), body, mark{kind: kind, line: start, value: v}, end) != v {
+		return 0, 0, false
+	}
+	return v, end, true
+}
+
+// tables returns the label tables, fetched on the first call.
+func (c *canonicalReply) tables() *labelSet {
+	if c.lt == nil {
+		c.lt = labelTables()
+	}
+	return c.lt
+}
+
+// plain reports whether the thought's line holds no other label and the
+// text nothing the tolerant reading changes before it reads labels. The
+// thought's line, and the whole text, are read last.
+func (c *canonicalReply) plain() bool {
+	return (c.thoughtEnd == 0 || c.noInlineLabel(mark{kind: labelThought, value: c.thought}, c.thoughtEnd, false)) && plainText(c.text)
+}
+
+// thoughtText returns the thought, once plain has ruled out fences.
+func (c *canonicalReply) thoughtText() string {
+	if c.thoughtEnd == 0 {
+		return ""
+	}
+	return trimSpace(c.body[c.thought:c.thoughtEnd])
+}
+
+// trimSpace is strings.TrimSpace, with a short way for a text whose ends
+// are ASCII.
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && s[i] <= ' ' && asciiSpace[s[i]] {
+		i++
+	}
+	for j > i && s[j-1] <= ' ' && asciiSpace[s[j-1]] {
+		j--
+	}
+	if i < j && (s[i] >= utf8.RuneSelf || s[j-1] >= utf8.RuneSelf) {
+		return strings.TrimSpace(s[i:j])
+	}
+	return s[i:j]
+}
+
+// asciiSpace are the ASCII bytes unicode.IsSpace reports.
+var asciiSpace = newByteSet("\t\n\v\f\r ")
+
+// ownFlatKeys reports what allOwn would of the map of pairs: that its
+// keys are all the tool's own, as the tool writes them. A key written
+// twice leaves the answer to allOwn.
+func (info *toolInfo) ownFlatKeys(pairs []flatPair) bool {
+	if len(pairs) > len(info.args) {
+		return false
+	}
+	for i := range pairs {
+		for j := range i {
+			if pairs[j].key == pairs[i].key {
+				return false
+			}
+		}
+	}
+	n := 0
+	for _, a := range info.args {
+		for i := range pairs {
+			if pairs[i].key == a {
+				n++
+				break
+			}
+		}
+	}
+	return n == len(pairs)
+}
+
+// trimBlankRight returns s without the spaces and tabs at its end.
+func trimBlankRight(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return s[:i]
 }
 
 // plainText reports whether text holds nothing that the tolerant reading
@@ -123,7 +255,8 @@ func plainText(text string) bool {
 // holds no other label after it, as the label scanner reads them. A colon
 // right after a quote, as in a JSON object's keys (json), ends no label:
 // the line is read whole only when another colon stands in it.
-func noInlineLabel(lt *labelSet, body string, m mark, end int, json bool) bool {
+func (c *canonicalReply) noInlineLabel(m mark, end int, json bool) bool {
+	body := c.body
 	for i := m.value; i < end; i++ {
 		k := strings.IndexByte(body[i:end], ':')
 		if k < 0 {
@@ -131,8 +264,8 @@ func noInlineLabel(lt *labelSet, body string, m mark, end int, json bool) bool {
 		}
 		i += k
 		if !json || i == m.value || body[i-1] != '"' {
-			c := newColons(body, false)
-			_, found := nextInlineLabel(lt, body, m, end, &c)
+			cs := newColons(body, false)
+			_, found := nextInlineLabel(c.tables(), body, m, end, &cs)
 			return !found
 		}
 	}
@@ -160,26 +293,44 @@ func (p *Parser) registered(name string) *toolInfo {
 	}
 	// cleanName trims only the ends: a name whose first and last letters
 	// are no junk is its own clean name.
-	first, _ := utf8.DecodeRuneInString(name)
-	last, _ := utf8.DecodeLastRuneInString(name)
-	if isNameJunk(first) || isNameJunk(last) {
-		return nil
+	if first, last := name[0], name[len(name)-1]; first < utf8.RuneSelf && last < utf8.RuneSelf {
+		if asciiNameJunk[first] || asciiNameJunk[last] {
+			return nil
+		}
+	} else {
+		first, _ := utf8.DecodeRuneInString(name)
+		last, _ := utf8.DecodeLastRuneInString(name)
+		if isNameJunk(first) || isNameJunk(last) {
+			return nil
+		}
 	}
 	return p.tools.byName[name]
 }
 
-// isASCII reports whether s is all ASCII, eight bytes at a time.
+// isASCII reports whether s is all ASCII, 32 bytes at a time.
 func isASCII(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
+	const high = 0x8080808080808080
+	for len(s) >= 32 {
+		if (le64(s[0:8])|le64(s[8:16])|le64(s[16:24])|le64(s[24:32]))&high != 0 {
 			return false
 		}
+		s = s[32:]
 	}
-	for ; i < len(s); i++ {
+	for len(s) >= 8 {
+		if le64(s[:8])&high != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}
 	return true
+}
+
+// le64 returns the first eight bytes of s as a little-endian word.
+func le64(s string) uint64 {
+	return binary.LittleEndian.Uint64([]byte(s[:8]))
 }

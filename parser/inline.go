@@ -105,19 +105,23 @@ func indexByteFrom(s string, c byte, from int) int {
 // follow its label before the rest of the line is taken as text.
 const maxRejectedInline = 4
 
+// colonMarkup are the blanks and the closing markup that may stand
+// between a label's words and its colon ("**Action**:").
+var colonMarkup = newByteSet(" \t*_`")
+
 // labelBefore reads the label whose colon is at text[colon], with its
 // words starting no earlier than from: up to three words (and a number,
 // and closing markup) before the colon, the longest that is a label.
 func labelBefore(lt *labelSet, text string, from, colon int) (mark, bool) {
 	i := colon
 	// Closing markup and a number between the words and the colon.
-	for i > from && strings.IndexByte(" \t*_`", text[i-1]) >= 0 {
+	for i > from && colonMarkup[text[i-1]] {
 		i--
 	}
 	for i > from && text[i-1] >= '0' && text[i-1] <= '9' {
 		i--
 	}
-	for i > from && strings.IndexByte(" \t*_`#", text[i-1]) >= 0 {
+	for i > from && (colonMarkup[text[i-1]] || text[i-1] == '#') {
 		i--
 	}
 	wordsEnd := i

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,101 +55,187 @@ func decodeObject(s string) (map[string]any, int, bool) {
 // decodeObject gives, in one tight pass; ok is false for anything else,
 // which decodeObject reads.
 func decodeFlat(s string) (obj map[string]any, ok bool) {
-	if len(s) < 2 || s[0] != '{' || s[1] == '{' || s[len(s)-1] != '}' {
+	var buf [maxFlatOnStack]flatPair
+	pairs, _, ok := readFlat(s, buf[:0])
+	if !ok {
 		return nil, false
 	}
+	return flatMap(pairs), true
+}
+
+// maxFlatOnStack is how many keys a flat object may have before readFlat
+// holds them on the heap: an Action Input has a few.
+const maxFlatOnStack = 8
+
+// flatPair is one key of a flat object and its value as written, not yet
+// boxed in an interface: a flat object is made a map only once it has
+// read whole.
+type flatPair struct {
+	key   string
+	value string // a string's text, or the number, true, false or null
+	kind  flatKind
+}
+
+// flatKind is the kind of a flatPair's value.
+type flatKind uint8
+
+const (
+	flatText flatKind = iota
+	flatNumber
+	flatTrue
+	flatFalse
+	flatNull
+)
+
+// readFlat is decodeFlat before the map: it appends the pairs of s to
+// pairs, in the order written. keyColons reports whether the only colons
+// of s are those right after its keys' closing quotes.
+func readFlat(s string, pairs []flatPair) (_ []flatPair, keyColons, ok bool) {
+	if len(s) < 2 || s[0] != '{' || s[1] == '{' || s[len(s)-1] != '}' {
+		return nil, false, false
+	}
+	// A backslash is for decodeObject: flatString refuses one in a
+	// string, and none is read outside one.
 	i := skipBlank(s, 1)
 	if s[i] == '}' {
-		return nil, false // {}: rare, and read by decodeObject
+		return nil, false, false // {}: rare, and read by decodeObject
 	}
+	keyColons = true
 	for {
-		key, next, ok := flatString(s, i)
-		if !ok {
-			return nil, false
+		pairs = append(pairs, flatPair{})
+		pr := &pairs[len(pairs)-1]
+		var inKey, inValue bool
+		if pr.key, i, inKey, ok = flatString(s, i); !ok {
+			return nil, false, false
 		}
-		if i = skipBlank(s, next); s[i] != ':' {
-			return nil, false
+		colon := skipBlank(s, i)
+		if s[colon] != ':' {
+			return nil, false, false
 		}
-		i = skipBlank(s, i+1)
-		var v any
+		keyColons = keyColons && colon == i && !inKey
+		i = skipBlank(s, colon+1)
 		switch c := s[i]; {
 		case c == '"':
-			text, next, ok := flatString(s, i)
-			if !ok {
-				return nil, false
+			if pr.value, i, inValue, ok = flatString(s, i); !ok {
+				return nil, false, false
 			}
-			v, i = text, next
+			keyColons = keyColons && !inValue
 		case c >= '0' && c <= '9':
-			j := i
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j := i + 1
+			for s[j] >= '0' && s[j] <= '9' { // s ends in '}'
 				j++
 			}
-			n, ok := smallInt(s[i:j])
-			if !ok {
-				return nil, false
+			if _, ok := smallInt(s[i:j]); !ok {
+				return nil, false, false
 			}
-			if n < 256 {
-				v = smallNumbers()[n]
-			} else {
-				v = float64(n)
-			}
-			i = j
+			pr.kind, pr.value, i = flatNumber, s[i:j], j
 		case strings.HasPrefix(s[i:], "true"):
-			v, i = true, i+len("true")
+			pr.kind, i = flatTrue, i+len("true")
 		case strings.HasPrefix(s[i:], "false"):
-			v, i = false, i+len("false")
+			pr.kind, i = flatFalse, i+len("false")
 		case strings.HasPrefix(s[i:], "null"):
-			v, i = nil, i+len("null")
+			pr.kind, i = flatNull, i+len("null")
 		default:
-			return nil, false
+			return nil, false, false
 		}
-		if obj == nil {
-			obj = make(map[string]any, 4)
-		}
-		obj[key] = v
 		switch i = skipBlank(s, i); s[i] {
 		case ',':
 			if i = skipBlank(s, i+1); s[i] == '}' {
-				return nil, false // a trailing comma: read by decodeObject
+				return nil, false, false // a trailing comma: read by decodeObject
 			}
 		case '}':
-			return obj, i == len(s)-1
+			return pairs, keyColons, i == len(s)-1
 		default:
-			return nil, false
+			return nil, false, false
 		}
 	}
+}
+
+// flatString reads the string that opens at s[i] when it is neither
+// empty nor holds a backslash: its text, the offset after its closing
+// quote, and whether it holds a colon. What follows it is for the caller
+// to check.
+func flatString(s string, i int) (_ string, next int, colon, ok bool) {
+	if s[i] != '"' || s[i+1] == '"' {
+		return "", 0, false, false
+	}
+	k, colon := quoteOrBackslash(s, i+1)
+	if k < 0 || s[k] != '"' {
+		return "", 0, false, false
+	}
+	return s[i+1 : k], k + 1, colon, true
+}
+
+// quoteOrBackslash returns the offset of the first quote or backslash in
+// s at or after i, or -1, and whether a colon stands before it. It reads
+// eight bytes at a time: the strings of a flat object are too short to
+// pay for a call to IndexByte.
+func quoteOrBackslash(s string, i int) (int, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	colon := false
+	for ; i+8 <= len(s); i += 8 {
+		// A byte of q, b or c is zero where s has a quote, a backslash
+		// or a colon; the lowest high bit of m marks the first quote or
+		// backslash, and a bit of cm below it a colon before it. (A
+		// byte above a zero one may be marked too: it is never the
+		// first.)
+		x := le64(s[i:])
+		q, b, c := x^(ones*'"'), x^(ones*'\\'), x^(ones*':')
+		cm := (c - ones) &^ c & highs
+		if m := ((q-ones)&^q | (b-ones)&^b) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8, colon || cm&(m&-m-1) != 0
+		}
+		colon = colon || cm != 0
+	}
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\':
+			return i, colon
+		case ':':
+			colon = true
+		}
+	}
+	return -1, colon
+}
+
+// flatMap makes the map of a flat object's pairs, sized once; a later
+// key written again takes the place of the earlier, as in decodeObject.
+func flatMap(pairs []flatPair) map[string]any {
+	obj := make(map[string]any, len(pairs))
+	var nums *[256]any
+	for i := range pairs {
+		pr := &pairs[i]
+		var v any
+		switch pr.kind {
+		case flatText:
+			v = pr.value
+		case flatNumber:
+			n, _ := smallInt(pr.value)
+			if n < 256 {
+				if nums == nil {
+					nums = smallNumbers()
+				}
+				v = nums[n]
+			} else {
+				v = float64(n)
+			}
+		case flatTrue:
+			v = true
+		case flatFalse:
+			v = false
+		}
+		obj[pr.key] = v
+	}
+	return obj
 }
 
 // skipBlank returns the offset of the first byte at or after i in s that
 // is not white space; s ends in a byte that is not.
 func skipBlank(s string, i int) int {
-	for s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' {
+	for s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
 	return i
-}
-
-// flatString reads the string that opens at s[i] when it is not empty and
-// holds no backslash, and its closing quote is followed, past white
-// space, by a comma, a colon or a closing brace: then str reads it the
-// same. It returns the text and the offset after the closing quote.
-func flatString(s string, i int) (string, int, bool) {
-	if s[i] != '"' || s[i+1] == '"' {
-		return "", 0, false
-	}
-	k := strings.IndexByte(s[i+1:], '"')
-	if k < 0 {
-		return "", 0, false
-	}
-	text := s[i+1 : i+1+k]
-	if strings.IndexByte(text, '\\') >= 0 {
-		return "", 0, false
-	}
-	end := i + 2 + k
-	if j := skipBlank(s, end); s[j] != ',' && s[j] != ':' && s[j] != '}' {
-		return "", 0, false
-	}
-	return text, end, true
 }
 
 // decodeValue reads the whole of s as one value, with nothing but white

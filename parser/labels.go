@@ -538,30 +538,25 @@ var plainStarts = newByteSet("TAFO")
 // same line: it gives the mark lineLabel's general reading gives.
 func plainLabel(text string, start, end int) (mark, bool) {
 	line := text[start:end]
-	if len(line) < len("Action:") {
-		return mark{}, false
-	}
-	var l string
+	// Each label is compared with constants of up to eight bytes, which
+	// the compiler does a word at a time.
+	var n int
 	var kind label
-	switch line[0] {
-	case 'T':
-		l, kind = "Thought:", labelThought
-	case 'A':
-		l, kind = "Action:", labelAction
-		if line[len("Action")] == ' ' {
-			l, kind = "Action Input:", labelInput
-		}
-	case 'F':
-		l, kind = "Final Answer:", labelFinal
-	case 'O':
-		l, kind = "Observation:", labelObservation
+	switch {
+	case strings.HasPrefix(line, "Thought:"):
+		n, kind = len("Thought:"), labelThought
+	case strings.HasPrefix(line, "Action:"):
+		n, kind = len("Action:"), labelAction
+	case len(line) >= len("Action Input:") && line[:8] == "Action I" && line[8:13] == "nput:":
+		n, kind = len("Action Input:"), labelInput
+	case len(line) >= len("Final Answer:") && line[:8] == "Final An" && line[8:13] == "swer:":
+		n, kind = len("Final Answer:"), labelFinal
+	case len(line) >= len("Observation:") && line[:8] == "Observat" && line[8:12] == "ion:":
+		n, kind = len("Observation:"), labelObservation
 	default:
 		return mark{}, false
 	}
-	if !strings.HasPrefix(line, l) {
-		return mark{}, false
-	}
-	i := start + len(l)
+	i := start + n
 	for i < end && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}

@@ -26,6 +26,10 @@ type toolIndex struct {
 	longest int
 	// list names the tools for the errors the model reads, or is empty.
 	list string
+	// firsts are the first bytes of byName's names and byKey's keys
+	// (nil when there are none): most words a reply puts where a name
+	// goes start otherwise, and are known to be neither at one look.
+	firsts *byteSet
 }
 
 func newToolIndex(t Tools) toolIndex {
@@ -64,6 +68,14 @@ func newToolIndex(t Tools) toolIndex {
 				if _, taken := idx.byKey[k]; !taken {
 					idx.byKey[k] = info
 				}
+			}
+		}
+	}
+	idx.firsts = new(byteSet)
+	for _, m := range []map[string]*toolInfo{idx.byName, idx.byKey} {
+		for k := range m {
+			if k != "" {
+				idx.firsts[k[0]] = true
 			}
 		}
 	}
@@ -110,16 +122,36 @@ func (idx toolIndex) lookup(name string) *toolInfo {
 	if name = cleanName(name); name == "" || len(name) > 128 {
 		return nil
 	}
-	if info, ok := idx.byName[name]; ok {
-		return info // the exact registered name always wins
-	}
-	if info := idx.lookupKeys(name); info != nil {
-		return info
+	if idx.mayName(name) {
+		if info, ok := idx.byName[name]; ok {
+			return info // the exact registered name always wins
+		}
+		if info := idx.lookupKeys(name); info != nil {
+			return info
+		}
 	}
 	if strings.IndexByte(name, '.') > 0 {
 		return idx.qualified(name)
 	}
 	return nil
+}
+
+// mayName reports whether name may be a registered name or one of its
+// keys: it is not when it starts with an ASCII byte that is no separator
+// (the first byte of its keys then is that byte in lower case) and that
+// no name or key starts with in either case.
+func (idx toolIndex) mayName(name string) bool {
+	if idx.firsts == nil || name == "" {
+		return true
+	}
+	c := name[0]
+	if c >= utf8.RuneSelf || isWordBreak(rune(c)) || c == ':' {
+		return true
+	}
+	if c >= 'A' && c <= 'Z' {
+		return idx.firsts[c] || idx.firsts[c+'a'-'A']
+	}
+	return idx.firsts[c]
 }
 
 // qualified finds the registered tool a dotted name holds as one of its
@@ -241,6 +273,11 @@ func (idx toolIndex) mentioned(name string) *toolInfo {
 // name: white space, backticks, quotes, asterisks, brackets, and trailing
 // full stops, colons, commas and the like.
 func cleanName(s string) string {
+	// A name whose ends are ASCII and no junk, the usual one, is its own
+	// clean name: no rune is decoded to tell.
+	if s == "" || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf && !asciiNameJunk[s[0]] && !asciiNameJunk[s[len(s)-1]] {
+		return s
+	}
 	return strings.TrimFunc(s, isNameJunk)
 }
 
@@ -251,7 +288,9 @@ func cleanName(s string) string {
 // prompts never do ("functions.calculate", "default_api.search").
 func unknownName(written string) string {
 	name := cleanName(written)
-	if strings.IndexByte(name, '.') < 0 && strings.IndexAny(written, ")]") < 0 {
+	// Two looks at memchr speed: strings.IndexAny reads a long name a byte
+	// at a time.
+	if strings.IndexByte(name, '.') < 0 && strings.IndexByte(written, ')') < 0 && strings.IndexByte(written, ']') < 0 {
 		return name // the usual case: no namespace, no bracket to keep
 	}
 	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
@@ -308,7 +347,7 @@ const (
 // registered name always names its tool, whatever its shape
 // ("Gmail: Find Email", "I am feeling lucky").
 func (p *Parser) naming(name string) naming {
-	if _, ok := p.tools.byName[name]; ok {
+	if p.tools.mayName(name) && p.tools.byName[name] != nil {
 		return namesTool // the usual case: a registered name as written
 	}
 	if w := cleanName(name); isASCIIWord(w) {

@@ -42,7 +42,8 @@ func (p *Parser) ParseWith(text string, o Options) (Step, error) {
 // parse is Parse with the options o, or none when o is nil.
 func (p *Parser) parse(text string, o *Options) (Step, error) {
 	if o == nil || !o.Truncated && len(o.Previous) == 0 {
-		if rd, ok := p.canonical(text); ok {
+		var rd reading
+		if p.canonical(text, &rd) {
 			return rd.step, rd.err
 		}
 	}
@@ -756,7 +757,7 @@ func answerLabelIn(line string) (int, bool) {
 			break
 		}
 		before := strings.TrimRight(head[:colon], " \t*_`0123456789")
-		if strings.IndexAny(strings.TrimSpace(before), " \t") < 0 {
+		if !strings.ContainsAny(strings.TrimSpace(before), " \t") {
 			continue // one word before the colon: a name, or a label with nothing before it
 		}
 		if lt == nil {

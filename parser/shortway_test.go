@@ -219,8 +219,8 @@ func FuzzCanonical(f *testing.F) {
 func checkCanonical(t *testing.T, text string) {
 	t.Helper()
 	p := New(testTools)
-	rd, ok := p.canonical(text)
-	if !ok {
+	var rd reading
+	if !p.canonical(text, &rd) {
 		return // the tolerant reading decides alone
 	}
 	st, err := p.tolerant(text, nil)
@@ -265,6 +265,10 @@ var flatObjects = []string{
 	`{"a": "x\"y"}`, `{"a": "x" "b"}`, `{"a": "x"y", "b": 1}`, `{"a" "x"}`, `{'a': 'x'}`, `{a: "x"}`, `{"a": -1}`,
 	`{"a": 1.5}`, `{"a": 1e3}`, `{"a": [1]}`, `{"a": {"b": 1}}`, `{"a": "x", "a": "y"}`, `{"a": "x"}}`, `{"a": "x"` + "\n}",
 	`{"a": 123456789012345678}`, `{"a": truex}`, `{"a": "x" /* c */}`, `{"a": "x"  # c` + "\n}", `{"": 1}`, `{"a": ""}`,
+	`{"query and more": "a value past eight bytes\"", "b": 1}`, `{"abcdefgh": "ijklmnop\nq"}`, `{"abcdefg\u0068": 1}`,
+	`{"ключ": "значение", "é": "naïve"}`, `{"abcdefghijklmnop": "qrstuvwxyz0123456789"}`,
+	`{"url": "https://example.com/a:b", "n": 2}`, `{"k:ey": 1}`, `{"ab": "cd", "e": ":"}`, `{"abcdefgh" : "x"}`,
+	`{"a": "x"}:`, `{"abcdefghijklmnopq": "Thought: x"}`,
 }
 
 func TestFlatObjectsReadAsTheGeneralReading(t *testing.T) {
@@ -291,6 +295,12 @@ func checkFlat(t *testing.T, s string) {
 	general, n, gok := decodeObject(s)
 	if !gok || n != len(s) || !reflect.DeepEqual(flat, general) {
 		t.Errorf("%q: short way %#v, general reading %#v (%v, %d of %d bytes)", s, flat, general, gok, n, len(s))
+	}
+	// Its only colons are its keys' when there are as many colons as
+	// keys, each right after a quote.
+	pairs, keyColons, _ := readFlat(s, nil)
+	if want := strings.Count(s, ":") == len(pairs) && strings.Count(s, `":`) == len(pairs); keyColons != want {
+		t.Errorf("%q: only the keys' colons %v, want %v", s, keyColons, want)
 	}
 }
 

@@ -1,0 +1,43 @@
+package parser
+
+import "testing"
+
+// lookupNames are names near the registered ones, in the cases and
+// separators models write them.
+var lookupNames = []string{
+	"web_search", "Web_Search", "WEB SEARCH", "web-search", "Web.Search", "websearch", "functions.web_search",
+	"web_search.call", "_web_search", "-web-search", ":web_search", "Shell", "SHELL", "http request", "Http_Request",
+	"get-time", "GetTime", "x", "Action", "1web", "Ω", "ß", "", "calculator tool", "Calculator", "calc", "Search (beta)",
+	"search (beta)", "SEARCH", "Gmail: Find Email", "gmail find email", "GMAIL - FIND EMAIL", "Ask question to co-worker",
+}
+
+func TestFirstBytesTurnAwayOnlyNamesNoKeyHolds(t *testing.T) {
+	tools := toolsOf{"calculator": {"expression"}, "web_search": {"query"}, "http_request": {"url"}, "shell": {"command"},
+		"get_time": {}, "Search (beta)": {"q"}, "Gmail: Find Email": {"query"}, "Ask question to co-worker": {"question"}}
+	for _, name := range lookupNames {
+		checkLookup(t, tools, name)
+	}
+}
+
+func FuzzLookup(f *testing.F) {
+	for _, name := range lookupNames {
+		f.Add(name)
+	}
+	tools := toolsOf{"web_search": {"query"}, "Search (beta)": {"q"}, "Gmail: Find Email": {"query"}, "ÉTAT": {"x"}}
+	f.Fuzz(func(t *testing.T, name string) {
+		checkLookup(t, tools, name)
+	})
+}
+
+// checkLookup checks that the index finds for name what it finds
+// without its first bytes.
+func checkLookup(t *testing.T, tools Tools, name string) {
+	t.Helper()
+	idx := newToolIndex(tools)
+	got, gotNaming := idx.lookup(name), (&Parser{tools: idx}).naming(name)
+	idx.firsts = nil
+	want, wantNaming := idx.lookup(name), (&Parser{tools: idx}).naming(name)
+	if got != want || gotNaming != wantNaming {
+		t.Errorf("%q: found %v (%v), without first bytes %v (%v)", name, got, gotNaming, want, wantNaming)
+	}
+}
