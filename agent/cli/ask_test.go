@@ -88,6 +88,8 @@ func TestCommandLine(t *testing.T) {
 		{"models lists what an OpenAI-compatible server serves", invocation{args: []string{"models", "--provider", "openai", "--base-url", models.URL}}, 0, "=m-one\n", ""},
 		{"-u prints the tokens after the answer", invocation{args: append(append([]string{"-q", "-u"}, demo...), question)}, 0, "=17 * 23 + 4 = 395\n", "usage: 1722 tokens in, 98 out, 3 model calls"},
 		{"ask rejects an unknown language", invocation{args: []string{"--lang", "fr", "hi"}}, 2, "=", "--lang"},
+		{"the compact prompt is in English only", invocation{args: []string{"--prompt", "compact", "--lang", "zh", "hi"}}, 2, "=", "--prompt compact is written in English only"},
+		{"--prompt-file wins over --prompt", invocation{args: []string{"--prompt", "nope", "--prompt-file", "/nonexistent/p.tmpl", "hi"}}, 1, "=", "/nonexistent/p.tmpl"},
 		{"ask needs a question", invocation{args: []string{"ask"}}, 2, "=", "no question"},
 		{"-q and -v together are a usage error", invocation{args: append(append([]string{"ask", "-q", "-v"}, demo...), question)}, 2, "=", "contradict"},
 		{"--version names the program", invocation{args: []string{"--version"}}, 0, "react-agent ", ""},

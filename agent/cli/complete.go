@@ -258,6 +258,8 @@ func (e *env) flagValues(cmd string, f *pflag.Flag, args []string) (vals []candi
 		return words(string(agent.ConstrainAuto), string(agent.ConstrainOn), string(agent.ConstrainOff)), false
 	case "lang":
 		return words(prompt.Languages()...), false
+	case "prompt":
+		return words(prompt.Styles()...), false
 	case "search-engine":
 		return words(tools.EngineDuckDuckGo, tools.EngineSearXNG), false
 	case "model":

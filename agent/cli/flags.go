@@ -111,6 +111,8 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "a conversation's ID, or its start (see: react-agent logs)"
 	case "lang":
 		return "a language: en or zh"
+	case "prompt":
+		return "a built-in prompt: full or compact"
 	case "protocol":
 		if fs.Name() == "eval" {
 			return "protocols, comma-separated: text, constrained or native"

@@ -26,6 +26,7 @@ type agentFlags struct {
 	maxIterations int
 	timeout       time.Duration
 	lang          string
+	prompt        string
 	promptFile    string
 	system        string
 	stream        bool
@@ -52,6 +53,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 		fs.StringVar(&f.constrain, "constrain", string(agent.ConstrainAuto), `bind each step to the tools as the server samples it: "auto" (where the text protocol stays: llamacpp, vLLM, SGLang), "on" (also the JSON object protocol on Ollama, LM Studio, OpenAI; an error where the server cannot) or "off"`)
 		fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run, such as 90s or 5m (0: none)")
 		fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
+		addPromptFlag(fs, &f.prompt)
 		fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
 		pathFlag(fs, "prompt-file")
 		fs.StringVarP(&f.system, "system", "s", "", "extra context appended to the system prompt")
@@ -74,6 +76,30 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	f.settings = addSettings(fs)
 	addYes(fs, f.settings)
 	return f
+}
+
+// addPromptFlag adds --prompt, the choice of a built-in prompt, to fs.
+func addPromptFlag(fs *pflag.FlagSet, style *string) {
+	fs.StringVar(style, "prompt", prompt.Full, `built-in prompt: "full", or "compact": less than half the bytes, for small models and short context windows (English only)`)
+}
+
+// promptTemplate returns the prompt template that --prompt, --lang and
+// --prompt-file choose: the user's own file when given, else the built-in
+// one of the style and the language.
+func promptTemplate(style, lang, file string) (*prompt.Template, error) {
+	if file != "" {
+		return prompt.ParseFile(file)
+	}
+	tmpl, err := prompt.Builtin(style, lang)
+	switch {
+	case err == nil:
+		return tmpl, nil
+	case !slices.Contains(prompt.Styles(), strings.ToLower(style)):
+		return nil, usagef("--prompt: %s; or write your own prompt and pass it with --prompt-file", unknown("prompt", style, prompt.Styles()))
+	case !slices.Contains(prompt.Languages(), strings.ToLower(lang)):
+		return nil, usagef("--lang: %s; or write your own prompt and pass it with --prompt-file", unknown("language", lang, prompt.Languages()))
+	}
+	return nil, usagef("--prompt %s is written in English only: leave out --lang %s, or use --prompt %s", style, lang, prompt.Full)
 }
 
 // session is what ask and chat run with: the agent, its tools and the
@@ -111,14 +137,9 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := prompt.ForLang(f.lang)
-	if err != nil && f.promptFile == "" {
-		return nil, usagef("--lang: %s; or write your own prompt and pass it with --prompt-file", unknown("language", f.lang, prompt.Languages()))
-	}
-	if f.promptFile != "" {
-		if tmpl, err = prompt.ParseFile(f.promptFile); err != nil {
-			return nil, err
-		}
+	tmpl, err := promptTemplate(f.prompt, f.lang, f.promptFile)
+	if err != nil {
+		return nil, err
 	}
 	// The log comes before the model: a continued conversation brings
 	// its provider, model and server.
