@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -178,5 +180,25 @@ func TestReadSafetensors(t *testing.T) {
 		if _, err := ReadSafetensors(bytes.NewReader(b)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestTheToyModelIsWhatWriteWrites reads the toy model trained here
+// (testdata/toy) and writes it again: the file in the repository is what
+// the writer makes of its weights, byte for byte.
+func TestTheToyModelIsWhatWriteWrites(t *testing.T) {
+	file, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "toy", "toy.gguf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Weights.Width*m.Weights.Layers == 0 || m.Template != ToolsTemplate {
+		t.Errorf("the toy model is %v, with another template", m.Weights)
+	}
+	if again := write1(t, m); !bytes.Equal(again, file) {
+		t.Errorf("the writer makes %d other bytes of the toy model's weights than the %d of toy.gguf", len(again), len(file))
 	}
 }
