@@ -234,7 +234,7 @@ func TestInterrupt(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		s := ollama(t, "shell_sleep.json")
 		got := interrupt(t, invocation{
-			args: []string{"ask", "-q", "--allow-shell", "--yes", "--base-url", s.URL, "wait"},
+			args: []string{"ask", "-q", "--allow-shell", "--yes", "--pass-env", "PIDFILE", "--base-url", s.URL, "wait"},
 			env:  []string{"PIDFILE=" + pidFile},
 		}, func() bool { b, _ := os.ReadFile(pidFile); return len(bytes.TrimSpace(b)) > 0 })
 		if got.code != 130 || !strings.Contains(got.stderr, "interrupted") {

@@ -78,3 +78,52 @@ func quoteWords(words []string) string {
 	}
 	return strings.Join(q, " ")
 }
+
+// TestBashCompletesPathsWithSpaces completes file names with spaces in a
+// real interactive bash on a terminal, with the Tab key: a folder with a
+// space is one candidate, not two words, and a path typed with an escaped
+// space completes on.
+func TestBashCompletesPathsWithSpaces(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash here")
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "cmp dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"cmp dir/a file.txt", "cmp.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := run(t, invocation{args: []string{"completion", "bash"}})
+	if script.code != 0 {
+		t.Fatalf("exit %d\n%s", script.code, script)
+	}
+	scriptFile := filepath.Join(t.TempDir(), "react-agent.bash")
+	if err := os.WriteFile(scriptFile, []byte(script.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-i")
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(t), "PATH="+filepath.Dir(binary)+":"+os.Getenv("PATH"), "PS1=$ ", "INPUTRC=/dev/null")
+	term := onTerminal(t, cmd, false)
+	term.typeLine("source " + scriptFile)
+	tests := []struct {
+		typed string // then Tab: twice to list the candidates
+		want  string // a line of the screen
+	}{
+		{"react-agent -a cmp\t\t", "cmp dir/"},
+		{`react-agent --attach cmp\ dir/` + "\t", `$ react-agent --attach cmp\ dir/a\ file.txt`},
+		{`react-agent -a "cmp d` + "\t", `$ react-agent -a "cmp dir"/`},
+		{`react-agent --attach=cmp\ d` + "\t", `$ react-agent --attach=cmp\ dir/`},
+	}
+	for _, tt := range tests {
+		term.waitLastLine("$")
+		if _, err := term.master.Write([]byte(tt.typed)); err != nil {
+			t.Fatal(err)
+		}
+		term.waitLine(tt.want)
+		term.master.Write([]byte{3}) // Ctrl-C: a new, empty line
+	}
+}

@@ -79,3 +79,32 @@ func TestNothingBelowAgentImportsAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestTextSafetyImportsNothingOfOurs keeps the escaper and the redactor
+// low in the tree, and the display and the log off the layers they only
+// borrowed them from: agent/trace and agent/logs import neither tools nor
+// agent/model.
+func TestTextSafetyImportsNothingOfOurs(t *testing.T) {
+	const module = "github.com/react-agent/react-agent/"
+	rules := []struct {
+		dir    string
+		forbid func(path string) bool
+	}{
+		{"../tools/escape", func(p string) bool { return strings.HasPrefix(p, module) }},
+		{"../agent/redact", func(p string) bool { return strings.HasPrefix(p, module) }},
+		{"../agent/trace", func(p string) bool { return p == module+"tools" || p == module+"agent/model" }},
+		{"../agent/logs", func(p string) bool { return p == module+"tools" || p == module+"agent/model" }},
+	}
+	for _, r := range rules {
+		for path, f := range goFiles(t, r.dir) {
+			if filepath.Dir(path) != r.dir {
+				continue // a package below it, such as tools/escape/escapetest
+			}
+			for _, imp := range f.Imports {
+				if p, _ := strconv.Unquote(imp.Path.Value); r.forbid(p) {
+					t.Errorf("%s imports %s", path, p)
+				}
+			}
+		}
+	}
+}

@@ -105,7 +105,7 @@ func TestAStoppedRunIsMarked(t *testing.T) {
 		_, env := dataHome(t)
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		s := ollama(t, "shell_sleep.json")
-		p := start(t, invocation{args: []string{"ask", "-q", "--allow-shell", "--yes", "--base-url", s.URL, "wait"},
+		p := start(t, invocation{args: []string{"ask", "-q", "--allow-shell", "--yes", "--pass-env", "PIDFILE", "--base-url", s.URL, "wait"},
 			env: append(env, "PIDFILE="+pidFile)})
 		waitFor(t, "the shell command", func() bool { b, _ := os.ReadFile(pidFile); return len(b) > 0 })
 		p.cmd.Process.Signal(syscall.SIGKILL)

@@ -3,37 +3,14 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-)
 
-// referenceServers returns the folder where npm installed the reference
-// MCP servers (npm ci --prefix testdata/mcp), or skips the test when they
-// or node are missing, unless REACT_AGENT_REQUIRE_MCP=1, as .ci/run sets,
-// makes that a failure.
-func referenceServers(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join(root, "testdata", "mcp", "node_modules", "@modelcontextprotocol"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = os.Stat(filepath.Join(dir, "server-everything"))
-	if err == nil {
-		_, err = exec.LookPath("node")
-	}
-	if err == nil {
-		return dir
-	}
-	if os.Getenv("REACT_AGENT_REQUIRE_MCP") == "1" {
-		t.Fatalf("REACT_AGENT_REQUIRE_MCP is set, and the reference MCP servers must be installed, with node on PATH: %v; run npm ci --prefix testdata/mcp", err)
-	}
-	t.Skipf("the reference MCP servers are not installed (%v); run npm ci --prefix testdata/mcp to test with them", err)
-	return ""
-}
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
+)
 
 // writeConfig writes text to a file called name in a temporary folder.
 func writeConfig(t *testing.T, name, text string) string {
@@ -65,7 +42,7 @@ func children(pid int) []int {
 }
 
 func TestMCPInterrupt(t *testing.T) {
-	dir := referenceServers(t)
+	dir := mcptest.ReferenceServers(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("finding the server's process needs /proc")
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
 )
 
 // A README command is one line of a ```sh block (a line ending in "\"
@@ -129,7 +130,7 @@ func TestReadmeCommands(t *testing.T) {
 				t.Fatalf("README.md:%d: %q is not run by .ci/run (compared without -fuzztime, -count and -benchtime values: %q)", c.line, c.text, want)
 			}
 			if strings.Contains(c.text, "testdata/mcp/") {
-				referenceServers(t) // the MCP examples need them
+				mcptest.ReferenceServers(t) // the MCP examples need them
 			}
 			ollama := ollama(t, "calculator.json", modeltest.Repeat())
 			openai := modeltest.NewOpenAI(replies(t, "calculator.json"), modeltest.Repeat())

@@ -70,13 +70,13 @@ func TestLlamaServerSurvivesA100KBReplyThatNeverStartsTheGrammar(t *testing.T) {
 	})
 	t.Run("a run of the binary", func(t *testing.T) {
 		srv := llamaServer.start(t, endless(128), realserver.Context(8192))
-		got := llamaServer.ask(t, srv, "-o", "n_predict="+strconv.Itoa(tokens), "--max-iterations", "1", "Write on.")
+		got := llamaServer.ask(t, srv, "--max-tokens", strconv.Itoa(tokens), "--max-iterations", "1", "Write on.")
 		if !srv.Alive() {
 			t.Fatalf("llama-server died during the reply\n%s\n--- its log:\n%s", got, tail(srv.Log(), 15))
 		}
 		srv.WaitLog("eval time", 5*time.Second)
 		if n := evalTokens(srv); n < least {
-			t.Errorf("the longest reply had %d tokens, not the %d (100 KB) asked for with n_predict\n%s", n, tokens, got)
+			t.Errorf("the longest reply had %d tokens, not the %d (100 KB) asked for with --max-tokens\n%s", n, tokens, got)
 		}
 	})
 }
@@ -90,18 +90,17 @@ func TestAReplyCutByTheTokenLimitIsNoAnswer(t *testing.T) {
 		name  string
 		r     real
 		flags func(*realserver.Server) []string
-		limit string
 	}{
-		{"llama-server", llamaServer, llamaServer.flags, "n_predict=7"},
+		{"llama-server", llamaServer, llamaServer.flags},
 		{"llama-server through its OpenAI API", llamaServer, func(s *realserver.Server) []string {
 			return []string{"--provider", "openai", "--base-url", s.URL + "/v1"}
-		}, "max_tokens=7"},
-		{"ollama", ollamaServer, ollamaServer.flags, "num_predict=7"},
+		}},
+		{"ollama", ollamaServer, ollamaServer.flags},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := c.r.start(t, spelled(text))
-			got := run(t, invocation{args: append(append([]string{"--no-log"}, c.flags(srv)...), "-o", c.limit, "What is 6 * 7?")})
+			got := run(t, invocation{args: append(append([]string{"--no-log"}, c.flags(srv)...), "--max-tokens", "7", "What is 6 * 7?")})
 			if got.code == 0 || strings.TrimSpace(got.stdout) != "" {
 				t.Errorf("a reply cut at 7 tokens was taken for an answer\n%s", got)
 			}
@@ -131,9 +130,12 @@ func TestEveryModelCallBoundsTheReply(t *testing.T) {
 		}, "/v1/chat/completions", maxTokens},
 		{"ollama's /api/chat", ollamaServer, func(u string, s *realserver.Server) []string {
 			return []string{"--provider", "ollama", "--base-url", u, "-m", s.Model}
-		}, "/api/chat", func(b map[string]any) any { o, _ := b["options"].(map[string]any); return o["num_predict"] }},
-		{"ollama's native tool calls", ollamaServer, func(u string, s *realserver.Server) []string {
+		}, "/api/chat", numPredict},
+		{"ollama's native tool calls, on its own API too", ollamaServer, func(u string, s *realserver.Server) []string {
 			return []string{"--provider", "ollama", "--base-url", u, "-m", s.Model, "--protocol", "native"}
+		}, "/api/chat", numPredict},
+		{"ollama's OpenAI API", ollamaServer, func(u string, s *realserver.Server) []string {
+			return []string{"--provider", "openai", "--base-url", u + "/v1", "-m", s.Model}
 		}, "/v1/chat/completions", maxTokens},
 	}
 	for _, c := range cases {
@@ -154,6 +156,10 @@ func TestEveryModelCallBoundsTheReply(t *testing.T) {
 		})
 	}
 }
+
+// numPredict returns the bound a request to Ollama's own API sets on the
+// reply.
+func numPredict(b map[string]any) any { o, _ := b["options"].(map[string]any); return o["num_predict"] }
 
 // maxTokens returns the bound an OpenAI-style request sets on the reply.
 func maxTokens(b map[string]any) any {
@@ -181,11 +187,7 @@ func TestAToolNeverRunsOnTheArgumentsOfACutReply(t *testing.T) {
 	for _, r := range []real{llamaServer, ollamaServer} {
 		t.Run(r.name, func(t *testing.T) {
 			srv := r.start(t, spelled(text))
-			limit := "n_predict=" + strconv.Itoa(n)
-			if r.name == "ollama" {
-				limit = "num_predict=" + strconv.Itoa(n)
-			}
-			got := r.ask(t, srv, "--allow-shell", "--yes", "--max-iterations", "1", "-o", limit, "Make the file.")
+			got := r.ask(t, srv, "--allow-shell", "--yes", "--max-iterations", "1", "--max-tokens", strconv.Itoa(n), "Make the file.")
 			if made, _ := filepath.Glob(filepath.Join(dir, "*")); len(made) > 0 {
 				t.Errorf("the shell ran a command cut short, and made %v\n%s", made, got)
 				for _, f := range made {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 	"github.com/react-agent/react-agent/agent/modeltest/gguf"
 	"github.com/react-agent/react-agent/agent/modeltest/realserver"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
 )
 
 // The end-to-end suite against real model servers: llama.cpp's
@@ -459,7 +461,7 @@ func TestAServerKilledInTheMiddleOfAStream(t *testing.T) {
 // it.
 func mcpServer(t *testing.T, toolsJSON string) string {
 	t.Helper()
-	sdk := filepath.Join(referenceServers(t), "sdk", "dist", "esm")
+	sdk := filepath.Join(mcptest.ReferenceServers(t), "sdk", "dist", "esm")
 	sdk, _ = filepath.Abs(sdk)
 	dir := t.TempDir()
 	script := fmt.Sprintf(`import { Server } from %q;
@@ -490,4 +492,65 @@ await server.connect(new StdioServerTransport());
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestACutReplyIsNotSentBack runs a model whose replies never end, so
+// that the server cuts each at the token limit, in the text protocol on
+// llama-server and in the JSON object protocol on Ollama: none of a cut
+// reply goes back to the model in the next prompts (three replies cut at
+// 20,000 tokens went back whole, until a prompt was 46,000 tokens), and
+// the correction speaks the protocol the run asked for.
+func TestACutReplyIsNotSentBack(t *testing.T) {
+	const marker = "Zanzibar"
+	never := map[int]float32{gguf.EOS: -40, gguf.ByteToken('"'): -40, gguf.ByteToken('\\'): -40}
+	cases := []struct {
+		name  string
+		r     real
+		path  string
+		spell string
+		args  []string
+		not   string // in no request's last message
+	}{
+		{"llama-server, text protocol", llamaServer, "/completion", "Thought: " + marker + " is", nil, `"action_input"`},
+		{"ollama, JSON object protocol", ollamaServer, "/api/chat", `{"thought": "` + marker + ` is`, []string{"--constrain", "on", "--temperature", "1"}, "Action Input:"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := c.r.start(t, realserver.Model(gguf.Model{Spell: c.spell, Endless: true, Prior: never, Seed: 1}), realserver.Context(16384))
+			rec := record(t, srv.URL)
+			flags := c.r.flags(srv)
+			flags[slices.Index(flags, "--base-url")+1] = rec.URL
+			args := append(append(append([]string{"--no-log"}, flags...), c.args...), "--max-tokens", "200", "What is 6 * 7?")
+			got := run(t, invocation{args: args})
+			calls := rec.to(c.path)
+			if got.code != 3 || len(calls) != 3 {
+				t.Fatalf("want exit 3 after 3 replies cut at the token limit; %d calls\n%s", len(calls), got)
+			}
+			for i, body := range calls {
+				b, _ := json.Marshal(body)
+				if n := strings.Count(string(b), marker); n > 0 {
+					t.Errorf("call %d sends what the model wrote in a reply that was cut (the marker %d× over):\n%.3000s", i+1, n, b)
+				}
+			}
+			last := lastMessage(calls[2])
+			if !strings.Contains(last, "none of it was used") || strings.Contains(last, c.not) {
+				t.Errorf("the third call's last message is not a correction in the protocol of the run (it holds %q):\n%s", c.not, last)
+			}
+		})
+	}
+}
+
+// lastMessage returns the prompt of a /completion request, or the last
+// message of a chat request.
+func lastMessage(body map[string]any) string {
+	if p, ok := body["prompt"].(string); ok {
+		return p
+	}
+	msgs, _ := body["messages"].([]any)
+	if len(msgs) == 0 {
+		return ""
+	}
+	m, _ := msgs[len(msgs)-1].(map[string]any)
+	s, _ := m["content"].(string)
+	return s
 }

@@ -74,16 +74,22 @@ type terminal struct {
 // stdin is a pipe instead, and the terminal is only reachable as /dev/tty.
 func startTerminal(t *testing.T, in invocation, pipedStdin ...bool) *terminal {
 	t.Helper()
+	return onTerminal(t, command(t, in), len(pipedStdin) > 0 && pipedStdin[0])
+}
+
+// onTerminal starts cmd as startTerminal starts the binary: a shell, say.
+func onTerminal(t *testing.T, cmd *exec.Cmd, pipedStdin bool) *terminal {
+	t.Helper()
 	master, slave, err := openPTY()
 	if err != nil {
 		t.Skipf("no pseudo-terminal here: %v", err)
 	}
-	cmd := command(t, in)
 	cmd.Env = append([]string{"TERM=xterm"}, cmd.Env...) // a test's own TERM wins
+	stdin := cmd.Stdin
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if len(pipedStdin) > 0 && pipedStdin[0] {
-		cmd.Stdin = strings.NewReader(in.stdin)
+	if pipedStdin {
+		cmd.Stdin = stdin
 		cmd.SysProcAttr.Ctty = 2
 	}
 	if err := cmd.Start(); err != nil {
@@ -149,6 +155,32 @@ func (term *terminal) waitText(want string) {
 	term.t.Fatalf("the terminal never showed %q; it shows:\n%q", want, term.text())
 }
 
+// waitLastLine waits until the last line of the screen, as lines shows
+// it, is want.
+func (term *terminal) waitLastLine(want string) {
+	term.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if l := term.lines(); len(l) > 0 && l[len(l)-1] == want {
+			return
+		}
+	}
+	term.t.Fatalf("the last line of the terminal is not %q; it shows:\n%s", want, strings.Join(term.lines(), "\n"))
+}
+
+// waitLine waits until a line of the screen, as lines shows it, holds
+// want.
+func (term *terminal) waitLine(want string) {
+	term.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, l := range term.lines() {
+			if strings.Contains(l, want) {
+				return
+			}
+		}
+	}
+	term.t.Fatalf("no line of the terminal showed %q; it shows:\n%s", want, strings.Join(term.lines(), "\n"))
+}
+
 // typeLine types a line ended with a line feed (Ctrl-J).
 func (term *terminal) typeLine(s string) {
 	if _, err := term.master.Write([]byte(s + "\n")); err != nil {
@@ -207,6 +239,9 @@ func TestTerminalConfirmsShellCommand(t *testing.T) {
 			if answer == "n" && !strings.Contains(screen, "not") {
 				t.Errorf("a refused command should be reported; the terminal shows:\n%s", screen)
 			}
+			if !strings.Contains(screen, "[y/N, or a: always shell in this run]") {
+				t.Errorf("a one-shot ask's question says a allows the shell longer than the run:\n%s", screen)
+			}
 		})
 	}
 }
@@ -230,7 +265,7 @@ func TestTerminalChatConfirmsShellCommand(t *testing.T) {
 			if answer != "n" && ran == 0 || answer == "n" && ran > 0 {
 				t.Fatalf("answer %q: the command ran: %v; the terminal shows:\n%s", answer, ran > 0, strings.Join(term.lines(), "\n"))
 			}
-			if !strings.Contains(strings.Join(term.lines(), "\n"), "[y/N, or a: always shell in this session] "+answer) {
+			if !strings.Contains(strings.Join(term.lines(), "\n"), "[y/N, or a: always shell in this chat] "+answer) {
 				t.Errorf("the answer typed is not shown after the question:\n%s", strings.Join(term.lines(), "\n"))
 			}
 			term.waitText("\n> ")
@@ -241,6 +276,9 @@ func TestTerminalChatConfirmsShellCommand(t *testing.T) {
 					if time.Now().After(deadline) || strings.Count(term.text(), "[y/N") > 1 {
 						t.Fatalf("after \"a\", the second command was asked about or never ran:\n%s", strings.Join(term.lines(), "\n"))
 					}
+				}
+				if !strings.Contains(strings.Join(term.lines(), "\n"), "[allowed: you answered a, always shell in this chat]") {
+					t.Errorf("the second command ran without a line that says why it was not asked about:\n%s", strings.Join(term.lines(), "\n"))
 				}
 			} else {
 				for deadline := time.Now().Add(20 * time.Second); strings.Count(term.text(), "[y/N") < 2; time.Sleep(20 * time.Millisecond) {
@@ -261,6 +299,22 @@ func TestTerminalChatConfirmsShellCommand(t *testing.T) {
 				t.Fatalf("exit %d; the terminal shows:\n%s", code, strings.Join(term.lines(), "\n"))
 			}
 		})
+	}
+}
+
+// TestTerminalToolAsksOnce: tool runs one call, so its question offers
+// no "a, always", and a refusal is told to the person, not as advice to
+// the model.
+func TestTerminalToolAsksOnce(t *testing.T) {
+	term := startTerminal(t, invocation{args: []string{"tool", "--allow-shell", "shell", "echo hi"}, env: []string{"NO_COLOR=1"}})
+	term.waitText("[y/N")
+	term.typeLine("n")
+	if code := term.wait(); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	screen := strings.Join(term.lines(), "\n")
+	if !strings.Contains(screen, "Run it? [y/N] n\nreact-agent: shell: not run: you did not allow it") || strings.Contains(screen, "retry") {
+		t.Errorf("want a yes-or-no question, then that the call did not run:\n%s", screen)
 	}
 }
 

@@ -129,7 +129,7 @@ func TestTheToyModelEvaluation(t *testing.T) {
 		target := provider + ":toy@" + srv.URL
 		dir := t.TempDir()
 		set := filepath.Join(toyDir, "heldout.jsonl")
-		o := runLong(t, invocation{args: []string{"eval", "--no-log", "--json", "--prompt", "compact", "--models", target,
+		o := runLong(t, invocation{args: []string{"eval", "--json", "--prompt", "compact", "--models", target,
 			"--protocol", "text,constrained,native", "--record", dir, set}}, 15*time.Minute)
 		if o.code != 0 {
 			t.Fatalf("eval failed\n%s", o)
@@ -166,7 +166,7 @@ func TestTheToyModelEvaluation(t *testing.T) {
 				t.Errorf("eval ran the %s protocol %v times, want once a question", p, s)
 			}
 		}
-		table := runLong(t, invocation{args: []string{"eval", "--no-log", "--prompt", "compact", "--models", provider + ":toy",
+		table := runLong(t, invocation{args: []string{"eval", "--prompt", "compact", "--models", provider + ":toy",
 			"--protocol", "text,constrained,native", "--replay", dir, set}}, time.Minute)
 		t.Logf("%s, replayed:\n%s", r.name, table.stdout)
 		if c := sums["constrained"]; r.name == "llama-server" && c != nil && (2*c.right < c.runs || c.format > 0) {

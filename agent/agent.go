@@ -32,8 +32,9 @@ var (
 	// and could not get a final answer from the model.
 	ErrNoAnswer = errors.New("no final answer")
 	// ErrContextWindow is matched by the Err of the warning that the
-	// prompt nears the model's context window.
-	ErrContextWindow = errors.New("the prompt nears the model's context window")
+	// prompt nears or passes the model's context window, or was fitted
+	// to it.
+	ErrContextWindow = errors.New("the prompt nears or passes the model's context window")
 	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
 	// past maxPromptBytes, far beyond any model's context window.
 	ErrPromptTooLarge = errors.New("the prompt is too large")
@@ -105,6 +106,8 @@ type runState struct {
 	fitSaid         bool    // the warning that says so was given
 	fitNewest       bool    // the newest observation was shortened, and the warning said so
 	warned          bool
+	reminded        bool // a correction reminded the model of the format
+	iter            int  // the iteration of the last model call
 	lastErr         error
 	repeats         int
 	dropped         []string             // the refused parameters already warned about
@@ -128,7 +131,9 @@ func (a *Agent) answer(ctx context.Context, history []Turn, question string, tur
 		case res.StopReason == "":
 			res.StopReason = event.StopError
 		}
-		r.emit(event.Event{Kind: event.Error, Iteration: res.Iterations, Text: err.Error(), Err: err, StopReason: res.StopReason})
+		// The iteration of the last model call: the forced answer's,
+		// past the loop's, when it was asked for.
+		r.emit(event.Event{Kind: event.Error, Iteration: max(res.Iterations, r.iter), Text: err.Error(), Err: err, StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
 	return res, err
@@ -184,7 +189,12 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		res.Iterations = iter
 		reply, err := r.ask(runCtx, iter, false)
 		if err != nil && errors.Is(err, ErrToolsRefused) && a.opts.protocol == ProtocolAuto && r.native {
-			t, terr := a.textTranscript(history, question, a.opts.template)
+			// The text protocol goes on bound as a run of it binds.
+			tmpl, terr := r.bind(runCtx, iter)
+			var t transcript
+			if terr == nil {
+				t, terr = a.textTranscript(history, question, tmpl)
+			}
 			if terr != nil {
 				res.StopReason = event.StopError
 				return res, terr
@@ -258,7 +268,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if size := r.tr.size(); size > maxPromptBytes {
 		return nil, fmt.Errorf("agent: %w: %d bytes, more than the %d a run may send", ErrPromptTooLarge, size, maxPromptBytes)
 	}
-	r.checkWindow(iter)
+	r.checkWindow(ctx, iter)
 	msgs := r.tr.messages()
 	r.sent = r.tr.size()
 	if err := a.opts.hooks.BeforeModel(ctx, &ModelRequest{Iteration: iter, Messages: msgs, Forced: forced}); err != nil {
@@ -277,7 +287,11 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if err != nil && r.refit(iter, err) {
 		return r.ask(ctx, iter, forced)
 	}
+	r.iter = iter
 	r.res.Usage.Add(mr.usage)
+	if mr.model != "" {
+		r.res.Model = mr.model
+	}
 	if p := mr.usage.PromptTokens; p > 0 && r.sent > 0 {
 		// A server that reuses a cached prompt may count only the tokens
 		// it did not have: a ratio no tokenizer gives is not a count.
@@ -288,6 +302,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if err != nil {
 		return nil, err
 	}
+	r.res.ModelCalls++
 	reasoning, _ := parser.SplitReasoning(mr.text)
 	if mr.reasoning != "" {
 		reasoning = strings.TrimSpace(mr.reasoning + "\n" + reasoning)
@@ -394,22 +409,31 @@ func (r *runState) refit(iter int, err error) bool {
 	r.fitTurns += turns
 	r.fitObservations += observations
 	r.fitNewest = r.fitNewest || newest
-	if !fits {
+	full := errors.Is(err, model.ErrContextFull)
+	if !fits || full && turns == 0 && observations == 0 && !newest {
+		// A prompt that fitted with too little room for its reply,
+		// and fits the same now, would fill the window again.
 		return false
 	}
 	left := "fitted to it"
 	if turns > 0 || observations > 0 || newest {
 		left, r.fitSaid = "fitted to it: it leaves out "+leftOut(turns, observations, newest), true
 	}
-	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: fmt.Sprintf(
-		"the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)})
+	msg := fmt.Sprintf("the server refused %s, more than its context window of %d tokens; the prompt was %s, and sent again", said, w, left)
+	if full {
+		msg = fmt.Sprintf("the reply filled the context window of %d tokens after %s; the prompt was %s, to leave the reply more room, and sent again",
+			w, said, left)
+	}
+	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: msg})
 	return true
 }
 
 // checkWindow fits the text transcript into the model's context window
-// before every call, and warns once when the prompt still nears it, as
-// some servers (Ollama) silently truncate a prompt too long.
-func (r *runState) checkWindow(iter int) {
+// before every call, and warns once when the prompt still nears it: the
+// server refuses a prompt too long, or cuts it (Ollama's OpenAI-compatible
+// endpoint), and the warning says what the model knows of making the
+// window larger.
+func (r *runState) checkWindow(ctx context.Context, iter int) {
 	w := r.contextWindow()
 	if w <= 0 {
 		return
@@ -440,14 +464,26 @@ func (r *runState) checkWindow(iter int) {
 		if left != "" {
 			left = ", though it " + left
 		}
-		err := fmt.Errorf("%w: the prompt is about %d tokens, %s the context window of %d%s; "+
-			"the server may drop its beginning, where the instructions are", ErrContextWindow, tokens, where, w, left)
+		win := model.WindowOf(ctx, r.a.model)
+		if win.Cuts {
+			left += "; the server may drop its beginning, where the instructions are"
+		}
+		err := &model.Error{Fix: win.Fix, Hint: win.Hint,
+			Err: windowError(fmt.Sprintf("the prompt is about %d tokens, %s the context window of %d%s", tokens, where, w, left))}
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
 	case left != "":
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,
 			Text: fmt.Sprintf("to fit the context window of %d tokens, the prompt %s", w, left)})
 	}
 }
+
+// windowError is the warning that the prompt nears or passes the context
+// window, saying which; it matches ErrContextWindow without its words.
+type windowError string
+
+func (e windowError) Error() string { return string(e) }
+
+func (e windowError) Is(target error) bool { return target == ErrContextWindow }
 
 // replyReserve is the part of a context window of w tokens kept for the
 // reply: Ollama counts the generated tokens in the window too.
@@ -504,14 +540,14 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// parseFailed shows the model the parser's message, and ends the run when
-// the model makes the same mistake too many times in a row.
+// parseFailed shows the model what was wrong with its reply, and ends the
+// run when the model makes the same mistake too many times in a row.
 func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
-	msg := reply.Err.Error()
+	msg := r.correction(reply.Err)
 	step.Error, step.Observation = msg, msg
 	r.res.Steps = append(r.res.Steps, step)
 	r.res.ParseErrors++
-	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Reasoning: reply.Reasoning})
+	r.emit(event.Event{Kind: event.ParseError, Iteration: iter, Duration: reply.Duration, Text: msg, Err: reply.Err, Reasoning: reply.Reasoning})
 	if sameParseError(r.lastErr, reply.Err) {
 		r.repeats++
 	} else {
@@ -519,15 +555,64 @@ func (r *runState) parseFailed(iter int, reply *Reply, step Step) error {
 	}
 	if r.repeats >= r.a.opts.maxParseRepeats {
 		r.res.StopReason = event.StopRepeatedParseError
-		if errors.Is(reply.Err, parser.ErrTruncated) {
-			return fmt.Errorf("agent: %w: %w, %d times in a row", ErrRepeatedParseError, ErrTokenLimit, r.repeats)
-		}
-		return fmt.Errorf("agent: %w: %d times in a row: %s", ErrRepeatedParseError, r.repeats, msg)
+		return &RepeatedParseError{Times: r.repeats, Err: reply.Err, Correction: msg}
 	}
 	r.tr.addReply(reply, msg)
 	r.emit(event.Event{Kind: event.Observation, Iteration: iter, Text: msg, Failed: true})
 	return nil
 }
+
+// correction is what the model is told of a reply the agent could not
+// use, in the protocol the run speaks; the first of a run reminds it of
+// the format too, in short.
+func (r *runState) correction(err error) string {
+	var msg, format string
+	switch {
+	case r.native:
+		msg = nativeCorrection(err)
+	case r.bound != nil && r.bound.object:
+		msg, format = r.a.objectCorrection(err), objectFormat
+	default:
+		msg, format = err.Error(), parser.FormatReminder
+	}
+	if format != "" && !r.reminded {
+		r.reminded = true
+		msg += "\n\n" + format
+	}
+	return msg
+}
+
+// RepeatedParseError is the error of a run that ended because the model
+// made the same mistake in its reply too many times in a row. It matches
+// ErrRepeatedParseError, and ErrTokenLimit when the replies were cut at
+// the bound on their tokens.
+type RepeatedParseError struct {
+	// Times is how many times in a row the model made the mistake.
+	Times int
+	// Err is the parser's error of the last reply.
+	Err error
+	// Correction is what the model was told of it.
+	Correction string
+}
+
+func (e *RepeatedParseError) Error() string {
+	if e.cut() {
+		return fmt.Sprintf("agent: %v: %v, %d times in a row", ErrRepeatedParseError, ErrTokenLimit, e.Times)
+	}
+	return fmt.Sprintf("agent: %v: %d times in a row: %s", ErrRepeatedParseError, e.Times, e.Correction)
+}
+
+// Unwrap returns ErrRepeatedParseError, and ErrTokenLimit for replies cut
+// at the bound on their tokens.
+func (e *RepeatedParseError) Unwrap() []error {
+	if e.cut() {
+		return []error{ErrRepeatedParseError, ErrTokenLimit}
+	}
+	return []error{ErrRepeatedParseError}
+}
+
+// cut reports whether the replies were cut at the bound on their tokens.
+func (e *RepeatedParseError) cut() bool { return errors.Is(e.Err, parser.ErrTruncated) }
 
 func sameParseError(a, b error) bool {
 	if a == nil || b == nil {
@@ -647,7 +732,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 	a, res := r.a, r.res
 	res.StopReason = reason
 	what := map[event.StopReason]string{
-		event.StopMaxIterations: fmt.Sprintf("stopped after %d iterations", a.opts.maxIterations),
+		event.StopMaxIterations: "stopped after " + plural(a.opts.maxIterations, "iteration", "iterations"),
 		event.StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
 		event.StopCancelled:     "cancelled",
 		event.StopRepeatedCall:  "stopped: the model made the same call a third time",

@@ -10,7 +10,9 @@ import (
 
 	"context"
 	"errors"
+	"net"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -113,6 +115,10 @@ func TestRun(t *testing.T) {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("error = %v, want %v", err, tt.wantErr)
 				}
+				var repeated *RepeatedParseError
+				if errors.Is(err, ErrRepeatedParseError) && (!errors.As(err, &repeated) || repeated.Times != res.Iterations || repeated.Err == nil) {
+					t.Errorf("a run ended for its parse errors: want a RepeatedParseError of %d times, got %#v", res.Iterations, repeated)
+				}
 			} else if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -208,19 +214,22 @@ func TestRunTimeoutInModelCall(t *testing.T) {
 }
 
 func TestRetries(t *testing.T) {
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
 	tests := []struct {
 		name      string
 		errs      []error
 		wantCalls int
 		wantErr   bool
 	}{
-		{"transient failures are retried", []error{errors.New("dial tcp: connection refused"),
-			errors.New("API returned unexpected status code: 503: overloaded")}, 3, false},
-		{"a rate limit is retried", []error{errors.New("API returned unexpected status code: 429")}, 2, false},
-		{"retries stop after three", []error{errors.New("connection refused"), errors.New("connection refused"),
-			errors.New("connection refused"), errors.New("connection refused")}, 4, true},
-		{"a permanent failure is not retried", []error{errors.New("API returned unexpected status code: 401: bad key")}, 1, true},
+		{"transient failures are retried", []error{reset,
+			&model.Error{StatusCode: 503, Temporary: true, Err: errors.New("overloaded")}}, 3, false},
+		{"a rate limit is retried", []error{&model.Error{StatusCode: 429, Temporary: true, Err: errors.New("slow down")}}, 2, false},
+		{"retries stop after three", []error{reset, reset, reset, reset}, 4, true},
+		{"a permanent failure is not retried", []error{&model.Error{StatusCode: 401, Err: errors.New("bad key")}}, 1, true},
 		{"a 404 is not retried", []error{&model.Error{StatusCode: 404, Err: errors.New("model not found")}}, 1, true},
+		// A client that flattened its error into text said nothing the
+		// agent reads: errors are classified by their types alone.
+		{"an error's text is not read", []error{errors.New("API returned unexpected status code: 503: overloaded")}, 1, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -426,6 +435,9 @@ func TestContextWindowWarningSaysOverWhenOver(t *testing.T) {
 	for _, w := range warned {
 		if strings.Contains(w, "over the context window of 500") {
 			over++
+		}
+		if strings.Contains(w, "over") && strings.Contains(w, "near") {
+			t.Errorf("a warning says both that the prompt nears the window and that it is over it: %q", w)
 		}
 	}
 	if over != 1 {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -142,4 +143,33 @@ func (r *runState) canonical(reply *Reply) bool {
 		}
 	}
 	return true
+}
+
+// objectFormat is the JSON object protocol in short, for the first
+// correction of a run.
+const objectFormat = `The format of a reply, one JSON object: {"thought": "<your reasoning>", "action": "<tool name, or Final Answer>", "action_input": <the tool's arguments as a JSON object, or the answer>}`
+
+// objectCorrection is what the model is told, in the words of the JSON
+// object protocol, of a reply the agent could not use: the parser's
+// messages speak of the text protocol's labels.
+func (a *Agent) objectCorrection(err error) string {
+	switch {
+	case errors.Is(err, parser.ErrTruncated):
+		return `Your reply was cut off: it reached the length limit of one reply before it ended, so none of it was used. ` +
+			`Write the step again, shorter: a "thought" of a sentence or two. If the answer itself is long, give it more briefly.`
+	case errors.Is(err, parser.ErrEmpty):
+		return `Your reply was empty. Reply with one JSON object of "thought", "action" and "action_input".`
+	case errors.Is(err, parser.ErrNoToolName):
+		var names []string
+		for _, t := range a.reg.List() {
+			names = append(names, t.Name())
+		}
+		return fmt.Sprintf(`The "action" of your reply names no tool. Write there one of [%s], with the tool's arguments as "action_input", `+
+			`or "Final Answer", with the answer as "action_input".`, strings.Join(names, ", "))
+	case errors.Is(err, parser.ErrNoActionInput):
+		return `Your reply has no "action_input". Write the tool's arguments there, as a JSON object.`
+	case errors.Is(err, parser.ErrEmptyAnswer):
+		return `Your reply has "action": "Final Answer" but no answer. Write the answer itself as "action_input".`
+	}
+	return `Your reply is not one whole JSON object of "thought", "action" and "action_input". Reply with exactly one such object, and nothing else.`
 }

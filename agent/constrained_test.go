@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -17,10 +18,12 @@ import (
 
 func TestConstrainOffSendsTheRequestsOfBefore(t *testing.T) {
 	// testdata/agent/requests holds the bodies the same run sent before
-	// constraints existed, byte for byte, but for the bound on a reply's
+	// constraints existed, as JSON values, but for the bound on a reply's
 	// tokens that every call carries since (num_predict, max_tokens) and,
-	// on Ollama, the question of the model's longest context (/api/show)
-	// and "truncate": false, so that a prompt too long is refused, not cut.
+	// on Ollama, the question of the model's longest context (/api/show),
+	// "truncate": false and "shift": false, so that a prompt too long is
+	// refused, not cut, and a reply that fills the window ends, and the
+	// empty "format" langchaingo's client sent.
 	for _, provider := range []string{"ollama", "openai"} {
 		for _, c := range []Constrain{ConstrainOff, ""} {
 			t.Run(provider+" "+string(c), func(t *testing.T) {
@@ -37,13 +40,25 @@ func TestConstrainOffSendsTheRequestsOfBefore(t *testing.T) {
 					t.Fatalf("the run sent %d requests, before %d", len(got), len(want))
 				}
 				for i := range got {
-					if got[i] != want[i] {
+					if !sameRequest(got[i], want[i]) {
 						t.Errorf("request %d differs:\n%s\nbefore:\n%s", i+1, got[i], want[i])
 					}
 				}
 			})
 		}
 	}
+}
+
+// sameRequest reports whether two requests, "METHOD /path" and a JSON body
+// on the lines after, are the same call with the same JSON value.
+func sameRequest(a, b string) bool {
+	la, ja, _ := strings.Cut(a, "\n")
+	lb, jb, _ := strings.Cut(b, "\n")
+	var va, vb any
+	if la != lb || json.Unmarshal([]byte(ja), &va) != nil || json.Unmarshal([]byte(jb), &vb) != nil {
+		return la == lb && ja == jb
+	}
+	return reflect.DeepEqual(va, vb)
 }
 
 // warnings collects the text of a run's warnings.
@@ -233,8 +248,8 @@ func TestAutoLeavesTheServersOfTheJSONObjectProtocolAsTheyAre(t *testing.T) {
 	if _, err := New(m, registry(t), WithConstrain(ConstrainAuto), WithEvents(said.event)).Run(context.Background(), "What is 17 + 25?"); err != nil {
 		t.Fatal(err)
 	}
-	if f := srv.Request(0)["format"]; f != "" || len(said) != 0 {
-		t.Errorf("format %v, warnings %q", srv.Request(0)["format"], said)
+	if f, ok := srv.Request(0)["format"]; ok || len(said) != 0 {
+		t.Errorf("format %v, warnings %q", f, said)
 	}
 }
 
@@ -349,6 +364,32 @@ func TestTheOpenAIProviderAtALlamaServerBindsTheSteps(t *testing.T) {
 	for _, b := range rec.bodies {
 		if strings.HasPrefix(b, "POST /v1/chat/completions") && !strings.Contains(b, `"grammar":"root ::= think-0\n`) {
 			t.Errorf("the call does not carry the grammar of a reply inside a reasoning block: %.300s", b)
+		}
+	}
+}
+
+// TestAutosTextFallbackIsBound checks that the text protocol --protocol
+// auto goes on with, on a llama-server whose template takes no tools, is
+// bound as a run of the text protocol is: the grammar goes with every
+// call.
+func TestAutosTextFallbackIsBound(t *testing.T) {
+	srv := modeltest.NewLlamaCpp(twoSteps(t), modeltest.NoTools())
+	defer srv.Close()
+	m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said warnings
+	res, err := New(m, registry(t), WithProtocol(ProtocolAuto), WithConstrain(ConstrainAuto), WithEvents(said.event)).Run(context.Background(), "What is 17 + 25?")
+	if err != nil || res.Answer != "17 + 25 = 42" {
+		t.Fatalf("answer %q, error %v", res.Answer, err)
+	}
+	if srv.Calls() == 0 || said.count("the run goes on with the text protocol") != 1 || said.count("constrained:") != 1 {
+		t.Fatalf("%d calls, warnings %q", srv.Calls(), said)
+	}
+	for i := range srv.Calls() {
+		if g, _ := srv.Request(i)["grammar"].(string); !strings.Contains(g, "action ::=") {
+			t.Errorf("call %d of the text protocol carries no grammar: %.200q", i+1, g)
 		}
 	}
 }

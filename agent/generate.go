@@ -22,6 +22,7 @@ type generation struct {
 	duration  time.Duration
 	calls     []llms.ToolCall // the native protocol's tool calls
 	cut       bool            // the server stopped the reply at its token limit
+	model     string          // the model the server says wrote the reply, or ""
 }
 
 // generate asks the model for the next reply, with the stop sequences,
@@ -31,12 +32,13 @@ type generation struct {
 // The reply's text is passed to onToken, when not nil, as it streams.
 func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event), onToken func(string)) (generation, error) {
 	start := time.Now()
+	notice := noticeOf(iter, emit)
 	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-		return a.callOnce(ctx, msgs, a.opts.stops, con, onToken)
+		return a.callOnce(ctx, msgs, a.opts.stops, con, onToken, notice)
 	})
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
 		r, err = a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-			return a.callOnce(ctx, msgs, nil, con, onToken)
+			return a.callOnce(ctx, msgs, nil, con, onToken, notice)
 		})
 	}
 	r.duration = time.Since(start)
@@ -48,11 +50,19 @@ func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *m
 // failures.
 func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, iter int, emit func(event.Event)) (generation, error) {
 	start := time.Now()
+	notice := noticeOf(iter, emit)
 	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
-		return a.callNative(ctx, msgs, withTools)
+		return a.callNative(ctx, msgs, withTools, notice)
 	})
 	r.duration = time.Since(start)
 	return r, err
+}
+
+// noticeOf returns the function that passes what a model says of a call
+// of iteration iter, such as a context window that grows, on as a warning:
+// it costs the server memory and time.
+func noticeOf(iter int, emit func(event.Event)) func(string) {
+	return func(msg string) { emit(event.Event{Kind: event.Warning, Iteration: iter, Text: msg}) }
 }
 
 // maxSameTries bounds the attempts of a call that failed in a way the
@@ -113,13 +123,14 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 // callOnce makes one attempt of a model call, bound by con when not nil,
 // passing the reply's text to onToken as it streams, but for what the
 // agent cuts.
-func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string, con *model.Constraint, onToken func(string)) (generation, error) {
+func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops []string, con *model.Constraint, onToken, notice func(string)) (generation, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
-	opts := make([]llms.CallOption, 0, 3)
+	ctx = model.WithNotice(ctx, notice)
+	opts := make([]llms.CallOption, 0, 4)
 	if len(stops) > 0 {
 		opts = append(opts, llms.WithStopWords(stops))
 	}
@@ -159,7 +170,8 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 		return generation{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
 	}
 	c := resp.Choices[0]
-	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), cut: model.AtTokenLimit(c.StopReason)}
+	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), cut: model.AtTokenLimit(c.StopReason),
+		model: model.ServedModel(c)}
 	if cutter.streamed && cutter.cut < 0 {
 		// A label that ends the action may have come last, whole only
 		// once the stream ended ("\nObservation").

@@ -80,8 +80,28 @@ func (t *nativeTranscript) addStep(reply *Reply, step parser.Step, observation s
 }
 
 func (t *nativeTranscript) addReply(reply *Reply, message string) {
-	t.add(llms.TextParts(llms.ChatMessageTypeAI, reply.Text), len(reply.Text))
+	text := reply.Text
+	if errors.Is(reply.Err, parser.ErrTruncated) {
+		// None of it was used, and it may be as long as a reply can be:
+		// the model is told so, not shown it again.
+		text = cutReplyLeftOut
+	}
+	t.add(llms.TextParts(llms.ChatMessageTypeAI, text), len(text))
 	t.add(llms.TextParts(llms.ChatMessageTypeHuman, message), len(message))
+}
+
+// cutReplyLeftOut stands in the native transcript for a reply the server
+// cut off at its token limit: chat templates want the turns to alternate.
+const cutReplyLeftOut = "[a reply cut off at the length limit, left out]"
+
+// nativeCorrection is what the model is told of a native reply the agent
+// could not use: the parser's message speaks of the text protocol.
+func nativeCorrection(err error) string {
+	if errors.Is(err, parser.ErrTruncated) {
+		return "Your reply was cut off: it reached the length limit of one reply before it ended, so none of it was used. " +
+			"Reply again, shorter: call one of the tools, or give the answer more briefly."
+	}
+	return err.Error()
 }
 
 func (t *nativeTranscript) addFinalRequest() {
@@ -110,12 +130,13 @@ func (a *Agent) toolDefinitions() []llms.Tool {
 
 // callNative makes one native model call, without streaming, with the
 // tools unless the final answer was asked for.
-func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, withTools bool) (generation, error) {
+func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, notice func(string)) (generation, error) {
 	if a.opts.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
+	ctx = model.WithNotice(ctx, notice)
 	var opts []llms.CallOption
 	if withTools {
 		opts = append(opts, llms.WithTools(a.toolDefinitions()))
@@ -135,23 +156,14 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 	}
 	c := resp.Choices[0]
 	return generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), calls: c.ToolCalls,
-		cut: model.AtTokenLimit(c.StopReason)}, nil
+		cut: model.AtTokenLimit(c.StopReason), model: model.ServedModel(c)}, nil
 }
 
-// toolsRefused reports whether a server's error says it takes no tools,
-// as Ollama's "does not support tools" and OpenAI-compatible servers'
-// 400s about "tools" do.
-func toolsRefused(err error) bool {
-	if errors.Is(err, model.ErrNoToolCalls) {
-		return true
-	}
-	var me *model.Error
-	if errors.As(err, &me) && me.StatusCode != 0 && me.StatusCode != 400 && me.StatusCode != 422 && me.StatusCode != 501 {
-		return false
-	}
-	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "does not support tools") || strings.Contains(msg, "tool") && (strings.Contains(msg, "not supported") || strings.Contains(msg, "unsupported"))
-}
+// toolsRefused reports whether a model's error says its server takes no
+// tools, as the model read the server's own error (Ollama's "does not
+// support tools", OpenAI-compatible servers' 400s about "tools") or its
+// /props.
+func toolsRefused(err error) bool { return errors.Is(err, model.ErrNoToolCalls) }
 
 // readNative turns a native reply into a step: its first tool call (the
 // others are left: one call a step), or, with none, what the tolerant

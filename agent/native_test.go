@@ -25,7 +25,7 @@ var nativeServers = []struct {
 
 func nativeModel(t *testing.T, provider, url string) *Agent {
 	t.Helper()
-	m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: url, APIKey: "k", Model: "m", ToolCalling: true})
+	m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: url, APIKey: "k", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestNativeForcedAnswerHasNoTools(t *testing.T) {
 	add := modeltest.Call{Name: "add", Arguments: map[string]any{"a": 1, "b": 2}}
 	s := modeltest.NewOpenAI([]string{modeltest.Calls("", add), "It is 3."})
 	defer s.Close()
-	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k", ToolCalling: true})
+	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestNativeToolsRefused(t *testing.T) {
 func TestAutoFallsBackToText(t *testing.T) {
 	s := modeltest.NewOpenAI(twoSteps(t), modeltest.Reject("tools"))
 	defer s.Close()
-	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k", ToolCalling: true})
+	m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestProtocolsBehaveAlike(t *testing.T) {
 				hook := *tt.hook
 				s := modeltest.NewOpenAI(script(p, tt.turns))
 				defer s.Close()
-				m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k", ToolCalling: p == ProtocolNative})
+				m, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, APIKey: "k"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -242,34 +242,36 @@ func matchEllipsis(want, got string) bool {
 
 // TestALlamaServerThatDropsToolsFallsBackToText runs against llama-server
 // whose chat template takes no tools: it answers tools with 200 and plain
-// text ("Thought: I will look it up."), which is no whole step of the text protocol.
-// Its /props says so: auto goes on with the text protocol, where that
-// reply is a parse error, not the answer; native says the server takes no
-// tools.
+// text ("Thought: I will look it up."). Its /props says so: auto goes on
+// with the text protocol, through /completion, where the steps are bound
+// as on any text run; native says the server takes no tools. Neither asks
+// /v1 for tools.
 func TestALlamaServerThatDropsToolsFallsBackToText(t *testing.T) {
 	for _, protocol := range []Protocol{ProtocolAuto, ProtocolNative} {
 		t.Run(string(protocol), func(t *testing.T) {
 			srv, calls := serveRecorded(t, map[string]string{
 				"GET /props":                "llamacpp-b8355/props-notools",
 				"POST /v1/chat/completions": "llamacpp-b8355/v1-plain",
+				"POST /apply-template":      "llamacpp-b8355/apply-template",
+				"POST /completion":          "llamacpp-b8355/completion-stream-final",
 			})
-			m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL, ToolCalling: true})
+			m, err := model.New(context.Background(), model.Config{Provider: "llamacpp", BaseURL: srv.URL})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var said warnings
 			res, err := New(m, registry(t), WithProtocol(protocol), WithEvents(said.event)).Run(context.Background(), "What is 17 + 25?")
-			if res.Answer != "" {
-				t.Fatalf("the plain reply %q is taken as the answer", res.Answer)
+			if calls["POST /v1/chat/completions"] != 0 {
+				t.Errorf("%d calls with tools", calls["POST /v1/chat/completions"])
 			}
 			switch protocol {
 			case ProtocolAuto:
-				if !errors.Is(err, ErrRepeatedParseError) || said.count("the run goes on with the text protocol") != 1 {
-					t.Errorf("error %v, warnings %q", err, said)
+				if err != nil || res.Answer != "hello" || calls["POST /completion"] != 1 || said.count("the run goes on with the text protocol") != 1 {
+					t.Errorf("answer %q, error %v, %d calls of /completion, warnings %q", res.Answer, err, calls["POST /completion"], said)
 				}
 			case ProtocolNative:
-				if !errors.Is(err, ErrToolsRefused) || calls["POST /v1/chat/completions"] != 0 {
-					t.Errorf("error %v after %d calls", err, calls["POST /v1/chat/completions"])
+				if !errors.Is(err, ErrToolsRefused) || res.Answer != "" {
+					t.Errorf("answer %q, error %v", res.Answer, err)
 				}
 			}
 		})

@@ -2,7 +2,7 @@ package agent
 
 import (
 	"github.com/react-agent/react-agent/agent/event"
-	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 
 	"time"
 
@@ -31,7 +31,7 @@ type options struct {
 	protocol        Protocol
 	constrain       Constrain
 	images          []Image
-	redactor        *model.Redactor
+	redactor        *redact.Redactor
 }
 
 func defaultOptions() options {
@@ -177,13 +177,13 @@ func WithContextWindow(tokens int) Option {
 }
 
 // WithRedactor removes the secrets r knows, and those shaped like one
-// (see model.RedactText), from what the model reads of each tool call:
+// (see redact.Text), from what the model reads of each tool call:
 // its observation or its error, such as the stderr of an MCP server that
 // died, holding a value of its envFile. The command line passes the
 // secrets it keeps out of the log (API keys, the headers and env of MCP
 // servers), so that what the log hides does not reach the model either.
 // The events report the observation as the model read it.
-func WithRedactor(r *model.Redactor) Option {
+func WithRedactor(r *redact.Redactor) Option {
 	return func(o *options) { o.redactor = r }
 }
 

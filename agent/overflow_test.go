@@ -3,9 +3,13 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
 )
 
@@ -101,5 +105,26 @@ func TestAPromptOllamaCutEndsTheRun(t *testing.T) {
 	}
 	if calls["POST /api/chat"] != 1 {
 		t.Errorf("%d calls", calls["POST /api/chat"])
+	}
+}
+
+// TestAFullWindowIsNotSentAgainAsItWas has the server say that the reply
+// filled the window after a prompt that fitted it: with nothing to leave
+// out, the prompt would fill it again, so it is not sent again, and no
+// warning says the server refused it.
+func TestAFullWindowIsNotSentAgainAsItWas(t *testing.T) {
+	calls := 0
+	m := modelFunc(func(context.Context, []llms.MessageContent, llms.CallOptions) (string, error) {
+		calls++
+		return "", &model.Error{PromptTokens: 900, ContextTokens: 1000, Err: fmt.Errorf("%w: 900 tokens of prompt and 100 of reply", model.ErrContextFull)}
+	})
+	var warned []string
+	_, err := New(m, registry(t), WithEvents(func(e event.Event) {
+		if e.Kind == event.Warning {
+			warned = append(warned, e.Text)
+		}
+	})).Run(context.Background(), "q")
+	if !errors.Is(err, model.ErrContextFull) || calls != 1 || len(warned) != 0 {
+		t.Errorf("error %v after %d calls, warnings %q", err, calls, warned)
 	}
 }

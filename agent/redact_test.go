@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/react-agent/react-agent/agent/event"
-	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 	"github.com/react-agent/react-agent/tools"
 )
 
@@ -23,13 +23,13 @@ func TestRedactorKeepsSecretsFromTheModel(t *testing.T) {
 	die := funcTool{name: "die", schema: oneString("input"), fn: func(context.Context, map[string]any) (string, error) {
 		return "", fmt.Errorf("MCP server %q exited; the last lines of its stderr:\n    loading %s\n    fatal: bad key", "svc", secret)
 	}}
-	for _, redact := range []bool{false, true} {
-		t.Run(fmt.Sprintf("redactor %v", redact), func(t *testing.T) {
+	for _, withRedactor := range []bool{false, true} {
+		t.Run(fmt.Sprintf("redactor %v", withRedactor), func(t *testing.T) {
 			m := scripted(action("leak", `{"input": "a"}`), action("die", `{"input": "b"}`), final("done"))
 			var seen []string
 			opts := []Option{WithEvents(func(e event.Event) { seen = append(seen, e.Text) })}
-			if redact {
-				opts = append(opts, WithRedactor(model.NewRedactor(secret)))
+			if withRedactor {
+				opts = append(opts, WithRedactor(redact.New(secret)))
 			}
 			res, err := New(m, registry(t, leak, die), opts...).Run(context.Background(), "q")
 			if err != nil {
@@ -44,10 +44,10 @@ func TestRedactorKeepsSecretsFromTheModel(t *testing.T) {
 			}
 			read = append(read, seen...)
 			all := strings.Join(read, "\n")
-			if leaked := strings.Contains(all, secret) || strings.Contains(all, "ghp0123456789abcdef"); leaked == redact {
-				t.Errorf("the secret reached the model, the events or the steps: %v, want %v:\n%s", leaked, !redact, all)
+			if leaked := strings.Contains(all, secret) || strings.Contains(all, "ghp0123456789abcdef"); leaked == withRedactor {
+				t.Errorf("the secret reached the model, the events or the steps: %v, want %v:\n%s", leaked, !withRedactor, all)
 			}
-			if redact && (!strings.Contains(m.last(1), "SERVICE_PASSPHRASE=REDACTED") || !strings.Contains(m.last(2), "loading REDACTED")) {
+			if withRedactor && (!strings.Contains(m.last(1), "SERVICE_PASSPHRASE=REDACTED") || !strings.Contains(m.last(2), "loading REDACTED")) {
 				t.Errorf("the model does not read where the secrets were:\n%s\n%s", m.last(1), m.last(2))
 			}
 		})
@@ -70,7 +70,7 @@ func TestASecretCutByTheObservationLimitIsStillRedacted(t *testing.T) {
 	m := scripted(action("out", `{"input": "a"}`), action("fail", `{"input": "b"}`), final("done"))
 	reg := registry(t, out, fail)
 	reg.SetLimits(tools.Limits{MaxObservation: limit})
-	res, err := New(m, reg, WithRedactor(model.NewRedactor(secret))).Run(context.Background(), "q")
+	res, err := New(m, reg, WithRedactor(redact.New(secret))).Run(context.Background(), "q")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestASecretCutByTheObservationLimitIsStillRedacted(t *testing.T) {
 			t.Errorf("the first part of the secret reached the model or the steps:\n%s", r)
 		}
 	}
-	if !strings.Contains(m.last(1), "[truncated:") || !strings.Contains(m.last(1), model.Redacted) {
+	if !strings.Contains(m.last(1), "[truncated:") || !strings.Contains(m.last(1), redact.Redacted) {
 		t.Errorf("want the observation cut, and the secret's place marked:\n%s", m.last(1))
 	}
 }

@@ -21,6 +21,10 @@ type Result struct {
 	// Iterations is the number of model calls the loop made, not counting
 	// the call that asks for a forced answer.
 	Iterations int `json:"iterations"`
+	// ModelCalls is the number of model calls that returned a reply, the
+	// call that asks for a forced answer included: the calls whose tokens
+	// Usage adds up.
+	ModelCalls int `json:"model_calls"`
 	// StopReason says why the run ended.
 	StopReason event.StopReason `json:"stop_reason"`
 	// Forced is true when the answer was asked for after a limit was
@@ -29,6 +33,9 @@ type Result struct {
 	// Usage adds up the tokens of every model call, where the provider
 	// reports them.
 	Usage model.Usage `json:"usage"`
+	// Model is the model the server says wrote the last reply (see
+	// model.ServedModel), or "" when it did not say.
+	Model string `json:"model,omitempty"`
 	// Duration is the wall time of the run.
 	Duration time.Duration `json:"duration_ns"`
 	// ParseErrors counts the replies the parser could not read.

@@ -67,6 +67,9 @@ func TestOllamaServer(t *testing.T) {
 			if res.Usage.PromptTokens != 200 || res.Usage.CompletionTokens != 40 {
 				t.Errorf("usage %+v", res.Usage)
 			}
+			if res.Model != "qwen2.5:7b" {
+				t.Errorf("the model the server served is %q, want qwen2.5:7b, as it says", res.Model)
+			}
 			opts0 := srv.Request(0)["options"].(map[string]any)
 			if opts0["num_ctx"] != 8192.0 || opts0["temperature"] != 0.2 || len(stopsOf(opts0["stop"])) != 4 {
 				t.Errorf("the request options are %v; want num_ctx 8192, temperature 0.2 and the stop sequences", opts0)
@@ -277,7 +280,7 @@ func TestAModelOllamaStoppedForRepeatingItselfIsTriedAgainOnce(t *testing.T) {
 		t.Run(string(protocol), func(t *testing.T) {
 			srv := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
 			defer srv.Close()
-			m, err := model.New(context.Background(), model.Config{BaseURL: srv.URL, Model: "m", ToolCalling: protocol == ProtocolNative})
+			m, err := model.New(context.Background(), model.Config{BaseURL: srv.URL, Model: "m"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -123,6 +124,11 @@ func (t *textTranscript) addStep(_ *Reply, step parser.Step, observation string)
 
 func (t *textTranscript) addReply(reply *Reply, message string) {
 	_, visible := parser.SplitReasoning(reply.Text)
+	if errors.Is(reply.Err, parser.ErrTruncated) {
+		// None of it was used, and it may be as long as a reply can be:
+		// the model is told so, not shown it again.
+		visible = ""
+	}
 	t.entries = append(t.entries, padEntry{reply: visible, observation: message})
 	t.pad.AddReply(visible, message)
 }
@@ -194,13 +200,9 @@ func (t *textTranscript) rewrite() {
 	t.pad = pad
 }
 
-// shorten keeps the start of an old observation and says how much was
-// left out: the bytes of the tool's output, counted through the marker of
-// an observation that was cut already (see tools.Omitted).
-func shorten(obs string) string { return shortenTo(obs, shortObservation) }
-
 // shortenTo keeps the first n bytes of an observation and says how much
-// was left out, as shorten does.
+// was left out: the bytes of the tool's output, counted through the
+// marker of an observation that was cut already (see tools.Omitted).
 func shortenTo(obs string, n int) string {
 	if len(obs) <= n {
 		return obs

@@ -29,7 +29,7 @@ func TestACutReplyIsNeverAnAnswer(t *testing.T) {
 				s := srv.start(replies)
 				defer s.Close()
 				m, err := model.New(context.Background(), model.Config{Provider: srv.provider, BaseURL: s.URL, APIKey: "k", Model: "m",
-					MaxTokens: 6, ToolCalling: protocol == ProtocolNative})
+					MaxTokens: 6})
 				if err != nil {
 					t.Fatal(err)
 				}

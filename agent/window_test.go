@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -120,8 +121,8 @@ func TestShortenCountsThroughAnEarlierCut(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := shorten(tt.obs); got != strings.Repeat("x", shortObservation)+tt.want {
-				t.Errorf("shorten = %q, want the start and %q", got[shortObservation-10:], tt.want)
+			if got := shortenTo(tt.obs, shortObservation); got != strings.Repeat("x", shortObservation)+tt.want {
+				t.Errorf("shortenTo = %q, want the start and %q", got[shortObservation-10:], tt.want)
 			}
 		})
 	}
@@ -167,4 +168,59 @@ func TestEveryStepIsFitted(t *testing.T) {
 		t.Errorf("the last request lost the question or the system prompt")
 	}
 	t.Logf("warnings: %q", warnings)
+}
+
+// TestTheWindowWarningSaysWhatTheServerDoes checks the warning that a
+// prompt nears the context window against each kind of server: it says
+// that the server may drop the prompt's beginning only of one that may
+// (an OpenAI-compatible server of unknown kind), and carries what makes
+// the window larger as the model knows it: the setting asked of Ollama
+// for a window asked for, llama-server's -c, or that Ollama grows it.
+func TestTheWindowWarningSaysWhatTheServerDoes(t *testing.T) {
+	question := "What is 17 + 25? " + strings.Repeat("Say it plainly. ", 400)
+	tests := []struct {
+		name  string
+		start func() *modeltest.Server
+		cfg   model.Config
+		opts  []Option
+		cuts  bool
+		fix   model.Setting
+		hint  string
+	}{
+		{"llama-server", func() *modeltest.Server { return modeltest.NewLlamaCpp(twoSteps(t), modeltest.ContextSize(2048)) },
+			model.Config{Provider: "llamacpp"}, nil, false, model.NoSetting, "its -c"},
+		{"Ollama, whose window grows", func() *modeltest.Server { return modeltest.NewOllama(twoSteps(t), modeltest.ContextSize(32768)) },
+			model.Config{Provider: "ollama"}, []Option{WithContextWindow(2048)}, false, model.NoSetting, "grows when a prompt needs more"},
+		{"Ollama, with the window asked for", func() *modeltest.Server { return modeltest.NewOllama(twoSteps(t), modeltest.ContextSize(32768)) },
+			model.Config{Provider: "ollama", NumCtx: 2048}, nil, false, model.SettingNumCtx, ""},
+		{"a server of unknown kind", func() *modeltest.Server { return modeltest.NewOpenAI(twoSteps(t)) },
+			model.Config{Provider: "openai"}, []Option{WithContextWindow(2048)}, true, model.NoSetting, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := tt.start()
+			defer srv.Close()
+			tt.cfg.BaseURL = srv.URL
+			if tt.cfg.Provider == "openai" {
+				tt.cfg.BaseURL += "/v1"
+			}
+			m, err := model.New(context.Background(), tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warned []event.Event
+			New(m, registry(t), append(tt.opts, WithMaxIterations(1), WithEvents(func(e event.Event) {
+				if e.Kind == event.Warning && errors.Is(e.Err, ErrContextWindow) {
+					warned = append(warned, e)
+				}
+			}))...).Run(context.Background(), question)
+			var me *model.Error
+			if len(warned) == 0 || !errors.As(warned[0].Err, &me) {
+				t.Fatalf("warnings %+v", warned)
+			}
+			if cuts := strings.Contains(warned[0].Text, "may drop its beginning"); cuts != tt.cuts || me.Fix != tt.fix || !strings.Contains(me.Hint, tt.hint) {
+				t.Errorf("warning %q, fix %v, hint %q; want the server said to cut %v, fix %v and %q", warned[0].Text, me.Fix, me.Hint, tt.cuts, tt.fix, tt.hint)
+			}
+		})
+	}
 }

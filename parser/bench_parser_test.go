@@ -63,6 +63,22 @@ var benchShapes = []struct {
 		head := "Action: <invoke>\n<tool_name>web_search</tool_name>\n<parameters>\n<query>"
 		return head + fill("zig ", n-len(head)-40) + "</query>\n</parameters>\n</invoke>"
 	}},
+	{"LongJSONReply", func(n int) string {
+		// A JSON-object protocol reply whose input is one long string.
+		head := `{"thought": "search", "action": "web_search", "action_input": "`
+		return head + fill("golang ", n-len(head)-2) + `"}`
+	}},
+	{"WideJSONInput", func(n int) string {
+		// An input object of many keys, on one line.
+		head := "Thought: search\nAction: web_search\nAction Input: {"
+		var b strings.Builder
+		b.WriteString(head)
+		for i := 0; b.Len() < n-16; i++ {
+			fmt.Fprintf(&b, `"k%d": "v%d", `, i, i)
+		}
+		b.WriteString(`"query": "zig"}`)
+		return b.String()
+	}},
 	{"WideColonLabelsOneLine", func(n int) string {
 		// Labels with full-width colons, all on one line, each input an
 		// unclosed JSON object: no half-width colon to find.

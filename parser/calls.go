@@ -9,12 +9,13 @@ import (
 // splitActionLine reads the value of an Action label: a tool name, or an
 // inline call carrying its input, as in "calculator(2+2)",
 // "web_search[Go 1.26]", "web_search: Go 1.26", "calculator 2+2" (for a
-// registered tool) and "calculator Action Input: 2+2". hasInput reports
-// whether an inline input was found; the name is returned as written, for
-// lookup.
-func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool) {
+// registered tool) and "calculator Action Input: 2+2". form says how an
+// inline input was written: inParens inside a call's parentheses, inline
+// otherwise, and asWritten when there is none. The name is returned as
+// written, for lookup.
+func (p *Parser) splitActionLine(line string) (name, input string, form inputForm) {
 	if _, ok := p.tools.byName[strings.TrimSpace(line)]; ok {
-		return strings.TrimSpace(line), "", false // the usual case: a registered name alone
+		return strings.TrimSpace(line), "", asWritten // the usual case: a registered name alone
 	}
 	line = unescapeName(line)
 	if p.tools.hasPunctuatedNames {
@@ -22,10 +23,10 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 			// A registered name with a colon, brackets or a comma in it
 			// ("Gmail: Find Email"), written alone: not a name and an
 			// input.
-			return strings.TrimSpace(line), "", false
+			return strings.TrimSpace(line), "", asWritten
 		}
-		if name, input, ok := p.registeredPrefix(line); ok {
-			return name, input, true // "Gmail: Find Email: from:bob"
+		if name, input, form := p.registeredPrefix(line); form != asWritten {
+			return name, input, form // "Gmail: Find Email: from:bob"
 		}
 	}
 	// Markup and punctuation before the name go first, so that the name
@@ -37,7 +38,7 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	}
 	if i, j := inlineInputLabel(s); i > 0 {
 		name, _, _ = p.splitActionLine(s[:i])
-		return name, s[j:], true
+		return name, s[j:], inline
 	}
 	// The name before an inline input is short: look for the separators
 	// near the start only.
@@ -46,7 +47,7 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	if i := indexColon(head); i > 0 {
 		if prefix := cleanName(s[:i]); p.isName(prefix) {
 			_, size := utf8.DecodeRuneInString(s[i:])
-			return prefix, s[i+size:], true
+			return prefix, s[i+size:], inline
 		}
 	}
 	// "tool(input)" and "tool[input]", perhaps with a full stop after.
@@ -54,6 +55,10 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 		s, head = t, head[:min(len(head), len(t))]
 	}
 	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
+		form := inline
+		if pair[0] == '(' {
+			form = inParens
+		}
 		i := strings.IndexByte(head, pair[0])
 		if i <= 0 {
 			continue
@@ -62,11 +67,13 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 			continue // the other bracket opens first: "calculator[(3+4)*5]"
 		}
 		if !strings.HasSuffix(s, string(pair[1])) {
-			// A call cut off before its closing bracket ("Search[zig"),
-			// or with something after it: the name is what stands before
-			// the bracket, as a name written so always reads back.
+			// A call cut off before its closing bracket ("Search[what
+			// is it?"), or with something after it: the name is what
+			// stands before the bracket, as a name written so always
+			// reads back, and the input all that follows the bracket,
+			// its last word's punctuation too.
 			if prefix := cleanName(s[:i]); p.isName(prefix) {
-				return prefix, strings.TrimSpace(strings.TrimRight(cleanName(s[i:]), string(pair[1]))), true
+				return prefix, cutCallInput(s[i+1:], pair[1]), form
 			}
 			continue
 		}
@@ -79,20 +86,20 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 			}
 			prefix = cleanName(last)
 		}
-		return prefix, s[i+1 : len(s)-1], true
+		return prefix, s[i+1 : len(s)-1], form
 	}
 	// "get_weather, 'Oslo'": a name, a comma, then a quoted input.
 	if i := strings.IndexByte(head, ','); i > 0 {
 		rest := strings.TrimSpace(s[i+1:])
 		if prefix := cleanName(s[:i]); p.isName(prefix) && rest != "" && strings.ContainsRune("\"'`{", rune(rest[0])) {
-			return prefix, rest, true
+			return prefix, rest, inline
 		}
 	}
 	// "get_weather {"city": "Oslo"}": a name, then a JSON object.
 	if strings.HasSuffix(s, "}") {
 		if i := strings.IndexByte(head, '{'); i > 0 {
 			if prefix := cleanName(s[:i]); p.isName(prefix) {
-				return prefix, s[i:], true
+				return prefix, s[i:], inline
 			}
 		}
 	}
@@ -100,18 +107,30 @@ func (p *Parser) splitActionLine(line string) (name, input string, hasInput bool
 	// "Calculator Tool": generic words make another name).
 	if i := indexSpace(head); i > 0 && p.tools.lookup(cleanName(s)) == nil && p.tools.loose(s) == nil {
 		if first := cleanName(s[:i]); p.tools.lookup(first) != nil {
-			return first, strings.TrimSpace(s[i+1:]), true
+			return first, strings.TrimSpace(s[i+1:]), inline
 		}
 	}
-	return s, "", false
+	return s, "", asWritten
+}
+
+// cutCallInput is the input of an inline call whose closing bracket is
+// missing, or followed by more text: what follows the opening bracket,
+// without the closing one when it ends the text (perhaps after markup
+// or white space), and without the markup a model puts around the whole
+// call ("**search[zig**"). A question's mark stays: it is the input's.
+func cutCallInput(s string, closer byte) string {
+	s = strings.TrimRight(s, " \t*`_")
+	s = strings.TrimSuffix(s, string(closer))
+	return strings.TrimSpace(s)
 }
 
 // registeredPrefix reads an inline call of a registered name that holds
 // one of the characters that part a name from an inline input ("Gmail:
 // Find Email: from:bob", "Search (beta)[zig]"): the longest registered
 // name that the line opens with, before a colon, a bracket, a comma or a
-// brace, and the input after it.
-func (p *Parser) registeredPrefix(line string) (name, input string, ok bool) {
+// brace, and the input after it, with the form it is written in
+// (asWritten when there is none).
+func (p *Parser) registeredPrefix(line string) (name, input string, form inputForm) {
 	s := strings.TrimLeftFunc(line, isNameJunk)
 	// A registered name is no longer than the longest, but for markup
 	// and a few more spaces around it.
@@ -126,20 +145,21 @@ func (p *Parser) registeredPrefix(line string) (name, input string, ok bool) {
 		}
 	}
 	if best < 0 {
-		return "", "", false
+		return "", "", asWritten
 	}
 	name, rest := cleanName(s[:best]), s[best:]
+	form = inline
 	switch {
 	case rest[0] == ':', rest[0] == ',':
 		rest = rest[1:]
 	case strings.HasPrefix(rest, "："):
 		rest = rest[len("："):]
 	case rest[0] == '(':
-		rest = strings.TrimSuffix(strings.TrimRight(rest[1:], ".!?;, \t"), ")")
+		rest, form = strings.TrimSuffix(strings.TrimRight(rest[1:], ".!?;, \t"), ")"), inParens
 	case rest[0] == '[':
 		rest = strings.TrimSuffix(strings.TrimRight(rest[1:], ".!?;, \t"), "]")
 	}
-	return name, strings.TrimSpace(rest), true
+	return name, strings.TrimSpace(rest), form
 }
 
 // unescapeName removes the backslashes markdown puts before the

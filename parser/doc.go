@@ -20,4 +20,16 @@
 // package only: its running time grows linearly with the input whatever
 // the input's shape. Its tables and regular expressions are built on the
 // first parse, so that a program that never parses does not pay for them.
+// A reply written exactly as the protocol asks takes a short way
+// (canonical.go) that gives what the tolerant reading gives.
+//
+// Where each part is read: parser.go finds the step among the labels;
+// labels.go reads the labels that open lines, inline.go those inside a
+// line, words.go holds every word list (labels, refusals, placeholders,
+// in each language); names.go matches tool names; input.go and json.go
+// read an Action Input as written, python.go its Python forms, and
+// args.go fits it to the tool's arguments; calls.go reads inline calls,
+// markup.go calls written as tags, protocol.go JSON-object protocols,
+// prose.go replies without labels, reasoning.go <think> blocks, and
+// context.go what the loop knows (Options).
 package parser

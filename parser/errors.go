@@ -6,38 +6,52 @@ import (
 )
 
 // The messages below are written for the model: each says what was wrong
-// and shows what to write instead.
+// and what to write instead, in a sentence or two. None spells out the
+// whole format, which the system prompt gives: a loop that wants to
+// remind the model of it adds FormatReminder, once.
 
-const formatReminder = "Thought: <your reasoning>\nAction: <tool name>\nAction Input: <the tool's arguments as a JSON object>\n\nor, when you know the answer:\n\nThought: <your reasoning>\nFinal Answer: <the answer>"
+// FormatReminder is the text protocol in short, for a loop to add to the
+// first correction of a run (the message of an *Error).
+const FormatReminder = "The format of a reply:\nThought: <your reasoning>\nAction: <tool name>\nAction Input: <the tool's arguments as a JSON object>\nor, instead of the Action and its Action Input:\nFinal Answer: <the answer>"
+
+// writeStep says what a reply holds, as the corrections ask for it.
+const writeStep = `"Thought:" and your reasoning, then "Action:" with a tool's name and "Action Input:" with its arguments, or "Final Answer:" and the answer`
 
 func (p *Parser) toolList() string {
 	return p.tools.list
 }
 
 func (p *Parser) errEmpty() error {
-	return &Error{Err: ErrEmpty, Message: "Your reply was empty. Reply in this format:\n\n" + formatReminder}
+	return &Error{Err: ErrEmpty, Message: "Your reply was empty. Write " + writeStep + "."}
 }
 
 func (p *Parser) errOnlyReasoning() error {
-	return &Error{Err: ErrEmpty, Message: "Your reply held only reasoning (<think>…</think>) and nothing after it. Close your reasoning with </think>, then reply in this format:\n\n" + formatReminder}
+	return &Error{Err: ErrEmpty, Message: "Your reply held only reasoning (<think>…</think>) and nothing after it. Close your reasoning with </think>, then write " + writeStep + "."}
 }
 
 func (p *Parser) errEchoedObservation() error {
-	return &Error{Err: ErrNoAction, Message: "Your reply only repeated an Observation. Observations come from the tools, not from you. Continue in this format:\n\n" + formatReminder}
+	return &Error{Err: ErrNoAction, Message: "Your reply only repeated an Observation. Observations come from the tools, not from you. Continue with " + writeStep + "."}
 }
 
 func (p *Parser) errNoAction() error {
-	return &Error{Err: ErrNoAction, Message: "Your reply has a Thought but neither an Action nor a Final Answer. Continue with an Action" + p.toolList() + " and its Action Input, or with a Final Answer:\n\n" + formatReminder}
+	return &Error{Err: ErrNoAction, Message: "Your reply has a Thought but neither an Action nor a Final Answer. Continue with an Action" + p.toolList() + " and its Action Input, or with \"Final Answer:\" and the answer."}
 }
 
 // errNoToolName is the error for an Action label with no tool name, or
 // with a value that names no tool (written, when not empty).
 func (p *Parser) errNoToolName(written string) error {
 	if written == "" {
-		return &Error{Err: ErrNoToolName, Message: `Your reply has "Action:" without a tool name. Write the name of the tool to use after "Action:"` + p.toolList() + `, then its arguments on an "Action Input:" line, or write "Final Answer:" if you know the answer:` + "\n\n" + formatReminder}
+		return &Error{Err: ErrNoToolName, Message: `Your reply has "Action:" without a tool name. Write the name of the tool to use after "Action:"` + p.toolList() + `, then its arguments on an "Action Input:" line, or write "Final Answer:" if you know the answer.`}
 	}
-	return &Error{Err: ErrNoToolName, Message: fmt.Sprintf(`Your reply has "Action: %s", which names no tool. After "Action:" write only the name of the tool to use%s, and its arguments on an "Action Input:" line. If you need no tool, write "Final Answer:" and the answer instead:`,
-		clipQuote(written), p.toolList()) + "\n\n" + formatReminder}
+	return &Error{Err: ErrNoToolName, Message: fmt.Sprintf(`Your reply has "Action: %s", which names no tool. After "Action:" write only the name of the tool to use%s, and its arguments on an "Action Input:" line. If you need no tool, write "Final Answer:" and the answer instead.`,
+		clipQuote(written), p.toolList())}
+}
+
+// errActionAndAnswer is the error for an Action label whose value runs
+// into a Final Answer label on its line.
+func (p *Parser) errActionAndAnswer(name string) error {
+	return &Error{Err: ErrNoToolName, Message: fmt.Sprintf(`Your reply has "Action: %s" and "Final Answer:" on one line, so it is neither a call nor an answer. To use a tool, write "Action:" and only its name%s on a line of its own, then its arguments on an "Action Input:" line; if you know the answer, write only "Final Answer:" and the answer.`,
+		clipQuote(name), p.toolList())}
 }
 
 // clipQuote shortens a text the model wrote to quote it back in an error
@@ -51,11 +65,11 @@ func clipQuote(s string) string {
 }
 
 func (p *Parser) errNotAnAnswer(msg string) error {
-	return &Error{Err: ErrNotAnAnswer, Message: msg + "\n\n" + formatReminder}
+	return &Error{Err: ErrNotAnAnswer, Message: msg}
 }
 
 func (p *Parser) errTruncated() error {
-	return &Error{Err: ErrTruncated, Message: "Your reply was cut off: it reached the length limit of one reply before it ended, so none of it was used. Write the step again, shorter: a Thought of a sentence or two, then an Action and its Action Input, or the Final Answer. If the answer itself is long, give it more briefly:\n\n" + formatReminder}
+	return &Error{Err: ErrTruncated, Message: "Your reply was cut off: it reached the length limit of one reply before it ended, so none of it was used. Write the step again, shorter: a Thought of a sentence or two, then an Action and its Action Input, or the Final Answer. If the answer itself is long, give it more briefly."}
 }
 
 func (p *Parser) errEmptyAnswer() error {

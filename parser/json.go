@@ -47,6 +47,110 @@ func decodeObject(s string) (map[string]any, int, bool) {
 	return obj, r.i, true
 }
 
+// decodeFlat reads s when it is a flat object written as JSON writes it,
+// and nothing after: keys and string values in double quotes without
+// escapes, values that are such strings, whole numbers from 0 to 10^15,
+// true, false or null, and white space between them. It gives what
+// decodeObject gives, in one tight pass; ok is false for anything else,
+// which decodeObject reads.
+func decodeFlat(s string) (obj map[string]any, ok bool) {
+	if len(s) < 2 || s[0] != '{' || s[1] == '{' || s[len(s)-1] != '}' {
+		return nil, false
+	}
+	i := skipBlank(s, 1)
+	if s[i] == '}' {
+		return nil, false // {}: rare, and read by decodeObject
+	}
+	for {
+		key, next, ok := flatString(s, i)
+		if !ok {
+			return nil, false
+		}
+		if i = skipBlank(s, next); s[i] != ':' {
+			return nil, false
+		}
+		i = skipBlank(s, i+1)
+		var v any
+		switch c := s[i]; {
+		case c == '"':
+			text, next, ok := flatString(s, i)
+			if !ok {
+				return nil, false
+			}
+			v, i = text, next
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			n, ok := smallInt(s[i:j])
+			if !ok {
+				return nil, false
+			}
+			if n < 256 {
+				v = smallNumbers()[n]
+			} else {
+				v = float64(n)
+			}
+			i = j
+		case strings.HasPrefix(s[i:], "true"):
+			v, i = true, i+len("true")
+		case strings.HasPrefix(s[i:], "false"):
+			v, i = false, i+len("false")
+		case strings.HasPrefix(s[i:], "null"):
+			v, i = nil, i+len("null")
+		default:
+			return nil, false
+		}
+		if obj == nil {
+			obj = make(map[string]any, 4)
+		}
+		obj[key] = v
+		switch i = skipBlank(s, i); s[i] {
+		case ',':
+			if i = skipBlank(s, i+1); s[i] == '}' {
+				return nil, false // a trailing comma: read by decodeObject
+			}
+		case '}':
+			return obj, i == len(s)-1
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skipBlank returns the offset of the first byte at or after i in s that
+// is not white space; s ends in a byte that is not.
+func skipBlank(s string, i int) int {
+	for s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' {
+		i++
+	}
+	return i
+}
+
+// flatString reads the string that opens at s[i] when it is not empty and
+// holds no backslash, and its closing quote is followed, past white
+// space, by a comma, a colon or a closing brace: then str reads it the
+// same. It returns the text and the offset after the closing quote.
+func flatString(s string, i int) (string, int, bool) {
+	if s[i] != '"' || s[i+1] == '"' {
+		return "", 0, false
+	}
+	k := strings.IndexByte(s[i+1:], '"')
+	if k < 0 {
+		return "", 0, false
+	}
+	text := s[i+1 : i+1+k]
+	if strings.IndexByte(text, '\\') >= 0 {
+		return "", 0, false
+	}
+	end := i + 2 + k
+	if j := skipBlank(s, end); s[j] != ',' && s[j] != ':' && s[j] != '}' {
+		return "", 0, false
+	}
+	return text, end, true
+}
+
 // decodeValue reads the whole of s as one value, with nothing but white
 // space after it.
 func decodeValue(s string) (any, bool) {
@@ -498,4 +602,103 @@ func isJSONNumber(tok string) bool {
 		}
 	}
 	return true
+}
+
+// jsonEnd returns the offset just past the JSON object or list that
+// starts at s[from], or -1 when it does not close within s. Quoted
+// strings are skipped at memchr speed, so that brackets inside them do
+// not count.
+func jsonEnd(s string, from int) int {
+	depth := 0
+	for i := from; i < len(s); i++ {
+		// The next quote or bracket, past the text between.
+		k := strings.IndexAny(s[i:], "\"'{}[]")
+		if k < 0 {
+			return -1
+		}
+		i += k
+		switch s[i] {
+		case '"', '\'':
+			end := stringEnd(s, i)
+			if end < 0 {
+				return -1
+			}
+			i = end - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// jsonScan reads a JSON value a piece at a time, as far as it is asked
+// to, to tell whether an offset is inside one of its strings.
+type jsonScan struct {
+	pos    int  // how far it has read
+	depth  int  // the brackets open
+	quote  byte // the quote of the string it is in, or 0
+	closed bool // the value has ended
+}
+
+// inString reads s up to offset to and reports whether to is inside a
+// string of the value (and the value has not ended before it).
+func (js *jsonScan) inString(s string, to int) bool {
+	for js.pos < to && !js.closed {
+		if js.quote != 0 {
+			k := strings.IndexByte(s[js.pos:to], js.quote)
+			if k < 0 {
+				js.pos = to
+				break
+			}
+			i := js.pos + k
+			backslashes := 0
+			for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+				backslashes++
+			}
+			if backslashes%2 == 0 {
+				js.quote = 0
+			}
+			js.pos = i + 1
+			continue
+		}
+		switch c := s[js.pos]; c {
+		case '"', '\'':
+			js.quote = c
+		case '{', '[':
+			js.depth++
+		case '}', ']':
+			if js.depth--; js.depth <= 0 {
+				js.closed = true
+			}
+		}
+		js.pos++
+	}
+	return js.quote != 0 && !js.closed
+}
+
+// stringEnd returns the offset just past the quoted string that starts at
+// s[at], or -1 when it is not closed within s: the first quote like the
+// opening one that no backslash escapes.
+func stringEnd(s string, at int) int {
+	q := s[at]
+	for i := at + 1; i < len(s); {
+		k := strings.IndexByte(s[i:], q)
+		if k < 0 {
+			return -1
+		}
+		i += k
+		backslashes := 0
+		for j := i - 1; j > at && s[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i + 1
+		}
+		i++
+	}
+	return -1
 }

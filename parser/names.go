@@ -2,7 +2,6 @@ package parser
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -158,13 +157,6 @@ func (idx toolIndex) lookupKeys(name string) *toolInfo {
 	return idx.byKey[string(flat)]
 }
 
-// genericWords are the words models add to a tool's name ("Calculator
-// Tool", "the web_search function") that name no tool themselves.
-var genericWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"tool": true, "tools": true, "function": true, "func": true, "api": true,
-		"plugin": true, "the": true, "use": true, "call": true, "using": true, "action": true}
-})
-
 // loose finds the registered tool a name means once the generic words
 // around it are dropped ("Calculator Tool" for calculator), or nil. The
 // caller checks that the arguments fit the tool: a forgiving match must
@@ -232,8 +224,8 @@ const maxMentionWords = 8
 // tool"), or nil when it names none or more than one. The caller checks
 // that the arguments fit the tool.
 func (idx toolIndex) mentioned(name string) *toolInfo {
-	if len(idx.byName) == 0 || len(name) > 128 {
-		return nil
+	if len(idx.byName) == 0 || len(name) > 128 || !strings.ContainsFunc(strings.TrimSpace(name), unicode.IsSpace) {
+		return nil // one word at most: no sentence
 	}
 	words := strings.Fields(name)
 	if len(words) < 2 || len(words) > maxMentionWords {
@@ -243,25 +235,6 @@ func (idx toolIndex) mentioned(name string) *toolInfo {
 		words[i] = cleanName(w)
 	}
 	return idx.onlyOne(words)
-}
-
-// fits reports whether args, as written, fit the tool: every key is one
-// of its own, or a text (which the parser puts under "input" for a tool it
-// does not know) goes onto its primary argument.
-func (info *toolInfo) fits(args any) bool {
-	obj, ok := args.(map[string]any)
-	if !ok {
-		return info.primary != "" || len(info.args) == 0
-	}
-	if text, ok := obj["input"]; ok && len(obj) == 1 && info.ownKey("input") == "" {
-		return info.fits(text)
-	}
-	for k := range obj {
-		if info.ownKey(k) == "" {
-			return false
-		}
-	}
-	return true
 }
 
 // cleanName strips the markup and punctuation models put around a tool
@@ -278,6 +251,9 @@ func cleanName(s string) string {
 // prompts never do ("functions.calculate", "default_api.search").
 func unknownName(written string) string {
 	name := cleanName(written)
+	if strings.IndexByte(name, '.') < 0 && strings.IndexAny(written, ")]") < 0 {
+		return name // the usual case: no namespace, no bracket to keep
+	}
 	for _, pair := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
 		if strings.Count(name, string(pair[0])) == strings.Count(name, string(pair[1]))+1 {
 			if i := strings.Index(written, name); i >= 0 && strings.HasPrefix(written[i+len(name):], string(pair[1])) {
@@ -304,99 +280,6 @@ func isNameJunk(r rune) bool {
 
 // asciiNameJunk is isNameJunk for ASCII.
 var asciiNameJunk = newByteSet(" \t\n\v\f\r`'\"*_<>[](){}.,:;!?")
-
-// adaptArgs fits an argument object to the tool it is for. An object
-// holding one of the tool's own keys is kept, with keys matched
-// case-insensitively renamed; a one-key object with an unknown key has its
-// value put onto the primary argument (or, when that value is an object of
-// the tool's own keys, is unwrapped); anything else is kept as written.
-func (info *toolInfo) adaptArgs(obj map[string]any) map[string]any {
-	if info == nil {
-		return obj
-	}
-	if info.allOwn(obj) {
-		return obj // the usual case: every key as the tool writes it
-	}
-	if info.hasOwnKey(obj) {
-		for k, v := range obj {
-			if own := info.ownKey(k); own != "" && own != k {
-				if _, clash := obj[own]; !clash {
-					delete(obj, k)
-					obj[own] = v
-				}
-			}
-		}
-		return obj
-	}
-	if len(obj) != 1 {
-		return obj
-	}
-	for _, v := range obj {
-		if inner, ok := v.(map[string]any); ok && info.hasOwnKey(inner) {
-			return info.adaptArgs(inner)
-		}
-		if info.primary != "" {
-			return map[string]any{info.primary: v}
-		}
-	}
-	return obj
-}
-
-// allOwn reports whether every key of obj is one of the tool's arguments,
-// written as the tool writes it.
-func (info *toolInfo) allOwn(obj map[string]any) bool {
-	if len(obj) == 0 || len(obj) > len(info.args) {
-		return false
-	}
-	n := 0
-	for _, a := range info.args {
-		if _, ok := obj[a]; ok {
-			n++
-		}
-	}
-	return n == len(obj)
-}
-
-func (info *toolInfo) hasOwnKey(obj map[string]any) bool {
-	for k := range obj {
-		if info.ownKey(k) != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// ownKey returns the tool's argument name matching k, ignoring case, or "".
-func (info *toolInfo) ownKey(k string) string {
-	for _, a := range info.args {
-		if strings.EqualFold(a, k) {
-			return a
-		}
-	}
-	return ""
-}
-
-// textArgs puts a text input onto the tool's primary argument, or under
-// "input" for a tool the parser does not know. A registered tool's input
-// written as "key: value" or "key=value" lines with the tool's own keys
-// becomes those arguments.
-func (info *toolInfo) textArgs(text string) map[string]any {
-	if info != nil {
-		if obj, ok := kwargs(text, info.ownKey, false); ok {
-			return obj
-		}
-	}
-	return info.primaryArgs(text)
-}
-
-// primaryArgs puts v onto the tool's primary argument, or under "input"
-// for a tool the parser does not know or one with no primary argument.
-func (info *toolInfo) primaryArgs(v any) map[string]any {
-	if info == nil || info.primary == "" {
-		return map[string]any{"input": v}
-	}
-	return map[string]any{info.primary: v}
-}
 
 // naming is what the value of an Action label (or the name of a JSON
 // call) names.
@@ -592,41 +475,9 @@ func (p *Parser) callsWith(n naming, name, input string, form inputForm) bool {
 	return false
 }
 
-// hasInput reports whether args, an input as inputValue gives it, holds
-// anything: an object with keys, or a text that is not a placeholder for
-// nothing ("None", "N/A").
-func hasInput(args any) bool {
-	switch a := args.(type) {
-	case map[string]any:
-		return len(a) > 0
-	case string:
-		return !isPlaceholder(a)
-	}
-	return args != nil
-}
-
-// inputValue is an input's arguments as written: an object when it is
-// one, and its text otherwise.
-func (p *Parser) inputValue(input string, form inputForm) any {
-	args := p.inputArgs(nil, input, form)
-	if text, ok := args["input"]; ok && len(args) == 1 {
-		return text
-	}
-	return args
-}
-
 // maxPhraseWords bounds the words of a tool's name written as a phrase:
 // crewAI's longest ("Search a github repo's content") have five or six.
 const maxPhraseWords = 8
-
-// phraseOpeners are the words that open a sentence about the step, not
-// a tool's name: "I will use pandas ...", "Let me ...".
-var phraseOpeners = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"i": true, "i'll": true, "i'm": true, "i've": true, "we": true, "we'll": true,
-		"let": true, "let's": true, "lets": true, "you": true, "my": true, "our": true, "now": true, "first": true,
-		"then": true, "next": true, "so": true, "this": true, "that": true, "it": true, "there": true, "here": true,
-		"please": true, "to": true}
-})
 
 // isToolPhrase reports whether s may be a tool's name written as a
 // phrase: at most eight words of letters, digits and the marks names use,
@@ -686,35 +537,6 @@ func isShortName(s string) bool {
 	return words >= 1 && words <= 2
 }
 
-// genericTail are the words a model adds to a tool's name that do not
-// make it a sentence ("Wikipedia Search Tool").
-var genericTail = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"tool": true, "tools": true, "function": true, "api": true, "plugin": true}
-})
-
-// refusalWords are the first words of a value that says no tool is
-// needed, in the languages the labels come in: "None needed", "No action
-// needed (I have the prices)", "Not applicable", "Ninguna", "Keine".
-var refusalWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"none": true, "no": true, "nothing": true, "not": true, "n/a": true, "na": true, "null": true, "nil": true,
-		"without": true, "no_action": true, "no-action": true, "noaction": true, "no_tool": true,
-		"ninguna": true, "ninguno": true, "ningún": true, "ningun": true, "nada": true, "sin": true,
-		"nenhuma": true, "nenhum": true, "não": true, "nao": true, "sem": true,
-		"aucune": true, "aucun": true, "rien": true, "pas": true, "sans": true, "non": true,
-		"keine": true, "kein": true, "keiner": true, "keines": true, "nichts": true, "nicht": true, "ohne": true,
-		"nessuna": true, "nessuno": true, "niente": true, "nulla": true, "senza": true,
-		"нет": true, "не": true, "никакое": true, "никакого": true, "никаких": true, "никакой": true, "ничего": true, "без": true,
-	}
-})
-
-// Refusals in the scripts that do not part words with spaces: those that
-// open a value, and those found anywhere in it.
-var (
-	refusalOpeners = []string{"不", "无", "無", "没", "沒", "暂无", "否", "なし", "無し", "없"}
-	refusalParts   = []string{"不需要", "无需", "無需", "不必", "不要", "不用", "なし", "ありません", "없음", "없습니다", "필요 없", "불필요"}
-)
-
 // isRefusal reports whether s says that no tool is needed.
 func isRefusal(s string) bool {
 	s = strings.TrimLeftFunc(s, isNameJunk)
@@ -759,21 +581,6 @@ func lowerWord(buf []byte, w string) ([]byte, bool) {
 	}
 	return buf, true
 }
-
-// placeholderWords are the words of a placeholder that a prompt puts
-// where the tool's name goes and a model copies: "$TOOL_NAME", "<tool
-// name>", "[your tool]", "{tool_name}". "Action" is not among them: a
-// tool may be called so.
-var placeholderWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"tool": true, "tools": true, "name": true, "names": true, "toolname": true,
-		"actionname": true, "function": true, "functions": true, "functionname": true, "func": true, "the": true,
-		"your": true, "a": true, "an": true, "to": true, "take": true, "use": true, "one": true, "of": true,
-		"here": true, "insert": true, "selected": true, "chosen": true, "appropriate": true, "which": true,
-		"should": true, "be": true, "api": true, "plugin": true, "command": true, "this": true, "that": true,
-		"next": true, "step": true, "some": true, "xxx": true, "placeholder": true, "example": true,
-	}
-})
 
 // isPlaceholderName reports whether s is a placeholder for a tool's name
 // rather than a name: a template variable ("$TOOL_NAME") or words that

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"unicode"
@@ -40,6 +41,17 @@ func (p *Parser) ParseWith(text string, o Options) (Step, error) {
 
 // parse is Parse with the options o, or none when o is nil.
 func (p *Parser) parse(text string, o *Options) (Step, error) {
+	if o == nil || !o.Truncated && len(o.Previous) == 0 {
+		if rd, ok := p.canonical(text); ok {
+			return rd.step, rd.err
+		}
+	}
+	return p.tolerant(text, o)
+}
+
+// tolerant is parse without the short way for canonical replies: the
+// reading every reply gets.
+func (p *Parser) tolerant(text string, o *Options) (Step, error) {
 	st, body, err := p.read(text, o)
 	if o != nil && o.Truncated {
 		return p.cut(body, st, err)
@@ -248,6 +260,7 @@ type reply struct {
 	scanned    bool   // every label before end is in marks
 	skipping   bool   // an echoed observation is skipped: the next label starts the reply
 	noTool     string // the first Action value that named no tool, if any
+	nextOwn    int    // see inThought: 0 until looked for
 }
 
 // init readies r to parse body.
@@ -268,7 +281,7 @@ func (r *reply) has(i int) bool {
 // label that follows some content ends the reply there; one the model
 // echoes before writing anything is skipped instead.
 func (r *reply) more() {
-	var buf [4]mark // the labels of one line
+	var buf [maxLineMarks + 1]mark // the labels of one line
 	line, ok := r.scan.next(buf[:0])
 	if !ok {
 		r.scanned = true
@@ -296,19 +309,24 @@ func (r *reply) more() {
 // marks are the labels of a reply read so far. The first few are held in
 // the struct itself, so that a reply on the stack keeps them there:
 // a slice field would send them to the heap with the strings the reply
-// gives out.
+// gives out. The rest are held in chunks of a fixed size, so that a
+// reply of many labels is never copied to grow.
 type marks struct {
 	first [8]mark
-	more  []mark
+	more  [][]mark
 	n     int
 }
+
+// markChunk is how many labels a chunk of marks.more holds.
+const markChunk = 256
 
 // at returns label i.
 func (ms *marks) at(i int) mark {
 	if i < len(ms.first) {
 		return ms.first[i]
 	}
-	return ms.more[i-len(ms.first)]
+	i -= len(ms.first)
+	return ms.more[i/markChunk][i%markChunk]
 }
 
 // push appends m.
@@ -316,18 +334,81 @@ func (ms *marks) push(m mark) {
 	if ms.n < len(ms.first) {
 		ms.first[ms.n] = m
 	} else {
-		ms.more = append(ms.more, m)
+		i := ms.n - len(ms.first)
+		if i%markChunk == 0 {
+			ms.more = append(ms.more, make([]mark, 0, markChunk))
+		}
+		ms.more[i/markChunk] = append(ms.more[i/markChunk], m)
 	}
 	ms.n++
 }
 
+// set replaces label i with m.
+func (ms *marks) set(i int, m mark) {
+	if i < len(ms.first) {
+		ms.first[i] = m
+	} else {
+		i -= len(ms.first)
+		ms.more[i/markChunk][i%markChunk] = m
+	}
+}
+
 // segmentEnd returns where the value of mark i ends: at the next label's
-// line, or at the end of the reply.
+// line, or at the end of the reply. Labels that are words of a thought
+// (see inThought) do not end it.
 func (r *reply) segmentEnd(i int) int {
-	if r.has(i + 1) {
-		return r.marks.at(i + 1).line
+	if r.has(i+1) && !r.marks.at(i+1).aside {
+		return r.marks.at(i + 1).line // the usual case
+	}
+	for j := i + 1; r.has(j); j++ {
+		if m := r.marks.at(j); !m.aside {
+			return m.line
+		}
 	}
 	return r.end
+}
+
+// ownLine reports whether label m starts its line.
+func (r *reply) ownLine(m mark) bool {
+	return m.line == 0 || r.body[m.line-1] == '\n'
+}
+
+// inThought reports whether the Action label i is words of the thought
+// it follows on its line ("Thought: I should reflect. Action: reflect on
+// it."), because an Action label on a line of its own comes after it,
+// before any Final Answer: that one is the action. It then marks label i,
+// and the labels after it on its line, as words of the thought.
+func (r *reply) inThought(i int) bool {
+	m := r.marks.at(i)
+	if m.aside {
+		return true
+	}
+	if i == 0 || r.ownLine(m) || r.marks.at(i-1).kind != labelThought {
+		return false
+	}
+	// The next Action on a line of its own or Final Answer, looked for
+	// once for all the thoughts before it.
+	if r.nextOwn <= i {
+		r.nextOwn = math.MaxInt // none
+		for j := i + 1; r.has(j); j++ {
+			if n := r.marks.at(j); n.kind == labelFinal || n.kind == labelAction && r.ownLine(n) {
+				r.nextOwn = j
+				break
+			}
+		}
+	}
+	if r.nextOwn == math.MaxInt || r.marks.at(r.nextOwn).kind != labelAction {
+		return false
+	}
+	for j := i; j < r.marks.n; j++ {
+		n := r.marks.at(j)
+		if j > i && strings.IndexByte(r.body[m.line:n.line], '\n') >= 0 {
+			break
+		}
+		n.aside = true
+		r.marks.set(j, n)
+	}
+	return true
 }
 
 // value returns the text after label i, up to the next label.
@@ -397,6 +478,9 @@ func (r *reply) step() (Step, error) {
 			}
 			return r.p.answer(r.thought(r.marks.at(i).line), answer)
 		case labelAction:
+			if r.inThought(i) {
+				continue
+			}
 			if rd, ok := r.action(i); ok {
 				return rd.step, rd.err
 			}
@@ -427,10 +511,8 @@ func (r *reply) step() (Step, error) {
 	if emptyAction {
 		return Step{}, r.p.errNoToolName(r.noTool)
 	}
-	if body := r.body[r.start:r.end]; hasGate(body) {
-		if m := toolGate().FindStringSubmatch(body); m != nil {
-			return Step{}, r.p.errGate(strings.ToLower(m[1]))
-		}
+	if g, ok := firstGate(r.body[r.start:r.end]); ok {
+		return Step{}, r.p.errGate(g.answer)
 	}
 	return Step{}, r.p.errNoAction()
 }
@@ -591,7 +673,12 @@ func (r *reply) action(i int) (reading, bool) {
 			return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
 		}
 	}
-	name, inlineInput, hasInline := p.splitActionLine(line)
+	if at, ok := answerLabelIn(line); ok {
+		// "Action: search Final Answer: 13 °C": a call and an answer
+		// on one line, neither of them whole.
+		return reading{err: p.errActionAndAnswer(strings.TrimSpace(line[:at]))}, true
+	}
+	name, inlineInput, inlineForm := p.splitActionLine(line)
 	naming := p.naming(name)
 	if naming == namesNothing || naming != namesTool && isTemplate(line) {
 		r.sawNoTool(name)
@@ -602,8 +689,8 @@ func (r *reply) action(i int) (reading, bool) {
 	if j := r.inputFor(i); j >= 0 {
 		input = strings.TrimSpace(r.value(j))
 	}
-	if input == "" && hasInline && strings.TrimSpace(inlineInput) != "" {
-		input, form = inlineInput, inline
+	if input == "" && inlineForm != asWritten && strings.TrimSpace(inlineInput) != "" {
+		input, form = inlineInput, inlineForm
 	}
 	if input == "" {
 		// Unlabelled input below the action: a JSON object, a fence or a
@@ -632,6 +719,62 @@ func (r *reply) action(i int) (reading, bool) {
 	st, err := p.call(thought, name, input, form)
 	return reading{st, err}, true
 }
+
+// answerLabelIn returns where a Final Answer label stands in line, the
+// value of an Action label, after the words of a name and before any
+// bracket or quote opens an input: a label inside a name ends it. Only a
+// capitalised label counts ("search for the final answer: x" is words),
+// and only at the first maxNameColons colons of the first maxNameLen
+// bytes, where a name stands.
+func answerLabelIn(line string) (int, bool) {
+	head := line[:min(len(line), maxNameLen)]
+	// The colons that may end a label, each found at memchr speed.
+	var colons [maxNameColons]int
+	n := 0
+	for i := 0; i < len(head) && n < maxNameColons; {
+		k := strings.IndexByte(head[i:], ':')
+		if w := strings.Index(head[i:], "："); w >= 0 && (k < 0 || w < k) {
+			k = w
+		}
+		if k < 0 {
+			break
+		}
+		colons[n], n = i+k, n+1
+		i += k + 1
+	}
+	if n == 0 {
+		return 0, false
+	}
+	// No name holds a bracket or a quote before its label: an input
+	// opens there.
+	if stop := strings.IndexAny(head[:colons[n-1]], "([{\"'`"); stop >= 0 {
+		head = head[:stop]
+	}
+	var lt *labelSet
+	for _, colon := range colons[:n] {
+		if colon >= len(head) {
+			break
+		}
+		before := strings.TrimRight(head[:colon], " \t*_`0123456789")
+		if strings.IndexAny(strings.TrimSpace(before), " \t") < 0 {
+			continue // one word before the colon: a name, or a label with nothing before it
+		}
+		if lt == nil {
+			lt = labelTables()
+		}
+		if last, _ := utf8.DecodeLastRuneInString(before); !lt.finalEnds[unicode.ToLower(last)] {
+			continue // a word that ends no Final Answer label ("Action")
+		}
+		if m, ok := labelBefore(lt, head, 0, colon); ok && m.kind == labelFinal && !m.lower && strings.TrimSpace(head[:m.line]) != "" {
+			return m.line, true
+		}
+	}
+	return 0, false
+}
+
+// maxNameColons bounds the colons of an Action's value that
+// answerLabelIn reads: a name holds one or two ("Gmail: Find Email").
+const maxNameColons = 3
 
 // sawNoTool keeps the first value of an Action label that named no
 // tool, for the error that says so.
@@ -740,11 +883,11 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 	if strings.IndexByte(line, '\n') >= 0 || !(strings.HasSuffix(line, ")") || strings.HasSuffix(line, "]")) {
 		return reading{}, false
 	}
-	name, input, ok := p.splitActionLine(line)
-	if !ok || (p.tools.lookup(name) == nil && !isFinish(name)) || strings.TrimSpace(input) == "" {
+	name, input, form := p.splitActionLine(line)
+	if form == asWritten || (p.tools.lookup(name) == nil && !isFinish(name)) || strings.TrimSpace(input) == "" {
 		return reading{}, false
 	}
-	st, err := p.call("", name, input, inline)
+	st, err := p.call("", name, input, form)
 	return reading{st, err}, true
 }
 
@@ -755,6 +898,9 @@ func (p *Parser) bareCall(content string) (reading, bool) {
 func (r *reply) inputFor(i int) int {
 forward:
 	for j := i + 1; r.has(j); j++ {
+		if r.marks.at(j).aside {
+			continue
+		}
 		switch r.marks.at(j).kind {
 		case labelInput:
 			return j
@@ -763,6 +909,9 @@ forward:
 		}
 	}
 	for j := i - 1; j >= 0; j-- {
+		if r.marks.at(j).aside {
+			continue
+		}
 		switch r.marks.at(j).kind {
 		case labelAction, labelFinal:
 			return -1
@@ -789,9 +938,14 @@ const (
 	// asWritten is an Action Input as a model writes it: JSON, a quoted
 	// string, or raw text that ends at a blank line.
 	asWritten inputForm = iota
-	// inline is the input inside an inline call ("web_search(query=...)"),
-	// which may be keyword arguments.
+	// inline is the input of an inline call written after its name
+	// ("web_search: zig", "search[zig]", "calculator 2+2"), which may be
+	// keyword arguments.
 	inline
+	// inParens is the input inside an inline call's parentheses
+	// ("web_search(query=...)", "web_search('zig', 3)"), which may be
+	// keyword arguments or Python values.
+	inParens
 	// jsonString is the value of a JSON string: the whole of it is the
 	// input, blank lines and all.
 	jsonString
@@ -800,10 +954,7 @@ const (
 // call builds the step for a call of the tool written as name with the
 // given input text (empty when there was none).
 func (p *Parser) call(thought, name, input string, form inputForm) (Step, error) {
-	info := p.tools.lookup(name)
-	if info == nil {
-		info = p.tools.lookup(unknownName(name)) // "functions.Calculator"
-	}
+	info, resolved := p.find(name)
 	if info == nil && isFinish(name) {
 		answer := answerText(input, form)
 		if answer == "" {
@@ -813,16 +964,12 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 	}
 	if info == nil {
 		if loose := p.tools.forgiven(name); loose != nil && loose.fits(p.inputArgs(nil, input, form)) {
-			info = loose
+			info, resolved = loose, loose.name
 		}
 	}
-	if info != nil {
-		name = info.name
-	} else {
-		name = unknownName(name)
-	}
-	if inner, ok := p.repeatedCall(name, info, input); ok {
-		input, form = inner, inline
+	name = resolved
+	if inner, innerForm, ok := p.repeatedCall(name, info, input); ok {
+		input, form = inner, innerForm
 	}
 	if isPlaceholder(input) || noInput(input, form) {
 		// No input, or one that says there is none: a call with no
@@ -835,122 +982,39 @@ func (p *Parser) call(thought, name, input string, form inputForm) (Step, error)
 	return Step{Kind: KindAction, Thought: thought, Action: name, Args: p.inputArgs(info, input, form)}, nil
 }
 
+// find returns the registered tool that name, as written, means, and the
+// name the step gives: the tool's, or for a tool the parser does not
+// know, the name as unknownName keeps it. A name with a namespace before
+// it ("functions.Calculator") is looked up again without it.
+func (p *Parser) find(name string) (*toolInfo, string) {
+	if info := p.tools.lookup(name); info != nil {
+		return info, info.name
+	}
+	unknown := unknownName(name)
+	if unknown != cleanName(name) {
+		if info := p.tools.lookup(unknown); info != nil {
+			return info, info.name
+		}
+	}
+	return nil, unknown
+}
+
 // repeatedCall reads an input that writes the call of the tool again
 // ("Action: web_search", then "Action Input: web_search(query="zig")"),
-// and returns the input inside it.
-func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string, bool) {
+// and returns the input inside it and how it is written.
+func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string, inputForm, bool) {
 	t := strings.TrimSpace(unfence(strings.TrimSpace(input)))
 	if !strings.HasSuffix(t, ")") && !strings.HasSuffix(t, "]") {
-		return "", false
+		return "", asWritten, false
 	}
-	again, inner, ok := p.splitActionLine(t)
-	if !ok || strings.IndexByte(again, '\n') >= 0 {
-		return "", false
+	again, inner, form := p.splitActionLine(t)
+	if form == asWritten || strings.IndexByte(again, '\n') >= 0 {
+		return "", asWritten, false
 	}
 	if again = cleanName(again); again != name && (info == nil || p.tools.lookup(again) != info) {
-		return "", false
+		return "", asWritten, false
 	}
-	return inner, true
-}
-
-// noInput reports whether an input that isPlaceholder does not take as
-// a whole still says there is none: a placeholder followed by commentary
-// after a blank line ("None", then "I will wait."), or a tuple or call of
-// None alone ("(None,)").
-func noInput(input string, form inputForm) bool {
-	s := strings.TrimSpace(input)
-	if form == asWritten && !strings.HasPrefix(s, "```") {
-		if i := strings.Index(s[:min(len(s), 36)], "\n\n"); i >= 0 {
-			return isPlaceholder(s[:i])
-		}
-	}
-	if len(s) > 64 {
-		return false // "(None,)" is short
-	}
-	if form == inline {
-		a, ok := readPyArgs(s)
-		return ok && a.empty()
-	}
-	if s != "" && s[0] == '(' {
-		a, ok := pyTuple(s)
-		return ok && a.empty()
-	}
-	return false
-}
-
-// isPlaceholder reports whether an Action Input says there is no input:
-// it is blank, or a word or literal for nothing ("None", "N/A", `""`,
-// "(empty string)", "no input", "{}").
-func isPlaceholder(input string) bool {
-	s := strings.TrimSpace(input)
-	if len(s) > 48 {
-		return false
-	}
-	if i := strings.Index(s, " #"); i >= 0 {
-		s = s[:i] // a Python comment: "None  # no arguments"
-	}
-	if len(s) > 32 {
-		return false
-	}
-	s = strings.ToLower(strings.TrimFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("`'\"()[]<>*_.。", r)
-	}))
-	switch s {
-	case "", "none", "null", "nil", "n/a", "na", "empty", "empty string", "an empty string", "no input", "no inputs",
-		"nothing", "no arguments", "no args", "no parameters", "not applicable", "-", "无":
-		return true
-	}
-	return false
-}
-
-// inputArgs turns an input text into the tool's argument object. An
-// inline call's input may be Python-style keyword arguments.
-func (p *Parser) inputArgs(info *toolInfo, input string, form inputForm) map[string]any {
-	if form == inline {
-		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok {
-			return info.adaptArgs(obj)
-		}
-		if a, ok := readPyArgs(input); ok {
-			return info.pyCallArgs(a)
-		}
-	}
-	v := decodeInput(input, form == jsonString)
-	if v.obj != nil {
-		return info.adaptArgs(v.obj)
-	}
-	if v.tuple != nil {
-		return info.pyCallArgs(*v.tuple)
-	}
-	if v.raw {
-		if obj, ok := info.markupInput(v.text); ok {
-			return obj
-		}
-		return info.textArgs(v.text)
-	}
-	return info.primaryArgs(v.text)
-}
-
-// answerText reads a final answer written as an action's input: a quoted
-// string is unquoted, a one-key object (or, inline, one keyword argument:
-// finish(answer="…")) gives its value.
-func answerText(input string, form inputForm) string {
-	if form == inline {
-		if obj, ok := kwargs(input, func(k string) string { return k }, true); ok && len(obj) == 1 {
-			for _, x := range obj {
-				return strings.TrimSpace(text(x))
-			}
-		}
-	}
-	v := decodeInput(input, form == jsonString)
-	if v.obj != nil {
-		if len(v.obj) == 1 {
-			for _, x := range v.obj {
-				return strings.TrimSpace(text(x))
-			}
-		}
-		return text(v.obj)
-	}
-	return strings.TrimSpace(v.text)
+	return inner, form, true
 }
 
 // isFinish reports whether an action name is one of the ways models spell
@@ -965,13 +1029,3 @@ func isFinish(name string) bool {
 	key, flat := appendKeys(keyBuf[:0], flatBuf[:0], cleanName(name))
 	return finishKeys()[string(key)] || finishKeys()[string(flat)]
 }
-
-// finishKeys are the lookup keys (see nameKeys) of the names isFinish
-// knows.
-var finishKeys = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"finish": true, "final_answer": true, "finalanswer": true, "answer": true, "final": true, "最终答案": true,
-		// Answering written as a tool the model made up.
-		"respond": true, "response": true, "reply": true, "speak": true, "say": true, "final_response": true, "finalresponse": true,
-		"direct_answer": true, "directanswer": true, "respond_directly": true, "responddirectly": true, "answer_directly": true,
-		"answerdirectly": true, "direct_response": true, "directresponse": true}
-})

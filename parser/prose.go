@@ -37,10 +37,6 @@ var (
 	// stockColon matches a stock line that goes on to give the answer
 	// after a colon: "I now know the final answer: Paris."
 	stockColon = lazyRegexp(`(?i)^` + opener + stockPhrase + `\s*[:：]\s*(\S[\s\S]*)$`)
-	// toolGate matches LangChain's conversational gate line.
-	toolGate = lazyRegexp(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
-	// aiLine is the answer line that follows a gate answered "No".
-	aiLine = lazyRegexp(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
 	// codeLine matches a line that reads as code, not prose.
 	codeLine = lazyRegexp(`^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+[:(]|func\s+\w*\s*\(|function\s+\w*\s*\(|(?:const|let|var)\s+\w+\s*=|#include\b|package\s+\w+\s*$|print\s*\(|console\.log\s*\(|return\b|if\s*\(|for\s*\(|while\s*\(|[A-Za-z_][\w.]*\s*=\s*[\w.]+\(.*|.*[;{}]\s*$|\w+(?:\.\w+)*\([^()]*\)\s*;?\s*$)`)
 	// trailingFunctionWord matches a text ending in a word that cannot end
@@ -95,10 +91,8 @@ func (p *Parser) notAnAnswer(content string) error {
 	if gateReply(content) {
 		return p.errNotAnAnswer("Your reply only says whether a tool is needed. If one is, write \"Action:\" with its name" + p.toolList() + " and \"Action Input:\" with its arguments; if not, write the answer after \"Final Answer:\".")
 	}
-	if hasGate(content) {
-		if m := toolGate().FindStringSubmatch(content); m != nil {
-			return p.errGate(strings.ToLower(m[1]))
-		}
+	if g, ok := firstGate(content); ok {
+		return p.errGate(g.answer)
 	}
 	if onlyCode(content) {
 		return p.errNotAnAnswer("Your reply is only code, with no Action and no Final Answer. To run it, call a tool" + p.toolList() + "; if the code is the answer, write it after \"Final Answer:\".")
@@ -143,15 +137,6 @@ const (
 	errPlan    = "Your reply says what you will do but does not do it. To use a tool, write \"Action:\" with its name"
 	errPlanEnd = " and \"Action Input:\" with its arguments; if you know the answer, write it after \"Final Answer:\"."
 )
-
-// ackWords are the words of a sentence that only acknowledges ("Okay.",
-// "Sure!", "Got it."), which says neither what the answer is nor what
-// comes next.
-var ackWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"ok": true, "okay": true, "sure": true, "alright": true, "all": true, "right": true, "got": true,
-		"it": true, "understood": true, "certainly": true, "of": true, "course": true, "great": true, "good": true, "fine": true,
-		"yes": true, "absolutely": true, "no": true, "problem": true, "question": true, "hmm": true, "well": true, "perfect": true, "thanks": true}
-})
 
 // isAck reports whether s, a sentence, only acknowledges: at most three
 // words of ackWords.
@@ -287,10 +272,6 @@ var planVerbSet = sync.OnceValue(func() map[string]bool {
 	return verbs
 })
 
-// conditionWords mark a sentence whose plan holds on a condition ("If you
-// want, I will search for more."): an offer, not a step.
-var conditionWords = []string{"if ", "unless ", "should you", "whenever", "when you", "once you"}
-
 // endsInPlan reports whether s, the last sentence of a reply, states
 // what the writer will do next, in itself or in its last clause ("...,
 // so I will look it up"), without a condition and without giving content
@@ -372,25 +353,6 @@ const errCutOff = "Your reply stops in the middle of a sentence. Finish it: writ
 
 // maxCutTail is how much of the end of a long reply cutOff reads.
 const maxCutTail = 160
-
-// gateWords are the words of a reply that only answers LangChain's tool
-// gate ("Do I need to use a tool?"), after its yes or no.
-var gateWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"i": true, "we": true, "do": true, "don't": true, "dont": true, "not": true,
-		"need": true, "needs": true, "to": true, "use": true, "a": true, "an": true, "any": true, "the": true,
-		"tool": true, "tools": true, "action": true, "actions": true, "function": true, "functions": true,
-		"it": true, "for": true, "this": true, "that": true, "here": true, "now": true, "question": true,
-		"call": true, "require": true, "required": true, "needed": true, "necessary": true, "is": true,
-		"isn't": true, "no": true, "one": true, "will": true, "won't": true, "am": true, "answer": true}
-})
-
-// gateOpeners are the words that open a reply to the gate: yes and no,
-// in the languages models answer in.
-var gateOpeners = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"yes": true, "no": true, "yeah": true, "yep": true, "nope": true, "y": true, "n": true,
-		"sí": true, "si": true, "oui": true, "non": true, "ja": true, "nein": true, "да": true, "нет": true,
-		"是": true, "否": true, "是的": true, "不": true, "不是": true, "需要": true, "不需要": true, "はい": true, "いいえ": true, "네": true, "아니요": true}
-})
 
 // gateReply reports whether text only answers the tool gate: a bare yes
 // or no ("Yes.", "No"), or one followed by words about needing a tool
@@ -476,14 +438,6 @@ func answerCutOff(text string) bool {
 	word := sentence[strings.LastIndexAny(sentence, " \t")+1:]
 	return answerTrailingWords()[word] && strings.Count(strings.TrimSpace(sentence), " ") >= 2
 }
-
-// answerTrailingWords are the lower-case words that cannot end a
-// sentence.
-var answerTrailingWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
-		"but": true, "with": true, "for": true, "from": true, "into": true, "which": true, "than": true, "because": true,
-		"such": true, "their": true, "its": true, "my": true, "your": true, "our": true}
-})
 
 // maxPlanSentence bounds a sentence that announces a plan and nothing
 // else: a longer one says more.
@@ -584,11 +538,6 @@ func cutOff(text string) bool {
 	return len(last) >= 3 && trailingFunctionWord().MatchString(text)
 }
 
-// subjectWords are the pronouns that cannot end a sentence of two words.
-var subjectWords = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"i": true, "we": true, "they": true}
-})
-
 // onlyCode reports whether text is code and nothing else: one fenced
 // block, or lines that all read as code. JSON data is an answer, not code.
 func onlyCode(text string) bool {
@@ -626,8 +575,11 @@ func (p *Parser) errGate(answer string) error {
 	return p.errNotAnAnswer("Your reply asks whether a tool is needed but calls none. Write \"Action:\" with a tool" + p.toolList() + " and \"Action Input:\" with its arguments, or the answer after \"Final Answer:\".")
 }
 
-// hasGate reports whether text may hold the tool gate line, at memchr
-// speed, before the regular expression reads it.
+// gatePhrase is the question of LangChain's conversational tool gate.
+const gatePhrase = "do i need to use a tool"
+
+// hasGate reports whether text may hold the tool gate line, or a line
+// that asks as it does ("If I need to use a tool?"), at memchr speed.
 func hasGate(text string) bool {
 	const gate = "need to use a tool"
 	for i := 0; ; {
@@ -642,9 +594,117 @@ func hasGate(text string) bool {
 	}
 }
 
-// speakers are the role names a model may put before its answer, as chat
-// transcripts write them.
-var speakers = []string{"AI", "Assistant", "ASSISTANT", "assistant", "Agent", "Bot"}
+// gate is LangChain's conversational tool gate: "Do I need to use a
+// tool? Yes", on a line of its own, perhaps after a Thought label.
+type gate struct {
+	at     int    // where its line starts
+	answer string // "yes", "no", or "" when it gives neither
+}
+
+// firstGate returns the first tool gate of text.
+func firstGate(text string) (gate, bool) {
+	var first gate
+	found := false
+	eachGate(text, func(g gate) bool {
+		first, found = g, true
+		return false
+	})
+	return first, found
+}
+
+// lastGate returns the last tool gate of text.
+func lastGate(text string) (gate, bool) {
+	var last gate
+	found := false
+	eachGate(text, func(g gate) bool {
+		last, found = g, true
+		return true
+	})
+	return last, found
+}
+
+// eachGate calls fn with the tool gates of text in order, until fn
+// returns false. A gate is the question, in any case, at the start of a
+// line (past white space and a "Thought:" label), then after white space
+// a "yes" or "no" as a word, or else any word, or the gate is none. It
+// reads text once, question marks at memchr speed.
+func eachGate(text string, fn func(gate) bool) {
+	for i := 0; ; {
+		k := strings.IndexByte(text[i:], '?')
+		if k < 0 {
+			return
+		}
+		q := i + k
+		i = q + 1
+		if q < len(gatePhrase) || !strings.EqualFold(text[q-len(gatePhrase):q], gatePhrase) {
+			continue
+		}
+		at, ok := gateLine(text, q-len(gatePhrase))
+		if !ok {
+			continue
+		}
+		j := q + 1
+		for j < len(text) && isRegexpSpace(text[j]) {
+			j++
+		}
+		answer := ""
+		switch {
+		case hasWord(text, j, "yes"):
+			answer = "yes"
+		case hasWord(text, j, "no"):
+			answer = "no"
+		case j == len(text) || !isWordByte(text[j]):
+			continue // nothing after the question: no gate
+		}
+		if !fn(gate{at: at, answer: answer}) {
+			return
+		}
+	}
+}
+
+// gateLine reports whether the gate's question, which starts at
+// text[start], opens its line, past white space and a "Thought:" label,
+// and returns where the white space before it starts.
+func gateLine(text string, start int) (int, bool) {
+	p := skipSpaceBack(text, start)
+	if label := len("thought:"); p >= label && strings.EqualFold(text[p-label:p], "thought:") {
+		q := skipSpaceBack(text, p-label)
+		if q == 0 || strings.IndexByte(text[q:p-label], '\n') >= 0 {
+			return q, true // the line starts with the label
+		}
+	}
+	if p == 0 || strings.IndexByte(text[p:start], '\n') >= 0 {
+		return p, true
+	}
+	return 0, false
+}
+
+// skipSpaceBack returns where the white space that ends at text[end]
+// starts.
+func skipSpaceBack(text string, end int) int {
+	for end > 0 && isRegexpSpace(text[end-1]) {
+		end--
+	}
+	return end
+}
+
+// isRegexpSpace reports whether c is white space as \s is in Go's
+// regular expressions.
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// isWordByte reports whether c is a word character as \b reads them.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
+}
+
+// hasWord reports whether text holds word, in any case, at offset at,
+// and no word character right after it.
+func hasWord(text string, at int, word string) bool {
+	end := at + len(word)
+	return end <= len(text) && strings.EqualFold(text[at:end], word) && (end == len(text) || !isWordByte(text[end]))
+}
 
 // dropSpeaker removes a role name that opens a reply with no labels
 // ("AI: Paris is ..."), and Llama 2's token that ends the user's turn
@@ -667,10 +727,41 @@ func gateAnswer(content string) (string, bool) {
 	if !hasGate(content) {
 		return "", false
 	}
-	m := aiLine().FindStringSubmatch(content)
-	if m == nil {
-		return "", false
-	}
-	answer := strings.TrimSpace(m[1])
+	answer := strings.TrimSpace(aiAnswer(content))
 	return answer, answer != ""
+}
+
+// aiAnswer returns what follows the first line of text that opens with
+// "AI:" (past white space; white space may stand before the colon too),
+// from the first letter after it that is not white space to the end of
+// text, or "" when no such line is followed by any. It reads each line's
+// start once.
+func aiAnswer(text string) string {
+	for start := 0; start < len(text); {
+		i := start
+		for i < len(text) && isRegexpSpace(text[i]) {
+			i++
+		}
+		if strings.HasPrefix(text[i:], "AI") {
+			j := i + len("AI")
+			for j < len(text) && isRegexpSpace(text[j]) {
+				j++
+			}
+			if j < len(text) && text[j] == ':' {
+				j++
+				for j < len(text) && isRegexpSpace(text[j]) {
+					j++
+				}
+				if j < len(text) {
+					return text[j:]
+				}
+			}
+		}
+		nl := strings.IndexByte(text[i:], '\n')
+		if nl < 0 {
+			return ""
+		}
+		start = i + nl + 1
+	}
+	return ""
 }

@@ -5,18 +5,6 @@ import (
 	"strings"
 )
 
-// Keys of the JSON-object protocols models use instead of labelled lines,
-// lower-cased. Which protocols: {"thought", "action": {"name",
-// "arguments"}} / {"thought", "answer"}; LangChain's {"action",
-// "action_input"}; OpenAI-style {"name", "arguments"} and {"function":
-// {...}}; AutoGPT's {"thoughts", "command": {"name", "args"}}.
-var (
-	thoughtKeys = []string{"thought", "thoughts", "reasoning", "思考"}
-	answerKeys  = []string{"final_answer", "finalanswer", "final answer", "answer", "response", "output", "最终答案"}
-	callKeys    = []string{"action", "tool", "tool_name", "command", "function", "tool_call", "function_call", "行动"}
-	argKeys     = []string{"action_input", "arguments", "args", "input", "tool_input", "parameters", "params", "action_variables", "variables", "行动输入"}
-)
-
 // field returns the value under the first of keys that obj has, matching
 // keys case-insensitively.
 func field(obj map[string]any, keys []string) (any, string, bool) {
@@ -327,10 +315,7 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		// "action_input": null: a call with no arguments.
 		return p.call(thought, c.name, "{}", asWritten)
 	}
-	info := p.tools.lookup(c.name)
-	if info == nil {
-		info = p.tools.lookup(unknownName(c.name)) // "functions.Calculator"
-	}
+	info, name := p.find(c.name)
 	if info == nil && isFinish(c.name) {
 		answer := strings.TrimSpace(text(c.args))
 		if m, ok := c.args.(map[string]any); ok && len(m) == 1 {
@@ -343,12 +328,10 @@ func (p *Parser) objectCallStep(thought string, c call) (Step, error) {
 		}
 		return Step{Kind: KindFinal, Thought: thought, FinalAnswer: answer}, nil
 	}
-	if loose := p.tools.forgiven(c.name); info == nil && loose != nil && loose.fits(c.args) {
-		info = loose
-	}
-	name := unknownName(c.name)
-	if info != nil {
-		name = info.name
+	if info == nil {
+		if loose := p.tools.forgiven(c.name); loose != nil && loose.fits(c.args) {
+			info, name = loose, loose.name
+		}
 	}
 	var args map[string]any
 	if m, ok := c.args.(map[string]any); ok {

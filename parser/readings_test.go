@@ -10,26 +10,30 @@ import (
 	"github.com/react-agent/react-agent/parser"
 )
 
-// testdata/parser/readings.jsonl holds every input that two earlier
+// testdata/parser/readings.jsonl holds every input that three earlier
 // builds were tested on, with what each build read: 201d578, the release
-// before the wave whose parser landed in merge 8a25ebd, and 49bef0a, the
-// state after it. Each line names its tools (a set of
-// testdata/parser/readings-tools.json), the text, the options the loop
-// would pass, which builds' tests parsed it ("tested_at"), and the
-// readings: a step, or {"error": "<sentinel>"}.
+// before the wave whose parser landed in merge 8a25ebd; 49bef0a, the
+// state after it; and 92cf645, the state after the next round (merge
+// 2607573; main's 93e6d1a has the same parser). Each line names its tools
+// (a set of testdata/parser/readings-tools.json), the text, the options
+// the loop would pass, which builds' tests parsed it ("tested_at"), and
+// the readings: a step, or {"error": "<sentinel>"}.
 //
 // How the list was made: at each commit, Parse was instrumented to write
-// every input it was given and what it read, and the build's own tests
-// were run (go test ./parser/... at 201d578; go test ./parser/...
-// ./parser/score/... at 49bef0a: the tests read testdata/parser and
-// ../shared/parser/examples.jsonl); testdata/parser/replies.jsonl was
+// every input it was given, with its tools and options, and the build's
+// own tests were run (go test ./parser/... at 201d578; go test
+// ./parser/... ./parser/score/... at 49bef0a and 92cf645, with
+// REACT_AGENT_REQUIRE_SHARED=1 at 92cf645: the tests read testdata/parser
+// and ../shared/parser/examples.jsonl); testdata/parser/replies.jsonl was
 // added, with the built-in tools. Every input was then parsed again by
-// both builds. A build's reading is kept where it was correct by its own
-// expectations: 49bef0a's always (its tests passed, and where it read an
-// input of 201d578's tests otherwise, its tests say so); 201d578's for the
-// inputs of its own tests (they passed), and for other inputs where it
-// read what 49bef0a's tests expect. 201d578 has no options: an input
-// with options has no reading of it.
+// the builds. A build's reading is kept where it was correct by its own
+// expectations: 49bef0a's and 92cf645's always (their tests passed, and
+// where one read an input of an earlier build's tests otherwise, its tests
+// say so, in changedReadings); 201d578's for the inputs of its own tests
+// (they passed), and for other inputs where it read what 49bef0a's tests
+// expect. 201d578 has no options: an input with options has no reading
+// of it. 92cf645's tests added the tool set "registered-names" and 140
+// inputs.
 
 // readingChange is a reading that differs from an earlier build's on
 // purpose: why, and what the parser reads now (a reading in the file's
@@ -40,7 +44,7 @@ type readingChange struct {
 }
 
 // changedReadings are the inputs that the parser now reads otherwise
-// than 201d578 or 49bef0a did, by the text.
+// than 201d578, 49bef0a or 92cf645 did, by the text.
 var changedReadings = map[string]readingChange{
 	// Decided in the wave after 201d578, and kept.
 	"Action: #Args:0": {"201d578 read a call of a tool named \"#Args:0\"; a value with no name in it is no call",
@@ -49,7 +53,7 @@ var changedReadings = map[string]readingChange{
 		`{"error": "ErrNoToolName"}`},
 	"Yes.": {"a bare yes answers LangChain's tool gate, not the question: a parse error beats a wrong final answer",
 		`{"error": "ErrNotAnAnswer"}`},
-	// Decided in 49bef0a, undone now: a name followed by an input is a
+	// Decided in 49bef0a, undone in 92cf645: a name followed by an input is a
 	// call unless it is a refusal, a placeholder or a stated plan.
 	"Action: either web_search or calculator\nAction Input: zig": {"49bef0a read no tool; 201d578 and the parser now read a call of an unregistered name, which the loop answers with the tools' names",
 		`{"kind": "action", "thought": "", "action": "either web_search or calculator", "args": {"input": "zig"}}`},
@@ -132,7 +136,7 @@ func canonicalJSON(t *testing.T, v any) string {
 }
 
 // TestNoCaseLost checks that every input of testdata/parser/readings.jsonl
-// reads as both earlier builds read it, but for the changes listed in
+// reads as each earlier build read it, but for the changes listed in
 // changedReadings, each with its reason.
 func TestNoCaseLost(t *testing.T) {
 	data, err := os.ReadFile("../testdata/parser/readings-tools.json")
@@ -165,6 +169,7 @@ func TestNoCaseLost(t *testing.T) {
 			Previous  []parser.PastStep
 			Release   json.RawMessage `json:"201d578"`
 			Wave      json.RawMessage `json:"49bef0a"`
+			Round     json.RawMessage `json:"92cf645"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			t.Fatalf("line %d: %v", n, err)
@@ -178,7 +183,7 @@ func TestNoCaseLost(t *testing.T) {
 		for _, was := range []struct {
 			build   string
 			reading json.RawMessage
-		}{{"201d578", c.Release}, {"49bef0a", c.Wave}} {
+		}{{"201d578", c.Release}, {"49bef0a", c.Wave}, {"92cf645", c.Round}} {
 			if was.reading == nil {
 				continue
 			}

@@ -65,8 +65,10 @@ func ReasoningEnd(text string) (end int, open bool) {
 // protocolInOpenReasoning returns the protocol a model wrote inside a
 // reasoning block it never closed: the last step (from its Thought, or
 // its Action or Final Answer label) that has an action or an answer, to
-// the end of the text. What comes before that step, a plan or a decoy JSON
-// object among them, stays reasoning.
+// the end of the text; or else the last answer of LangChain's
+// conversational format, from its tool gate answered "No" ("Do I need
+// to use a tool? No", then "AI: <answer>"). What comes before, a plan or
+// a decoy JSON object among it, stays reasoning.
 func protocolInOpenReasoning(text string) (string, bool) {
 	at, open := -1, false
 	open = scanReasoning(text, func(_, end int, m tagRole) {
@@ -79,7 +81,7 @@ func protocolInOpenReasoning(text string) (string, bool) {
 	}
 	block := text[at:]
 	marks := scanLabels(block)
-	start, found := -1, -1
+	start, stepStart, found := -1, -1, -1
 	for i, m := range marks {
 		switch m.kind {
 		case labelThought:
@@ -87,18 +89,35 @@ func protocolInOpenReasoning(text string) (string, bool) {
 				start = i
 			}
 		case labelAction, labelFinal:
-			if start < 0 || (found >= start) {
+			if start < 0 || found >= start {
 				start = i
 			}
-			found = i
+			found, stepStart = i, start
 		case labelObservation:
-			start = -1
+			start = -1 // the step before it is whole; a new one starts after it
 		}
 	}
-	if found < 0 || start > found {
-		return "", false
+	if found >= 0 {
+		return strings.TrimSpace(block[marks[stepStart].line:]), true
 	}
-	return strings.TrimSpace(block[marks[start].line:]), true
+	if gate, ok := lastGateAnswer(block); ok {
+		return strings.TrimSpace(block[gate:]), true
+	}
+	return "", false
+}
+
+// lastGateAnswer returns where the last tool gate of text starts
+// ("Thought: Do I need to use a tool? No") when it is answered "No" and
+// an "AI:" line with the answer follows it.
+func lastGateAnswer(text string) (int, bool) {
+	g, ok := lastGate(text)
+	if !ok || g.answer != "no" {
+		return 0, false
+	}
+	if _, ok := gateAnswer(text[g.at:]); !ok {
+		return 0, false
+	}
+	return g.at, true
 }
 
 // tagRole is what a reasoning tag does where it stands.
@@ -156,51 +175,4 @@ func reasoningTag(s string) (tag string, closing bool, n int) {
 		}
 	}
 	return "", false, 0
-}
-
-// ProtocolFree reports whether text can stand as a thought or a final
-// answer in a rendered step and be parsed back unchanged: no line of it
-// starts with a protocol label, it holds no reasoning tags, chat-template
-// tokens, carriage returns before line ends or invalid UTF-8, and no stray
-// code fence stands at either end; it is not a JSON call, and it does not
-// stop in the middle of a sentence, as a final answer cut off does.
-func ProtocolFree(text string) bool {
-	if normalize(text) != text || cleanText(text) != text || answerCutOff(text) || isJSONCall(text) {
-		return false
-	}
-	if reasoning, rest := SplitReasoning(text); reasoning != "" || rest != text {
-		return false
-	}
-	if hasLabel(text) {
-		return false
-	}
-	// Nor may its first line hold a label that would follow the Thought
-	// label it is written after ("Thought: 0 Answer: 1").
-	end := strings.IndexByte(text, '\n')
-	if end < 0 {
-		end = len(text)
-	}
-	c := newColons(text, true)
-	_, inline := nextInlineLabel(labelTables(), text, mark{kind: labelThought}, end, &c)
-	return !inline
-}
-
-// isJSONCall reports whether text is a JSON call, bare or fenced, which a
-// final answer written as text must not be: an object whose keys name a
-// call, or a list whose first item is one.
-func isJSONCall(text string) bool {
-	if !startsBlob(text) {
-		return false
-	}
-	r := jsonReader{s: strings.TrimSpace(unfence(text))}
-	v, err := r.value()
-	if list, ok := v.([]any); ok && len(list) > 0 {
-		v = list[0]
-	}
-	obj, ok := v.(map[string]any)
-	if err != nil || !ok {
-		return false
-	}
-	_, isCall := objectCall(obj)
-	return isCall
 }

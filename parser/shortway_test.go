@@ -1,9 +1,15 @@
 package parser
 
 import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The parser takes short ways for the usual case: labels as the protocol
@@ -129,5 +135,215 @@ func TestManyLabelsOutgrowTheFirstMarks(t *testing.T) {
 	}
 	if st.Action != "calculator" || st.Args["expression"] != "1+1" || !strings.Contains(st.Thought, "step 19") || !strings.HasPrefix(st.Thought, "step 0 ") {
 		t.Errorf("got %+v", st)
+	}
+}
+
+// canonicalReplies are replies near the canonical shapes, each of which
+// canonical must read as the tolerant reading does, or leave to it.
+var canonicalReplies = []string{
+	"Thought: I need the population of Tokyo.\nAction: web_search\nAction Input: {\"query\": \"Tokyo population 2026\", \"max_results\": 3}\n",
+	"Action: web_search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: add\nAction: calculator\nAction Input: 2+2",
+	"Thought: add\nAction: calculator\nAction Input: {}",
+	"Thought: I know it.\nFinal Answer: 42",
+	"Final Answer: Paris is the capital of France.\nIt has been since 987.",
+	"Thought: I know it.\nFinal Answer: The largest cities are Tokyo, Delhi,",
+	"Thought: x Action: web_search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nAction: web_search Final Answer: y\nAction Input: {\"query\": \"zig\"}",
+	"Thought: Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nAction: Action: web_search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nAction: web_search\nAction Input: {Thought: \"zig\"}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"a\", Observation: 1}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"https://a.example\"}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}\nObservation: found",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}\nThought: more",
+	"Thought: x\nAction: web_search\nAction Input: {{\"query\": \"zig\"}}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\",}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"\"}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"a\\\"b\"}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\", \"max_results\": 007}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\", \"max_results\": 1000000000000000000}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": null, \"max_results\": true}",
+	"Thought: x\nAction: web_search\nAction Input: {\"Query\": \"zig\"}",
+	"Thought: x\nAction: web_search\nAction Input: {\"q\": \"zig\"}",
+	"Thought: x\nAction: get_time\nAction Input: {}",
+	"Thought: x\nAction: web_search\nAction Input: None",
+	"Thought: x\nAction: web_search\nAction Input: web_search(query=\"zig\")",
+	"Thought: x\nAction: http_request\nAction Input: {\"url\": \"https://a.example\", \"method\": \"GET\"}",
+	"Thought: x\nAction: search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nAction: web_search\n\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nAction: web_search\nAction Input:\n{\"query\": \"zig\"}",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\":\n\"zig\"}",
+	"Thought: \nAction: web_search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nFinal Answer:",
+	"Thought: x\nFinal Answer: {\"action\": \"web_search\", \"action_input\": \"zig\"}",
+	"Thought: x\\nFinal Answer: 4",
+	"Thought: 思考\nFinal Answer: 四",
+	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}\r\n",
+	"  Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}  ",
+	"Thought: I should reflect. Action: reflect\nAction: web_search\nAction Input: {\"query\": \"zig\"}",
+}
+
+func TestTheShortWayReadsAsTheTolerantReading(t *testing.T) {
+	for _, text := range canonicalReplies {
+		checkCanonical(t, text)
+	}
+	// And every reply of the corpora in testdata.
+	for _, name := range []string{"readings.jsonl", "replies.jsonl", "score.jsonl", "prose.jsonl"} {
+		f, err := os.Open("../testdata/parser/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var line struct{ Text string }
+			if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			checkCanonical(t, line.Text)
+		}
+		f.Close()
+	}
+}
+
+func FuzzCanonical(f *testing.F) {
+	for _, text := range canonicalReplies {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkCanonical(t, text)
+	})
+}
+
+func checkCanonical(t *testing.T, text string) {
+	t.Helper()
+	p := New(testTools)
+	rd, ok := p.canonical(text)
+	if !ok {
+		return // the tolerant reading decides alone
+	}
+	st, err := p.tolerant(text, nil)
+	if !reflect.DeepEqual(rd.step, st) || (rd.err == nil) != (err == nil) || rd.err != nil && rd.err.Error() != err.Error() {
+		t.Errorf("%q: short way %#v, %v; tolerant reading %#v, %v", text, rd.step, rd.err, st, err)
+	}
+}
+
+// testTools are the built-in tools, as the tests of package parser_test
+// know them.
+var testTools = toolsOf{"calculator": {"expression"}, "web_search": {"query", "max_results"},
+	"http_request": {"url", "method", "headers", "body"}, "shell": {"command"}, "get_time": {}}
+
+type toolsOf map[string][]string
+
+func (f toolsOf) ToolNames() []string {
+	names := make([]string, 0, len(f))
+	for n := range f {
+		names = append(names, n)
+	}
+	return names
+}
+
+func (f toolsOf) ToolArgs(name string) ([]string, string) {
+	if args := f[name]; len(args) > 0 {
+		return args, args[0]
+	}
+	return nil, ""
+}
+
+func (f toolsOf) RequiredArgs(name string) []string {
+	if args := f[name]; len(args) > 0 {
+		return args[:1]
+	}
+	return nil
+}
+
+// flatObjects are objects near the ones decodeFlat reads.
+var flatObjects = []string{
+	`{"query": "zig", "max_results": 3}`, `{"a":1}`, `{ "a" : "b" , "c" : null }`, `{"a": true, "b": false}`,
+	`{"a": 255, "b": 256, "c": 0, "d": 00}`, `{"a": "x"}  `, `{"a": "x"} tail`, `{"a": "x",}`, `{}`, `{{"a": "x"}}`,
+	`{"a": "x\"y"}`, `{"a": "x" "b"}`, `{"a": "x"y", "b": 1}`, `{"a" "x"}`, `{'a': 'x'}`, `{a: "x"}`, `{"a": -1}`,
+	`{"a": 1.5}`, `{"a": 1e3}`, `{"a": [1]}`, `{"a": {"b": 1}}`, `{"a": "x", "a": "y"}`, `{"a": "x"}}`, `{"a": "x"` + "\n}",
+	`{"a": 123456789012345678}`, `{"a": truex}`, `{"a": "x" /* c */}`, `{"a": "x"  # c` + "\n}", `{"": 1}`, `{"a": ""}`,
+}
+
+func TestFlatObjectsReadAsTheGeneralReading(t *testing.T) {
+	for _, s := range flatObjects {
+		checkFlat(t, s)
+	}
+}
+
+func FuzzFlatObject(f *testing.F) {
+	for _, s := range flatObjects {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkFlat(t, s)
+	})
+}
+
+func checkFlat(t *testing.T, s string) {
+	t.Helper()
+	flat, ok := decodeFlat(s)
+	if !ok {
+		return
+	}
+	general, n, gok := decodeObject(s)
+	if !gok || n != len(s) || !reflect.DeepEqual(flat, general) {
+		t.Errorf("%q: short way %#v, general reading %#v (%v, %d of %d bytes)", s, flat, general, gok, n, len(s))
+	}
+}
+
+// The tool gate and the answer line after it were read with these
+// regular expressions; the hand-written readers must read as they did.
+var (
+	gateRegexp = regexp.MustCompile(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
+	aiRegexp   = regexp.MustCompile(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
+)
+
+var gateTexts = []string{
+	"Do I need to use a tool? No\nAI: Paris.", "Thought: Do I need to use a tool? Yes\nAction: x", "thought:\ndo i need to use a tool?yes",
+	"x Do I need to use a tool? No", "Do I need to use a tool?", "Do I need to use a tool? ", "Do I need to use a tool? .", "Do I need to use a tool?\n\nAI: x",
+	"Do I need to use a tool? Nothing", "Do I need to use a tool? NO.", "  \n  Do I need to use a tool? no way", "Thought:   Do I need to use a tool? yes",
+	"xThought: Do I need to use a tool? yes", "Do I need to use a tool? No\nDo I need to use a tool? Yes", "AI: x", "  AI : \n\n y", "AIM: x", "AI:", "AI:   ",
+	"a\nAI:\nb\nc", "Do I need to use a tool?_x", "Do I need to use a  tool? No",
+}
+
+func TestGatesReadAsTheRegularExpressions(t *testing.T) {
+	for _, text := range gateTexts {
+		checkGates(t, text)
+	}
+}
+
+func FuzzGates(f *testing.F) {
+	for _, text := range gateTexts {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		checkGates(t, text)
+	})
+}
+
+func checkGates(t *testing.T, text string) {
+	t.Helper()
+	m := gateRegexp.FindStringSubmatch(text)
+	g, ok := firstGate(text)
+	if (m != nil) != ok || ok && g.answer != strings.ToLower(m[1]) {
+		t.Errorf("%q: first gate %+v, %v; the expression read %q", text, g, ok, m)
+	}
+	all := gateRegexp.FindAllStringSubmatchIndex(text, -1)
+	g, ok = lastGate(text)
+	if (len(all) > 0) != ok || ok && strings.TrimSpace(text[g.at:]) != strings.TrimSpace(text[all[len(all)-1][0]:]) {
+		t.Errorf("%q: last gate %+v, %v; the expression found %v", text, g, ok, all)
+	}
+	want := ""
+	if m := aiRegexp.FindStringSubmatch(text); m != nil {
+		want = m[1]
+	}
+	if got := aiAnswer(text); got != want {
+		t.Errorf("%q: answer line %q; the expression read %q", text, got, want)
 	}
 }

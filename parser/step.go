@@ -54,8 +54,10 @@ var (
 	// a value that names no tool: a refusal ("None needed"), a
 	// placeholder ("$TOOL_NAME"), a sentence that states a plan ("I will
 	// search the web"), or words longer than a name with no input after
-	// them. A value followed by an input is otherwise a tool's name,
-	// whatever its words ("Search the internet").
+	// them, or a value that runs into a Final Answer label on its line
+	// ("Action: search Final Answer: 13 °C"). A value followed by an
+	// input is otherwise a tool's name, whatever its words ("Search the
+	// internet").
 	ErrNoToolName = errors.New("action without a tool name")
 	// ErrNoActionInput means an action had no input at all.
 	ErrNoActionInput = errors.New("action without input")

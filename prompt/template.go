@@ -4,9 +4,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"text/template"
+
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
 //go:embed templates/*.tmpl
@@ -234,10 +235,11 @@ func Parse(name, text string) (*Template, error) {
 	return &Template{name: name, system: t, words: english}, nil
 }
 
-// ParseFile reads a user's template from the file at path (--prompt-file).
-// See [Parse] and [Data].
+// ParseFile reads a user's template from the file at path: a regular
+// file of at most [MaxTemplateFile] bytes (a device or a FIFO is refused,
+// not waited on). See [Parse] and [Data].
 func ParseFile(path string) (*Template, error) {
-	text, err := os.ReadFile(path)
+	text, err := bounded.ReadFile(path, MaxTemplateFile)
 	if err != nil {
 		return nil, fmt.Errorf("prompt: read template: %w", err)
 	}
@@ -263,3 +265,6 @@ func (t *Template) System(d Data) (string, error) {
 	}
 	return strings.TrimSpace(b.String()) + "\n", nil
 }
+
+// MaxTemplateFile is the most read of a template's file.
+const MaxTemplateFile = 1 << 20

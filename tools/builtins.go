@@ -43,6 +43,11 @@ type Options struct {
 	// ToolsConfig is the path of a YAML or JSON file declaring plugin
 	// tools; see [LoadPlugins].
 	ToolsConfig string
+	// PassEnv names the variables of the environment that the shell and
+	// the plugin tools get besides the basic ones (see [Environ]), such
+	// as a token a plugin needs. The others, the model's API keys among
+	// them, they do not get.
+	PassEnv []string
 }
 
 // DefaultOptions returns the options used when no flag is given.
@@ -96,6 +101,11 @@ func (o Options) check() error {
 		return &OptionError{"MaxObservation", fmt.Sprintf("must be positive, got %d", o.MaxObservation)}
 	case o.MaxResponse < 0:
 		return &OptionError{"MaxResponse", fmt.Sprintf("must be positive, got %d", o.MaxResponse)}
+	}
+	for _, name := range o.PassEnv {
+		if !isEnvName(name) {
+			return &OptionError{"PassEnv", fmt.Sprintf("%q is no variable's name; name each variable alone, as in GITHUB_TOKEN", name)}
+		}
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func TestRunCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := runCommand(context.Background(), tt.argv, strings.NewReader(tt.stdin), 1<<20)
+			out, err := runCommand(context.Background(), tt.argv, Environ(nil), strings.NewReader(tt.stdin), 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +44,7 @@ func TestRunCommand(t *testing.T) {
 }
 
 func TestRunCommandThatCannotStart(t *testing.T) {
-	_, err := runCommand(context.Background(), []string{"/no/such/program"}, nil, 1024)
+	_, err := runCommand(context.Background(), []string{"/no/such/program"}, nil, nil, 1024)
 	if err == nil || (!errors.Is(err, exec.ErrNotFound) && !strings.Contains(err.Error(), "no such file")) {
 		t.Errorf("error = %v, want a start failure", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"golang.org/x/term"
+
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // ErrNotConfirmed is matched (with errors.Is) by the error [Confirm]
@@ -36,7 +38,9 @@ type Confirmer interface {
 }
 
 // Confirm asks c about calling t with args when t is [Confirmable] and
-// needs it. It returns nil when the call may go ahead, or an error,
+// needs it. What in the question could pass for other text (a Cyrillic а
+// in apple.com, a stack of combining marks) is shown as an escape, with a
+// note, before the question's last line. It returns nil when the call may go ahead, or an error,
 // matching [ErrNotConfirmed], that tells the model the call did not run.
 func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) error {
 	ct, ok := t.(Confirmable)
@@ -46,6 +50,12 @@ func Confirm(ctx context.Context, c Confirmer, t Tool, args map[string]any) erro
 	prompt, needed := ct.Confirmation(args)
 	if !needed {
 		return nil
+	}
+	// Letters that pass for others, and stacks of marks, are shown as
+	// escapes, with a word of why before the question.
+	if shown, note := escape.Unmistakable(prompt); note != "" {
+		i := strings.LastIndexByte(shown, '\n') + 1
+		prompt = shown[:i] + note + "\n" + shown[i:]
 	}
 	if c == nil {
 		return fmt.Errorf("%s: %w: the call needs the user's confirmation, and %w in this run; do not retry it: try another way, or answer with what you have", t.Name(), ErrNotConfirmed, ErrNoConfirmer)
@@ -84,6 +94,11 @@ type TerminalConfirmer struct {
 	mu         sync.Mutex
 	// always holds the tools the user allowed for the session.
 	always map[string]bool
+
+	// Scope says for how long the answer "a" allows a tool, as the
+	// questions put it: "in this session" when empty. Set it before the
+	// first question.
+	Scope string
 }
 
 // NewTerminalConfirmer returns a Confirmer that writes its questions to out
@@ -110,7 +125,15 @@ func (c *TerminalConfirmer) ConfirmTool(ctx context.Context, name, prompt string
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	scope := c.Scope
+	if scope == "" {
+		scope = "in this session"
+	}
 	if name != "" && c.always[name] {
+		// Not asked, but shown: what runs, and why it may.
+		if _, err := fmt.Fprintf(c.out, "%s [allowed: you answered a, always %s %s]\n", prompt, name, scope); err != nil {
+			return false, fmt.Errorf("showing the allowed call: %w", err)
+		}
 		return true, nil
 	}
 	if c.in == nil || !c.isTerminal(int(c.in.Fd())) {
@@ -118,7 +141,7 @@ func (c *TerminalConfirmer) ConfirmTool(ctx context.Context, name, prompt string
 	}
 	hint := "[y/N]"
 	if name != "" {
-		hint = fmt.Sprintf("[y/N, or a: always %s in this session]", name)
+		hint = fmt.Sprintf("[y/N, or a: always %s %s]", name, scope)
 	}
 	if _, err := fmt.Fprintf(c.out, "%s %s ", prompt, hint); err != nil {
 		return false, fmt.Errorf("asking for confirmation: %w", err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/escape"
 
 	"gopkg.in/yaml.v3"
 	"mvdan.cc/sh/v3/shell"
@@ -52,6 +53,9 @@ type pluginSpec struct {
 	Args        []Arg       `json:"args" yaml:"args"`
 	Primary     string      `json:"primary" yaml:"primary"`
 	Confirm     *bool       `json:"confirm" yaml:"confirm"`
+	// Env names the variables of the environment the tool gets besides
+	// the basic ones (see [Environ]).
+	Env []string `json:"env" yaml:"env"`
 }
 
 // commandLine is a command given either as a list of words or as one
@@ -108,10 +112,13 @@ func (c *commandLine) split(s string) error {
 //	      - {name: city, type: string, required: true, description: The city name.}
 //	    primary: city      # defaults to the first required argument
 //	    confirm: false     # defaults to true
+//	    env: [WEATHER_KEY] # variables it gets besides PATH, HOME and the like
 //
 // A relative command path containing a slash is taken from the directory
-// of the file; a bare name is looked up in PATH. Argument types are string, number, integer, boolean,
-// object, array or any. The file may also hold an "mcp" section of MCP
+// of the file; a bare name is looked up in PATH. The command gets the
+// environment [Environ] gives with opts.PassEnv and its own env names: no
+// API key it is not given on purpose. Argument types are string, number,
+// integer, boolean, object, array or any. The file may also hold an "mcp" section of MCP
 // servers, which package tools/mcp reads, and no tools. It must be a
 // regular file of at most [MaxConfigFile] bytes.
 func LoadPlugins(path string, opts Options) ([]Tool, error) {
@@ -163,6 +170,7 @@ type plugin struct {
 	argv      []string
 	confirm   bool
 	maxOutput int64
+	pass      []string // the variables passed besides the basic ones
 }
 
 // newPlugin checks spec and resolves its command against dir.
@@ -190,6 +198,11 @@ func newPlugin(spec pluginSpec, dir string, opts Options) (*plugin, error) {
 		}
 	} else if _, err := exec.LookPath(argv[0]); err != nil {
 		return nil, fmt.Errorf("command %q is not in PATH", argv[0])
+	}
+	for _, name := range spec.Env {
+		if !isEnvName(name) {
+			return nil, fmt.Errorf("env: %q is no variable's name; list the names of the variables the tool gets, as in [WEATHER_KEY]", name)
+		}
 	}
 	schema := Schema{Args: slices.Clone(spec.Args), Primary: spec.Primary}
 	seen := make(map[string]bool, len(spec.Args))
@@ -226,6 +239,7 @@ func newPlugin(spec pluginSpec, dir string, opts Options) (*plugin, error) {
 		argv:      argv,
 		confirm:   spec.Confirm == nil || *spec.Confirm,
 		maxOutput: opts.MaxResponse,
+		pass:      slices.Concat(opts.PassEnv, spec.Env),
 	}, nil
 }
 
@@ -240,7 +254,7 @@ func (p *plugin) Confirmation(args map[string]any) (string, bool) {
 	}
 	input, _ := json.Marshal(args)
 	return fmt.Sprintf("The tool %s is to run:\n\n%s\n\nwith this input on stdin:\n\n%s\n\nRun it?",
-		p.Name(), indent(Visible(quoteCommand(p.argv))), indent(escapeHidden(input))), true
+		p.Name(), indent(escape.Visible(quoteCommand(p.argv))), indent(string(escape.LiteralJSON(input)))), true
 }
 
 func (p *plugin) Call(ctx context.Context, args map[string]any) (string, error) {
@@ -248,7 +262,7 @@ func (p *plugin) Call(ctx context.Context, args map[string]any) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("%s: encoding the arguments: %w", p.Name(), err)
 	}
-	out, err := runCommand(ctx, p.argv, bytes.NewReader(input), p.maxOutput)
+	out, err := runCommand(ctx, p.argv, Environ(p.pass), bytes.NewReader(input), p.maxOutput)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", p.Name(), err)
 	}

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/react-agent/react-agent/tools/escape"
+	"github.com/react-agent/react-agent/tools/escape/escapetest"
 )
 
 // pluginDir is where the plugin fixtures live.
@@ -99,11 +102,11 @@ func TestPluginConfirmationShowsInvisibleCharacters(t *testing.T) {
 			echo = tool.(Confirmable)
 		}
 	}
-	for _, c := range invisibles {
-		t.Run(c.name, func(t *testing.T) {
-			prompt, needed := echo.Confirmation(map[string]any{"city": "Paris" + string(c.r)})
-			if !needed || Hidden(prompt) != "" {
-				t.Errorf("needed = %v; the prompt holds %s:\n%q", needed, Hidden(prompt), prompt)
+	for _, c := range escapetest.Invisibles {
+		t.Run(c.Name, func(t *testing.T) {
+			prompt, needed := echo.Confirmation(map[string]any{"city": "Paris" + string(c.R)})
+			if !needed || escape.Hidden(prompt) != "" {
+				t.Errorf("needed = %v; the prompt holds %s:\n%q", needed, escape.Hidden(prompt), prompt)
 			}
 			if want := `{"city":"Paris\u`; !strings.Contains(prompt, want) {
 				t.Errorf("the prompt does not show the input escaped as JSON, %q…:\n%s", want, prompt)

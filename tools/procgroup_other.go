@@ -15,3 +15,7 @@ func killGroup(cmd *exec.Cmd) error {
 	}
 	return cmd.Process.Kill()
 }
+
+// dieWithUs leaves cmd as it is: without Unix process groups and a shell
+// to watch for this process's end, a command may outlive it.
+func dieWithUs(cmd *exec.Cmd) (started func(), done func()) { return func() {}, func() {} }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 const shellName = "shell"
@@ -26,11 +28,12 @@ var errShellDisabled = fmt.Errorf("shell: %w: it is not available in this run; u
 type shellTool struct {
 	enabled   bool
 	maxOutput int64
+	pass      []string // the variables passed besides the basic ones
 }
 
 func newShell(o Options) *shellTool {
 	o = o.withDefaults()
-	return &shellTool{enabled: o.AllowShell, maxOutput: o.MaxResponse}
+	return &shellTool{enabled: o.AllowShell, maxOutput: o.MaxResponse, pass: o.PassEnv}
 }
 
 func (s *shellTool) Name() string { return shellName }
@@ -67,7 +70,7 @@ func checkCommand(command string) error {
 	if len(command) > maxCommandBytes {
 		return fmt.Errorf("shell: the command is %d bytes long, more than the %d allowed; write a shorter command, or a script in steps", len(command), maxCommandBytes)
 	}
-	if what := hiddenIn(command, true); what != "" {
+	if what := escape.HiddenLiteral(command); what != "" {
 		return fmt.Errorf("shell: the command holds %s, which would not show as written when the user is asked to confirm it; write the command without it", what)
 	}
 	depth, deepest := 0, 0
@@ -100,11 +103,11 @@ func (s *shellTool) Confirmation(args map[string]any) (string, bool) {
 	// The command holds nothing Literal would escape (checkCommand
 	// refuses it); Visible stays as a second guard.
 	var b strings.Builder
-	fmt.Fprintf(&b, "This shell command is to run:\n\n%s\n\n", indent(Visible(command)))
+	fmt.Fprintf(&b, "This shell command is to run:\n\n%s\n\n", indent(escape.Visible(command)))
 	if programs, err := commandPrograms(command); err != nil {
-		fmt.Fprintf(&b, "(It does not parse as a shell command: %v.)\n", Visible(err.Error()))
+		fmt.Fprintf(&b, "(It does not parse as a shell command: %v.)\n", escape.Visible(err.Error()))
 	} else if len(programs) > 0 {
-		fmt.Fprintf(&b, "It runs: %s.\n", Visible(strings.Join(programs, ", ")))
+		fmt.Fprintf(&b, "It runs: %s.\n", escape.Visible(strings.Join(programs, ", ")))
 	}
 	b.WriteString("Run it?")
 	return b.String(), true
@@ -118,7 +121,7 @@ func (s *shellTool) Call(ctx context.Context, args map[string]any) (string, erro
 	if err := checkCommand(command); err != nil {
 		return "", err
 	}
-	out, err := runCommand(ctx, []string{"sh", "-c", command}, nil, s.maxOutput)
+	out, err := runCommand(ctx, []string{"sh", "-c", command}, Environ(s.pass), nil, s.maxOutput)
 	if err != nil {
 		return "", fmt.Errorf("shell: %w", err)
 	}

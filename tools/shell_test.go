@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/react-agent/react-agent/tools/escape/escapetest"
 )
 
 func TestShellIsOffWithoutAllowShell(t *testing.T) {
@@ -261,16 +263,16 @@ func TestShellRefusesEveryInvisibleCharacter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range invisibles {
-		t.Run(c.name, func(t *testing.T) {
+	for _, c := range escapetest.Invisibles {
+		t.Run(c.Name, func(t *testing.T) {
 			dir := t.TempDir()
-			command := "cd " + dir + "/safe" + string(c.r) + "; touch MARK"
+			command := "cd " + dir + "/safe" + string(c.R) + "; touch MARK"
 			args := map[string]any{"command": command}
 			if prompt, needed := shell.Confirmation(args); needed {
 				t.Errorf("asked to confirm a command it cannot show:\n%q", prompt)
 			}
 			_, err := reg.Call(context.Background(), "shell", args)
-			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%U", c.r)) || !strings.Contains(err.Error(), "write the command without it") {
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%U", c.R)) || !strings.Contains(err.Error(), "write the command without it") {
 				t.Errorf("error = %v, want the character named and what to do", err)
 			}
 		})

@@ -117,3 +117,10 @@ func (s Schema) arg(name string) (Arg, bool) {
 	}
 	return Arg{}, false
 }
+
+// Served is implemented by tools that run on a server of their own, such
+// as the tools of an MCP server; listings name the server.
+type Served interface {
+	// Server names the server the tool runs on.
+	Server() string
+}

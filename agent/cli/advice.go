@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -19,10 +18,12 @@ import (
 
 // advise returns err's message with what to change on the command line,
 // for people: the libraries' errors name no flags.
-func advise(err error) string { return adviseStop(err, "") }
+func advise(err error) string { return adviseStop(err, "", false) }
 
-// adviseStop is advise for the error of a run that stopped for stop.
-func adviseStop(err error, stop event.StopReason) string {
+// adviseStop is advise for the error of a run that stopped for stop; in a
+// chat, it names the chat's command that changes what its flag would
+// (/model).
+func adviseStop(err error, stop event.StopReason, chat bool) string {
 	msg := tidy("", err.Error())
 	var me *model.Error
 	var mcpStart *mcp.StartError
@@ -37,9 +38,15 @@ func adviseStop(err error, stop event.StopReason) string {
 		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
 	case errors.Is(err, model.ErrCannotConstrain):
 		more = constrainAdvice
+	case errors.Is(err, agent.ErrContextWindow):
+		// The model says what makes its window larger, if anything does.
+		more = "lower --max-observation"
+		if errors.As(err, &me) && me.Fix == model.SettingNumCtx {
+			more = "raise --num-ctx or lower --max-observation"
+		}
 	case errors.As(err, &me):
-		msg, more = modelAdvice(me, msg)
-	case errors.As(err, &mcpStart) && errors.Is(err, context.DeadlineExceeded):
+		msg, more = modelAdvice(me, msg, chat)
+	case errors.As(err, &mcpStart) && mcpStart.URL == "" && errors.Is(err, context.DeadlineExceeded):
 		more = "a server that is fetched when it starts (npx -y …) may need longer the first time: run its command once in a terminal, then try again"
 	case errors.As(err, &mcpStart) && mcpStart.URL != "":
 		more = "check that the server is up at that address, and its url and headers in the file given with --mcp-config (or the mcp section of --tools-config)"
@@ -55,10 +62,10 @@ func adviseStop(err error, stop event.StopReason) string {
 		more = "for llama-server, pass --provider openai with its address (http://127.0.0.1:8080/v1), whose models may see images"
 	case errors.Is(err, mcp.ErrReplyTooLarge):
 		more = "the server sent more than react-agent reads from one reply; ask less of the tool, or check the server"
+	case errors.Is(err, logs.ErrDamaged):
+		more = "move it aside (mv LOG LOG.damaged, with its -wal and -shm files) and the next run starts a new log; sqlite3 LOG .recover may save what it holds"
 	case errors.Is(err, logs.ErrNotALog):
 		more = "--log-db (or REACT_AGENT_LOG_DB, or log-db in the config file) takes the path of a log, or of a file that does not exist yet; leave it out for the usual log, or pass --no-log"
-	case errors.Is(err, agent.ErrContextWindow):
-		more = "raise --num-ctx or lower --max-observation"
 	case errors.Is(err, tools.ErrShellDisabled):
 		// The tool's own message is written for the model.
 		msg, more = "shell: "+tools.ErrShellDisabled.Error(), "pass --allow-shell to let the agent run shell commands"
@@ -74,8 +81,9 @@ func adviseStop(err error, stop event.StopReason) string {
 		// The parser's message is the model's, with the format spelled
 		// out; the trace (or -v) shows it.
 		msg = agent.ErrRepeatedParseError.Error()
-		if n := timesInARow.FindString(err.Error()); n != "" {
-			msg += ", " + n
+		var repeated *agent.RepeatedParseError
+		if errors.As(err, &repeated) {
+			msg += fmt.Sprintf(", %d times in a row", repeated.Times)
 		}
 		more = "the model does not follow the reply format: try another model, --lang zh for a model that answers in Chinese, or a lower --temperature"
 	case stop == event.StopRepeatedCall:
@@ -85,15 +93,20 @@ func adviseStop(err error, stop event.StopReason) string {
 	case stop == event.StopTimeout:
 		more = "raise --timeout to allow more"
 	}
-	if more == "" {
+	switch {
+	case more == "":
 		return msg
+	case strings.Contains(msg, "\n"):
+		// After lines quoted from elsewhere (a server's stderr), on a
+		// line of its own: not read as the last of them.
+		return msg + "\n" + more
 	}
 	return msg + "; " + more
 }
 
 // modelAdvice rewrites the message of a model error for people, and says
-// which flag changes what its Fix names.
-func modelAdvice(e *model.Error, msg string) (string, string) {
+// which flag changes what its Fix names, or in a chat which command.
+func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 	p, _ := model.Lookup(e.Provider)
 	if cause := networkCause(e); cause != "" && e.Hint != "" {
 		// What could not be reached and why, without the client's
@@ -120,13 +133,32 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 		}
 		return msg, "check --base-url"
 	case model.SettingModel:
-		switch {
-		case e.StatusCode == 404 && e.Provider == "ollama":
-			return msg, "or choose another with --model"
-		case e.StatusCode == 404:
-			return msg, "check --model, and that --base-url ends in /v1 for OpenAI-compatible servers"
+		choose := "--model"
+		if chat {
+			choose = "/model"
 		}
-		return msg, "check --model and the sampling options"
+		switch {
+		case errors.Is(e, model.ErrNoModel) || e.StatusCode == 404 && e.Provider == "ollama":
+			if near := nearest(e.Model, modelChoices(p, e.Models)); near != "" && !p.SameModel(near, e.Model) {
+				// A slip of the name: the model meant comes first, then
+				// how to install the one named.
+				msg = fmt.Sprintf("%s: there is no model %q (installed: %s)", e.Provider, e.Model, strings.Join(e.Models, ", "))
+				more := fmt.Sprintf("did you mean %s? Choose it with %s %s", near, choose, near)
+				if e.Provider == "ollama" {
+					more += fmt.Sprintf(", or install %s with `ollama pull %s`", e.Model, e.Model)
+				}
+				return msg, more
+			}
+			return msg, "or choose another with " + choose
+		case e.StatusCode == 404:
+			return msg, fmt.Sprintf("check the model's name (%s), and that --base-url ends in /v1 for OpenAI-compatible servers", choose)
+		}
+		return msg, fmt.Sprintf("check the model's name (%s) and the sampling options", choose)
+	case model.SettingProvider:
+		if errors.Is(e, model.ErrUnknownServer) {
+			return msg, "pass --provider to say which server it is: " + list(model.Names())
+		}
+		return msg, "check --provider"
 	case model.SettingNumCtx:
 		return msg, "raise --num-ctx (if the model takes it), or lower --max-observation"
 	case model.SettingTemperature:
@@ -144,10 +176,6 @@ func modelAdvice(e *model.Error, msg string) (string, string) {
 	}
 	return msg, ""
 }
-
-// timesInARow finds how often the parser failed, in the error of a run
-// that ended for it.
-var timesInARow = regexp.MustCompile(`(\d+) times in a row`)
 
 // networkCause names in a few words why a server could not be reached,
 // or returns "" when err is no network failure.
@@ -186,14 +214,26 @@ func withHints(fn func(event.Event)) func(event.Event) {
 	}
 }
 
+// notices passes each event on to fn, but for the agent's notices (how
+// the server binds the steps, say) unless verbose: they tell how the run
+// goes where nothing is amiss, a detail for -v. The JSON events and the
+// log keep them.
+func notices(verbose bool, fn func(event.Event)) func(event.Event) {
+	return func(e event.Event) {
+		if e.Kind != event.Notice || verbose {
+			fn(e)
+		}
+	}
+}
+
 // advised passes each event on to fn with the message of an error or a
-// warning advised for people.
-func advised(fn func(event.Event)) func(event.Event) {
+// warning advised for people: in a chat, naming its commands.
+func advised(chat bool, fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
 		// A retried call's warning stays brief: the advice comes once,
 		// with the error that ends the run.
 		if e.Kind == event.Error && e.Err != nil || e.Kind == event.Warning && errors.Is(e.Err, agent.ErrContextWindow) {
-			e.Text = adviseStop(e.Err, e.StopReason)
+			e.Text = adviseStop(e.Err, e.StopReason, chat)
 		}
 		fn(e)
 	}

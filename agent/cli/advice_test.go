@@ -1,22 +1,31 @@
 package cli
 
 import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
+	"github.com/react-agent/react-agent/tools/mcp"
 )
 
 // TestABoundStepIsANoticeNotAWarning runs on a llama-server that binds
-// steps to the tools: the trace says so as a note, and --json as a
-// notice.
+// steps to the tools: the trace says so as a note with -v only, as a
+// detail of how the run goes, and --json as a notice.
 func TestABoundStepIsANoticeNotAWarning(t *testing.T) {
 	t.Parallel()
 	s := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat())
 	defer s.Close()
 	got := args("--provider", "llamacpp", "--base-url", s.URL, "What is 17 * 23 + 4?").run(t)
+	if got.code != 0 || strings.Contains(got.stderr, "constrained") || strings.Contains(got.stderr, "warning") {
+		t.Fatalf("want no note, and no warning, without -v\n%s", got)
+	}
+	got = args("-v", "--provider", "llamacpp", "--base-url", s.URL, "What is 17 * 23 + 4?").run(t)
 	if got.code != 0 || !strings.Contains(got.stderr, "note: constrained: ") || strings.Contains(got.stderr, "warning") {
-		t.Fatalf("want a note, not a warning\n%s", got)
+		t.Fatalf("want a note with -v, not a warning\n%s", got)
 	}
 	got = args("-q", "--json", "--provider", "llamacpp", "--base-url", s.URL, "What is 17 * 23 + 4?").run(t)
 	if got.code != 0 || !strings.Contains(got.stdout, `{"type":"notice","iteration":1,"message":"constrained: `) || strings.Contains(got.stdout, `"warning"`) {
@@ -46,5 +55,58 @@ func TestAModelOllamaStopsForLoopingIsToldWhatToChange(t *testing.T) {
 	if got.code != 1 || s.Calls() != 2 || !strings.Contains(got.stderr, "Ollama stopped it, as it does when the model writes one token more than 30 times in a row") ||
 		!strings.Contains(got.stderr, "raise --temperature") {
 		t.Fatalf("want exit 1 after 2 calls, with what Ollama did and --temperature; %d calls\n%s", s.Calls(), got)
+	}
+}
+
+// TestARemoteMCPServerThatDoesNotAnswerIsNotToldOfNpx checks the advice
+// for an MCP server that did not answer in time: once a remote one was
+// told that a server fetched with npx -y may need longer.
+func TestARemoteMCPServerThatDoesNotAnswerIsNotToldOfNpx(t *testing.T) {
+	t.Parallel()
+	remote := advise(&mcp.StartError{Server: "far", URL: "https://mcp.example.com/mcp", Err: fmt.Errorf("no answer: %w", context.DeadlineExceeded)})
+	if strings.Contains(remote, "npx") || !strings.Contains(remote, "check that the server is up at that address") {
+		t.Errorf("a remote server's advice: %s", remote)
+	}
+	local := advise(&mcp.StartError{Server: "near", Err: fmt.Errorf("no answer: %w", context.DeadlineExceeded)})
+	if !strings.Contains(local, "npx -y") {
+		t.Errorf("a command's advice: %s", local)
+	}
+}
+
+// TestTheWindowWarningNamesAFlagThatHelps runs a long question against
+// llama-server, whose window is its -c, and against Ollama with
+// --num-ctx: only the second is told to raise --num-ctx.
+func TestTheWindowWarningNamesAFlagThatHelps(t *testing.T) {
+	t.Parallel()
+	question := "What is 17 * 23 + 4? " + strings.Repeat("Say it plainly. ", 400)
+	llama := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(2048))
+	defer llama.Close()
+	got := args("--no-log", "--provider", "llamacpp", "--base-url", llama.URL, question).run(t)
+	if !strings.Contains(got.stderr, "context window of 2048") || strings.Contains(got.stderr, "--num-ctx") ||
+		strings.Contains(got.stderr, "may drop its beginning") || !strings.Contains(got.stderr, "its -c") {
+		t.Errorf("want the window said, with llama-server's -c and no --num-ctx\n%s", got)
+	}
+	ollama := modeltest.NewOllama(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(32768))
+	defer ollama.Close()
+	got = args("--no-log", "--base-url", ollama.URL, "--num-ctx", "2048", question).run(t)
+	if !strings.Contains(got.stderr, "context window of 2048") || !strings.Contains(got.stderr, "raise --num-ctx") {
+		t.Errorf("want --num-ctx named\n%s", got)
+	}
+}
+
+// TestAServersErrorReachesTheTerminalEscaped has a server answer with an
+// error whose message holds escape sequences: the person reads them
+// escaped, never as what they would do to the terminal.
+func TestAServersErrorReachesTheTerminalEscaped(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"error":"no \u001b[2J\u001b]52;c;aGk=\u0007 for you"}`)
+	}))
+	defer srv.Close()
+	got := args("--no-log", "--provider", "ollama", "--base-url", srv.URL, "-m", "m", "What?").run(t)
+	if got.code != 1 || strings.ContainsAny(got.stderr, "\x1b\x07") || !strings.Contains(got.stderr, "for you") {
+		t.Fatalf("want the server's message, escaped\n%q", got.stderr)
 	}
 }

@@ -45,7 +45,8 @@ func TestCommandLine(t *testing.T) {
 		{"tool takes a JSON object", invocation{args: []string{"tool", "Calculator", `{"expression": "3+4"}`}}, 0, "=7\n", ""},
 		{"tool reports a tool error with exit 1", invocation{args: []string{"tool", "calculator", "1/0"}}, 1, "=", "division by zero"},
 		{"tool names the flag that enables shell", invocation{args: []string{"tool", "shell", "echo hi"}}, 1, "=", "pass --allow-shell"},
-		{"tool refuses shell with no terminal and no --yes", invocation{args: []string{"tool", "--allow-shell", "shell", "echo hi"}}, 1, "=", "pass --yes"},
+		{"tool refuses shell with no terminal and no --yes", invocation{args: []string{"tool", "--allow-shell", "shell", "echo hi"}}, 1, "=",
+			"react-agent: shell: not run: the call needs your confirmation, and there is no terminal to ask on; pass --yes to allow tool commands without asking\n"},
 		{"tool runs shell with --yes", invocation{args: []string{"tool", "--allow-shell", "--yes", "shell", "echo hi"}}, 0, "hi", ""},
 		{"tool exits with the status of a command that failed", invocation{args: []string{"tool", "--allow-shell", "--yes", "shell", "echo out; exit 3"}}, 3, "exit status 3", ""},
 		{"tool lists the tools for an unknown one", invocation{args: []string{"tool", "nope", "x"}}, 2, "=", "the tools are calculator, http_request and web_search"},
@@ -89,7 +90,8 @@ func TestCommandLine(t *testing.T) {
 		{"-u prints the tokens after the answer", invocation{args: append(append([]string{"-q", "-u"}, demo...), question)}, 0, "=17 * 23 + 4 = 395\n", "usage: 1722 tokens in, 98 out, 3 model calls"},
 		{"ask rejects an unknown language", invocation{args: []string{"--lang", "fr", "hi"}}, 2, "=", "--lang"},
 		{"the compact prompt is in English only", invocation{args: []string{"--prompt", "compact", "--lang", "zh", "hi"}}, 2, "=", "--prompt compact is written in English only"},
-		{"--prompt-file wins over --prompt", invocation{args: []string{"--prompt", "nope", "--prompt-file", "/nonexistent/p.tmpl", "hi"}}, 1, "=", "/nonexistent/p.tmpl"},
+		{"--prompt-file wins over --prompt", invocation{args: []string{"--prompt", "compact", "--prompt-file", "/nonexistent/p.tmpl", "hi"}}, 1, "=", "/nonexistent/p.tmpl"},
+		{"ask rejects an unknown prompt", invocation{args: []string{"--prompt", "nope", "hi"}}, 2, "=", "the prompts are full and compact"},
 		{"ask needs a question", invocation{args: []string{"ask"}}, 2, "=", "no question"},
 		{"-q and -v together are a usage error", invocation{args: append(append([]string{"ask", "-q", "-v"}, demo...), question)}, 2, "=", "contradict"},
 		{"--version names the program", invocation{args: []string{"--version"}}, 0, "react-agent ", ""},
@@ -253,8 +255,9 @@ func TestTimeoutBoundsTheWholeRun(t *testing.T) {
 }
 
 // TestAModelThatNeverFollowsTheFormat gets the same unreadable reply three
-// times: the trace shows the parser's message once, and the run ends with
-// exit 3 and advice on what to try.
+// times: the trace tells what was wrong in a line each time, not the
+// correction written for the model, and the run ends with exit 3 and
+// advice on what to try.
 func TestAModelThatNeverFollowsTheFormat(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "no_format.json", modeltest.Repeat())
@@ -262,8 +265,8 @@ func TestAModelThatNeverFollowsTheFormat(t *testing.T) {
 	if got.code != 3 || !strings.Contains(got.stderr, "does not follow the reply format: try another model") {
 		t.Fatalf("want exit 3 and advice\n%s", got)
 	}
-	if n := strings.Count(got.stderr, "the same as before"); n != 2 {
-		t.Errorf("the parser's message is repeated in full; %d short repeats\n%s", n, got)
+	if n := strings.Count(got.stderr, "] parse error: no action or final answer\n"); n != 3 || strings.Contains(got.stderr, "Your reply") {
+		t.Errorf("want what was wrong with each reply, in a line, and no message to the model\n%s", got)
 	}
 }
 
@@ -298,5 +301,18 @@ func TestPipeKeepsTheAnswerAsIs(t *testing.T) {
 	got := run(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "hi"}})
 	if got.code != 0 || got.stdout != "safe\x1b]0;pwned\x07 and \x1b]52;c;aGk=\x07 answer\n" {
 		t.Fatalf("want the answer byte for byte\n%q", got.stdout)
+	}
+}
+
+// TestARunStoppedAtItsLimitCountsEveryCall stops a run after one step:
+// the error comes at the step of the forced answer it asked for, counts
+// in the singular, and -u counts that call with its tokens.
+func TestARunStoppedAtItsLimitCountsEveryCall(t *testing.T) {
+	t.Parallel()
+	got := run(t, invocation{args: append(append([]string{"--max-iterations", "1", "-u"}, demo...), "What is 17 * 23 + 4?")})
+	for _, want := range []string{"\n[2] error: agent: stopped after 1 iteration: ", ", 2 model calls, "} {
+		if got.code != exitNoAnswer || !strings.Contains(got.stderr, want) {
+			t.Errorf("want exit %d and %q\n%s", exitNoAnswer, want, got)
+		}
 	}
 }

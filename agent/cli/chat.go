@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +14,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // chatCommand is `react-agent chat`: questions from stdin, one a line,
@@ -51,94 +50,124 @@ Ctrl-C stops the answer being written; at the prompt it clears the line.
 
 // runChat runs a chat.
 func runChat(c *call, f *agentFlags) error {
-	stdin, stderr, sigs := c.stdin, c.stderr, c.sigs
 	s, err := newSession(context.Background(), c, f)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		// A Ctrl-C at the end stops a wait on the log.
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go func() {
-			select {
-			case <-sigs:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		s.close(ctx)
-	}()
-
+	defer s.closeChat(c.sigs)
 	chat := s.log.newChat(s.agent)
-	interactive := c.terminal(stdin)
+	interactive := c.terminal(c.stdin)
 	if interactive {
-		fmt.Fprintf(stderr, "Chatting with %s.\n/help lists the commands; /exit or Ctrl-D ends the session.\n", s.describeModel(context.Background()))
+		s.greet()
 	}
-	var read func() (*string, error)
-	if f, ok := stdin.(*os.File); ok && interactive && f == os.Stdin {
-		// A person at a terminal: line editing, history (arrow keys,
-		// Ctrl-R) and lines continued with a backslash. The editor puts
-		// the terminal in raw mode, where Enter sends a carriage return
-		// and nothing typed is shown; it is in that mode only while a
-		// question is typed, and in the person's own mode while an
-		// answer is written and a confirmation asked.
-		own, ownErr := liner.TerminalMode()
-		edit := liner.NewLiner()
-		defer edit.Close()
-		raw, rawErr := liner.TerminalMode()
-		editing := func(on bool) {
-			switch {
-			case on && rawErr == nil:
-				raw.ApplyMode()
-			case !on && ownErr == nil:
-				own.ApplyMode()
-			}
+	read, closeReader := c.questionReader(interactive)
+	defer closeReader()
+	return s.converse(&chat, read, c.sigs, interactive)
+}
+
+// closeChat closes the session at the end of a chat: a Ctrl-C meanwhile
+// stops a wait on the log.
+func (s *session) closeChat(sigs <-chan os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
 		}
-		editing(false)
-		// Ctrl-C clears the line being typed, as in a shell, and says
-		// how to leave: Ctrl-D or /exit ends the session.
-		edit.SetCtrlCAborts(true)
-		read = func() (*string, error) {
-			type result struct {
-				line *string
-				err  error
-			}
-			done := make(chan result, 1)
-			go func() {
-				editing(true)
-				line, err := editLine(edit, stderr)
-				editing(false)
-				done <- result{line, err}
-			}()
-			select {
-			case r := <-done:
-				return r.line, r.err
-			case <-sigs: // Ctrl-C before the terminal was put in raw mode
-				return nil, errInterrupted
-			}
-		}
-	} else {
-		lines := bufio.NewScanner(stdin)
-		lines.Buffer(nil, 1<<20)
-		read = func() (*string, error) {
+	}()
+	s.close(ctx)
+}
+
+// greet names the chat's model and the commands, and the conversation a
+// chat goes on with.
+func (s *session) greet() {
+	stderr := s.stderr
+	fmt.Fprintf(stderr, "Chatting with %s.\n/help lists the commands; /exit or Ctrl-D ends the session.\n", s.describeModel(context.Background()))
+	if s.log == nil {
+		return
+	}
+	if last, ok := s.log.Continued(); ok {
+		fmt.Fprintf(stderr, "Going on with conversation %s; its last question: %s\n", s.log.ID(), s.forTerminal(stderr, firstLine(last.Question)))
+	}
+}
+
+// questionReader returns the function that reads the chat's next
+// question, nil at the end of input, and what closes the reader. A
+// person at a terminal gets line editing and history (arrow keys, Ctrl-R)
+// and lines continued with a backslash; elsewhere the questions are read
+// a line at a time, and a prompt is shown when stdin is a terminal.
+func (c *call) questionReader(interactive bool) (read func() (*string, error), closeFn func()) {
+	stdin, stderr, sigs := c.stdin, c.stderr, c.sigs
+	if f, ok := stdin.(*os.File); !ok || !interactive || f != os.Stdin {
+		lines := newLineReader(stdin, maxChatLine)
+		return func() (*string, error) {
 			if interactive {
 				fmt.Fprint(stderr, "> ")
 			}
 			return nextLine(lines, sigs)
+		}, func() {}
+	}
+	// The editor puts the terminal in raw mode, where Enter sends a
+	// carriage return and nothing typed is shown; it is in that mode
+	// only while a question is typed, and in the person's own mode while
+	// an answer is written and a confirmation asked.
+	own, ownErr := liner.TerminalMode()
+	edit := liner.NewLiner()
+	raw, rawErr := liner.TerminalMode()
+	editing := func(on bool) {
+		switch {
+		case on && rawErr == nil:
+			raw.ApplyMode()
+		case !on && ownErr == nil:
+			own.ApplyMode()
 		}
 	}
+	editing(false)
+	// Ctrl-C clears the line being typed, as in a shell, and says how to
+	// leave: Ctrl-D or /exit ends the session.
+	edit.SetCtrlCAborts(true)
+	return func() (*string, error) {
+		type result struct {
+			line *string
+			err  error
+		}
+		done := make(chan result, 1)
+		go func() {
+			editing(true)
+			line, err := editLine(edit, stderr)
+			editing(false)
+			done <- result{line, err}
+		}()
+		select {
+		case r := <-done:
+			return r.line, r.err
+		case <-sigs: // Ctrl-C before the terminal was put in raw mode
+			return nil, errInterrupted
+		}
+	}, func() { edit.Close() }
+}
+
+// converse answers the questions read returns, and runs the chat's
+// commands, until the end of input or /exit; a signal on sigs (Ctrl-C)
+// stops an answer. A script's chat fails when a question does; a person
+// at the terminal (interactive) has seen each failure already.
+func (s *session) converse(chat **agent.Chat, read func() (*string, error), sigs <-chan os.Signal, interactive bool) error {
+	stderr := s.stderr
 	var failed error
 	for {
 		line, err := read()
-		if errors.Is(err, errInterrupted) {
+		switch {
+		case errors.Is(err, errInterrupted):
 			fmt.Fprintln(stderr)
 			return exitError(exitInterrupted)
-		}
-		if err != nil {
+		case errors.Is(err, errLineTooLong):
+			fmt.Fprintf(stderr, "react-agent chat: %v\n", err)
+			continue
+		case err != nil:
 			return fmt.Errorf("chat: reading stdin: %w", err)
-		}
-		if line == nil {
+		case line == nil:
 			if interactive {
 				fmt.Fprintln(stderr)
 			}
@@ -151,28 +180,39 @@ func runChat(c *call, f *agentFlags) error {
 		case strings.EqualFold(q, "exit") || strings.EqualFold(q, "quit"):
 			return failed
 		case isCommand:
-			sc := lookupSlash(name)
-			if sc == nil {
-				fmt.Fprintf(stderr, "unknown command /%s; the commands are:\n%s", c.forTerminal(stderr, name), slashHelp())
-				continue
-			}
-			quit, err := sc.run(s, &chat, arg)
-			switch {
-			case quit:
+			if s.runSlash(chat, name, arg) {
 				return failed
-			case err != nil && isUsage(err):
-				fmt.Fprintf(stderr, "/%s %s\n", name, c.forTerminal(stderr, err.Error()))
-			case err != nil:
-				fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(advise(err)))
 			}
 		default:
-			// A script's chat fails when a question does; a person at
-			// the terminal has seen each failure already.
-			if err := s.askInChat(chat, q, sigs); err != nil && !interactive {
+			if err := s.askInChat(*chat, q, sigs); err != nil && !interactive {
 				failed = err
 			}
 		}
 	}
+}
+
+// runSlash runs the chat's command called name with arg, and reports
+// whether it ends the session. Its errors are said on stderr: the
+// session goes on.
+func (s *session) runSlash(chat **agent.Chat, name, arg string) (quit bool) {
+	stderr := s.stderr
+	sc := lookupSlash(name)
+	if sc == nil {
+		if near := nearest(name, slashNames()); near != "" {
+			fmt.Fprintf(stderr, "unknown command /%s; did you mean /%s? (/help lists the commands)\n", s.forTerminal(stderr, name), near)
+		} else {
+			fmt.Fprintf(stderr, "unknown command /%s; /help lists the commands\n", s.forTerminal(stderr, name))
+		}
+		return false
+	}
+	quit, err := sc.run(s, chat, arg)
+	switch {
+	case err != nil && isUsage(err):
+		fmt.Fprintf(stderr, "/%s %s\n", name, s.forTerminal(stderr, err.Error()))
+	case err != nil:
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(adviseStop(err, "", true)))
+	}
+	return quit
 }
 
 // slashCommand reads a line that is a chat's command: a slash and a word
@@ -246,6 +286,15 @@ func lookupSlash(name string) *slash {
 	return nil
 }
 
+// slashNames returns the names of the chat's commands and their aliases.
+func slashNames() []string {
+	var names []string
+	for _, sc := range slashes() {
+		names = append(append(names, sc.name), sc.aliases...)
+	}
+	return names
+}
+
 // slashHelp lists the commands of a chat session.
 func slashHelp() string {
 	var b strings.Builder
@@ -261,11 +310,14 @@ func slashHelp() string {
 func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 	ctx := context.Background()
 	if arg == "" {
-		_, err := fmt.Fprintf(s.stderr, "(the model is %s)\n", s.describeModel(ctx))
+		_, err := fmt.Fprintf(s.stderr, "(chatting with %s)\n", s.describeModel(ctx))
 		return false, err
 	}
 	if strings.ContainsAny(arg, " \t") {
 		return false, usagef("takes one model name, as in /model qwen2.5:7b; got %q", arg)
+	}
+	if err := checkModelName(arg); err != nil {
+		return false, err
 	}
 	was := s.flags.model.Model
 	s.flags.model.Model = arg
@@ -273,7 +325,7 @@ func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 		s.flags.model.Model = was
 		return false, err
 	}
-	_, err := fmt.Fprintf(s.stderr, "(the model is now %s; the conversation goes on)\n", s.describeModel(ctx))
+	_, err := fmt.Fprintf(s.stderr, "(now chatting with %s; the conversation goes on)\n", s.describeModel(ctx))
 	return false, err
 }
 
@@ -288,7 +340,7 @@ func chatSet(s *session, chat **agent.Chat, arg string) (bool, error) {
 		if key == "" || value == "" {
 			return false, usagef("parameter takes a key and its value, as in /set parameter temperature 0.2")
 		}
-		if flag, ok := optionFlags[strings.ToLower(key)]; ok {
+		if flag, ok := foldLookup(optionFlags, key); ok {
 			// A parameter with a setting of its own, such as the
 			// temperature, changes that setting, as -o would not.
 			if err := setFlag(s.fs, flag, value); err != nil {
@@ -333,16 +385,28 @@ func (s *session) switchAgent(ctx context.Context, chat **agent.Chat) error {
 }
 
 // describeModel names the session's model and where it is served, as
-// the banner of a chat and /model say it.
+// the banner of a chat and /model say it ("Chatting with …"), or says
+// that none was named.
 func (s *session) describeModel(ctx context.Context) string {
-	r, err := model.Resolve(ctx, s.withProviderEnv(s.flags.model))
-	if err != nil {
-		return s.forTerminal(s.stderr, s.flags.model.Model)
+	named := s.flags.model.Model
+	r, err := model.Resolve(s.flags.model, s.getenv)
+	switch {
+	case err != nil && named == "":
+		return "the default model"
+	case err != nil:
+		return s.forTerminal(s.stderr, named)
+	case r.Provider.Name == "replay":
+		return s.forTerminal(s.stderr, "the model recorded in "+s.flags.model.Replay)
 	}
-	where := r.Model + " on " + r.Provider.Name
+	where := r.Provider.Name
 	if r.URL != "" {
-		where += " at " + r.URL
+		where += " at " + model.Redact(r.URL)
 	}
+	if named == "" && (r.Model == "" || r.Model == "default") {
+		// llama-server's: it serves the one model it loaded.
+		return s.forTerminal(s.stderr, "the model that "+where+" serves, as none was named")
+	}
+	where = r.Model + " on " + where
 	return s.forTerminal(s.stderr, where)
 }
 
@@ -388,18 +452,27 @@ func editLine(edit *liner.State, stderr io.Writer) (*string, error) {
 // nextLine reads one line, or returns errInterrupted when a signal comes
 // first. It returns a nil line at the end of input. Nothing is read ahead
 // of the prompt, so a shell confirmation can read the terminal meanwhile.
-func nextLine(sc *bufio.Scanner, sigs <-chan os.Signal) (*string, error) {
-	done := make(chan bool, 1)
-	go func() { done <- sc.Scan() }()
+func nextLine(lines *lineReader, sigs <-chan os.Signal) (*string, error) {
+	type result struct {
+		line string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		line, err := lines.next()
+		done <- result{line, err}
+	}()
 	select {
 	case <-sigs:
 		return nil, errInterrupted
-	case ok := <-done:
-		if !ok {
-			return nil, sc.Err()
+	case r := <-done:
+		switch {
+		case r.err == io.EOF:
+			return nil, nil
+		case r.err != nil:
+			return nil, r.err
 		}
-		line := sc.Text()
-		return &line, nil
+		return &r.line, nil
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,17 +16,18 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 	tests := []struct {
 		line, want string
 	}{
-		{"/model llama3.1:8b", "the model is now llama3.1:8b"},
+		{"/model llama3.1:8b", "(now chatting with llama3.1:8b on ollama at "},
 		{"/clear", "the conversation is forgotten"},
 		{"/clear x", `/clear takes nothing after it, got "x"`},
 		{"/tools now", "/tools takes nothing after it"},
-		{"/nope", "unknown command /nope; the commands are:"},
+		{"/nope", "unknown command /nope; /help lists the commands"},
 		{"/nope with words", "unknown command /nope"},
 		{"/set parameter temperature 0.2", "temperature is 0.2 from now on"},
+		{"/set parameter num_predict 64", "num_predict is 64 from now on"},
 		{"/set parameter", "parameter takes a key and its value"},
 		{"/set nothing", "/set takes parameter KEY VALUE or system TEXT"},
 		{"/set system Answer in French.", "the system prompt has this extra context"},
-		{"/model", "the model is qwen2.5:7b on ollama at "},
+		{"/model", "(chatting with qwen2.5:7b on ollama at "},
 		{"/?", "/set parameter KEY VALUE"},
 	}
 	for _, tt := range tests {
@@ -91,6 +93,25 @@ func TestChatBannerNamesTheModel(t *testing.T) {
 	}
 }
 
+// TestChatSaysWhenNoModelWasNamed: a chat with a recording, or with a
+// llama-server and no model named, says so rather than show an empty name
+// or a placeholder.
+func TestChatSaysWhenNoModelWasNamed(t *testing.T) {
+	t.Parallel()
+	demo := root + "/testdata/agent/demo.jsonl"
+	got := invocation{args: []string{"chat", "--replay", demo}, stdin: "/model\n/exit\n", terminal: true, width: 80}.run(t)
+	if want := "Chatting with the model recorded in " + demo + ".\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) ||
+		!strings.Contains(got.stderr, "(chatting with the model recorded in "+demo+")\n") {
+		t.Errorf("want %q, and the same after /model\n%s", want, got)
+	}
+	s := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat())
+	defer s.Close()
+	got = invocation{args: []string{"chat", "--provider", "llamacpp", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
+	if want := "Chatting with the model that llamacpp at " + s.URL + " serves, as none was named.\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
+		t.Errorf("want %q\n%s", want, got)
+	}
+}
+
 func TestChat(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "calculator.json", modeltest.Repeat())
@@ -127,4 +148,21 @@ func TestChat(t *testing.T) {
 			t.Fatalf("the second question's call lacks the first question\n%s\n%s", body, got)
 		}
 	})
+}
+
+// TestChatSaysWhichConversationItContinues: chat -c at a terminal says
+// which conversation it goes on with, and its last question.
+func TestChatSaysWhichConversationItContinues(t *testing.T) {
+	t.Parallel()
+	env := []string{"REACT_AGENT_LOG_DB=" + filepath.Join(t.TempDir(), "logs.db")}
+	run(t, invocation{args: append(append([]string{"-q"}, demo...), "What is 17 * 23 + 4?"), env: env})
+	list := run(t, invocation{args: []string{"logs", "--json"}, env: env})
+	var convs []struct{ ID string }
+	if err := json.Unmarshal([]byte(list.stdout), &convs); err != nil || len(convs) != 1 {
+		t.Fatalf("logs --json: %v\n%s", err, list)
+	}
+	got := run(t, invocation{args: append([]string{"chat", "-c"}, demo...), stdin: "/exit\n", env: env, terminal: true, width: 80})
+	if want := "Going on with conversation " + convs[0].ID + "; its last question: What is 17 * 23 + 4?\n"; got.code != 0 || !strings.Contains(got.stderr, want) {
+		t.Errorf("want %q\n%s", want, got)
+	}
 }

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/react-agent/react-agent/agent/logs"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // Exit statuses.
@@ -31,9 +31,11 @@ const (
 // stdin and writing the answer to stdout and the trace and errors to
 // stderr, and returns the exit status: 0 answered, 1 failed, 2 a usage
 // error, 3 no real final answer, 130 interrupted. It takes the
-// environment, signals and the terminal from the process.
+// environment, signals and the terminal from the process, and hides an
+// API key from the processes its tools start (on Linux, where they could
+// read it in /proc).
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return osEnv(stdin, stdout, stderr).run(args)
+	return osEnv(stdin, stdout, stderr).run(hideSecrets(args))
 }
 
 // env is what a run of the command line takes from its process: the
@@ -118,9 +120,9 @@ func (e *env) run(args []string) int {
 		return 0
 	case errors.As(err, &usage):
 		if cmd == "" {
-			fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(tidy("", usage.Error())))
+			fmt.Fprintf(e.stderr, "react-agent: %s\n", escape.Visible(tidy("", usage.Error())))
 		} else {
-			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, tools.Visible(tidy(cmd, usage.Error())))
+			fmt.Fprintf(e.stderr, "react-agent %s: %s\n", cmd, escape.Visible(tidy(cmd, usage.Error())))
 		}
 		return exitUsage
 	case errors.As(err, &exit):
@@ -129,7 +131,7 @@ func (e *env) run(args []string) int {
 		fmt.Fprintln(e.stderr, "react-agent: interrupted")
 		return exitInterrupted
 	default:
-		fmt.Fprintf(e.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
+		fmt.Fprintf(e.stderr, "react-agent: %s\n", escape.Visible(advise(err)))
 		return exitFailure
 	}
 }

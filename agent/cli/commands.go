@@ -41,15 +41,14 @@ type command struct {
 	hidden bool
 }
 
-// signalMode is how a command takes Ctrl-C and SIGTERM.
+// signalMode is how a command takes Ctrl-C and SIGTERM. The zero
+// signalMode leaves them to end the process.
 type signalMode int
 
 const (
-	// signalsDefault leaves them to end the process.
-	signalsDefault signalMode = iota
 	// signalsCancel cancels the command's context at the first; the
 	// second ends the process.
-	signalsCancel
+	signalsCancel signalMode = iota + 1
 	// signalsRelay sends each to the command's channel: a chat stops an
 	// answer, not the session.
 	signalsRelay
@@ -67,6 +66,9 @@ type call struct {
 	ctx context.Context
 	// sigs has the signals of a command with signalsRelay.
 	sigs <-chan os.Signal
+	// config is the config file the command's settings were read from,
+	// for the default models it keeps.
+	config configFile
 }
 
 // commands returns the table of the commands, in the order help lists
@@ -171,12 +173,14 @@ func (e *env) setup(c *command, args []string) (*call, func(*call) error, error)
 			return nil, nil, err
 		}
 	}
+	var cf configFile
 	if fs.Lookup("config") != nil && (c.writesSettings == nil || !c.writesSettings(fs.Args())) {
-		if err := e.applySettings(fs); err != nil {
+		var err error
+		if cf, err = e.applySettings(fs); err != nil {
 			return nil, nil, err
 		}
 	}
-	return &call{env: e, cmd: c, fs: fs, args: fs.Args(), ctx: context.Background()}, run, nil
+	return &call{env: e, cmd: c, fs: fs, args: fs.Args(), ctx: context.Background(), config: cf}, run, nil
 }
 
 // noArgs refuses any argument to the command called name.

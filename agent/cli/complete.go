@@ -10,11 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/react-agent/react-agent/agent"
-	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/prompt"
-	"github.com/react-agent/react-agent/tools"
 )
 
 // completionCommand is `react-agent completion SHELL`: a script that asks
@@ -60,26 +56,62 @@ func runCompletion(c *call) error {
 // (with a description after a tab) and "::files" when file names fit.
 const (
 	bashCompletion = `# bash completion for react-agent
+# _react_agent_split splits $1 as the shell would: at white space that is
+# neither quoted nor escaped, with the quotes and backslashes taken away.
+# It sets words (the last is the word at the end, empty after a space)
+# and start (where that last word starts in $1).
+_react_agent_split() {
+	local s=$1 c q= w= i in=0 escaped='"\$'$'\x60' # what a backslash escapes in double quotes
+	words=() start=0
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		if [[ $q == "'" ]]; then
+			[[ $c == "'" ]] && q= || w+=$c
+		elif [[ $q == '"' ]]; then
+			if [[ $c == '"' ]]; then
+				q=
+			elif [[ $c == '\' && -n ${s:i+1:1} && $escaped == *"${s:i+1:1}"* ]]; then
+				w+=${s:i+1:1} i=$((i + 1))
+			else
+				w+=$c
+			fi
+		elif [[ $c == [[:space:]] ]]; then
+			((in)) && words+=("$w")
+			w= in=0
+		else
+			((in)) || start=$i
+			in=1
+			case $c in
+			\\) w+=${s:i+1:1} i=$((i + 1)) ;;
+			[\'\"]) q=$c ;;
+			*) w+=$c ;;
+			esac
+		fi
+	done
+	((in)) || start=${#s}
+	words+=("$w")
+}
 _react_agent() {
-	local line=${COMP_LINE:0:COMP_POINT} IFS=$' \t\n'
+	local line=${COMP_LINE:0:COMP_POINT} IFS=$' \t\n' start
 	local -a words
-	if [[ -n $line ]]; then
-		read -r -a words <<< "$line"
-		[[ $line == *[[:space:]] ]] && words+=("")
-	else
-		words=("${COMP_WORDS[@]:0:COMP_CWORD+1}")
-	fi
-	local cur=${words[${#words[@]}-1]} bcur=${COMP_WORDS[COMP_CWORD]}
-	local prefix=${cur%"$bcur"} out cand
-	out=$(command react-agent __complete "${words[@]:1}" 2>/dev/null) || return
+	_react_agent_split "$line"
+	local -a all=("${words[@]}")
+	# bash's own word at the cursor may start after a = or a : of it, as
+	# in --model=qwen2.5:7b: what comes before it stays as it is.
+	local raw=${line:start} bcur=${COMP_WORDS[COMP_CWORD]} prefix=
+	[[ -n $bcur && $raw == *"$bcur" ]] && { _react_agent_split "${raw:0:${#raw}-${#bcur}}"; prefix=${words[0]}; }
+	local cur=${all[${#all[@]}-1]} out cand
+	out=$(command react-agent __complete "${all[@]:1}" 2>/dev/null) || return
 	COMPREPLY=()
 	while IFS= read -r cand; do
 		case $cand in
-		::files) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$bcur")) ;;
-		*) COMPREPLY+=("${cand%%$'\t'*}") ;;
+		::files)
+			compopt -o filenames 2>/dev/null
+			while IFS= read -r cand; do COMPREPLY+=("$cand"); done < <(compgen -f -- "${cur:${#prefix}}")
+			;;
+		?*) cand=${cand%%$'\t'*} COMPREPLY+=("${cand#"$prefix"}") ;;
 		esac
 	done <<< "$out"
-	[[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]#"$prefix"}")
 	[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
 	return 0
 }
@@ -179,7 +211,7 @@ func (e *env) completions(words []string) (cands []candidate, files bool) {
 	// A flag's value: after the flag, or after its "=".
 	if name, value, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(name, "--") {
 		if f := fs.Lookup(name[2:]); f != nil {
-			vals, fl := e.flagValues(cmd, f, args)
+			vals, fl := e.flagValues(f, args)
 			for _, v := range vals {
 				if strings.HasPrefix(v.word, value) {
 					cands = append(cands, candidate{name + "=" + v.word, v.about})
@@ -190,7 +222,7 @@ func (e *env) completions(words []string) (cands []candidate, files bool) {
 	}
 	if len(before) > 0 {
 		if f := flagBefore(fs, before[len(before)-1]); f != nil {
-			vals, fl := e.flagValues(cmd, f, args)
+			vals, fl := e.flagValues(f, args)
 			return matching(vals, cur), fl
 		}
 	}
@@ -236,39 +268,25 @@ func flagBefore(fs *pflag.FlagSet, word string) *pflag.Flag {
 	return f
 }
 
-// flagValues returns the values the flag f of the command cmd may take,
-// given the other arguments of the command line; files is true when it
-// takes a file.
-func (e *env) flagValues(cmd string, f *pflag.Flag, args []string) (vals []candidate, files bool) {
-	words := func(ws ...string) []candidate {
-		for _, w := range ws {
-			vals = append(vals, candidate{w, ""})
-		}
-		return vals
+// flagValues returns the values the flag f may take, given the other
+// arguments of the command line: those its value lists, the providers,
+// or the models the server serves; files is true when it takes a file.
+func (e *env) flagValues(f *pflag.Flag, args []string) (vals []candidate, files bool) {
+	var words []string
+	switch c, ok := f.Value.(completedValue); {
+	case ok:
+		words = c.completions()
+	case f.Name == "provider":
+		words = model.Names()
+	case f.Name == "model":
+		words = e.servedModels(args)
+	default:
+		return nil, takesFile(f)
 	}
-	switch f.Name {
-	case "provider":
-		return words(model.Names()...), false
-	case "protocol":
-		if cmd == "eval" { // several, comma-separated
-			return words(evalpkg.Text, evalpkg.Constrained, evalpkg.Native, "text,constrained,native"), false
-		}
-		return words(string(agent.ProtocolText), string(agent.ProtocolNative), string(agent.ProtocolAuto)), false
-	case "constrain":
-		return words(string(agent.ConstrainAuto), string(agent.ConstrainOn), string(agent.ConstrainOff)), false
-	case "lang":
-		return words(prompt.Languages()...), false
-	case "prompt":
-		return words(prompt.Styles()...), false
-	case "search-engine":
-		return words(tools.EngineDuckDuckGo, tools.EngineSearXNG), false
-	case "model":
-		return words(e.servedModels(args)...), false
-	case "attach", "record", "replay", "log-db", "config", "tools", "score":
-		return nil, true
+	for _, w := range words {
+		vals = append(vals, candidate{w, ""})
 	}
-	_, isPath := f.Annotations[pathAnnotation]
-	return nil, isPath
+	return vals, false
 }
 
 // servedModels returns the models the server that args name serves, or
@@ -277,11 +295,16 @@ func (e *env) servedModels(args []string) []string {
 	fs := pflag.NewFlagSet("ask", pflag.ContinueOnError)
 	f, _ := addAskFlags(fs)
 	fs.Parse(args) // what is wrong in a line being written is no matter here
-	if e.applySettings(fs) != nil {
+	cf, err := e.applySettings(fs)
+	if err != nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	if e.findProvider(ctx, fs, &f.model) != nil {
+		return nil
+	}
+	f.model.DefaultModel = cf.defaultModel
 	names, _ := model.List(ctx, e.withProviderEnv(f.model))
 	var ok []string
 	for _, n := range names {

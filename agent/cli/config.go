@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
@@ -62,10 +64,38 @@ func (e *env) defaultConfigPath() string {
 }
 
 // configFile is a parsed config file: setting names and their values as
-// written, in flag syntax; a repeatable flag's setting may be a list.
+// written, in flag syntax (a repeatable flag's setting may be a list),
+// and the default model of each provider.
 type configFile struct {
 	path   string
 	values map[string][]string
+	// defaults are the default models by provider, from default-model;
+	// an older file's model is the default of the provider the file
+	// names, or of Ollama (see legacyOwner).
+	defaults map[string]string
+}
+
+// defaultModelKey is the key of the config file's mapping of providers
+// to their default models, which `models default NAME` writes:
+//
+//	default-model:
+//	  ollama: qwen2.5:7b
+//	  llamacpp: tiny
+const defaultModelKey = "default-model"
+
+// defaultModel returns the default model of provider the file keeps, or
+// "" to leave it to the provider's own.
+func (cf configFile) defaultModel(provider string) string { return cf.defaults[provider] }
+
+// legacyOwner returns the provider whose default model an older config
+// file's model: was, when one model served every provider: the
+// provider the file names, or Ollama, where it was most likely set.
+func legacyOwner(fileProvider string) string {
+	if p, ok := model.Lookup(fileProvider); ok && fileProvider != "" {
+		return p.Name
+	}
+	ollama, _ := model.Lookup("")
+	return ollama.Name
 }
 
 // loadConfig reads the config file at path, or at the default path when
@@ -76,7 +106,7 @@ func (e *env) loadConfig(path string) (configFile, error) {
 	if !explicit {
 		path = e.defaultConfigPath()
 	}
-	cf := configFile{path: path, values: map[string][]string{}}
+	cf := configFile{path: path, values: map[string][]string{}, defaults: map[string]string{}}
 	if path == "" {
 		return cf, nil
 	}
@@ -89,19 +119,24 @@ func (e *env) loadConfig(path string) (configFile, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`): %w", path, err)
+		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`): %w", path, err)
 	}
 	if len(doc.Content) == 0 {
 		return cf, nil // an empty file
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`)", path)
+		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`)", path)
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, v := top.Content[i].Value, top.Content[i+1]
 		switch {
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+			continue
+		case key == defaultModelKey:
+			if err := cf.readDefaults(v); err != nil {
+				return cf, err
+			}
 			continue
 		case v.Kind == yaml.SequenceNode:
 			var items []string
@@ -118,7 +153,39 @@ func (e *env) loadConfig(path string) (configFile, error) {
 		}
 		cf.values[key] = []string{v.Value}
 	}
+	if legacy := cf.values["model"]; len(legacy) == 1 {
+		// An older file's one default model, now its provider's.
+		var provider string
+		if p := cf.values["provider"]; len(p) == 1 {
+			provider = p[0]
+		}
+		if owner := legacyOwner(provider); cf.defaults[owner] == "" {
+			cf.defaults[owner] = legacy[0]
+		}
+		delete(cf.values, "model")
+	}
 	return cf, nil
+}
+
+// readDefaults reads the default-model mapping of providers to models.
+func (cf configFile) readDefaults(v *yaml.Node) error {
+	if v.Kind != yaml.MappingNode {
+		return fmt.Errorf("config file %s: %s must map providers to their default models, as in\n%s:\n  ollama: qwen2.5:7b", cf.path, defaultModelKey, defaultModelKey)
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		provider, name := v.Content[i].Value, v.Content[i+1]
+		if _, ok := model.Lookup(provider); !ok || provider == "" {
+			return fmt.Errorf("config file %s: %s: %s", cf.path, defaultModelKey, unknown("provider", provider, model.Names()))
+		}
+		if name.Kind != yaml.ScalarNode {
+			return fmt.Errorf("config file %s: %s: the default model of %s must be a model's name", cf.path, defaultModelKey, provider)
+		}
+		if err := checkModelName(name.Value); err != nil {
+			return fmt.Errorf("config file %s: %s: %s: %w", cf.path, defaultModelKey, provider, err)
+		}
+		cf.defaults[provider] = name.Value
+	}
+	return nil
 }
 
 // check reports a key of the file that is no setting of fs.
@@ -126,6 +193,7 @@ func (cf configFile) check(fs *pflag.FlagSet) error {
 	names := settingNames(fs)
 	for key := range cf.values {
 		switch {
+		case key == defaultModelKey:
 		case key == "yes":
 			return fmt.Errorf("config file %s: \"yes\" cannot be set in a config file, so that a command never runs unasked by surprise; pass --yes on the command line", cf.path)
 		case slices.Contains(notSettings, key):
@@ -154,8 +222,9 @@ func allSettings() []string {
 // its REACT_AGENT_* variable, or else from the config file: the one
 // --config or REACT_AGENT_CONFIG names, or the default one. A config
 // file's base-url and api-key yield to the provider's own variables
-// (OLLAMA_HOST, OPENAI_API_KEY, …).
-func (e *env) applySettings(fs *pflag.FlagSet) error {
+// (OLLAMA_HOST, OPENAI_API_KEY, …). It returns the config file read, for
+// the default models it keeps.
+func (e *env) applySettings(fs *pflag.FlagSet) (configFile, error) {
 	var configPath string
 	if f := fs.Lookup("config"); f != nil {
 		configPath = f.Value.String()
@@ -165,15 +234,15 @@ func (e *env) applySettings(fs *pflag.FlagSet) error {
 	}
 	for _, name := range notSettings {
 		if v := e.getenv(envName(name)); v != "" && name != "config" && fs.Lookup(name) != nil {
-			return usagef("%s is set, but --%s is chosen for one run and cannot be set from the environment; pass --%s on the command line", envName(name), name, name)
+			return configFile{}, usagef("%s is set, but --%s is chosen for one run and cannot be set from the environment; pass --%s on the command line", envName(name), name, name)
 		}
 	}
 	cf, err := e.loadConfig(configPath)
 	if err != nil {
-		return err
+		return cf, err
 	}
 	if err := cf.check(fs); err != nil {
-		return &usageError{err}
+		return cf, &usageError{err}
 	}
 	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
@@ -189,7 +258,7 @@ func (e *env) applySettings(fs *pflag.FlagSet) error {
 			}
 			for _, v := range values {
 				if err := setFlag(fs, name, v); err != nil {
-					return usagef("%s: %v", envName(name), err)
+					return cf, usagef("%s: %v", envName(name), err)
 				}
 			}
 			fs.SetAnnotation(name, sourceAnnotation, []string{envName(name)})
@@ -200,7 +269,7 @@ func (e *env) applySettings(fs *pflag.FlagSet) error {
 			continue
 		}
 		if len(values) > 1 && !repeatable {
-			return usagef("config file %s: %s must be a single value, as on the command line", cf.path, name)
+			return cf, usagef("config file %s: %s must be a single value, as on the command line", cf.path, name)
 		}
 		if p := fs.Lookup("provider"); p != nil && (name == "base-url" || name == "api-key") {
 			prov, _ := model.Lookup(p.Value.String())
@@ -213,23 +282,23 @@ func (e *env) applySettings(fs *pflag.FlagSet) error {
 				v = filepath.Join(filepath.Dir(cf.path), v) // Relative to the file.
 			}
 			if err := setFlag(fs, name, v); err != nil {
-				return usagef("config file %s: %v", cf.path, err)
+				return cf, usagef("config file %s: %v", cf.path, err)
 			}
 		}
 		fs.SetAnnotation(name, sourceAnnotation, []string{cf.path})
 	}
-	return nil
+	return cf, nil
 }
 
 // sourceAnnotation records where a flag's value came from, when not from
 // the command line or its default.
 const sourceAnnotation = "react-agent/source"
 
-// setting names the setting name of fs for a message as it was given: the
-// flag when it is on the command line, else the setting and where its
-// value came from ("provider (from conversation 1a2b3c in the log)"), so
-// that a message blames no flag the user did not pass.
-func setting(fs *pflag.FlagSet, name string) string {
+// asGiven names the setting called name of fs for a message, as it was
+// given: the flag when it is on the command line, else the setting and
+// where its value came from ("provider (from conversation 1a2b3c in the
+// log)"), so that a message blames no flag the user did not pass.
+func asGiven(fs *pflag.FlagSet, name string) string {
 	fl := fs.Lookup(name)
 	if fl == nil {
 		return "--" + name
@@ -237,6 +306,8 @@ func setting(fs *pflag.FlagSet, name string) string {
 	switch from := fl.Annotations[sourceAnnotation]; {
 	case len(from) > 0 && strings.HasPrefix(from[0], "conversation "):
 		return fmt.Sprintf("%s (from %s in the log; pass --%s to choose another)", name, from[0], name)
+	case len(from) > 0 && strings.HasPrefix(from[0], foundAt):
+		return fmt.Sprintf("%s (%s; pass --%s to choose another)", name, from[0], name)
 	case len(from) > 0:
 		return fmt.Sprintf("%s (from %s)", name, from[0])
 	}
@@ -286,60 +357,167 @@ func checkSetting(name, value string) error {
 	return usagef("unknown setting %q%s (react-agent settings lists them)", name, didYouMean(name, allSettings()))
 }
 
+// configLockWait is how long a change of the config file waits for
+// another one to be done.
+const configLockWait = 10 * time.Second
+
 // writeSetting sets the setting called name to value in the config file
 // at path, or with remove takes it out, keeping the rest of the file as
-// it is written, comments included. A missing file is created, readable
-// by its owner alone, as it may hold an API key.
+// it is written, comments included.
 func writeSetting(path, name, value string, remove bool) error {
+	return editConfig(path, func(top *yaml.Node) error {
+		if remove {
+			removeKey(top, name)
+		} else {
+			setKey(top, name, scalar(value))
+		}
+		return nil
+	})
+}
+
+// writeDefaultModel makes name the default model of provider in the
+// config file at path, or with remove takes provider's out. An older
+// file's model:, which was the default of one provider (see
+// legacyOwner), moves into default-model first; moved then says so.
+func writeDefaultModel(path, provider, name string, remove bool) (moved string, err error) {
+	err = editConfig(path, func(top *yaml.Node) error {
+		defaults := valueOf(top, defaultModelKey)
+		if defaults != nil && defaults.Kind != yaml.MappingNode {
+			return fmt.Errorf("config file %s: %s must map providers to their default models", path, defaultModelKey)
+		}
+		legacy := valueOf(top, "model")
+		if defaults == nil {
+			defaults = &yaml.Node{Kind: yaml.MappingNode}
+			renameKey(top, "model", defaultModelKey) // in an older model:'s place, with its comments
+			setKey(top, defaultModelKey, defaults)
+		}
+		if legacy != nil && legacy.Kind == yaml.ScalarNode {
+			var fileProvider string
+			if p := valueOf(top, "provider"); p != nil {
+				fileProvider = p.Value
+			}
+			owner := legacyOwner(fileProvider)
+			if valueOf(defaults, owner) == nil {
+				setKey(defaults, owner, scalar(legacy.Value))
+				moved = fmt.Sprintf("model: %s, the default model of %s, is kept under %s: from now on, one for each provider", legacy.Value, owner, defaultModelKey)
+			}
+			removeKey(top, "model")
+		}
+		if remove {
+			removeKey(defaults, provider)
+		} else {
+			setKey(defaults, provider, scalar(name))
+		}
+		if len(defaults.Content) == 0 {
+			removeKey(top, defaultModelKey)
+		}
+		return nil
+	})
+	return moved, err
+}
+
+// scalar returns value as the config file writes it, as loadConfig reads
+// it: quoted only where YAML would read it as no value at all.
+func scalar(value string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Value: value}
+	switch value {
+	case "", "~", "null", "Null", "NULL":
+		n.Tag = "!!str"
+	}
+	return n
+}
+
+// valueOf returns the value of key in the YAML mapping m, or nil.
+func valueOf(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// setKey sets key to v in the YAML mapping m, where it is, or at its end.
+func setKey(m *yaml.Node, key string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content[i+1] = v
+			return
+		}
+	}
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
+}
+
+// renameKey renames key in the YAML mapping m to name, where it is.
+func renameKey(m *yaml.Node, key, name string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content[i].Value = name
+			return
+		}
+	}
+}
+
+// removeKey takes key out of the YAML mapping m.
+func removeKey(m *yaml.Node, key string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return
+		}
+	}
+}
+
+// editConfig changes the config file at path with edit, which gets its
+// top mapping, keeping the rest of the file as it is written, comments
+// included. A missing file is created, readable by its owner alone, as
+// it may hold an API key. The file's folder is locked from the read to
+// the rename, so that settings set at once by several processes are all
+// kept.
+func editConfig(path string, edit func(top *yaml.Node) error) error {
 	if path == "" {
 		return errors.New("no config file: the user's config directory is unknown; pass --config FILE")
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	real := path
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		real = r // a link kept with the user's dotfiles: its file is replaced
+	}
+	unlock, err := lockDir(filepath.Dir(real), configLockWait)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	data, err := bounded.ReadFile(path, tools.MaxConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`): %w", path, err)
+		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`): %w", path, err)
 	}
 	if len(doc.Content) == 0 {
 		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `model: qwen2.5:7b`)", path)
+		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`)", path)
 	}
-	// The value as written, as loadConfig reads it; quoted only where
-	// YAML would read it as no value at all.
-	scalar := &yaml.Node{Kind: yaml.ScalarNode, Value: value}
-	switch value {
-	case "", "~", "null", "Null", "NULL":
-		scalar.Tag = "!!str"
-	}
-	found := false
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value != name {
-			continue
-		}
-		if remove {
-			top.Content = append(top.Content[:i], top.Content[i+2:]...)
-		} else {
-			top.Content[i+1] = scalar
-		}
-		found = true
-		break
-	}
-	if !found && !remove {
-		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: name}, scalar)
-	}
-	out, err := yaml.Marshal(&doc)
-	if err != nil {
+	if err := edit(top); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
 		return err
 	}
-	return replaceFile(path, out)
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	return replaceFile(path, out.Bytes())
 }
 
 // replaceFile writes data to the file at path as a whole or not at all:

@@ -14,22 +14,23 @@ func TestSettingsAreKeptFromTheCommandLine(t *testing.T) {
 	home := t.TempDir()
 	env := []string{"XDG_CONFIG_HOME=" + home}
 	config := filepath.Join(home, "react-agent", "config.yaml")
+	const ollamaDefault = "default-model:\n  ollama: llama3.1:8b\n"
 	steps := []struct {
 		args []string
 		code int
 		want string // in the config file after the step, or on stderr when code is not 0
 	}{
 		{[]string{"settings", "set", "max-iterations", "4"}, 0, "max-iterations: 4\n"},
-		{[]string{"models", "default", "llama3.1:8b"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\n"},
-		{[]string{"settings", "set", "system", "null"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\nsystem: \"null\"\n"},
-		{[]string{"settings", "unset", "system"}, 0, "max-iterations: 4\nmodel: llama3.1:8b\n"},
+		{[]string{"models", "default", "llama3.1:8b"}, 0, "max-iterations: 4\n" + ollamaDefault},
+		{[]string{"settings", "set", "system", "null"}, 0, "max-iterations: 4\n" + ollamaDefault + "system: \"null\"\n"},
+		{[]string{"settings", "unset", "system"}, 0, "max-iterations: 4\n" + ollamaDefault},
 		{[]string{"settings", "set", "max-iterations", "lots"}, exitUsage, "max-iterations takes a whole number"},
 		{[]string{"settings", "set", "yes", "true"}, exitUsage, "chosen for one run"},
 		{[]string{"settings", "set", "modle", "x"}, exitUsage, "did you mean model?"},
 		{[]string{"models", "default", "a\nb"}, exitUsage, "is not a model's name"},
 		{[]string{"models", "default", "evil\x1b]0;pwn\a"}, exitUsage, "is not a model's name"},
 		{[]string{"settings", "set", "model", "zero\u200bwidth"}, exitUsage, "is not a model's name"},
-		{[]string{"settings", "unset", "max-iterations"}, 0, "model: llama3.1:8b\n"},
+		{[]string{"settings", "unset", "max-iterations"}, 0, ollamaDefault},
 	}
 	for _, s := range steps {
 		got := run(t, invocation{args: s.args, env: env})

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/react-agent/react-agent/tools"
 )
 
 // usageError is an error in the command line: a flag, an argument or a
@@ -33,6 +35,31 @@ var errInterrupted = errors.New("interrupted")
 func interrupted(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return errInterrupted
+	}
+	return err
+}
+
+// reworded is an error whose message is written again for people: the
+// message of its cause was written for the model. errors.Is and errors.As
+// still find the cause.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e *reworded) Error() string { return e.msg }
+
+// Unwrap returns the cause.
+func (e *reworded) Unwrap() error { return e.err }
+
+// notRun says for people why a call of tool did not run when it needed
+// confirmation: the tools' message tells the model to try another way.
+func notRun(tool string, err error) error {
+	switch {
+	case errors.Is(err, tools.ErrNoConfirmer):
+		return &reworded{tool + ": not run: the call needs your confirmation, and there is no terminal to ask on", err}
+	case errors.Is(err, tools.ErrNotConfirmed):
+		return &reworded{tool + ": not run: you did not allow it", err}
 	}
 	return err
 }

@@ -23,7 +23,7 @@ import (
 
 // evalFlags are the flags of eval.
 type evalFlags struct {
-	*settings
+	*toolFlags
 	models        []string
 	protocols     string
 	jobs          int
@@ -44,24 +44,24 @@ type evalFlags struct {
 func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	f := &evalFlags{}
 	ollama, _ := model.Lookup("ollama")
-	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address)")
-	fs.StringVar(&f.protocols, "protocol", string(agent.ProtocolText), `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
+	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address, or the server at the URL as it answers)")
+	fs.Var(someOf(&f.protocols, string(agent.ProtocolText), "protocol", evalpkg.Text, evalpkg.Constrained, evalpkg.Native), "protocol", `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
 	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
 	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
 	addPromptFlag(fs, &f.prompt)
-	fs.IntVar(&f.numCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+	fs.Var(atLeast(&f.numCtx, 0, 1, model.DefaultNumCtx), "num-ctx", numCtxUsage)
 	fs.IntVar(&f.maxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
-	fs.Float64Var(&f.temperature, "temperature", 0, "sampling temperature")
+	fs.Var(temperature(&f.temperature), "temperature", "sampling temperature, from 0 to 2")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object a run instead of the table")
 	fs.BoolVar(&f.failures, "failures", false, "after the table, show each wrong or failed run: what the model answered and wrote")
 	fs.StringVar(&f.record, "record", "", "write one cassette a run to this directory, to replay the evaluation offline")
 	pathFlag(fs, "record")
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
-	f.settings = addSettings(fs)
-	addYes(fs, f.settings)
+	f.toolFlags = addToolFlags(fs)
+	addYes(fs, f.toolFlags)
 	return f
 }
 
@@ -160,7 +160,7 @@ func runEval(c *call, f *evalFlags) error {
 		err = failed.err(report)
 	}
 	if f.json {
-		if werr := report.WriteJSON(stdout); werr != nil {
+		if werr := report.WriteJSON(c.jsonOut(stdout)); werr != nil {
 			return werr
 		}
 		return err
@@ -182,7 +182,7 @@ func runEval(c *call, f *evalFlags) error {
 		report.WriteFailures(c.forTerminalWriter(stdout))
 	case err != nil:
 	case wrong > 0 && c.terminal(stderr):
-		fmt.Fprintf(stderr, "react-agent: %d of %d runs wrong or failed; --failures shows what was written\n", wrong, len(report.Outcomes))
+		fmt.Fprintf(stderr, "react-agent: %d of %s wrong or failed; --failures shows what was written\n", wrong, plural(len(report.Outcomes), "run", "runs"))
 	}
 	return err
 }
@@ -260,8 +260,9 @@ func (e *evalFailure) Error() string {
 func evalAdvice(err error) string {
 	var me *model.Error
 	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
-		msg, _ := modelAdvice(me, tidy("", err.Error()))
-		return msg + "; check the model and its server's address in --models, as in ollama:qwen2.5:7b@http://127.0.0.1:11434"
+		msg, _ := modelAdvice(me, tidy("", err.Error()), false)
+		ollama, _ := model.Lookup("ollama")
+		return msg + "; check the model and its server's address in --models, as in ollama:" + ollama.DefaultModel + "@" + ollama.Address
 	}
 	return advise(err)
 }
@@ -273,7 +274,7 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) 
 	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
 		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
 		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
-			MaxTokens: f.maxTokens, Temperature: f.temperature, ToolCalling: t.Protocol == evalpkg.Native}
+			MaxTokens: f.maxTokens, Temperature: f.temperature}
 		protocol, constrain := agent.Protocol(t.Protocol), agent.ConstrainOff
 		if t.Protocol == evalpkg.Constrained {
 			protocol, constrain = agent.ProtocolText, agent.ConstrainOn
@@ -284,6 +285,17 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) 
 			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
 		case f.record != "":
 			cfg.Record = filepath.Join(f.record, cassette)
+		}
+		if provider == "" && url != "" && f.replay == "" {
+			// An address without a provider: the server says which it is,
+			// as with --base-url alone.
+			found, err := model.Identify(ctx, cfg)
+			if errors.Is(err, model.ErrUnknownServer) {
+				return evalpkg.Result{}, err
+			}
+			if err == nil {
+				cfg.Provider, cfg.Server = found.Provider, found.Server
+			}
 		}
 		m, err := model.New(ctx, e.withProviderEnv(cfg))
 		if err != nil {

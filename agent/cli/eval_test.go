@@ -90,6 +90,23 @@ func TestEvalRecordsWhatItReplays(t *testing.T) {
 	}
 }
 
+// TestEvalFindsTheServerOfAnAddressWithoutAProvider evaluates a model
+// named with an address and no provider: llama-server, found by what it
+// answers, as --base-url alone finds it.
+func TestEvalFindsTheServerOfAnAddressWithoutAProvider(t *testing.T) {
+	t.Parallel()
+	llama := modeltest.NewLlamaCpp([]string{"Thought: I know it.\nFinal Answer: 4"}, modeltest.Repeat())
+	defer llama.Close()
+	questions := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"question": "What is 2+2?", "expect": "4"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := args("eval", "--models", "modeltest.gguf@"+llama.URL, questions).run(t)
+	if got.code != 0 || !strings.Contains(got.stdout, "1/1") || llama.Calls() == 0 {
+		t.Errorf("want the question answered by the server at the address\n%s", got)
+	}
+}
+
 func TestEvalUsageErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -98,7 +115,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"no question set", []string{"eval"}, "one question set"},
-		{"an unknown protocol", []string{"eval", "--protocol", "smoke", root + "/testdata/eval/arithmetic.jsonl"}, "not text, constrained or native"},
+		{"an unknown protocol", []string{"eval", "--protocol", "smoke", root + "/testdata/eval/arithmetic.jsonl"}, `--protocol: unknown protocol "smoke"; the protocols are text, constrained and native`},
 		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", root + "/testdata/eval/arithmetic.jsonl"}, "contradict"},
 		{"a set that is not one", []string{"eval", root + "/README.md"}, "README.md:3: not a question"},
 	}
@@ -219,7 +236,7 @@ func TestConstrainUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"a word that is no mode", []string{"--constrain", "always", "What?"}, "--constrain must be auto, on or off"},
+		{"a word that is no mode", []string{"--constrain", "always", "What?"}, `--constrain: unknown mode "always"; the modes are auto, on and off`},
 		{"on with the native protocol", []string{"--constrain", "on", "--protocol", "native", "What?"}, "pass --protocol text"},
 		{"on with a server that cannot", []string{"--constrain", "on", "--provider", "openai", "--base-url", plain.URL, "-m", "m", "What?"},
 			"steps are bound by --provider llamacpp"},

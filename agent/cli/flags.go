@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -30,18 +31,21 @@ func flagProblem(fs *pflag.FlagSet, err error) string {
 	var missing *pflag.ValueRequiredError
 	var unknown *pflag.NotExistError
 	var agentOption *agentOptionError
+	var word *choiceError
 	switch {
 	case errors.As(err, &agentOption):
 		return agentOption.Error()
+	case errors.As(err, &word) && errors.As(err, &invalid):
+		return fmt.Sprintf("--%s: %v", invalid.GetFlag().Name, word)
 	case errors.As(err, &invalid):
-		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(fs, invalid.GetFlag()), invalid.GetValue())
+		return fmt.Sprintf("--%s takes %s; got %q", invalid.GetFlag().Name, valueKind(invalid.GetFlag()), invalid.GetValue())
 	case errors.As(err, &missing):
 		f := missing.GetFlag()
 		written := "--" + f.Name
 		if missing.GetSpecifiedShortnames() != "" {
 			written = "-" + f.Shorthand + " (--" + f.Name + ")"
 		}
-		return fmt.Sprintf("%s needs a value: %s", written, valueKind(fs, f))
+		return fmt.Sprintf("%s needs a value: %s", written, valueKind(f))
 	case errors.As(err, &unknown):
 		name := unknown.GetSpecifiedName()
 		if unknown.GetSpecifiedShortnames() != "" {
@@ -80,8 +84,12 @@ func shorthands(fs *pflag.FlagSet) string {
 	return strings.Join(list, ", ")
 }
 
-// valueKind says in words what a flag's value is.
-func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
+// valueKind says in words what a flag's value is: as its value describes
+// itself, or else from its type, or else, for text, from its name.
+func valueKind(f *pflag.Flag) string {
+	if d, ok := f.Value.(describedValue); ok {
+		return d.describe()
+	}
 	switch f.Value.Type() {
 	case "int", "int64":
 		return "a whole number, like " + map[bool]string{true: f.DefValue, false: "10"}[f.DefValue != "0" && f.DefValue != ""]
@@ -93,6 +101,9 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "true or false"
 	case "KEY=VALUE":
 		return "KEY=VALUE, or KEY VALUE"
+	}
+	if takesFile(f) {
+		return "a file's path"
 	}
 	switch f.Name {
 	case "provider":
@@ -109,19 +120,6 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "a stop sequence, like Observation:"
 	case "cid":
 		return "a conversation's ID, or its start (see: react-agent logs)"
-	case "lang":
-		return "a language: en or zh"
-	case "prompt":
-		return "a built-in prompt: full or compact"
-	case "protocol":
-		if fs.Name() == "eval" {
-			return "protocols, comma-separated: text, constrained or native"
-		}
-		return "a protocol: text, native or auto"
-	case "constrain":
-		return "auto, on or off"
-	case "search-engine":
-		return "duckduckgo or searxng"
 	case "query":
 		return "the words to search for"
 	case "since":
@@ -130,10 +128,21 @@ func valueKind(fs *pflag.FlagSet, f *pflag.Flag) string {
 		return "models, comma-separated, like ollama:qwen2.5:7b,ollama:llama3.1:8b"
 	case "tool":
 		return "a tool's name"
-	case "attach", "record", "replay", "log-db", "config", "tools", "score", "prompt-file", "mcp-config", "tools-config":
-		return "a file's path"
+	case "pass-env":
+		return "the name of a variable of the environment, like GITHUB_TOKEN"
 	}
 	return "a value"
+}
+
+// fileFlags are the flags that take a file's path but for those marked
+// with pathFlag, whose relative paths in the config file are taken from
+// the file's folder.
+var fileFlags = []string{"attach", "record", "replay", "log-db", "config", "tools", "score"}
+
+// takesFile reports whether the flag f takes a file's path.
+func takesFile(f *pflag.Flag) bool {
+	_, isPath := f.Annotations[pathAnnotation]
+	return isPath || slices.Contains(fileFlags, f.Name)
 }
 
 // setFlag sets the flag name of fs to a value from a setting, with an
@@ -143,7 +152,10 @@ func setFlag(fs *pflag.FlagSet, name, value string) error {
 		if agentOption := (*agentOptionError)(nil); errors.As(err, &agentOption) {
 			return agentOption
 		}
-		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs, fs.Lookup(name)), value)
+		if word := (*choiceError)(nil); errors.As(err, &word) {
+			return fmt.Errorf("%s: %w", name, word)
+		}
+		return fmt.Errorf("%s takes %s; got %q", name, valueKind(fs.Lookup(name)), value)
 	}
 	return nil
 }
@@ -308,8 +320,9 @@ func (o *modelOptions) Replace(kvs []string) error {
 }
 
 // optionPairs writes llm's `-o KEY VALUE` as the flag reads it, `-o
-// KEY=VALUE`. A value that starts with "--" is a flag that the option's
-// value was left out before, and a usage error.
+// KEY=VALUE`. A key that starts with "-", or a value that starts with
+// "--", is a flag that the option's key or value was left out before,
+// and a usage error.
 func optionPairs(args []string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
@@ -318,7 +331,11 @@ func optionPairs(args []string) ([]string, error) {
 		if a == "--" {
 			return append(out, args[i+1:]...), nil
 		}
-		if (a == "-o" || a == "--option") && i+2 < len(args) && !strings.Contains(args[i+1], "=") {
+		isOption := a == "-o" || a == "--option"
+		if isOption && i+1 < len(args) && strings.HasPrefix(args[i+1], "-") {
+			return nil, usagef("%s needs a KEY and its VALUE before %s: write %s KEY VALUE, or %s KEY=VALUE", a, args[i+1], a, a)
+		}
+		if isOption && i+2 < len(args) && !strings.Contains(args[i+1], "=") {
 			key, value := args[i+1], args[i+2]
 			if strings.HasPrefix(value, "--") {
 				return nil, usagef("%s %s needs a value before %s: write %s %s VALUE, or %s %s=VALUE", a, key, value, a, key, a, key)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -154,12 +155,15 @@ func (e *env) printHelp(c *command) {
 }
 
 // helpWidth is the width help is wrapped at: a terminal's, up to 100
-// columns.
+// columns; in a pipe or a file, 80, or fewer when COLUMNS says so.
 func (e *env) helpWidth(w io.Writer) int {
 	if cols := e.width(w); cols > 20 {
 		return min(cols, 100) - 1
 	}
-	return 99
+	if cols, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && cols > 20 {
+		return min(cols, 80) - 1
+	}
+	return 79
 }
 
 // newFlags returns a flag set for the command c that reports errors as

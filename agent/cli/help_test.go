@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,8 +63,9 @@ func TestHelpIsGolden(t *testing.T) {
 }
 
 // TestHelpFitsAndListsTheFlagsACommandTakes reads every command's help as
-// a person would: it fits 100 columns, and lists the flags the command
-// reads, not those of ask.
+// a person would: it fits a terminal of up to 100 columns, 80 in a pipe
+// whatever COLUMNS says, and lists the flags the command reads, not those
+// of ask.
 func TestHelpFitsAndListsTheFlagsACommandTakes(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -87,14 +89,18 @@ func TestHelpFitsAndListsTheFlagsACommandTakes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			t.Parallel()
-			for _, width := range []int{0, 80, 200} {
-				got := run(t, invocation{args: tt.args, terminal: width > 0, width: width})
+			for _, width := range []int{0, -200, 80, 200} {
+				in := invocation{args: tt.args, terminal: width > 0, width: width}
+				limit := 81 // in a pipe
+				switch {
+				case width < 0:
+					in.env = []string{fmt.Sprintf("COLUMNS=%d", -width)}
+				case width > 0:
+					limit = min(width, 100)
+				}
+				got := run(t, in)
 				if got.code != 0 {
 					t.Fatalf("exit %d\n%s", got.code, got)
-				}
-				limit := 100
-				if width > 0 {
-					limit = min(width, 100)
 				}
 				for _, line := range strings.Split(got.stdout, "\n") {
 					if n := len([]rune(line)); n >= limit {
@@ -146,9 +152,22 @@ func TestTopicsAreReachable(t *testing.T) {
 			t.Errorf("help %s: exit %d, %d bytes", name, got.code, len(got.stdout))
 		}
 		for i, line := range strings.Split(text, "\n") {
-			if n := utf8.RuneCountInString(line); n > 79 && !strings.HasPrefix(line, "    ") {
+			// An example (indented, after a prompt) may be longer than a
+			// line, but not the tools of help safety.
+			if n := utf8.RuneCountInString(line); n > 79 && (!strings.HasPrefix(line, "    ") || name == "safety") {
 				t.Errorf("topics/%s.txt:%d: a line of %d columns", name, i+1, n)
 			}
+		}
+	}
+}
+
+// TestHelpSafetyIndentsEveryToolAlike: each tool of help safety is a
+// heading indented by two spaces, what it does by six.
+func TestHelpSafetyIndentsEveryToolAlike(t *testing.T) {
+	text, _ := topic("safety")
+	for _, tool := range []string{"calculator", "web_search", "http_request", "shell", "plugins", "MCP servers' tools"} {
+		if !strings.Contains(text, "\n  "+tool+"\n      on by default: ") {
+			t.Errorf("help safety does not show %s as the other tools", tool)
 		}
 	}
 }

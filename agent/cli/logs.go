@@ -129,7 +129,11 @@ func runLogs(c *call, f *logsFlags) error {
 		return fmt.Errorf("no conversation in the log yet (%s)", path)
 	}
 	ctx := context.Background()
-	store, err := logs.Open(ctx, path)
+	open := logs.OpenReadOnly // what only reads the log writes nothing
+	if sub == "delete" {
+		open = func(ctx context.Context, path string) (*logs.Store, error) { return logs.Open(ctx, path) }
+	}
+	store, err := open(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -145,7 +149,7 @@ func runLogs(c *call, f *logsFlags) error {
 		case err != nil:
 			return err
 		case f.json:
-			return writeJSON(stdout, append([]logs.Summary{}, list...))
+			return c.writeJSON(stdout, append([]logs.Summary{}, list...))
 		case len(list) == 0 && (f.query != "" || f.model != "" || f.since != ""):
 			fmt.Fprintln(stderr, "no conversation in the log matches "+describeQuery(f))
 			return nil
@@ -153,7 +157,7 @@ func runLogs(c *call, f *logsFlags) error {
 			fmt.Fprintf(stderr, "no conversation in the log yet (%s)\n", path)
 			return nil
 		}
-		return logs.WriteList(stdout, list)
+		return logs.WriteList(stdout, list, c.width(stdout))
 	case sub == "delete":
 		id, err := store.Resolve(ctx, rest[0])
 		if err == nil {
@@ -176,17 +180,49 @@ func runLogs(c *call, f *logsFlags) error {
 	case err != nil:
 		return err
 	case f.answer:
-		for i := len(runs) - 1; i >= 0; i-- {
-			if runs[i].Answer != "" {
-				fmt.Fprintln(stdout, c.forTerminal(stdout, runs[i].Answer))
-				return nil
-			}
-		}
-		return fmt.Errorf("conversation %s has no answer yet", id)
+		return c.latestAnswer(id, runs)
 	case f.json:
-		return writeJSON(stdout, runs)
+		return c.writeJSON(stdout, runs)
 	}
 	return logs.WriteText(stdout, runs)
+}
+
+// latestAnswer prints the latest answer of the conversation id, whose
+// runs are runs, and says on stderr why the latest run has none, when it
+// has none, with how to see it.
+func (c *call) latestAnswer(id string, runs []logs.Run) error {
+	answered := -1
+	for i := len(runs) - 1; i >= 0 && answered < 0; i-- {
+		if runs[i].Answer != "" {
+			answered = i
+		}
+	}
+	last := len(runs) - 1
+	if answered == last && last >= 0 {
+		fmt.Fprintln(c.stdout, c.forTerminal(c.stdout, runs[last].Answer))
+		return nil
+	}
+	why := "has no answer"
+	if last >= 0 {
+		switch r := runs[last]; r.Status {
+		case logs.StatusFailed:
+			why = "failed"
+			if msg, _, _ := strings.Cut(r.Error, "\n"); msg != "" {
+				why += ": " + c.forTerminal(c.stderr, msg)
+			}
+		case logs.StatusInterrupted:
+			why = "was interrupted"
+		case logs.StatusUnfinished:
+			why = "has not finished: it is still running, or its process ended without a word"
+		}
+	}
+	see := "react-agent logs show " + id
+	if answered < 0 {
+		return fmt.Errorf("the latest run of conversation %s %s; %s shows it", id, why, see)
+	}
+	fmt.Fprintf(c.stderr, "react-agent: the latest run of conversation %s %s; the answer before it follows (%s shows both)\n", id, why, see)
+	fmt.Fprintln(c.stdout, c.forTerminal(c.stdout, runs[answered].Answer))
+	return nil
 }
 
 // describeQuery says what the filters of logs ask for.
@@ -220,7 +256,7 @@ func (e *env) conversationIDs() []candidate {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	store, err := logs.Open(ctx, path)
+	store, err := logs.OpenReadOnly(ctx, path)
 	if err != nil {
 		return nil
 	}

@@ -12,10 +12,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/react-agent/react-agent/agent/modeltest"
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
 )
 
 // logRun is a run as `react-agent logs show --json` prints it.
@@ -460,7 +462,7 @@ func TestContinueKeepsTheConversationsModel(t *testing.T) {
 // up, and keeps the values that are no secret.
 func TestLogsKeepNoMCPSecrets(t *testing.T) {
 	t.Parallel()
-	servers := filepath.Join(referenceServers(t), "server-everything", "dist", "index.js")
+	servers := filepath.Join(mcptest.ReferenceServers(t), "server-everything", "dist", "index.js")
 	const header, env = "mcpHeaderTok3n", "ghEnvTok3n1234"
 	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "remote", Version: "1"}, nil)
 	mcpsdk.AddTool(server, &mcpsdk.Tool{Name: "ping", Description: "Answers pong."},
@@ -559,5 +561,43 @@ func TestTheLogSaysWhatItNeeds(t *testing.T) {
 		if got = run(t, invocation{args: args, env: env}); got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" {
 			t.Errorf("%s: want the answer alone\n%s", strings.Join(args, " "), got)
 		}
+	}
+}
+
+// TestTheLatestAnswerOfAFailedRunSaysItFailed: logs -r after a run that
+// failed says so, and how to see it; after a later run failed in a
+// conversation that had an answer, the answer comes with a word that it
+// is not the latest run's.
+func TestTheLatestAnswerOfAFailedRunSaysItFailed(t *testing.T) {
+	t.Parallel()
+	env := []string{"REACT_AGENT_LOG_DB=" + filepath.Join(t.TempDir(), "logs.db")}
+	run(t, invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "hi there"}, env: env})
+	got := run(t, invocation{args: []string{"logs", "-r"}, env: env})
+	if got.code != 1 || got.stdout != "" || !strings.Contains(got.stderr, " failed: ollama: ") || !strings.Contains(got.stderr, "; react-agent logs show ") {
+		t.Errorf("want that the latest run failed, why, and how to see it\n%s", got)
+	}
+	run(t, invocation{args: append(append([]string{"-q"}, demo...), "What is 17 * 23 + 4?"), env: env})
+	run(t, invocation{args: append(append([]string{"-q", "-c"}, demo...), "And then?"), env: env})
+	got = run(t, invocation{args: []string{"logs", "-r"}, env: env})
+	if got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" || !strings.Contains(got.stderr, " failed: replay: ") || !strings.Contains(got.stderr, "the answer before it follows") {
+		t.Errorf("want the answer before the failed run, and a word that it is not the latest run's\n%s", got)
+	}
+}
+
+// TestTheListOfConversationsFitsTheTerminal: logs at a terminal of 80
+// columns cuts a long question to fit it; in a pipe, it keeps more.
+func TestTheListOfConversationsFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	env := []string{"REACT_AGENT_LOG_DB=" + filepath.Join(t.TempDir(), "logs.db")}
+	question := "What is 17 * 23 + 4, and could you please say it in many words, slowly?"
+	run(t, invocation{args: append(append([]string{"-q"}, demo...), question), env: env})
+	got := run(t, invocation{args: []string{"logs"}, env: env, terminal: true, width: 80})
+	for _, line := range strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n >= 80 {
+			t.Errorf("a line of %d at 80 columns:\n%s", n, got.stdout)
+		}
+	}
+	if piped := run(t, invocation{args: []string{"logs"}, env: env}); len(piped.stdout) <= len(got.stdout) {
+		t.Errorf("in a pipe, the list keeps no more than at 80 columns:\n%s", piped.stdout)
 	}
 }

@@ -4,35 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// referenceServers returns the folder where npm installed the reference
-// MCP servers (npm ci --prefix testdata/mcp), or skips the test when they
-// or node are missing, unless REACT_AGENT_REQUIRE_MCP=1, as .ci/run sets,
-// makes that a failure.
-func referenceServers(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join(root, "testdata", "mcp", "node_modules", "@modelcontextprotocol"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = os.Stat(filepath.Join(dir, "server-everything"))
-	if err == nil {
-		_, err = exec.LookPath("node")
-	}
-	if err == nil {
-		return dir
-	}
-	if os.Getenv("REACT_AGENT_REQUIRE_MCP") == "1" {
-		t.Fatalf("REACT_AGENT_REQUIRE_MCP is set, and the reference MCP servers must be installed, with node on PATH: %v; run npm ci --prefix testdata/mcp", err)
-	}
-	t.Skipf("the reference MCP servers are not installed (%v); run npm ci --prefix testdata/mcp to test with them", err)
-	return ""
-}
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
+)
 
 // writeConfig writes text to a file called name in a temporary folder.
 func writeConfig(t *testing.T, name, text string) string {
@@ -46,7 +23,7 @@ func writeConfig(t *testing.T, name, text string) string {
 
 func TestMCPAsk(t *testing.T) {
 	t.Parallel()
-	referenceServers(t)
+	mcptest.ReferenceServers(t)
 	s := ollama(t, "mcp_files.json")
 	got := run(t, invocation{args: []string{"ask", "-q", "--base-url", s.URL, "--mcp-config", root + "/testdata/mcp/servers.json", "Where is the shed key?"}})
 	if got.code != 0 || got.stdout != "The shed key hangs on the hook behind the kitchen door.\n" {
@@ -63,7 +40,7 @@ func TestMCPAsk(t *testing.T) {
 
 func TestMCPCommands(t *testing.T) {
 	t.Parallel()
-	dir := referenceServers(t)
+	dir := mcptest.ReferenceServers(t)
 	filesystem := filepath.Join(dir, "server-filesystem", "dist", "index.js")
 	notes, err := filepath.Abs(filepath.Join(root, "testdata", "mcp"))
 	if err != nil {
@@ -71,6 +48,7 @@ func TestMCPCommands(t *testing.T) {
 	}
 	toolsFile := writeConfig(t, "tools.yaml", fmt.Sprintf("mcp:\n  notes:\n    command: node\n    args: [%q, %q]\n    confirm: false\n", filesystem, notes))
 	broken := writeConfig(t, "broken.json", `{"mcpServers": {"broken": {"command": "sh", "args": ["-c", "echo 'cannot open the database' >&2; exit 3"]}}}`)
+	missing := writeConfig(t, "missing.json", `{"mcpServers": {"missing": {"command": "node", "args": ["-e", "require('@modelcontextprotocol/server-nonexistent')"]}}}`)
 	typo := writeConfig(t, "typo.json", `{"mcpServers": {"files": {"command": "node", "arg": ["x"]}}}`)
 	empty := writeConfig(t, "empty.json", `{"servers": {}}`)
 	servers := []string{"--mcp-config", root + "/testdata/mcp/servers.json"}
@@ -88,7 +66,9 @@ func TestMCPCommands(t *testing.T) {
 		{"chat's /tools lists them too", append([]string{"chat", "-q"}, servers...), 0, "", "read_text_file  (server: files)\n"},
 		{"the tools file's mcp section is read", []string{"tools", "--tools-config", toolsFile}, 0, "list_directory  (server: notes)\n", ""},
 		{"a server that fails to start is named with its stderr", []string{"tools", "--mcp-config", broken}, 1, "",
-			`react-agent: MCP server "broken" (from ` + broken + `) did not start: it exited with exit status 3 before the MCP handshake; the last lines of its stderr:` + "\n    cannot open the database; run its command in a terminal"},
+			`react-agent: MCP server "broken" (from ` + broken + `) did not start: it exited with exit status 3 before the MCP handshake; the last lines of its stderr:` + "\n    cannot open the database\nrun its command in a terminal"},
+		{"a node server that cannot find a module says so, not only its stack's last frames", []string{"tools", "--mcp-config", missing}, 1, "",
+			"\n    Error: Cannot find module '@modelcontextprotocol/server-nonexistent'\n"},
 		{"a mistake in the file names the file and the server", []string{"tools", "--mcp-config", typo}, 1, "", typo + `: MCP server "files": unknown setting "arg"`},
 		{"a file without servers says what it should hold", []string{"tools", "--mcp-config", empty}, 1, "", `no MCP servers declared: expected an "mcpServers" object`},
 	}

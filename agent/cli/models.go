@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,24 +12,25 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // addModelFlags adds the flags that say which model server to talk to
 // and, with sampling, which model and how it samples.
 func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 	grouped(fs, "Model flags", func() {
-		fs.StringVar(&m.Provider, "provider", "ollama", "model provider: "+strings.Join(model.Names(), ", "))
+		ollama, _ := model.Lookup("ollama")
+		fs.StringVar(&m.Provider, "provider", ollama.Name, "model provider: "+strings.Join(model.Names(), ", "))
 		if sampling {
-			ollama, _ := model.Lookup("ollama")
-			fs.StringVarP(&m.Model, "model", "m", "", fmt.Sprintf("model name (default: %s on ollama, the provider's own elsewhere)", ollama.DefaultModel))
+			fs.StringVarP(&m.Model, "model", "m", "", fmt.Sprintf("model name (default: the provider's default model, which models default NAME sets; else %s on ollama, the provider's own elsewhere)", ollama.DefaultModel))
 		}
-		fs.StringVar(&m.BaseURL, "base-url", "", "server URL (default: OLLAMA_HOST or http://127.0.0.1:11434 for ollama, OPENAI_BASE_URL for openai); with --provider openai, any OpenAI-compatible server")
+		fs.StringVar(&m.BaseURL, "base-url", "", fmt.Sprintf("server URL (default: %s or %s for ollama, OPENAI_BASE_URL for openai); without --provider, the server is asked which it is",
+			ollama.URLEnv, ollama.Address))
 		fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY); a local server needs none")
 		if sampling {
-			fs.IntVar(&m.NumCtx, "num-ctx", model.DefaultNumCtx, "context window asked of Ollama and llamafile, in tokens")
+			fs.Var(atLeast(&m.NumCtx, 0, 1, model.DefaultNumCtx), "num-ctx", numCtxUsage)
 			fs.IntVar(&m.MaxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
-			fs.Float64Var(&m.Temperature, "temperature", 0, "sampling temperature")
+			fs.Var(temperature(&m.Temperature), "temperature", "sampling temperature, from 0 to 2")
 			fs.VarP(&modelOptions{m: m}, "option", "o", "a model option sent as it is with every call, `KEY=VALUE` or KEY VALUE, such as -o repeat_penalty 1.1 (repeatable; a JSON number, boolean, list or object is sent as one)")
 		}
 		fs.Int64Var(&m.MaxReplyBytes, "max-reply", model.DefaultMaxReplyBytes, "bytes one reply of the model server may hold; a larger one is an error")
@@ -39,26 +42,27 @@ func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 // fs, is no provider; it names the setting where the name came from.
 func checkProvider(fs *pflag.FlagSet, name string) error {
 	if _, ok := model.Lookup(name); !ok {
-		return usagef("%s: %s", setting(fs, "provider"), unknown("provider", name, model.Names()))
+		return usagef("%s: %s", asGiven(fs, "provider"), unknown("provider", name, model.Names()))
 	}
 	return nil
 }
 
-// withProviderEnv returns cfg with the server's URL and the API key taken
-// from the provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …) of
-// e's environment where cfg leaves them empty, as the model package would
-// take them from the process's.
+// numCtxUsage is the help of --num-ctx.
+var numCtxUsage = fmt.Sprintf("context window asked of Ollama, in tokens, and the most it grows to (default: %d, grown once when a prompt needs more, up to what the model takes)",
+	model.DefaultNumCtx)
+
+// withProviderEnv returns cfg as model.Resolve works it out in e's
+// environment: the server's URL, the API key and the model, from the
+// provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …) and its
+// defaults where cfg leaves them empty, as model.New would from the
+// process's. A cfg it cannot resolve comes back as it is, for model.New
+// to say why.
 func (e *env) withProviderEnv(cfg model.Config) model.Config {
-	p, ok := model.Lookup(cfg.Provider)
-	if !ok {
+	r, err := model.Resolve(cfg, e.getenv)
+	if err != nil {
 		return cfg
 	}
-	if cfg.BaseURL == "" && p.URLEnv != "" {
-		cfg.BaseURL = e.getenv(p.URLEnv)
-	}
-	if cfg.APIKey == "" && p.KeyEnv != "" {
-		cfg.APIKey = e.getenv(p.KeyEnv)
-	}
+	cfg.BaseURL, cfg.APIKey, cfg.Model = r.URL, r.Key, r.Model
 	return cfg
 }
 
@@ -86,25 +90,31 @@ func modelsCommand() *command {
 		name: "models", args: "[flags]", does: "list the models the provider serves",
 		synopsis: "models [flags]\n       react-agent models default [NAME]",
 		examples: `  react-agent models
-  react-agent models --provider openai --base-url http://127.0.0.1:8080
+  react-agent models --base-url http://127.0.0.1:8080   (any kind of server)
   react-agent models --json
   react-agent models default llama3.1:8b   (kept in the config file)
 
 The model ask and chat use unless --model says otherwise is marked
-(default); "models default NAME" makes NAME that model.
+(default); "models default NAME" makes NAME that model of the provider in
+force: each provider has its own.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addModelsFlags(fs)
-			return func(c *call) error { return runModels(c, f) }
+			return func(c *call) error {
+				if len(c.args) == 1 && c.args[0] == "list" {
+					c.args = nil // as in llm, and as logs list is logs
+				}
+				return runModels(c, f)
+			}
 		},
 		check: func(args []string) error {
 			switch {
-			case len(args) == 0, args[0] == "default" && len(args) <= 2:
+			case len(args) == 0, len(args) == 1 && args[0] == "list", args[0] == "default" && len(args) <= 2:
 				return nil
 			case args[0] == "default":
 				return usagef("models default takes one model's name, as in: react-agent models default qwen2.5:7b")
 			}
-			return usagef("models takes no arguments, or default [NAME]; got %q", args)
+			return usagef("models takes no argument, list, or default [NAME]; got %q%s", args, didYouMean(args[0], []string{"list", "default"}))
 		},
 		writesSettings: func(args []string) bool { return len(args) == 2 },
 		signals:        signalsCancel,
@@ -119,10 +129,13 @@ The model ask and chat use unless --model says otherwise is marked
 
 // checkModelName refuses a name no server gives a model: empty, longer
 // than 256 bytes, or holding spaces, control or invisible characters,
-// which would go into the config file and on every request.
+// which would go into the config file and on every request, or a part of
+// a URL ("://", "?", "#", a "." or ".." between slashes), which a server
+// that puts the name in its path would read as one.
 func checkModelName(name string) error {
-	ok := name != "" && len(name) <= 256 && utf8.ValidString(name) && tools.Visible(name) == name &&
-		!strings.ContainsFunc(name, unicode.IsSpace)
+	ok := name != "" && len(name) <= 256 && utf8.ValidString(name) && escape.Visible(name) == name &&
+		!strings.ContainsFunc(name, unicode.IsSpace) && !strings.ContainsAny(name, "?#") && !strings.Contains(name, "://") &&
+		!slices.ContainsFunc(strings.Split(name, "/"), func(part string) bool { return part == "." || part == ".." })
 	if !ok {
 		return usagef("%q is not a model's name: a name is one word of printable characters, like qwen2.5:7b (react-agent models lists them)", name)
 	}
@@ -132,34 +145,31 @@ func checkModelName(name string) error {
 // runModels lists the models, or shows or sets the default one.
 func runModels(c *call, f *modelsFlags) error {
 	ctx, stdout, stderr := c.ctx, c.stdout, c.stderr
-	if err := checkProvider(c.fs, f.model.Provider); err != nil {
+	fs, m, cf := c.fs, &f.model, c.config
+	if len(c.args) == 2 {
+		// The config file is written, not read: the settings ask would
+		// take say which provider the default is for.
+		var af *agentFlags
+		fs, af, cf = c.askSettings(c.fs)
+		m = &af.model
+	}
+	if err := checkProvider(fs, m.Provider); err != nil {
 		return err
 	}
-	if len(c.args) == 2 {
-		name := c.args[1]
-		if err := checkModelName(name); err != nil {
-			return err
-		}
-		path := c.configPath(c.fs)
-		if err := writeSetting(path, "model", name, false); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "the default model is %s from now on (model: in %s)\n", c.forTerminal(stderr, name), path)
-		if names, err := model.List(ctx, c.withProviderEnv(f.model)); err == nil && !slices.Contains(names, name) {
-			fmt.Fprintf(stderr, "react-agent: %s does not serve %s yet", f.model.Provider, c.forTerminal(stderr, name))
-			if f.model.Provider == "ollama" {
-				fmt.Fprintf(stderr, ": ollama pull %s", c.forTerminal(stderr, name))
-			}
-			fmt.Fprintln(stderr)
-		}
-		return nil
+	if err := c.findProvider(ctx, fs, m); err != nil {
+		return err
 	}
-	def := c.defaultModel(c.fs, f.model.Provider)
+	m.DefaultModel = cf.defaultModel
+	prov, _ := model.Lookup(m.Provider)
+	if len(c.args) == 2 {
+		return c.setDefaultModel(cf.path, *m, c.args[1])
+	}
+	def := c.defaultModel(*m)
 	if len(c.args) == 1 {
 		fmt.Fprintln(stdout, c.forTerminal(stdout, def))
 		return nil
 	}
-	infos, err := model.Models(ctx, c.withProviderEnv(f.model))
+	infos, err := model.Models(ctx, c.withProviderEnv(*m))
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -169,28 +179,28 @@ func runModels(c *call, f *modelsFlags) error {
 			Default bool `json:"default,omitempty"`
 		}
 		list := []entry{}
-		for _, m := range infos {
-			list = append(list, entry{m, m.Name == def})
+		for _, info := range infos {
+			list = append(list, entry{info, prov.SameModel(info.Name, def)})
 		}
-		return writeJSON(stdout, list)
+		return c.writeJSON(stdout, list)
 	}
 	if len(infos) == 0 {
 		fmt.Fprintln(stderr, "react-agent: the server serves no model yet")
 	}
 	var rows [][3]string
-	for _, m := range infos {
+	for _, info := range infos {
 		size, date := "", ""
-		if m.Size > 0 {
-			size = humanSize(m.Size)
+		if info.Size > 0 {
+			size = humanSize(info.Size)
 		}
-		if !m.Modified.IsZero() {
-			date = m.Modified.Local().Format("2006-01-02")
+		if !info.Modified.IsZero() {
+			date = info.Modified.Local().Format("2006-01-02")
 		}
 		mark := ""
-		if m.Name == def {
+		if prov.SameModel(info.Name, def) {
 			mark = "(default)"
 		}
-		rows = append(rows, [3]string{c.forTerminal(stdout, m.Name), strings.TrimSpace(size + "  " + date), mark})
+		rows = append(rows, [3]string{c.forTerminal(stdout, info.Name), strings.TrimSpace(size + "  " + date), mark})
 	}
 	for _, line := range columns(rows, 40) {
 		fmt.Fprintln(stdout, line)
@@ -198,20 +208,116 @@ func runModels(c *call, f *modelsFlags) error {
 	return nil
 }
 
-// defaultModel returns the model that ask and chat use on provider unless
-// --model says otherwise: the setting's, or the provider's own.
-func (e *env) defaultModel(fs *pflag.FlagSet, provider string) string {
+// setDefaultModel makes name the default model of m's provider in the
+// config file at path, and warns when the provider's server does not
+// serve it.
+func (c *call) setDefaultModel(path string, m model.Config, name string) error {
+	stderr := c.stderr
+	if err := checkModelName(name); err != nil {
+		return err
+	}
+	if path == "" {
+		path = c.configPath(c.fs)
+	}
+	moved, err := writeDefaultModel(path, m.Provider, name, false)
+	if err != nil {
+		return err
+	}
+	if moved != "" {
+		fmt.Fprintf(stderr, "react-agent: %s\n", c.forTerminal(stderr, moved))
+	}
+	fmt.Fprintf(stderr, "the default model of %s is %s from now on (%s: in %s)\n", m.Provider, c.forTerminal(stderr, name), defaultModelKey, path)
+	if m.Provider == "llamacpp" {
+		return nil // llama-server serves the one model it loaded, whatever it is asked for
+	}
+	names, err := model.List(c.ctx, c.withProviderEnv(m))
+	if err != nil {
+		return nil // no server to ask now: the model is asked for when it is used
+	}
+	prov, _ := model.Lookup(m.Provider)
+	if slices.ContainsFunc(names, func(n string) bool { return prov.SameModel(n, name) }) {
+		return nil
+	}
+	fmt.Fprintf(stderr, "react-agent: %s does not serve %s", m.Provider, c.forTerminal(stderr, name))
+	switch near := nearest(name, modelChoices(prov, names)); {
+	case near != "":
+		fmt.Fprintf(stderr, "; did you mean %s?", c.forTerminal(stderr, near))
+	case m.Provider == "ollama":
+		fmt.Fprintf(stderr, " yet: ollama pull %s", c.forTerminal(stderr, name))
+	}
+	fmt.Fprintln(stderr)
+	return nil
+}
+
+// modelChoices returns the names of the models a server serves, as a
+// name may be written for them: on Ollama, "qwen2.5" for
+// "qwen2.5:latest".
+func modelChoices(p model.Provider, names []string) []string {
+	var choices []string
+	for _, n := range names {
+		if short, ok := strings.CutSuffix(n, ":latest"); ok && p.SameModel(short, n) {
+			n = short
+		}
+		choices = append(choices, n)
+	}
+	return choices
+}
+
+// defaultModel returns the model that ask and chat use on m's provider
+// unless --model says otherwise: REACT_AGENT_MODEL's, the provider's
+// default in the config file, or the provider's own.
+func (e *env) defaultModel(m model.Config) string {
+	r, _ := model.Resolve(model.Config{Provider: m.Provider, Model: e.getenv(envName("model")), DefaultModel: m.DefaultModel}, e.getenv)
+	return r.Model
+}
+
+// askSettings returns the flags of ask, as ask would take them with
+// those of fs given on the command line (the model's, and --config),
+// the environment and the config file, and the config file. A mistake
+// in the settings is left to the command that reads them to say: a
+// command that writes the config file works though the file has one.
+func (e *env) askSettings(fs *pflag.FlagSet) (*pflag.FlagSet, *agentFlags, configFile) {
 	afs := pflag.NewFlagSet("ask", pflag.ContinueOnError)
 	f := addAgentFlags(afs)
-	afs.Set("provider", provider)
-	afs.Set("config", e.configPath(fs))
-	e.applySettings(afs) // a mistake in them is said by the command that reads them
-	if f.model.Model != "" {
-		return f.model.Model
+	for _, name := range []string{"provider", "model", "base-url", "api-key"} {
+		if fl := fs.Lookup(name); fl != nil && fl.Changed {
+			afs.Set(name, fl.Value.String())
+		}
 	}
-	p, _ := model.Lookup(provider)
-	return p.DefaultModel
+	afs.Set("config", e.configPath(fs))
+	cf, _ := e.applySettings(afs)
+	if cf.path == "" {
+		cf.path = e.configPath(fs)
+	}
+	return afs, f, cf
 }
+
+// findProvider makes m's provider that of the server at m's address, as
+// what the server answers tells (see model.Identify), when an address
+// was given and no provider chosen: on the command line, in the
+// environment or the config file, or by a continued conversation. A
+// server that answers as none of those known is an error that says to
+// pass --provider; one that cannot be reached is left to the default
+// provider, whose call says so.
+func (e *env) findProvider(ctx context.Context, fs *pflag.FlagSet, m *model.Config) error {
+	if fs.Changed("provider") || m.BaseURL == "" || m.Replay != "" {
+		return nil
+	}
+	found, err := model.Identify(ctx, *m)
+	switch {
+	case errors.Is(err, model.ErrUnknownServer):
+		return err
+	case err != nil:
+		return nil
+	}
+	fs.Set("provider", found.Provider)
+	fs.SetAnnotation("provider", sourceAnnotation, []string{foundAt + hideURLSecrets(m.BaseURL)})
+	m.Provider, m.Server = found.Provider, found.Server
+	return nil
+}
+
+// foundAt starts the source of a provider that the server's answers told.
+const foundAt = "found at "
 
 // humanSize writes a size in bytes as people read it: 4.7 GB, 512 MB.
 func humanSize(n int64) string {

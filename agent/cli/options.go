@@ -31,9 +31,13 @@ var agentOptions = map[string]string{
 	"guided_grammar": "--constrain says whether steps are bound", "guided_regex": "--constrain says whether steps are bound",
 	"guided_choice": "--constrain says whether steps are bound", "structural_tag": "--constrain says whether steps are bound",
 	"regex": "--constrain says whether steps are bound", "ebnf": "--constrain says whether steps are bound",
-	// Settings that have a flag of their own.
+	// Settings that have a flag of their own: one rule for all, so that
+	// -o never silently beats the flag, or the flag -o.
 	"num_ctx":     "pass --num-ctx",
 	"temperature": "pass --temperature",
+	// The bound on a reply, as each server names it.
+	"max_tokens": "pass --max-tokens", "max_completion_tokens": "pass --max-tokens",
+	"num_predict": "pass --max-tokens", "n_predict": "pass --max-tokens",
 }
 
 // optionFlags are the model options that have a flag of their own, with
@@ -41,6 +45,8 @@ var agentOptions = map[string]string{
 var optionFlags = map[string]string{
 	"num_ctx":     "num-ctx",
 	"temperature": "temperature",
+	"max_tokens":  "max-tokens", "max_completion_tokens": "max-tokens",
+	"num_predict": "max-tokens", "n_predict": "max-tokens",
 }
 
 // agentOptionError is the error of -o with a key the agent writes itself.
@@ -51,10 +57,23 @@ func (e *agentOptionError) Error() string {
 }
 
 // checkOption refuses the key of an -o option that the agent writes
-// itself, in any case.
+// itself, in any case: compared as Go's JSON decoding compares a key with
+// a field's name, under Unicode's simple case folding, which reads the
+// long s of "ſtream" as an s.
 func checkOption(key string) error {
-	if instead, ok := agentOptions[strings.ToLower(key)]; ok {
+	if instead, ok := foldLookup(agentOptions, key); ok {
 		return &agentOptionError{key: key, instead: instead}
 	}
 	return nil
+}
+
+// foldLookup returns the value of the key of m that equals key under
+// Unicode's simple case folding.
+func foldLookup(m map[string]string, key string) (string, bool) {
+	for k, v := range m {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return "", false
 }

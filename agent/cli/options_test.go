@@ -22,6 +22,10 @@ func TestOptionsTheAgentWritesAreRefused(t *testing.T) {
 		{"tools=[]", "--protocol"},
 		{"stop=[]", "pass --stop, or --no-stop"},
 		{"num_ctx=2048", "pass --num-ctx"},
+		{"max_tokens=200", "pass --max-tokens"},
+		{"num_predict=200", "pass --max-tokens"},
+		{"n_predict=7", "pass --max-tokens"},
+		{"max_completion_tokens=64", "pass --max-tokens"},
 		{"Stream=false", "--stream and --no-stream"},
 	}
 	for _, tt := range tests {
@@ -41,5 +45,24 @@ func TestOptionsTheAgentWritesAreRefused(t *testing.T) {
 	}
 	if got := args(append(append([]string{"-q", "-o", "repeat_penalty", "1.1"}, demo...), "What is 17 * 23 + 4?")...).run(t); got.code != 0 {
 		t.Errorf("an option the agent does not write is refused\n%s", got)
+	}
+}
+
+// TestAnOptionWithoutItsKeyIsAUsageError: -o followed by a flag left the
+// option's key out; once, -o -q 'question' took -q for the key and the
+// question for its value, and said there was no question.
+func TestAnOptionWithoutItsKeyIsAUsageError(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", "-q", "What is 2+2?"}, "-o needs a KEY and its VALUE before -q"},
+		{[]string{"--option", "--quiet", "What is 2+2?"}, "--option needs a KEY and its VALUE before --quiet"},
+		{[]string{"-q", "-o", "-v"}, "-o needs a KEY and its VALUE before -v"},
+	}
+	for _, tt := range tests {
+		if got := args(tt.args...).run(t); got.code != exitUsage || !strings.Contains(got.stderr, tt.want) {
+			t.Errorf("%q: want a usage error that says %q\n%s", tt.args, tt.want, got)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // parseOutput is one line of `react-agent parse` output.
@@ -130,7 +131,7 @@ func runParse(c *call, f *parseCmdFlags) error {
 		fmt.Fprintf(c.stderr, "react-agent parse: reading %s from the terminal; paste it, then press Ctrl-D (or pipe it in: react-agent parse < reply.txt)\n", what)
 	}
 	if f.scoreFile != "" {
-		return scoreCorpus(f.scoreFile, known, f.json, stdin, stdout)
+		return scoreCorpus(f.scoreFile, known, f.json, stdin, c.jsonOut(stdout))
 	}
 	p := parser.New(known)
 	parse := func(text string) parseOutput {
@@ -141,7 +142,7 @@ func runParse(c *call, f *parseCmdFlags) error {
 		}
 		return out
 	}
-	w := bufio.NewWriter(stdout)
+	w := bufio.NewWriter(c.jsonOut(stdout))
 	defer w.Flush()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -286,7 +287,7 @@ func scoreCorpus(path string, known parser.Tools, asJSON bool, stdin io.Reader, 
 // the terminal.
 func printScore(w io.Writer, rep score.Report) {
 	for _, f := range rep.Failures {
-		fmt.Fprintf(w, "line %d%s: %s\n", f.Line, caseID(f.ID), tools.Visible(f.Reason))
+		fmt.Fprintf(w, "line %d%s: %s\n", f.Line, caseID(f.ID), escape.Visible(f.Reason))
 		fmt.Fprintf(w, "  want: %s\n", describeExpect(f.Expect))
 		if f.Got == nil {
 			fmt.Fprintf(w, "  got:  a parse error: %s\n", quoteClip(f.Error))
@@ -295,7 +296,7 @@ func printScore(w io.Writer, rep score.Report) {
 		}
 	}
 	for _, m := range rep.Malformed {
-		fmt.Fprintf(w, "line %d: not scored: %s\n", m.Line, tools.Visible(m.Err.Error()))
+		fmt.Fprintf(w, "line %d: not scored: %s\n", m.Line, escape.Visible(m.Err.Error()))
 	}
 	fmt.Fprintf(w, "%d of %d replies read as labelled (%.1f%%)", rep.Passed, rep.Total, 100*rep.Accuracy())
 	switch n := len(rep.Malformed); {
@@ -312,7 +313,7 @@ func caseID(id json.RawMessage) string {
 	if len(id) == 0 || string(id) == "null" {
 		return ""
 	}
-	return " (id " + tools.Visible(clip(string(id), 60)) + ")"
+	return " (id " + escape.Visible(clip(string(id), 60)) + ")"
 }
 
 // describeExpect says what a corpus label asks for.
@@ -327,7 +328,7 @@ func describeExpect(e score.Expect) string {
 	}
 	s := "the action " + quoteClip(*e.Action)
 	if e.Input != nil {
-		s += " with the input " + tools.Visible(clip(string(e.Input), 200))
+		s += " with the input " + escape.Visible(clip(string(e.Input), 200))
 	}
 	return s
 }
@@ -337,7 +338,7 @@ func describeStep(st parser.Step) string {
 	if st.Kind == parser.KindFinal {
 		return "the final answer " + quoteClip(st.FinalAnswer)
 	}
-	return "the action " + quoteClip(st.Action) + " with " + tools.Visible(clip(prompt.FormatArgs(st.Args), 200))
+	return "the action " + quoteClip(st.Action) + " with " + escape.Visible(clip(prompt.FormatArgs(st.Args), 200))
 }
 
 // quoteClip quotes a text from outside, shortened, with its line breaks

@@ -13,7 +13,8 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/agent/redact"
+	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
@@ -56,7 +57,7 @@ type runLog struct {
 // openRunLog opens the log unless it is off, and goes on with the
 // conversation that --continue or --cid names, whose provider, model and
 // server become those of the run unless the command line says otherwise
-// (see continueSettings). A log that cannot be opened is reported on
+// (see adoptConversation). A log that cannot be opened is reported on
 // stderr, and the run goes on unlogged, unless it was to continue.
 func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, servers []mcp.Server) (*runLog, error) {
 	stderr := e.stderr
@@ -77,7 +78,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 		if resume {
 			return nil, err
 		}
-		fmt.Fprintf(stderr, "react-agent: not logging this run: %s\n", tools.Visible(advise(err)))
+		fmt.Fprintf(stderr, "react-agent: not logging this run: %s\n", escape.Visible(advise(err)))
 		return nil, nil
 	}
 	rl := &runLog{Session: sess}
@@ -91,7 +92,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 		sess.Close()
 		return nil, err
 	default:
-		e.continueSettings(fs, f, sess)
+		e.adoptConversation(fs, f, sess)
 		for _, t := range sess.Turns() {
 			rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
 		}
@@ -99,8 +100,8 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 	return rl, nil
 }
 
-// continueSettings gives a continued conversation the provider, model
-// and server it had, where the command line names none. As in llm, the
+// adoptConversation gives the run the provider, model and server of the
+// conversation it continues, where the command line names none. As in llm, the
 // flags of this command line win; the conversation's own settings win
 // over the environment and the config file, which are standing defaults
 // rather than a choice for this conversation. A provider named on the
@@ -110,7 +111,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 // conversation's provider replaces the one the environment or the config
 // file named, their base URL and key, meant for that one, are dropped,
 // so that the provider's own variables (OPENAI_API_KEY, …) apply.
-func (e *env) continueSettings(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
+func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
 	last, ok := sess.Continued()
 	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
 		return
@@ -143,22 +144,25 @@ func (e *env) continueSettings(fs *pflag.FlagSet, f *agentFlags, sess *logs.Sess
 }
 
 // baseURL is the server's URL as the flags and the provider's variable
-// (OLLAMA_HOST, …) give it; empty for the provider's usual address.
+// (OLLAMA_HOST, …) give it, as model.Resolve reads it; empty for the
+// provider's usual address.
 func (e *env) baseURL(f *agentFlags) string {
-	if f.model.BaseURL != "" {
+	r, err := model.Resolve(f.model, e.getenv)
+	switch {
+	case err != nil:
 		return f.model.BaseURL
+	case r.URLFrom == model.FromDefault:
+		return ""
 	}
-	if p, ok := model.Lookup(f.model.Provider); ok && p.URLEnv != "" {
-		return e.getenv(p.URLEnv)
-	}
-	return ""
+	return r.URL
 }
 
 // runMeta is what the log keeps of the model of a run.
 func (e *env) runMeta(f *agentFlags) logs.Run {
+	r, _ := model.Resolve(f.model, e.getenv)
 	name := f.model.Model
-	if p, ok := model.Lookup(f.model.Provider); ok && name == "" {
-		name = p.DefaultModel
+	if name == "" {
+		name = r.Model
 	}
 	return logs.Run{Provider: f.model.Provider, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol}
 }
@@ -176,7 +180,7 @@ func (e *env) logSecrets(f *agentFlags, servers []mcp.Server) []string {
 	for _, srv := range servers {
 		secrets = append(secrets, srv.Secrets()...)
 		for k, v := range srv.Env {
-			if kv := k + "=" + v; model.RedactText(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
+			if kv := k + "=" + v; redact.Text(kv) != kv { // GITHUB_TOKEN=…, not ROOT=…
 				secrets = append(secrets, v)
 			}
 		}
@@ -196,7 +200,8 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	if res != nil {
 		u := res.Usage
 		o = logs.Outcome{Answer: res.Answer, StopReason: string(res.StopReason), Duration: res.Duration,
-			Usage: logs.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}}
+			Usage: logs.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens},
+			Model: res.Model} // what the server says ran, rather than the name asked for
 	}
 	if err != nil {
 		o.Error = err.Error()

@@ -14,14 +14,17 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
+	"github.com/react-agent/react-agent/tools/mcp"
 )
 
 // agentFlags are the flags of ask and chat.
 type agentFlags struct {
-	*settings
+	*toolFlags
 	model         model.Config
 	maxIterations int
 	timeout       time.Duration
@@ -49,10 +52,14 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	addModelFlags(fs, m, true)
 	grouped(fs, "Agent flags", func() {
 		fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls before the agent is asked for its best answer")
-		fs.StringVar(&f.protocol, "protocol", string(agent.ProtocolText), `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
-		fs.StringVar(&f.constrain, "constrain", string(agent.ConstrainAuto), `bind each step to the tools as the server samples it: "auto" (where the text protocol stays: llamacpp, vLLM, SGLang), "on" (also the JSON object protocol on Ollama, LM Studio, OpenAI; an error where the server cannot) or "off"`)
+		fs.Var(oneOf(&f.protocol, string(agent.ProtocolText), "protocol", string(agent.ProtocolText), string(agent.ProtocolNative), string(agent.ProtocolAuto)),
+			"protocol", `how the model calls tools: "text" (the ReAct text protocol, any model), "native" (the server's tool calling) or "auto" (native, text where the server refuses tools)`)
+		fs.Var(oneOf(&f.constrain, string(agent.ConstrainAuto), "mode", string(agent.ConstrainAuto), string(agent.ConstrainOn), string(agent.ConstrainOff)),
+			"constrain", `bind each step to the tools as the server samples it: "auto" (where the text protocol stays: llamacpp, vLLM, SGLang), "on" (also the JSON object protocol on Ollama, LM Studio, OpenAI; an error where the server cannot) or "off"`)
 		fs.DurationVar(&f.timeout, "timeout", 0, "time limit of the whole run, such as 90s or 5m (0: none)")
-		fs.StringVar(&f.lang, "lang", "en", `prompt language: "en" or "zh"`)
+		lang := oneOf(&f.lang, "en", "language", prompt.Languages()...)
+		lang.hint = "or write your own prompt and pass it with --prompt-file"
+		fs.Var(lang, "lang", `prompt language: "en" or "zh"`)
 		addPromptFlag(fs, &f.prompt)
 		fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
 		pathFlag(fs, "prompt-file")
@@ -73,14 +80,16 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 		fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
 		fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
 	})
-	f.settings = addSettings(fs)
-	addYes(fs, f.settings)
+	f.toolFlags = addToolFlags(fs)
+	addYes(fs, f.toolFlags)
 	return f
 }
 
 // addPromptFlag adds --prompt, the choice of a built-in prompt, to fs.
 func addPromptFlag(fs *pflag.FlagSet, style *string) {
-	fs.StringVar(style, "prompt", prompt.Full, `built-in prompt: "full", or "compact": less than half the bytes, for small models and short context windows (English only)`)
+	c := oneOf(style, prompt.Full, "prompt", prompt.Styles()...)
+	c.hint = "or write your own prompt and pass it with --prompt-file"
+	fs.Var(c, "prompt", `built-in prompt: "full", or "compact": less than half the bytes, for small models and short context windows (English only)`)
 }
 
 // promptTemplate returns the prompt template that --prompt, --lang and
@@ -118,73 +127,118 @@ type session struct {
 	// context, which build adds from the flags as they are then.
 	opts      []agent.Option
 	constrain agent.Constrain
+	// chat says that the session is a chat's, whose advice names its
+	// commands (/model) rather than flags.
+	chat bool
 }
 
 // newSession builds the agent that the flags of c, with their settings
 // applied, describe.
 func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Option) (*session, error) {
-	fs, stdout, stderr := c.fs, c.stdout, c.stderr
-	for _, pair := range [][]string{{"quiet", "verbose"}, {"stop", "no-stop"}} {
-		if err := contradicting(fs, pair...); err != nil {
-			return nil, err
-		}
+	if err := checkAgentFlags(c.fs, f); err != nil {
+		return nil, err
 	}
-	if f.maxIterations < 1 {
-		return nil, usagef("--max-iterations must be at least 1, got %d", f.maxIterations)
-	}
-	topts := f.tools()
-	reg, err := builtins(topts)
+	reg, err := builtins(f.tools())
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := promptTemplate(f.prompt, f.lang, f.promptFile)
+	tmpl, err := f.template()
+	if err != nil {
+		return nil, err
+	}
+	servers, err := mcpServers(f.toolFlags)
 	if err != nil {
 		return nil, err
 	}
 	// The log comes before the model: a continued conversation brings
 	// its provider, model and server.
-	servers, err := mcpServers(f.settings)
+	rl, err := c.openRunLog(ctx, c.fs, f, servers)
 	if err != nil {
 		return nil, err
 	}
-	rl, err := c.openRunLog(ctx, fs, f, servers)
-	if err != nil {
-		return nil, err
-	}
+	s := &session{env: c.env, fs: c.fs, flags: f, reg: reg, log: rl, closeFn: func() {},
+		constrain: agent.Constrain(f.constrain), chat: c.cmd != nil && c.cmd.name == "chat"}
 	built := false
 	defer func() {
 		if !built {
-			rl.close(ctx, stderr)
+			s.close(ctx)
 		}
 	}()
-	if f.model.Replay != "" && !fs.Changed("provider") {
-		f.model.Provider = "replay" // --replay FILE says where the answers come from
-	}
-	protocol, err := parseProtocol(f.protocol)
+	m, err := s.openModel(ctx, c.config)
 	if err != nil {
 		return nil, err
 	}
-	f.model.ToolCalling = protocol != agent.ProtocolText
-	constrain, err := parseConstrain(f.constrain, protocol)
+	s.opts = append(s.agentOptions(tmpl, servers), extra...)
+	closeTools, err := startMCP(ctx, servers, f.toolFlags, reg, c.stderr)
 	if err != nil {
+		return nil, interrupted(ctx, err)
+	}
+	closeTTY := s.closeFn
+	s.closeFn = func() { closeTools(); closeTTY() }
+	s.agent = s.newAgent(m)
+	built = true
+	return s, nil
+}
+
+// checkAgentFlags refuses flags of ask and chat that cannot go together,
+// and values no run can use.
+func checkAgentFlags(fs *pflag.FlagSet, f *agentFlags) error {
+	for _, pair := range [][]string{{"quiet", "verbose"}, {"stop", "no-stop"}} {
+		if err := contradicting(fs, pair...); err != nil {
+			return err
+		}
+	}
+	if f.maxIterations < 1 {
+		return usagef("--max-iterations must be at least 1, got %d", f.maxIterations)
+	}
+	if agent.Constrain(f.constrain) == agent.ConstrainOn && agent.Protocol(f.protocol) != agent.ProtocolText {
+		return usagef("--constrain on binds the text protocol; pass --protocol text, or --constrain auto")
+	}
+	return nil
+}
+
+// template returns the prompt template the flags name: the user's own,
+// or the built-in one of the style and the language.
+func (f *agentFlags) template() (*prompt.Template, error) {
+	return promptTemplate(f.prompt, f.lang, f.promptFile)
+}
+
+// openModel returns the model the flags name, with the default models
+// of the config file cf: the provider --replay or the server's answers
+// tell, when none was chosen.
+func (s *session) openModel(ctx context.Context, cf configFile) (llms.Model, error) {
+	m := &s.flags.model
+	if m.Replay != "" && !s.fs.Changed("provider") {
+		m.Provider = "replay" // --replay FILE says where the answers come from
+	}
+	if err := checkProvider(s.fs, m.Provider); err != nil {
 		return nil, err
 	}
-	s := &session{env: c.env, fs: fs, flags: f, reg: reg, constrain: constrain}
-	m, err := s.newModel(ctx)
-	if err != nil {
+	if err := s.findProvider(ctx, s.fs, m); err != nil {
 		return nil, err
 	}
-	in, out, closeTTY := c.confirmTerminal()
-	s.closeFn = closeTTY
+	m.DefaultModel = cf.defaultModel
+	if s.log != nil {
+		s.log.Use(s.runMeta(s.flags))
+	}
+	return s.newModel(ctx)
+}
+
+// agentOptions returns the options of the session's agent, but for the
+// system prompt's extra context: the flags', the confirmation of tool
+// calls on the terminal, and where the events go (the trace, the JSON
+// events, the log).
+func (s *session) agentOptions(tmpl *prompt.Template, servers []mcp.Server) []agent.Option {
+	f := s.flags
 	opts := []agent.Option{
 		agent.WithMaxIterations(f.maxIterations),
-		agent.WithProtocol(protocol),
-		agent.WithConstrain(constrain),
+		agent.WithProtocol(agent.Protocol(f.protocol)),
+		agent.WithConstrain(s.constrain),
 		agent.WithTemplate(tmpl),
-		agent.WithHooks(agent.Confirmation(reg, onOwnLine{tools.NewTerminalConfirmer(in, out, f.yes), s})),
+		agent.WithHooks(agent.Confirmation(s.reg, onOwnLine{s.confirmer(), s})),
 		// What the log hides, the model does not read either: a key, or
 		// a value of an MCP server's env that the server's error quotes.
-		agent.WithRedactor(model.NewRedactor(c.logSecrets(f, servers)...)),
+		agent.WithRedactor(redact.New(s.logSecrets(f, servers)...)),
 	}
 	if f.timeout > 0 {
 		opts = append(opts, agent.WithTimeout(f.timeout))
@@ -196,36 +250,49 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 		opts = append(opts, agent.WithStopSequences(f.stops...))
 	}
 	if f.json {
-		opts = append(opts, agent.WithEvents(advised(event.JSONLines(stdout))))
+		opts = append(opts, agent.WithEvents(advised(s.chat, event.JSONLines(s.jsonOut(s.stdout)))))
 	}
+	opts = append(opts, s.traceOptions()...)
+	if s.log != nil {
+		opts = append(opts, agent.WithEvents(s.log.Event))
+	}
+	return opts
+}
+
+// confirmer returns the confirmer of tool calls on the terminal, which
+// the session closes.
+func (s *session) confirmer() *tools.TerminalConfirmer {
+	in, out, closeTTY := s.confirmTerminal()
+	s.closeFn = closeTTY
+	confirmer := tools.NewTerminalConfirmer(in, out, s.flags.yes)
+	confirmer.Scope = "in this run" // ask's: a chat's is the chat
+	if s.chat {
+		confirmer.Scope = "in this chat"
+	}
+	return confirmer
+}
+
+// traceOptions makes the session's trace on stderr, unless -q, and
+// returns the options that show the run in it: its events and, where it
+// streams, the model's text as it comes.
+func (s *session) traceOptions() []agent.Option {
+	f, stdout, stderr := s.flags, s.stdout, s.stderr
 	// --json on a terminal shows the events alone: the trace would
 	// interleave with them on the same screen.
-	jsonOnScreen := f.json && c.terminal(stdout) && c.terminal(stderr) && !f.verbose
-	if !f.quiet && !jsonOnScreen {
-		tty := c.terminal(stderr)
-		s.trace = trace.New(stderr,
-			trace.Color(tty && c.getenv("NO_COLOR") == "" && c.getenv("TERM") != "dumb"),
-			trace.Spinner(tty && c.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
-			trace.Verbose(f.verbose))
-		opts = append(opts, agent.WithEvents(advised(withHints(s.trace.Event))))
-		if !f.noStream && (f.stream || (tty && !fs.Changed("stream"))) {
-			opts = append(opts, agent.WithStreaming(s.trace.Token))
-		}
+	jsonOnScreen := f.json && s.terminal(stdout) && s.terminal(stderr) && !f.verbose
+	if f.quiet || jsonOnScreen {
+		return nil
 	}
-	if s.log = rl; rl != nil {
-		rl.Use(c.runMeta(f))
-		opts = append(opts, agent.WithEvents(rl.Event))
+	tty := s.terminal(stderr)
+	s.trace = trace.New(stderr,
+		trace.Color(tty && s.getenv("NO_COLOR") == "" && s.getenv("TERM") != "dumb"),
+		trace.Spinner(tty && s.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
+		trace.Verbose(f.verbose))
+	opts := []agent.Option{agent.WithEvents(advised(s.chat, notices(f.verbose, withHints(s.trace.Event))))}
+	if !f.noStream && (f.stream || (tty && !s.fs.Changed("stream"))) {
+		opts = append(opts, agent.WithStreaming(s.trace.Token))
 	}
-	closeTools, err := startMCP(ctx, servers, f.settings, reg, stderr)
-	if err != nil {
-		closeTTY()
-		return nil, interrupted(ctx, err)
-	}
-	s.closeFn = func() { closeTools(); closeTTY() }
-	s.opts = append(opts, extra...)
-	s.agent = s.newAgent(m)
-	built = true
-	return s, nil
+	return opts
 }
 
 // newModel returns the model the flags name, as they are now.
@@ -262,29 +329,6 @@ func (s *session) rebuild(ctx context.Context) error {
 		s.log.Use(s.runMeta(s.flags))
 	}
 	return nil
-}
-
-// parseProtocol reads --protocol.
-func parseProtocol(s string) (agent.Protocol, error) {
-	switch p := agent.Protocol(strings.ToLower(strings.TrimSpace(s))); p {
-	case agent.ProtocolText, agent.ProtocolNative, agent.ProtocolAuto:
-		return p, nil
-	}
-	return "", usagef("--protocol must be text, native or auto, got %q%s", s, didYouMean(s, []string{"text", "native", "auto"}))
-}
-
-// parseConstrain reads --constrain, which binds only the text protocol.
-func parseConstrain(s string, protocol agent.Protocol) (agent.Constrain, error) {
-	switch c := agent.Constrain(strings.ToLower(strings.TrimSpace(s))); c {
-	case agent.ConstrainAuto, agent.ConstrainOff:
-		return c, nil
-	case agent.ConstrainOn:
-		if protocol != agent.ProtocolText {
-			return "", usagef("--constrain on binds the text protocol; pass --protocol text, or --constrain auto")
-		}
-		return c, nil
-	}
-	return "", usagef("--constrain must be auto, on or off, got %q%s", s, didYouMean(s, []string{"auto", "on", "off"}))
 }
 
 // onOwnLine is a confirmer whose questions start a line of their own,
@@ -334,8 +378,8 @@ func (s *session) report(res *agent.Result, err error) error {
 			modelTime += st.ModelDuration
 		}
 		u := res.Usage
-		fmt.Fprintf(s.stderr, "usage: %d tokens in, %d out, %d model calls, %s of model time\n",
-			u.PromptTokens, u.CompletionTokens, len(res.Steps), modelTime.Round(time.Millisecond))
+		fmt.Fprintf(s.stderr, "usage: %s in, %d out, %s, %s of model time\n",
+			plural(u.PromptTokens, "token", "tokens"), u.CompletionTokens, plural(res.ModelCalls, "model call", "model calls"), modelTime.Round(time.Millisecond))
 	}
 	switch {
 	case err == nil && !res.Forced:
@@ -352,7 +396,7 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		fmt.Fprintf(s.stderr, "react-agent: %s\n", tools.Visible(advise(err)))
+		fmt.Fprintf(s.stderr, "react-agent: %s\n", escape.Visible(adviseStop(err, "", s.chat)))
 	}
 	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
 		return exitError(exitNoAnswer)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,7 +15,8 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/agent/redact"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // settingsCommand is `react-agent settings`: the settings of ask and chat
@@ -74,35 +74,20 @@ then from the config file; "settings set" writes it to the config file.
 func runSettings(c *call, f *agentFlags) error {
 	fs, stdout, stderr := c.fs, c.stdout, c.stderr
 	if len(c.args) > 0 {
-		name, value := c.args[1], ""
-		if c.args[0] == "set" {
-			value = c.args[2]
-			if err := checkSetting(name, value); err != nil {
-				return err
-			}
-		}
-		path := c.configPath(fs)
-		if err := writeSetting(path, name, value, c.args[0] == "unset"); err != nil {
-			return err
-		}
-		if c.args[0] == "set" {
-			fmt.Fprintf(stderr, "%s is %s from now on (in %s)\n", name, c.forTerminal(stderr, value), path)
-		} else {
-			fmt.Fprintf(stderr, "%s is out of %s\n", name, path)
-		}
-		return nil
+		return c.writeSettings(c.args[0] == "unset", c.args[1:]...)
 	}
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // as ask reads it
 	}
-	if err := c.continuedSettings(f); err != nil {
+	if err := c.adoptLoggedConversation(f); err != nil {
 		return err
 	}
-	resolved, rerr := model.Resolve(context.Background(), c.withProviderEnv(f.model))
-	prov, _ := model.Lookup(f.model.Provider)
-	if rerr != nil {
-		resolved.Model = prov.DefaultModel
+	if err := c.findProvider(c.ctx, fs, &f.model); err != nil {
+		return err
 	}
+	f.model.DefaultModel = c.config.defaultModel
+	resolved, rerr := model.Resolve(f.model, c.getenv)
+	prov := resolved.Provider
 	var rows [][3]string
 	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
@@ -115,15 +100,25 @@ func runSettings(c *call, f *agentFlags) error {
 		}
 		// What an empty or automatic value comes to, and from where.
 		switch {
+		case name == "base-url" && rerr == nil && resolved.URL != "":
+			// The address as the server is asked: "host:port" with its
+			// scheme, an OpenAI-compatible one with /v1.
+			switch value = resolved.URL; resolved.URLFrom {
+			case "":
+			case model.FromDefault:
+				source = "default of " + prov.Name
+			default:
+				source = resolved.URLFrom
+			}
 		case source != "default":
-		case name == "model":
+		case name == "model" && rerr == nil && c.config.defaultModel(prov.Name) != "":
+			value, source = resolved.Model, c.config.path
+		case name == "model" && rerr == nil:
 			value, source = resolved.Model, "default of "+prov.Name
-		case name == "base-url" && prov.URLEnv != "" && c.getenv(prov.URLEnv) != "":
-			value, source = resolved.URL, prov.URLEnv
-		case name == "base-url" && resolved.URL != "":
-			value, source = resolved.URL, "default of "+prov.Name
-		case name == "api-key" && prov.KeyEnv != "" && c.getenv(prov.KeyEnv) != "":
-			source = prov.KeyEnv
+		case name == "api-key" && resolved.KeyFrom != model.FromDefault && resolved.KeyFrom != "":
+			source = resolved.KeyFrom
+		case name == "num-ctx" && value == "0":
+			value, source = strconv.Itoa(model.DefaultNumCtx), "default: grows as a prompt needs"
 		case name == "stream" && !f.noStream:
 			value, source = strconv.FormatBool(c.terminal(stderr)), "default: on at a terminal"
 		case name == "stop":
@@ -152,7 +147,42 @@ func runSettings(c *call, f *agentFlags) error {
 		fmt.Fprintln(stdout, line)
 	}
 	if rerr != nil {
-		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(advise(rerr)))
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(advise(rerr)))
+	}
+	return nil
+}
+
+// writeSettings is settings set NAME VALUE, and settings unset NAME with
+// unset: it writes the setting to the config file, or takes it out. The
+// model is the default model of the provider ask would use.
+func (c *call) writeSettings(unset bool, args ...string) error {
+	stderr := c.stderr
+	name, value := args[0], ""
+	if !unset {
+		value = args[1]
+		if err := checkSetting(name, value); err != nil {
+			return err
+		}
+	}
+	if name == "model" {
+		_, f, cf := c.askSettings(c.fs)
+		if !unset {
+			return c.setDefaultModel(cf.path, f.model, value)
+		}
+		if _, err := writeDefaultModel(cf.path, f.model.Provider, "", true); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "the default model of %s is out of %s\n", f.model.Provider, cf.path)
+		return nil
+	}
+	path := c.configPath(c.fs)
+	if err := writeSetting(path, name, value, unset); err != nil {
+		return err
+	}
+	if unset {
+		fmt.Fprintf(stderr, "%s is out of %s\n", name, path)
+	} else {
+		fmt.Fprintf(stderr, "%s is %s from now on (in %s)\n", name, c.forTerminal(stderr, value), path)
 	}
 	return nil
 }
@@ -182,11 +212,11 @@ func columns(rows [][3]string, most int) []string {
 
 }
 
-// continuedSettings gives the settings of --continue and --cid the
+// adoptLoggedConversation gives the settings of --continue and --cid the
 // provider, model and server of the conversation they name, as ask and
 // chat take them, reading the log without writing to it. A log that is
 // not there has no conversation to continue.
-func (c *call) continuedSettings(f *agentFlags) error {
+func (c *call) adoptLoggedConversation(f *agentFlags) error {
 	l := f.log
 	if !l.resume && l.cid == "" {
 		return nil
@@ -215,7 +245,7 @@ func (c *call) continuedSettings(f *agentFlags) error {
 	case err != nil:
 		return err
 	}
-	c.continueSettings(c.fs, f, sess)
+	c.adoptConversation(c.fs, f, sess)
 	return nil
 }
 
@@ -227,5 +257,5 @@ func hideURLSecrets(raw string) string {
 			raw = u.Redacted()
 		}
 	}
-	return model.RedactText(raw)
+	return redact.Text(raw)
 }

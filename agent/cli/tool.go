@@ -14,12 +14,14 @@ import (
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
 
-// settings are the tool flags, shared by every command that reads
-// settings and runs or lists tools.
-type settings struct {
+// toolFlags are the flags of the tools, shared by every command that runs
+// or lists them: what the built-in tools may do, the MCP servers to add,
+// and --yes.
+type toolFlags struct {
 	tools func() tools.Options
 	// mcpConfigs are the files of MCP servers whose tools to add.
 	mcpConfigs []string
@@ -27,11 +29,11 @@ type settings struct {
 	yes bool
 }
 
-// addSettings adds the tool flags and --config to fs.
-func addSettings(fs *pflag.FlagSet) *settings {
-	s := &settings{}
+// addToolFlags adds the tool flags and --config to fs.
+func addToolFlags(fs *pflag.FlagSet) *toolFlags {
+	s := &toolFlags{}
 	grouped(fs, "Tool flags", func() {
-		s.tools = toolFlags(fs)
+		s.tools = addToolOptions(fs)
 		fs.StringArrayVar(&s.mcpConfigs, "mcp-config", nil, `JSON or YAML file of MCP servers whose tools to add, as Claude Desktop writes it ({"mcpServers": {…}}) (repeatable)`)
 		pathFlag(fs, "mcp-config")
 	})
@@ -40,27 +42,28 @@ func addSettings(fs *pflag.FlagSet) *settings {
 }
 
 // addYes adds --yes to fs, for the commands that run tools.
-func addYes(fs *pflag.FlagSet, s *settings) {
+func addYes(fs *pflag.FlagSet, s *toolFlags) {
 	grouped(fs, "Tool flags", func() {
 		fs.BoolVar(&s.yes, "yes", false, "run shell, plugin and MCP tools without asking")
 	})
 }
 
-// toolFlags adds the tool flags to fs and returns a function that reads
-// them once fs is parsed.
-func toolFlags(fs *pflag.FlagSet) func() tools.Options {
+// addToolOptions adds the flags of the built-in tools' options to fs and
+// returns a function that reads them once fs is parsed.
+func addToolOptions(fs *pflag.FlagSet) func() tools.Options {
 	d := tools.DefaultOptions()
 	o := &tools.Options{}
 	fs.BoolVar(&o.AllowShell, "allow-shell", false, "enable the shell tool (each command is confirmed on the terminal unless --yes)")
 	fs.BoolVar(&o.AllowPrivateNetwork, "allow-private-network", false, "let http_request reach loopback, private and link-local addresses")
 	fs.BoolVar(&o.AllowHTTPWrite, "allow-http-write", false, "let http_request send methods other than GET and HEAD, a body, and Authorization or Cookie headers")
-	fs.StringVar(&o.SearchEngine, "search-engine", d.SearchEngine, `web_search backend: "duckduckgo" or "searxng"`)
+	fs.Var(oneOf(&o.SearchEngine, d.SearchEngine, "search engine", tools.EngineDuckDuckGo, tools.EngineSearXNG), "search-engine", `web_search backend: "duckduckgo" or "searxng"`)
 	fs.StringVar(&o.SearchURL, "search-url", "", "web_search endpoint (required for searxng: your instance's address)")
 	fs.DurationVar(&o.ToolTimeout, "tool-timeout", d.ToolTimeout, "time limit of one tool call")
 	fs.IntVar(&o.MaxObservation, "max-observation", d.MaxObservation, "bytes of a tool's output the model sees; the rest is cut with a marker")
 	fs.Int64Var(&o.MaxResponse, "max-response", d.MaxResponse, "bytes read at most from an HTTP response or a command's output")
 	fs.StringVar(&o.ToolsConfig, "tools-config", "", "YAML or JSON file declaring plugin tools that run commands, and MCP servers in its mcp section")
 	pathFlag(fs, "tools-config")
+	fs.StringSliceVar(&o.PassEnv, "pass-env", nil, "a variable of the environment the shell and plugins get, such as GITHUB_TOKEN; without it they get PATH, HOME and the like, and no API key (repeatable, or comma-separated)")
 	return func() tools.Options { return *o }
 }
 
@@ -71,7 +74,7 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 	var oe *tools.OptionError
 	if errors.As(err, &oe) {
 		flag := map[string]string{"SearchEngine": "search-engine", "SearchURL": "search-url", "ToolTimeout": "tool-timeout",
-			"MaxObservation": "max-observation", "MaxResponse": "max-response"}[oe.Option]
+			"MaxObservation": "max-observation", "MaxResponse": "max-response", "PassEnv": "pass-env"}[oe.Option]
 		return nil, usagef("--%s: %s", flag, oe.Problem)
 	}
 	return reg, err
@@ -81,7 +84,7 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 // built-in ones, the plugins, and the tools of the MCP servers that the
 // tools file and the --mcp-config files declare, which it starts. The
 // servers run until closeFn is called, or until ctx ends.
-func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
+func toolRegistry(ctx context.Context, s *toolFlags, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
 	if reg, err = builtins(s.tools()); err != nil {
 		return nil, nil, err
 	}
@@ -97,7 +100,7 @@ func toolRegistry(ctx context.Context, s *settings, stderr io.Writer) (reg *tool
 
 // mcpServers reads the MCP servers that the tools file and the
 // --mcp-config files declare.
-func mcpServers(s *settings) ([]mcp.Server, error) {
+func mcpServers(s *toolFlags) ([]mcp.Server, error) {
 	var servers []mcp.Server
 	if path := s.tools().ToolsConfig; path != "" {
 		list, err := mcp.LoadConfig(path)
@@ -119,7 +122,7 @@ func mcpServers(s *settings) ([]mcp.Server, error) {
 // startMCP starts the MCP servers, adds their tools to reg, and says on
 // stderr what it had to change (a tool renamed, a list cut). The servers
 // run until closeFn is called, or until ctx ends.
-func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
+func startMCP(ctx context.Context, servers []mcp.Server, s *toolFlags, reg *tools.Registry, stderr io.Writer) (closeFn func(), err error) {
 	if len(servers) == 0 {
 		return func() {}, nil
 	}
@@ -128,7 +131,7 @@ func startMCP(ctx context.Context, servers []mcp.Server, s *settings, reg *tools
 		return nil, err
 	}
 	for _, w := range set.Warnings() {
-		fmt.Fprintf(stderr, "react-agent: %s\n", tools.Visible(w))
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(w))
 	}
 	for _, t := range set.Tools() {
 		if err := reg.Register(t); err != nil {
@@ -154,18 +157,18 @@ func (e *env) confirmTerminal() (in *os.File, out io.Writer, closeFn func()) {
 	return nil, e.stderr, func() {}
 }
 
-// toolsFlags are the flags of tools and tool.
-type toolsFlags struct {
-	*settings
+// toolCommandFlags are the flags of tools and tool.
+type toolCommandFlags struct {
+	*toolFlags
 	json bool
 }
 
-// addToolsFlags adds the flags of tools to fs, and with run those of
+// addToolCommandFlags adds the flags of tools to fs, and with run those of
 // tool, which runs one.
-func addToolsFlags(fs *pflag.FlagSet, run bool) *toolsFlags {
-	f := &toolsFlags{settings: addSettings(fs)}
+func addToolCommandFlags(fs *pflag.FlagSet, run bool) *toolCommandFlags {
+	f := &toolCommandFlags{toolFlags: addToolFlags(fs)}
 	if run {
-		addYes(fs, f.settings)
+		addYes(fs, f.toolFlags)
 	}
 	what := "the tools"
 	if run {
@@ -187,7 +190,7 @@ func toolsCommand() *command {
   react-agent tools --json > tools.json   (name, description, input_schema)
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
-			f := addToolsFlags(fs, false)
+			f := addToolCommandFlags(fs, false)
 			return func(c *call) error { return runTools(c, f) }
 		},
 		check:   noArgs("tools"),
@@ -196,9 +199,9 @@ func toolsCommand() *command {
 }
 
 // runTools lists the tools.
-func runTools(c *call, f *toolsFlags) error {
+func runTools(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.settings, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -218,7 +221,7 @@ func runTools(c *call, f *toolsFlags) error {
 			}
 			list = append(list, e)
 		}
-		return writeJSON(stdout, list)
+		return c.writeJSON(stdout, list)
 	}
 	return writeTools(stdout, reg, c.helpWidth(stdout))
 }
@@ -235,7 +238,7 @@ func toolCommand() *command {
       list_allowed_directories
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
-			f := addToolsFlags(fs, true)
+			f := addToolCommandFlags(fs, true)
 			return func(c *call) error { return runTool(c, f) }
 		},
 		check: func(args []string) error {
@@ -260,9 +263,9 @@ func toolCommand() *command {
 
 // runTool makes one call of one tool, with INPUT read as the parser reads
 // an Action Input.
-func runTool(c *call, f *toolsFlags) error {
+func runTool(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.settings, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -282,12 +285,18 @@ func runTool(c *call, f *toolsFlags) error {
 	if t, ok := reg.Get(canonical); ok && len(c.args) == 1 && len(reg.RequiredArgs(canonical)) > 0 {
 		return usagef("%s needs an input: %s, as in: react-agent tool %s '…'", canonical, t.Schema(), canonical)
 	}
+	if len(c.args) == 1 {
+		callArgs = map[string]any{} // no input: no arguments, not an empty one
+	}
 	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
 		callArgs = checked
 		in, out, closeTTY := c.confirmTerminal()
 		defer closeTTY()
-		if err := tools.Confirm(ctx, tools.NewTerminalConfirmer(in, out, f.yes), t, callArgs); err != nil {
-			return interrupted(ctx, err)
+		// One call: no "a, always" to offer, as a Confirmer that is not a
+		// ToolConfirmer asks.
+		confirmer := struct{ tools.Confirmer }{tools.NewTerminalConfirmer(in, out, f.yes)}
+		if err := tools.Confirm(ctx, confirmer, t, callArgs); err != nil {
+			return interrupted(ctx, notRun(canonical, err))
 		}
 	}
 	obs, err := reg.Call(ctx, canonical, callArgs)
@@ -296,7 +305,7 @@ func runTool(c *call, f *toolsFlags) error {
 	}
 	code := tools.ExitCode(obs)
 	if f.json {
-		if err := writeJSON(stdout, struct {
+		if err := c.writeJSON(stdout, struct {
 			Tool        string         `json:"tool"`
 			Args        map[string]any `json:"args"`
 			Observation string         `json:"observation"`
@@ -312,11 +321,11 @@ func runTool(c *call, f *toolsFlags) error {
 	return nil
 }
 
-// writeTools lists the tools of reg as tools.FormatList does, with each
+// writeTools lists the tools of reg for `react-agent tools`, with each
 // description wrapped to width columns: a tool's name (and its MCP
 // server), what it does, and its arguments with their types, whether they
 // are required and which one is primary. What a tool says of itself is
-// made visible (tools.Visible), so that text from an MCP server or a
+// made visible (escape.Visible), so that text from an MCP server or a
 // plugin file can neither drive the terminal nor break the table.
 func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 	var b strings.Builder
@@ -381,5 +390,5 @@ func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 // cell is text a tool gives made visible for one line of the list: no
 // control character, tab or line break of it reaches the terminal.
 func cell(s string) string {
-	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(tools.Visible(s))
+	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(escape.Visible(s))
 }

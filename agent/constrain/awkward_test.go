@@ -84,6 +84,14 @@ var awkward = []awkwardSchema{
 		schema: `{"type":"object","properties":{"a":{"$ref":"#/$defs/a"},"b":{"$ref":"#/$defs/b"},"c":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"string"}]},"b":{"$ref":"#/$defs/c"},"c":{"$ref":"#/$defs/b"}}}`,
 		fit:    []string{`{"a":"x"}`, `{}`},
 		misfit: []string{`{"d":1}`}},
+	{name: "two definitions each an alternative of the other, the first reached under a property", toolName: "mutual",
+		schema: `{"type":"object","properties":{"x":{"$ref":"#/$defs/A"}},"required":["x"],"$defs":{"A":{"anyOf":[{"type":"object","properties":{"q":{"$ref":"#/$defs/C"}}},{"$ref":"#/$defs/C"}]},"C":{"anyOf":[{"$ref":"#/$defs/A"},{"type":"string"}]}}}`,
+		fit:    []string{`{"x":"s"}`, `{"x":{"q":"t"}}`, `{"x":{}}`, `{"x":{"q":{"q":"t"}}}`},
+		misfit: []string{`{}`, `{"y":"s"}`}},
+	{name: "a loop through a pointer into another definition, and through the root", toolName: "pointer",
+		schema: `{"anyOf":[{"type":"object","properties":{"p":{"$ref":"#/$defs/B/anyOf/1"}},"required":["p"]},{"$ref":"#/$defs/B"}],"$defs":{"B":{"anyOf":[{"type":"integer"},{"$ref":"#"}]}}}`,
+		fit:    []string{`{"p":{"p":{}}}`, `{"p":3}`},
+		misfit: []string{`{"p":3,}`, `{"p"}`}},
 	{name: "a schema that is not an object schema", toolName: "bare",
 		schema: `true`,
 		fit:    []string{`{}`},
@@ -93,4 +101,6 @@ var awkward = []awkwardSchema{
 // narrowed names the awkward schemas whose grammar allows more than the
 // schema, by design: what it cannot say is any value.
 var narrowed = map[string]bool{"features a grammar cannot say narrow to any value": true,
-	"definitions that refer to themselves before anything is written": true}
+	"definitions that refer to themselves before anything is written":                      true,
+	"two definitions each an alternative of the other, the first reached under a property": true,
+	"a loop through a pointer into another definition, and through the root":               true}

@@ -53,10 +53,11 @@ type grammar struct {
 	next  map[string]int    // the next suffix to try for a name, by base
 	refs  map[string]string // a $ref's rule, by the schema it resolves in and its path
 	root  map[string]any    // the schema $refs resolve in
-	// left holds the $refs whose rules are being written and have not yet
-	// begun with a byte: a $ref to one of them again would be left
-	// recursion, which llama.cpp refuses.
-	left map[string]bool
+	// loops holds the locations in root of the objects that are any
+	// value, so that no rule comes back to itself before it wrote a byte
+	// (see leftRecursion): llama.cpp refuses such left recursion, and
+	// with it the whole grammar.
+	loops map[string]bool
 
 	ctx   context.Context
 	err   error // the context's error, once it ended
@@ -68,7 +69,7 @@ type grammar struct {
 
 func newGrammar(ctx context.Context) *grammar {
 	g := &grammar{names: map[string]bool{"root": true}, next: map[string]int{}, refs: map[string]string{},
-		left: map[string]bool{}, ctx: ctx, limit: maxGrammar}
+		ctx: ctx, limit: maxGrammar}
 	for _, p := range primitives {
 		name, _, _ := strings.Cut(p, " ")
 		g.names[name] = true
@@ -191,12 +192,13 @@ func jsonLiteral(v any) string {
 	return literal(string(b))
 }
 
-// value returns an expression for the JSON values schema s allows: the
-// name of a rule, a primitive's or one it adds, named after base.
-func (g *grammar) value(base string, s any, depth int) string {
+// value returns an expression for the JSON values schema s, at location
+// at of the root, allows: the name of a rule, a primitive's or one it
+// adds, named after base.
+func (g *grammar) value(base string, s any, at string, depth int) string {
 	m, ok := s.(map[string]any)
-	if !ok || depth > maxDepth || len(g.rules) >= maxRules || g.stopped() {
-		return "value" // true, false, too deep or too much: any value
+	if !ok || depth > maxDepth || len(g.rules) >= maxRules || g.stopped() || g.loops[at] {
+		return "value" // true, false, too deep, too much or a loop: any value
 	}
 	if ref, ok := m["$ref"].(string); ok {
 		return g.ref(ref, depth)
@@ -223,14 +225,14 @@ func (g *grammar) value(base string, s any, depth int) string {
 			name := g.name(base)
 			exprs := make([]string, len(alts))
 			for i, alt := range alts {
-				exprs[i] = g.value(fmt.Sprintf("%s-%d", name, i), alt, depth+1)
+				exprs[i] = g.value(fmt.Sprintf("%s-%d", name, i), alt, at+"/"+key+"/"+strconv.Itoa(i), depth+1)
 			}
 			return g.add(name, strings.Join(exprs, " | "))
 		}
 	}
 	if all, ok := m["allOf"].([]any); ok {
 		if len(all) == 1 {
-			return g.value(base, all[0], depth+1)
+			return g.value(base, all[0], at+"/allOf/0", depth+1)
 		}
 		return "value"
 	}
@@ -239,12 +241,12 @@ func (g *grammar) value(base string, s any, depth int) string {
 	case 0:
 		return "value"
 	case 1:
-		return g.typed(base, types[0], m, depth)
+		return g.typed(base, types[0], m, at, depth)
 	}
 	name := g.name(base)
 	exprs := make([]string, len(types))
 	for i, t := range types {
-		exprs[i] = g.typed(name+"-"+t, t, m, depth)
+		exprs[i] = g.typed(name+"-"+t, t, m, at, depth)
 	}
 	return g.add(name, strings.Join(exprs, " | "))
 }
@@ -273,8 +275,9 @@ func typesOf(m map[string]any) []string {
 	return nil
 }
 
-// typed returns an expression for the values of type t that m allows.
-func (g *grammar) typed(base, t string, m map[string]any, depth int) string {
+// typed returns an expression for the values of type t that m, at
+// location at, allows.
+func (g *grammar) typed(base, t string, m map[string]any, at string, depth int) string {
 	switch t {
 	case "string":
 		if n, ok := m["minLength"].(float64); ok && n >= 1 {
@@ -284,15 +287,14 @@ func (g *grammar) typed(base, t string, m map[string]any, depth int) string {
 	case "number", "integer", "boolean", "null":
 		return t
 	case "object":
-		return g.object(base, m, depth)
+		return g.object(base, m, at, depth)
 	case "array":
 		items, ok := m["items"].(map[string]any)
 		if !ok {
 			return "array"
 		}
 		name := g.name(base)
-		defer g.begun()()
-		item := g.value(name+"-item", items, depth+1)
+		item := g.value(name+"-item", items, at+"/items", depth+1)
 		return g.add(name, `"[" space ( `+item+` ( "," space `+item+` )* )? "]" space`)
 	}
 	return "value"
@@ -304,7 +306,7 @@ func (g *grammar) typed(base, t string, m map[string]any, depth int) string {
 // arguments a tool does not declare); with no properties declared and
 // nothing said, any object. An additional property may have the name of
 // a declared one: the grammar then allows more than the schema.
-func (g *grammar) object(base string, m map[string]any, depth int) string {
+func (g *grammar) object(base string, m map[string]any, at string, depth int) string {
 	props, declared := m["properties"].(map[string]any)
 	req, _ := m["required"].([]any)
 	addl, hasAddl := m["additionalProperties"]
@@ -312,7 +314,6 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 		return "object"
 	}
 	name := g.name(base)
-	defer g.begun()()
 	names, required := propertyOrder(props, req)
 	type item struct {
 		kv       string
@@ -323,7 +324,7 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 		if g.stopped() {
 			return "object" // given up: the tool is narrowed
 		}
-		v := g.value(name+"-"+p, props[p], depth+1)
+		v := g.value(name+"-"+p, props[p], at+"/properties/"+pointerToken(p), depth+1)
 		items[i] = item{kv: jsonLiteral(p) + ` space ":" space ` + v, required: required[p]}
 	}
 	extra := "" // the key and value of a property beyond the declared ones
@@ -333,7 +334,7 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 			extra = `string ":" space value`
 		}
 	case map[string]any:
-		extra = `string ":" space ` + g.value(name+"-extra", a, depth+1)
+		extra = `string ":" space ` + g.value(name+"-extra", a, at+"/additionalProperties", depth+1)
 	}
 	// after[i] is the rest of the object from item i on, once something
 	// was written, each item after a comma: a rule a level, so that the
@@ -373,50 +374,24 @@ func (g *grammar) object(base string, m map[string]any, depth int) string {
 	return g.add(name, `"{" space `+body+`"}" space`)
 }
 
-// begun marks the rule being written as begun with a byte (a bracket):
-// the $refs met in its values are no left recursion of the ones it is
-// part of. It returns the function that restores the mark.
-func (g *grammar) begun() func() {
-	saved := g.left
-	g.left = map[string]bool{}
-	return func() { g.left = saved }
-}
-
 // ref returns the rule of a $ref to a definition of the schema being
-// written ("#/$defs/name" or "#/definitions/name"), made once, so that a
-// recursive definition is a recursive rule. A $ref back to a definition
-// before anything was written ({"anyOf": [{"$ref": itself}, …]}, or two
-// definitions that are each other) is any value there: llama.cpp refuses
-// left recursion, and with it the whole grammar. Any other $ref is any
-// value.
+// written ("#/$defs/name" or "#/definitions/name", a JSON pointer), made
+// once, so that a recursive definition is a recursive rule; a loop that
+// writes nothing was broken where the walk of leftRecursion closed it.
+// Any other $ref is any value.
 func (g *grammar) ref(ref string, depth int) string {
-	var key string
-	var defs map[string]any
-	switch {
-	case strings.HasPrefix(ref, "#/$defs/"):
-		key = strings.TrimPrefix(ref, "#/$defs/")
-		defs, _ = g.root["$defs"].(map[string]any)
-	case strings.HasPrefix(ref, "#/definitions/"):
-		key = strings.TrimPrefix(ref, "#/definitions/")
-		defs, _ = g.root["definitions"].(map[string]any)
-	}
-	def, ok := defs[key]
-	if !ok {
+	def, loc, ok := resolvePointer(g.root, ref)
+	kind, key, _ := strings.Cut(strings.TrimPrefix(loc, "/"), "/")
+	if !ok || kind != "$defs" && kind != "definitions" || key == "" || strings.Contains(key, "/") {
 		return "value"
 	}
-	memo := fmt.Sprintf("%p %s", g.root, ref)
-	if g.left[memo] {
-		return "value"
-	}
+	memo := fmt.Sprintf("%p %s", g.root, loc)
 	if name, ok := g.refs[memo]; ok {
 		return name
 	}
 	name := g.name("def-" + key)
 	g.refs[memo] = name
 	// The rule's name is taken before its body is written, for recursion.
-	g.left[memo] = true
-	body := g.value(name+"-body", def, depth+1)
-	delete(g.left, memo)
-	g.add(name, body)
+	g.add(name, g.value(name+"-body", def, loc, depth+1))
 	return name
 }

@@ -3,7 +3,6 @@ package constrain
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,7 +160,7 @@ func (w *schemaWriter) value(at string, kind valueKind) error {
 				}
 				continue
 			}
-			if err := w.value(at+"/"+key, child); err != nil {
+			if err := w.value(at+"/"+pointerToken(key), child); err != nil {
 				return err
 			}
 		}
@@ -237,73 +236,6 @@ func (w *schemaWriter) write(v any) {
 	if err == nil {
 		w.out.Write(b)
 	}
-}
-
-// leftRecursion returns the locations ("/$defs/Term/anyOf/0") of the
-// objects of schema s whose "$ref" leads back to a definition being
-// followed before anything was written: {"anyOf": [{"$ref": itself}, …]},
-// or two definitions each an alternative of the other. Such a loop is no
-// value a grammar can spell; llama.cpp refuses it in a grammar, and
-// Ollama's runner crashes on it in a format. The first $ref met that
-// closes a loop is the one returned, as the grammar narrows it (see
-// grammar.ref).
-func leftRecursion(s map[string]any) map[string]bool {
-	loops := map[string]bool{}
-	seen := map[string]bool{}
-	var visit func(v any, at string, open map[string]bool)
-	visit = func(v any, at string, open map[string]bool) {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
-		if ref, ok := m["$ref"].(string); ok {
-			def, where := definition(s, ref)
-			switch {
-			case def == nil:
-			case open[ref]:
-				loops[at] = true
-			case !seen[ref]:
-				seen[ref] = true
-				followed := maps.Clone(open)
-				followed[ref] = true
-				visit(def, where, followed)
-			}
-			return
-		}
-		for _, k := range []string{"anyOf", "oneOf", "allOf"} {
-			alts, _ := m[k].([]any)
-			for i, alt := range alts {
-				visit(alt, at+"/"+k+"/"+strconv.Itoa(i), open)
-			}
-		}
-		// Inside an object or an array, a bracket was written first.
-		props, _ := m["properties"].(map[string]any)
-		for k, p := range props {
-			visit(p, at+"/properties/"+k, map[string]bool{})
-		}
-		for _, k := range []string{"items", "additionalProperties"} {
-			visit(m[k], at+"/"+k, map[string]bool{})
-		}
-	}
-	visit(s, "", map[string]bool{})
-	return loops
-}
-
-// definition returns the definition a "$ref" into schema s names ("#",
-// "#/$defs/name", "#/definitions/name") and its location, or nil.
-func definition(s map[string]any, ref string) (any, string) {
-	if ref == "#" {
-		return s, ""
-	}
-	for _, k := range []string{"$defs", "definitions"} {
-		if name, ok := strings.CutPrefix(ref, "#/"+k+"/"); ok {
-			defs, _ := s[k].(map[string]any)
-			if def, ok := defs[name]; ok {
-				return def, "/" + k + "/" + name
-			}
-		}
-	}
-	return nil, ""
 }
 
 // step is one branch of the JSON object protocol's schema.

@@ -2,6 +2,7 @@ package constrain
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -137,6 +138,19 @@ func TestTheLoopsOfDefinitionsAreFoundWhereTheyClose(t *testing.T) {
 			[]string{"/$defs/T/oneOf/1"}},
 		{"the root, in an alternative of its own", `{"anyOf":[{"type":"string"},{"$ref":"#"}]}`, []string{"/anyOf/1"}},
 		{"a tree, whose recursion is inside an object", `{"properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`, nil},
+		{"two, the first reached under a property, the second under a property of the first",
+			`{"properties":{"x":{"$ref":"#/$defs/A"}},"$defs":{"A":{"anyOf":[{"properties":{"q":{"$ref":"#/$defs/C"}}},{"$ref":"#/$defs/C"}]},"C":{"anyOf":[{"$ref":"#/$defs/A"},{"type":"string"}]}}}`,
+			[]string{"/$defs/C/anyOf/0"}},
+		{"a definition reached only from another never reached", `{"$defs":{"U":{"$ref":"#/$defs/V"},"V":{"anyOf":[{"$ref":"#/$defs/U"}]}}}`,
+			[]string{"/$defs/U"}},
+		{"a pointer into an alternative of another definition", `{"properties":{"p":{"$ref":"#/$defs/B/anyOf/1"}},"$defs":{"B":{"anyOf":[{"type":"integer"},{"$ref":"#/$defs/B"}]}}}`,
+			[]string{"/$defs/B/anyOf/1"}},
+		{"a name with a slash, written as JSON pointers write it", `{"properties":{"x":{"$ref":"#/$defs/a~1b"}},"$defs":{"a/b":{"anyOf":[{"$ref":"#/$defs/a~1b"}]}}}`,
+			[]string{"/$defs/a~1b/anyOf/0", "/properties/x"}},
+		{"a name that holds ~1, which llama.cpp reads as it is", `{"properties":{"x":{"$ref":"#/$defs/a~1b"}},"$defs":{"a~1b":{"anyOf":[{"$ref":"#/$defs/a~1b"},{"type":"string"}]}}}`,
+			[]string{"/$defs/a~01b/anyOf/0", "/properties/x"}},
+		{"an index written 01, and a $ref to nothing", `{"properties":{"x":{"$ref":"#/$defs/B/anyOf/01"},"y":{"$ref":"#/$defs/none"}},"$defs":{"B":{"anyOf":[{"type":"integer"},{"$ref":"#/$defs/B"}]}}}`,
+			[]string{"/$defs/B/anyOf/1", "/properties/x", "/properties/y"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,6 +190,86 @@ func TestTheFinalAnswerOfAStepIsNeverEmpty(t *testing.T) {
 			json.Unmarshal([]byte(step), &v)
 			if err := resolved.Validate(v); (err == nil) != fit {
 				t.Errorf("%s: %v, want fit %v", step, err, fit)
+			}
+		}
+	}
+}
+
+// leftLoop returns a location of schema s from which a chain of
+// references and alternatives, writing nothing, comes back to it, or "":
+// a check of leftRecursion's work that tries every start by brute force.
+func leftLoop(s map[string]any) string {
+	var back func(v any, loc, start string, seen map[string]bool) bool
+	back = func(v any, loc, start string, seen map[string]bool) bool {
+		if seen[loc] {
+			return false
+		}
+		seen[loc] = true
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			target, where, ok := resolvePointer(s, ref)
+			return ok && (where == start || back(target, where, start, seen))
+		}
+		for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+			alts, _ := m[k].([]any)
+			for i, alt := range alts {
+				if back(alt, fmt.Sprintf("%s/%s/%d", loc, k, i), start, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var all func(v any, loc string) string
+	all = func(v any, loc string) string {
+		switch v := v.(type) {
+		case map[string]any:
+			if back(v, loc, loc, map[string]bool{}) {
+				return loc
+			}
+			for _, k := range sortedKeys(v) {
+				if found := all(v[k], loc+"/"+pointerToken(k)); found != "" {
+					return found
+				}
+			}
+		case []any:
+			for i, x := range v {
+				if found := all(x, fmt.Sprintf("%s/%d", loc, i)); found != "" {
+					return found
+				}
+			}
+		}
+		return ""
+	}
+	return all(s, "")
+}
+
+// TestNoLoopIsLeftInTheSchemasSent checks, for every awkward schema, that
+// the schema of a step (Ollama's format, response_format) and of its
+// structural tag hold no loop that writes nothing. Once, a loop of two
+// definitions whose first was reached under a property went to Ollama
+// intact.
+func TestNoLoopIsLeftInTheSchemasSent(t *testing.T) {
+	for _, a := range awkward {
+		reg, err := tools.NewRegistry(a.tool())
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := For(reg).Step()
+		schemas := map[string][]byte{"the schema of a step": step.Schema}
+		for _, st := range step.Tag.Structures {
+			schemas["the structural tag"] = st.Schema
+		}
+		for what, raw := range schemas {
+			var s map[string]any
+			if err := json.Unmarshal(raw, &s); err != nil {
+				continue // "true", a schema that is no object
+			}
+			if loc := leftLoop(s); loc != "" {
+				t.Errorf("%s: %s loops back to %s writing nothing: %s", a.name, what, loc, raw)
 			}
 		}
 	}

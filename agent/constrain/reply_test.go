@@ -46,6 +46,19 @@ func TestLlamaBindsALineThatStartsWithTheActionLabelAndNothingElse(t *testing.T)
 		{"an opened reasoning block, not closed", true, "Action: sum and on and on", true},
 		{"an unknown tool after an opened reasoning block", true, "hm</think>\nAction: sum", false},
 		{"a closing tag that only looks like one", true, "hm</thinker>\nAction: sum", true},
+		// Other spellings of the label, which the parser reads as calls,
+		// may not start a line: a call is the bound one or none.
+		{"a bold label", false, "Thought: I add.\n**Action:** sum\nAction Input: {}", false},
+		{"a bold label, its colon after", false, "Thought: I add.\n**Action**: sum", false},
+		{"a label after spaces", false, "Thought: I add.\n  Action: sum\nAction Input: {}", false},
+		{"a label after a tab", false, "Thought: I add.\n\tAction: sum", false},
+		{"a label with a fullwidth colon", false, "Thought: I add.\nAction：sum", false},
+		{"a label in lower case", false, "Thought: I add.\naction: sum", false},
+		{"a label in capitals", false, "Thought: I add.\nACTION: sum", false},
+		{"a Chinese label", false, "Thought: 加\n行动：sum", false},
+		{"a Chinese label with a colon", false, "Thought: 加\n行动: sum", false},
+		{"the other Chinese label", false, "Thought: 加\n动作：sum", false},
+		{"lines that only start alike", false, "Thought: x\nActionable: yes\n  indented text\n**Actually** no\n行动计划\nFinal Answer: 3", true},
 	}
 	var texts []grammarText
 	for _, tt := range tests {

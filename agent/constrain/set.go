@@ -161,8 +161,8 @@ func grammarOf(ctx context.Context, ts []named) (grammar, thinking string, narro
 	for i, t := range ts {
 		name := g.name("call-" + t.name)
 		mark, size := len(g.rules), g.size
-		g.root, g.over, g.limit = t.args.tree, false, min(size+maxToolGrammar, maxGrammar)
-		args := g.value(name+"-args", t.args.tree, 0)
+		g.root, g.loops, g.over, g.limit = t.args.tree, leftRecursion(t.args.tree), false, min(size+maxToolGrammar, maxGrammar)
+		args := g.value(name+"-args", t.args.tree, "", 0)
 		if g.err != nil {
 			return "", "", nil, g.err
 		}
@@ -180,7 +180,7 @@ func grammarOf(ctx context.Context, ts []named) (grammar, thinking string, narro
 	if err := ctx.Err(); err != nil {
 		return "", "", nil, err
 	}
-	g.root = nil
+	g.root, g.loops = nil, nil
 	g.add(action, literal(ActionLabel)+` " "? (`+strings.Join(calls, " | ")+")")
 	reply, think := g.replyRules(action)
 	rules := g.String()

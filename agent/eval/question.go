@@ -10,15 +10,15 @@ package eval
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
 // Question is one line of a question set, a JSONL file. It says how the
@@ -70,15 +70,18 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 }
 
 // LoadQuestions reads a question set: one JSON object a line; blank lines
-// and lines starting with # or // are skipped.
+// and lines starting with # or // are skipped. It must be a regular file
+// of at most [MaxQuestionSet] bytes (a device or a FIFO is refused, not
+// waited on), and a line at most 1 MiB.
 func LoadQuestions(path string) ([]Question, error) {
-	data, err := os.ReadFile(path)
+	f, err := bounded.OpenFile(path, MaxQuestionSet)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
+	defer f.Close()
 	var qs []Question
 	ids := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -186,3 +189,7 @@ func (q Question) Judge(answer string) (ok bool, why string) {
 
 // formatNumber writes a number as people do: 7006652, not 7.006652e+06.
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// MaxQuestionSet is the most read of a question set: tens of thousands
+// of questions.
+const MaxQuestionSet = 16 << 20

@@ -219,7 +219,7 @@ func (r *Report) WriteFailures(w io.Writer) error {
 		fmt.Fprintf(w, "%s, %s, %s: %s\n", o.Target.Model, o.Target.Protocol, o.Question.ID, o.Why)
 		fmt.Fprintf(w, "  question: %q\n", o.Question.Question)
 		fmt.Fprintf(w, "  expected: %s\n", expected(o.Question))
-		fmt.Fprintf(w, "  answered: %q (stop: %s, %d steps, %d format errors)\n", o.Answer, o.StopReason, o.Steps, o.FormatErrors)
+		fmt.Fprintf(w, "  answered: %q (stop: %s, %s, %s)\n", o.Answer, o.StopReason, count(o.Steps, "step", "steps"), count(o.FormatErrors, "format error", "format errors"))
 		for i, reply := range o.Replies {
 			fmt.Fprintf(w, "  reply %d: %q\n", i+1, clip(reply, maxReplyShown))
 		}
@@ -257,4 +257,12 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// count says n of a thing: "1 step", "2 steps".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

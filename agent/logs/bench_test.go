@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/redact"
 )
 
 // stepEvents are the events of one realistic step: a thought with
@@ -48,7 +48,7 @@ func BenchmarkStep(b *testing.B) {
 
 // BenchmarkRedact measures redaction alone, on the text of one step.
 func BenchmarkRedact(b *testing.B) {
-	r := model.NewRedactor("sk-test-0123456789")
+	r := redact.New("sk-test-0123456789")
 	events := stepEvents(1)
 	for b.Loop() {
 		for _, e := range events {

@@ -25,7 +25,7 @@
 // [StatusUnfinished], and a run never waits on the log: when another
 // process holds its write lock, the writes wait for it and
 // [Session.Close] waits for them a bounded time. Text is stripped of
-// secrets before it is written (see [model.RedactText]), and the database
+// secrets before it is written (see [redact.Text]), and the database
 // is readable by its owner only. [Open] refuses a path that holds
 // something other than a log, and leaves it as it was.
 //
@@ -34,5 +34,7 @@
 // user_version, and [Open] brings an older database up to date.
 //
 // The package imports nothing of package agent: it takes the agent's
-// events (package event) and plain values of its own.
+// events (package event) and plain values of its own, and [WriteText]
+// shows them again through the trace (package trace), as a run showed
+// them.
 package logs

@@ -8,29 +8,53 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/react-agent/react-agent/prompt"
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // WriteList writes conversations as a table for people: ID, when, model,
-// runs, status and the first question, on one line each. Text from
-// outside (questions, model names) is written with control characters
-// escaped, so that it cannot move the cursor or change colours.
-func WriteList(w io.Writer, list []Summary) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+// runs, status and the first question, on one line each, within width
+// columns (a terminal's; 0 for no bound, when a question is cut at 60
+// characters). Text from outside (questions, model names) is written with
+// control characters escaped, so that it cannot move the cursor or change
+// colours.
+func WriteList(w io.Writer, list []Summary, width int) error {
+	const gap = 2 // between columns
+	modelMax, questionMax := 30, 60
+	if width > 0 {
+		// The model and the question share what the other columns leave:
+		// the model at most a third of it when it is short, the question
+		// what it needs of the rest (at least 16 characters), and the
+		// model what is left. The table fits 80 columns; fewer, it is as
+		// narrow as it can be.
+		idW, runsW, statusW, modelW, questionW := len("ID"), len("RUNS"), len("STATUS"), len("MODEL"), len("QUESTION")
+		for _, s := range list {
+			idW = max(idW, utf8.RuneCountInString(s.ID))
+			runsW = max(runsW, len(fmt.Sprint(s.Runs)))
+			statusW = max(statusW, len(s.Status))
+			modelW = max(modelW, utf8.RuneCountInString(oneLine(strings.Trim(s.Provider+" "+s.Model, " "), modelMax)))
+			questionW = max(questionW, utf8.RuneCountInString(oneLine(s.Question, questionMax)))
+		}
+		room := width - 1 - (idW + len("2006-01-02 15:04") + runsW + statusW + 5*gap)
+		modelMax = min(modelW, max(10, room/3))
+		questionMax = max(16, min(questionW, room-modelMax))
+		modelMax = min(modelW, max(modelMax, room-questionMax))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, gap, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLAST\tMODEL\tRUNS\tSTATUS\tQUESTION")
 	for _, s := range list {
 		model := strings.Trim(s.Provider+" "+s.Model, " ")
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, s.Last.Local().Format("2006-01-02 15:04"),
-			oneLine(model, 30), s.Runs, s.Status, oneLine(s.Question, 60))
+			oneLine(model, modelMax), s.Runs, s.Status, oneLine(s.Question, questionMax))
 	}
 	return tw.Flush()
 }
 
 // WriteText writes runs as the agent's trace showed them, each under a
-// header with its time, model and status, and the question:
+// header with its conversation's ID, its time, model and status, and the
+// question, and over a line that says how it ended:
 //
-//	── 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
+//	── 3f9a2c1b7d4e · 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
 //	Question: What is 17 * 23 + 4?
 //	[1] Thought: I will use the calculator. (1.2s)
 //	[1] Action: calculator {"expression":"17 * 23 + 4"}
@@ -38,7 +62,9 @@ func WriteList(w io.Writer, list []Summary) error {
 //	[2] Final Answer: 17 * 23 + 4 = 395 (0.8s)
 //	final_answer · 2.1s · 1810 tokens (1722 prompt, 88 completion)
 //
-// Text from outside is written with control characters escaped.
+// The events go through the trace (package trace), as with -v: whole
+// observations and reasoning, up to its bounds. Text from outside is
+// written with control characters escaped.
 func WriteText(w io.Writer, runs []Run) error {
 	var b strings.Builder
 	for i, r := range runs {
@@ -53,14 +79,16 @@ func WriteText(w io.Writer, runs []Run) error {
 
 func writeRun(b *strings.Builder, r Run) {
 	model := strings.Trim(r.Provider+" "+r.Model, " ")
-	fmt.Fprintf(b, "── %s · %s · %s\n", r.Started.Local().Format("2006-01-02 15:04:05"), tools.Visible(model), r.Status)
-	fmt.Fprintf(b, "Question: %s\n", hang(tools.Visible(r.Question)))
+	fmt.Fprintf(b, "── %s · %s · %s · %s\n", r.Conversation, r.Started.Local().Format("2006-01-02 15:04:05"), escape.Visible(model), r.Status)
+	fmt.Fprintf(b, "Question: %s\n", hang(escape.Visible(r.Question)))
 	if r.Context != "" {
-		fmt.Fprintf(b, "Context: %s\n", hang(tools.Visible(r.Context)))
+		fmt.Fprintf(b, "Context: %s\n", hang(escape.Visible(r.Context)))
 	}
+	tr := trace.New(b, trace.Verbose(true))
 	for _, e := range r.Events {
-		writeEvent(b, e)
+		tr.Event(e.agentEvent())
 	}
+	tr.Close()
 	var tail []string
 	if r.StopReason != "" {
 		tail = append(tail, r.StopReason)
@@ -76,45 +104,6 @@ func writeRun(b *strings.Builder, r Run) {
 	}
 	if len(tail) > 0 {
 		b.WriteString(strings.Join(tail, " · ") + "\n")
-	}
-}
-
-func writeEvent(b *strings.Builder, e Event) {
-	tag := fmt.Sprintf("[%d] ", e.Iteration)
-	if e.Reasoning != "" {
-		b.WriteString(tag + "thinking:\n" + indent(tools.Visible(strings.TrimSpace(e.Reasoning)), "    ") + "\n")
-	}
-	switch e.Kind {
-	case "thought":
-		if e.Text != "" {
-			fmt.Fprintf(b, "%sThought: %s%s\n", tag, hang(tools.Visible(e.Text)), took(e.Duration))
-		}
-	case "action":
-		fmt.Fprintf(b, "%sAction: %s %s\n", tag, tools.Visible(e.Tool), tools.Visible(prompt.FormatArgs(e.Args)))
-	case "observation":
-		label := "Observation"
-		if e.Failed {
-			label = "Observation (error)"
-		}
-		fmt.Fprintf(b, "%s%s: %s%s\n", tag, label, hang(tools.Visible(strings.TrimSpace(e.Text))), took(e.Duration))
-	case "final":
-		forced := ""
-		if e.Forced {
-			forced = fmt.Sprintf(" [forced: %s]", tools.Visible(e.StopReason))
-		}
-		fmt.Fprintf(b, "%sFinal Answer: %s%s%s\n", tag, hang(tools.Visible(e.Text)), forced, took(e.Duration))
-	case "parse_error":
-		fmt.Fprintf(b, "%sparse error: %s\n", tag, hang(tools.Visible(e.Text)))
-	case "error":
-		if e.StopReason == stopCancelled {
-			fmt.Fprintf(b, "%sinterrupted: the run was cancelled\n", tag)
-		} else {
-			fmt.Fprintf(b, "%serror: %s\n", tag, hang(tools.Visible(e.Text)))
-		}
-	case "warning":
-		fmt.Fprintf(b, "%swarning: %s\n", tag, hang(tools.Visible(e.Text)))
-	default:
-		fmt.Fprintf(b, "%s%s: %s\n", tag, tools.Visible(e.Kind), hang(tools.Visible(e.Text)))
 	}
 }
 
@@ -134,7 +123,7 @@ func took(d time.Duration) string {
 
 // oneLine escapes s, joins its lines and cuts it to n characters.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(tools.Visible(s)), " ")
+	s = strings.Join(strings.Fields(escape.Visible(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestWriteText(t *testing.T) {
@@ -15,7 +16,7 @@ func TestWriteText(t *testing.T) {
 	if err := WriteText(&b, []Run{r}); err != nil {
 		t.Fatal(err)
 	}
-	want := `── 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
+	want := `── c1 · 2026-11-01 14:02:07 · ollama qwen2.5:7b · answered
 Question: What is 17 * 23 + 4?
 [1] thinking:
     Multiply first.
@@ -46,6 +47,10 @@ func TestWriteTextShows(t *testing.T) {
 		{"piped context", Run{Question: "summarise", Context: "line one\nline two"}, []string{"Context: line one\n    line two\n"}},
 		{"escape codes from outside escaped", Run{Question: "\x1b[31mred\x1b[0m", Events: []Event{{Kind: "observation", Text: "a\x07b\u202ec"}}},
 			[]string{`Question: \x1b[31mred\x1b[0m`, `Observation: a\x07b\u202ec`}},
+		{"a call that passes for another escaped, with a note", Run{Events: []Event{{Kind: "action", Iteration: 1, Tool: "shell", Args: map[string]any{"command": "curl https://\u0430pple.com"}}}},
+			[]string{`[1] Action: shell {"command":"curl https://\u0430pple.com"}`, "U+0430, a Cyrillic letter among Latin ones"}},
+		{"a multi-line thought indented", Run{Events: []Event{{Kind: "thought", Iteration: 1, Text: "one\ntwo"}}}, []string{"[1] Thought: one\n    two\n"}},
+		{"a notice as the trace shows it", Run{Events: []Event{{Kind: "notice", Iteration: 1, Text: "bound"}}}, []string{"[1] note: bound\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,12 +68,39 @@ func TestWriteTextShows(t *testing.T) {
 	}
 }
 
+// TestWriteTextShowsACorrectionOnce replays a run in which the model
+// wrote the same unreadable reply twice: the log keeps each correction
+// twice, as the parse error and as the observation the model was shown.
+// logs show printed it four times; now it shows it once, as the trace
+// does, and says the second parse error is the same.
+func TestWriteTextShowsACorrectionOnce(t *testing.T) {
+	correction := "Your reply has a Thought but neither an Action nor a Final Answer.\n\nThe format of a reply:\nThought: <your reasoning>"
+	var events []Event
+	for i := 1; i <= 2; i++ {
+		events = append(events, Event{Kind: "parse_error", Iteration: i, Text: correction},
+			Event{Kind: "observation", Iteration: i, Text: correction, Failed: true})
+	}
+	var b strings.Builder
+	if err := WriteText(&b, []Run{{Status: StatusFailed, Question: "q", Events: events}}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if n := strings.Count(got, "neither an Action"); n != 1 {
+		t.Errorf("the correction is shown %d times, want once:\n%s", n, got)
+	}
+	for _, want := range []string{"[1] parse error: Your reply has", "\n    The format of a reply:\n", "[2] parse error: the same as before\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the text lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 func TestWriteList(t *testing.T) {
 	var b strings.Builder
 	err := WriteList(&b, []Summary{
 		{ID: "aaa111", Question: "What is\n17 * 23 + 4?", Runs: 2, Last: time.Date(2026, 11, 1, 14, 2, 0, 0, time.Local), Provider: "ollama", Model: "qwen2.5:7b", Status: StatusAnswered},
 		{ID: "bbb222", Question: strings.Repeat("long ", 30) + "\x1b[2J", Runs: 1, Last: time.Date(2026, 11, 2, 9, 0, 0, 0, time.Local), Status: StatusUnfinished},
-	})
+	}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,5 +115,29 @@ func TestWriteList(t *testing.T) {
 	}
 	if !strings.HasSuffix(lines[2], "…") || strings.Contains(lines[2], "\x1b") {
 		t.Errorf("a long question is cut, escaped: %q", lines[2])
+	}
+}
+
+// TestWriteListFitsTheWidth writes conversations with long questions and
+// model names at the width of a terminal of 80 columns or more: every
+// line fits it, the question cut first.
+func TestWriteListFitsTheWidth(t *testing.T) {
+	list := []Summary{
+		{ID: "a696dcc580c5", Question: strings.Repeat("How far is it ", 10), Runs: 12, Last: time.Now(), Provider: "openai", Model: "hf.co/bartowski/Qwen2.5-Coder-32B-Instruct-GGUF:Q4_K_M", Status: StatusInterrupted},
+		{ID: "60e274a5a731", Question: "What is 17 * 23 + 4?", Runs: 1, Last: time.Now(), Provider: "ollama", Model: "qwen2.5:7b", Status: StatusAnswered},
+	}
+	for _, width := range []int{80, 100, 120} {
+		var b strings.Builder
+		if err := WriteList(&b, list, width); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if n := utf8.RuneCountInString(line); n >= width {
+				t.Errorf("at %d columns, a line of %d:\n%s", width, n, b.String())
+			}
+		}
+		if width >= 100 && !strings.Contains(b.String(), "What is 17 * 23 + 4?") {
+			t.Errorf("at %d columns, a short question is cut:\n%s", width, b.String())
+		}
 	}
 }

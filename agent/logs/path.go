@@ -58,10 +58,14 @@ type checked struct {
 // opens them: closing a file that SQLite has open in the same process
 // would drop its locks (they are POSIX locks, which belong to the process
 // and go with any of its descriptors of the file).
-func prepare(path string) (checked, error) {
+func prepare(path string) (checked, error) { return inspect(path, true) }
+
+// inspect is prepare, which creates a log that is not there only with
+// create; without, a missing log is an error matching fs.ErrNotExist.
+func inspect(path string, create bool) (checked, error) {
 	for range 2 {
 		fi, err := os.Lstat(path)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && create {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				return checked{}, fmt.Errorf("creating the log's folder: %w", err)
 			}

@@ -52,7 +52,8 @@ type Query struct {
 }
 
 // List returns the conversations that match q, the latest first.
-func (s *Store) List(ctx context.Context, q Query) ([]Summary, error) {
+func (s *Store) List(ctx context.Context, q Query) (_ []Summary, err error) {
+	defer func() { err = damaged(s.path, err) }()
 	var where []string
 	var args []any
 	text, err := parseSearch(q.Text)
@@ -60,7 +61,10 @@ func (s *Store) List(ctx context.Context, q Query) ([]Summary, error) {
 		return nil, fmt.Errorf("searching the log for %q: %w", q.Text, err)
 	}
 	if text.match != "" {
-		if err := s.indexUnfinished(ctx); err != nil {
+		if s.readOnly {
+			// Indexing is a write: a log opened to read is searched as
+			// it was indexed.
+		} else if err := s.indexUnfinished(ctx); err != nil {
 			return nil, fmt.Errorf("searching the log: %w", err)
 		}
 		where = append(where, `(r.id IN (SELECT rowid FROM runs_fts WHERE runs_fts MATCH ?)
@@ -128,7 +132,8 @@ func (s *Store) List(ctx context.Context, q Query) ([]Summary, error) {
 // with it, as Git takes a commit's short hash. It returns an error
 // wrapping [ErrNotFound] when none does, and an error naming them when
 // several do.
-func (s *Store) Resolve(ctx context.Context, id string) (string, error) {
+func (s *Store) Resolve(ctx context.Context, id string) (_ string, err error) {
+	defer func() { err = damaged(s.path, err) }()
 	if id == "" {
 		return "", fmt.Errorf("conversation ID is empty: %w", ErrNotFound)
 	}
@@ -160,9 +165,10 @@ func (s *Store) Resolve(ctx context.Context, id string) (string, error) {
 
 // Latest returns the ID of the conversation of the latest run, or an
 // error wrapping [ErrNotFound] when the log is empty.
-func (s *Store) Latest(ctx context.Context) (string, error) {
+func (s *Store) Latest(ctx context.Context) (_ string, err error) {
+	defer func() { err = damaged(s.path, err) }()
 	var id string
-	err := s.db.QueryRowContext(ctx, "SELECT conversation FROM runs ORDER BY id DESC LIMIT 1").Scan(&id)
+	err = s.db.QueryRowContext(ctx, "SELECT conversation FROM runs ORDER BY id DESC LIMIT 1").Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("no conversation yet: %w", ErrNotFound)
 	}
@@ -181,7 +187,8 @@ type Turn struct {
 // Turns returns the questions of conversation id that have an answer,
 // with their answers, oldest first: what a continued conversation
 // remembers.
-func (s *Store) Turns(ctx context.Context, id string) ([]Turn, error) {
+func (s *Store) Turns(ctx context.Context, id string) (_ []Turn, err error) {
+	defer func() { err = damaged(s.path, err) }()
 	rows, err := s.db.QueryContext(ctx, `SELECT question, answer FROM runs
 		WHERE conversation = ? AND answer != '' ORDER BY id`, id)
 	if err != nil {
@@ -201,7 +208,8 @@ func (s *Store) Turns(ctx context.Context, id string) ([]Turn, error) {
 
 // Runs returns the runs of conversation id with their events, oldest
 // first, or an error wrapping [ErrNotFound] when it has none.
-func (s *Store) Runs(ctx context.Context, id string) ([]Run, error) {
+func (s *Store) Runs(ctx context.Context, id string) (_ []Run, err error) {
+	defer func() { err = damaged(s.path, err) }()
 	runs, err := s.runs(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("reading conversation %s: %w", id, err)
@@ -272,6 +280,9 @@ func (s *Store) events(ctx context.Context, run int64) ([]Event, error) {
 			if err := json.Unmarshal([]byte(args), &e.Args); err != nil {
 				e.Args = map[string]any{"unreadable": args}
 			}
+		}
+		if problem, ok := e.Args[problemKey].(string); ok && e.Kind == "parse_error" && len(e.Args) == 1 {
+			e.Problem, e.Args = problem, nil
 		}
 		events = append(events, e)
 	}

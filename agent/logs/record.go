@@ -48,7 +48,9 @@ type Run struct {
 	Question string `json:"question"`
 	// Context is text attached to the question, such as piped input.
 	Context string `json:"context,omitempty"`
-	// Provider and Model name the model that answered.
+	// Provider and Model name the model that answered: the model the
+	// server said it served, when its end was logged with one (see
+	// Outcome), else the model asked for.
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	// BaseURL is the server's URL as it was given, without its secrets;
@@ -95,6 +97,12 @@ type Event struct {
 	Tool string `json:"tool,omitempty"`
 	// Args are the arguments of an action.
 	Args map[string]any `json:"args,omitempty"`
+	// Problem is, for a parse error, what was wrong with the reply in a
+	// few words, for people, where Text is the correction written for
+	// the model. The args column keeps it, as {"problem": …}, so that an
+	// older react-agent reads a newer log; logs written before it was kept
+	// have none.
+	Problem string `json:"problem,omitempty"`
 	// Failed marks an observation that reports an error.
 	Failed bool `json:"failed,omitempty"`
 	// Forced marks a final answer asked for after a limit.
@@ -107,6 +115,9 @@ type Event struct {
 	// Elapsed is the time since the run started.
 	Elapsed time.Duration `json:"elapsed_ns"`
 }
+
+// problemKey is the key of a parse error's Problem in its args.
+const problemKey = "problem"
 
 // Outcome is how a run ended.
 type Outcome struct {
@@ -123,6 +134,9 @@ type Outcome struct {
 	Duration time.Duration
 	// Finished is when the run ended; zero means when it is written.
 	Finished time.Time
+	// Model is the model the server said it served, which becomes the
+	// run's Model; empty leaves the model asked for.
+	Model string
 }
 
 // NewID returns a new conversation ID: 12 random hexadecimal digits.
@@ -173,13 +187,16 @@ func (r *Recorder) ID() int64 { return r.id }
 func (r *Recorder) Add(ctx context.Context, e Event) error {
 	c := r.s.redact.Redact
 	var args string
+	if e.Problem != "" && e.Args == nil {
+		e.Args = map[string]any{problemKey: e.Problem}
+	}
 	if e.Args != nil {
 		// Redacted before they are encoded: JSON's escapes (& as \u0026)
 		// would hide the shapes of secrets.
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r.s.redact.RedactValue(e.Args)); err != nil {
+		if err := enc.Encode(r.s.redact.Value(e.Args)); err != nil {
 			return fmt.Errorf("logging the arguments of %s: %w", e.Tool, err)
 		}
 		args = strings.TrimSuffix(b.String(), "\n")
@@ -203,9 +220,9 @@ func (r *Recorder) Finish(ctx context.Context, o Outcome) error {
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `UPDATE runs SET finished_at = ?, answer = ?, stop_reason = ?, error = ?,
-		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ? WHERE id = ?`,
+		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ?, model = COALESCE(NULLIF(?, ''), model) WHERE id = ?`,
 		cmp.Or(o.Finished, time.Now()).UnixNano(), c(o.Answer), o.StopReason, c(o.Error),
-		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), r.id)
+		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), o.Model, r.id)
 	if err != nil {
 		return fmt.Errorf("logging the end of a run: %w", err)
 	}

@@ -71,6 +71,25 @@ func TestARunReadsBackAsItWasWritten(t *testing.T) {
 	}
 }
 
+// TestTheEndKeepsTheModelTheServerServed ends runs with and without the
+// model the server says it served: the run's model is that one, or the
+// model asked for.
+func TestTheEndKeepsTheModelTheServerServed(t *testing.T) {
+	s := openTemp(t)
+	r, _, o := calculatorRun("c1")
+	r.Provider, r.Model = "llamacpp", "default"
+	write(t, s, r, nil, &o)
+	o.Model = "qwen2.5-7b-instruct-q4_k_m.gguf"
+	write(t, s, r, nil, &o)
+	runs, err := s.Runs(context.Background(), "c1")
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("Runs = %d runs, %v", len(runs), err)
+	}
+	if runs[0].Model != "default" || runs[1].Model != "qwen2.5-7b-instruct-q4_k_m.gguf" {
+		t.Errorf("models %q and %q, want the one asked for, then the one served", runs[0].Model, runs[1].Model)
+	}
+}
+
 func TestStatus(t *testing.T) {
 	tests := []struct {
 		name    string

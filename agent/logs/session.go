@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/parser"
 )
 
 // Session records the runs of one command in the log, one after another,
@@ -158,9 +159,27 @@ func (s *Session) Event(e event.Event) {
 	if s == nil || e.Kind == event.Model {
 		return
 	}
-	s.Add(Event{Kind: string(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
+	logged := Event{Kind: string(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
 		Tool: e.Tool, Args: e.Args, Failed: e.Failed, Forced: e.Forced, StopReason: string(e.StopReason),
-		Duration: e.Duration, Elapsed: e.Elapsed})
+		Duration: e.Duration, Elapsed: e.Elapsed}
+	var pe *parser.Error
+	if e.Kind == event.ParseError && errors.As(e.Err, &pe) && pe.Err != nil {
+		logged.Problem = pe.Err.Error()
+	}
+	s.Add(logged)
+}
+
+// agentEvent returns e as the agent reported it, with the fields the log
+// keeps, for the trace to show.
+func (e Event) agentEvent() event.Event {
+	ae := event.Event{Kind: event.Kind(e.Kind), Iteration: e.Iteration, Text: e.Text, Reasoning: e.Reasoning,
+		Tool: e.Tool, Args: e.Args, Failed: e.Failed, Forced: e.Forced, StopReason: event.StopReason(e.StopReason),
+		Duration: e.Duration, Elapsed: e.Elapsed}
+	if e.Problem != "" {
+		// As the parser gave it: the trace shows people the problem.
+		ae.Err = &parser.Error{Err: errors.New(e.Problem), Message: e.Text}
+	}
+	return ae
 }
 
 // Add records e at the end of the current run; without one it does

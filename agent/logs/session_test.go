@@ -2,13 +2,16 @@ package logs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/parser"
 )
 
 // openSession opens a session on a new log in a temporary directory.
@@ -196,5 +199,45 @@ func TestSessionIsSafeForConcurrentUse(t *testing.T) {
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAParseErrorIsShownAsTheTraceShowedIt logs a parse error: logs show
+// says what was wrong, as the live trace did, not the correction written
+// for the model; the log keeps the correction too, and the problem where
+// an older react-agent reads it as the arguments it ignores.
+func TestAParseErrorIsShownAsTheTraceShowedIt(t *testing.T) {
+	s := openSession(t, "")
+	defer s.Close()
+	ctx := context.Background()
+	correction := "Your reply has a Thought but neither an Action nor a Final Answer.\n\nThe format of a reply:\nThought: <your reasoning>"
+	s.Begin(ctx, "q", "")
+	s.Event(event.Event{Kind: event.ParseError, Iteration: 1, Text: correction, Err: &parser.Error{Err: parser.ErrNoAction, Message: correction}})
+	s.Event(event.Event{Kind: event.Observation, Iteration: 1, Text: correction, Failed: true})
+	s.End(ctx, Outcome{StopReason: "error"})
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := s.store.Runs(ctx, s.ID())
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("Runs = %d, %v", len(runs), err)
+	}
+	if e := runs[0].Events[0]; e.Problem != parser.ErrNoAction.Error() || e.Text != correction || e.Args != nil {
+		t.Errorf("the parse error read back: %+v", e)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, runs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[1] parse error: " + parser.ErrNoAction.Error() + "\n"; !strings.Contains(b.String(), want) || strings.Count(b.String(), "neither an Action") > 1 {
+		t.Errorf("logs show: want %q, and the correction at most once, as the observation:\n%s", want, b.String())
+	}
+	var raw string
+	if err := s.store.db.QueryRowContext(ctx, "SELECT args FROM events WHERE kind = 'parse_error'").Scan(&raw); err != nil {
+		t.Fatal(err)
+	}
+	var older map[string]any // as an older react-agent reads the column
+	if err := json.Unmarshal([]byte(raw), &older); err != nil || older["problem"] != parser.ErrNoAction.Error() {
+		t.Errorf("the args column holds %q, %v", raw, err)
 	}
 }

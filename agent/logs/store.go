@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/react-agent/react-agent/agent/model"
-	_ "modernc.org/sqlite" // The "sqlite" driver: pure Go, no C toolchain.
+	"github.com/react-agent/react-agent/agent/redact"
+	"modernc.org/sqlite" // The "sqlite" driver: pure Go, no C toolchain.
 )
 
 // ErrNotFound is returned for a conversation that is not in the log.
@@ -32,8 +32,9 @@ const BusyTimeout = 5 * time.Second
 type Store struct {
 	db        *sql.DB
 	path      string
+	readOnly  bool // opened with OpenReadOnly
 	secrets   []string
-	redact    *model.Redactor
+	redact    *redact.Redactor
 	closeWait time.Duration
 
 	insertEvent *sql.Stmt
@@ -44,8 +45,8 @@ type Option func(*Store)
 
 // WithSecrets adds exact strings, such as the API key in use, that are
 // removed from all text before it is written, on top of the shapes of
-// secrets [model.RedactText] knows. Strings shorter than
-// [model.MinSecret], too short to be a key and too likely to occur in
+// secrets [redact.Text] knows. Strings shorter than
+// [redact.MinSecret], too short to be a key and too likely to occur in
 // ordinary text, are ignored.
 func WithSecrets(secrets ...string) Option {
 	return func(s *Store) { s.secrets = append(s.secrets, secrets...) }
@@ -103,12 +104,13 @@ func dataDir() (string, error) {
 // it is private: a directory Open creates has mode 0700, and the database
 // and its -wal and -shm files 0600. Files that others could read, as
 // versions before this one created them, lose group and other access.
-func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+func Open(ctx context.Context, path string, opts ...Option) (s *Store, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("finding the log %s: %w", path, err)
 	}
 	path = abs
+	defer func() { err = damaged(path, err) }()
 	file, err := prepare(path)
 	if err != nil {
 		if errors.As(err, new(*PathError)) {
@@ -122,7 +124,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	deadline := time.Now().Add(BusyTimeout)
 	for {
 		s, err := open(ctx, file, opts)
-		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
+		if err == nil || !locked(err) || time.Now().After(deadline) {
 			return s, err
 		}
 		select {
@@ -131,6 +133,93 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// OpenReadOnly opens the log at path to read it alone, as the commands
+// that only read it do: it writes nothing, not the files SQLite keeps
+// beside a log when it can do without, nor the mode of any file, so that
+// a log in a read-only folder, or on a read-only disk, can be read. The
+// path is checked as [Open] checks it; a missing log is an error matching
+// fs.ErrNotExist, and one written by an older version is brought up to
+// date first, as Open does, where it can be written. A
+// search of a log opened so does not see the events of unfinished runs
+// that were not yet indexed, as indexing them is a write.
+func OpenReadOnly(ctx context.Context, path string) (s *Store, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("finding the log %s: %w", path, err)
+	}
+	path = abs
+	defer func() { err = damaged(path, err) }()
+	file, err := inspect(path, false)
+	if err != nil {
+		if errors.As(err, new(*PathError)) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("opening the log %s: %w", path, err)
+	}
+	// A log in WAL mode is read with the -shm file SQLite keeps beside it,
+	// which a read-only folder keeps it from making: the log is then read
+	// as immutable, as nobody can write it there either.
+	var db *sql.DB
+	for _, mode := range []string{"&mode=ro", "&mode=ro&immutable=1"} {
+		if db, err = sql.Open("sqlite", dsn(file.path)+mode); err != nil {
+			return nil, fmt.Errorf("opening the log %s: %w", path, err)
+		}
+		db.SetMaxOpenConns(1)
+		s = &Store{db: db, path: file.path, readOnly: true, closeWait: DefaultCloseWait, redact: redact.New()}
+		var se *sqlite.Error
+		if err = s.checkOwn(ctx); !errors.As(err, &se) || se.Code()&0xff != 8 && se.Code()&0xff != 14 { // SQLITE_READONLY, SQLITE_CANTOPEN
+			break
+		}
+		db.Close()
+	}
+	fail := func(err error) (*Store, error) {
+		db.Close()
+		if errors.As(err, new(*PathError)) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("opening the log %s: %w", path, err)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	var v int
+	if err := db.QueryRowContext(ctx, "SELECT user_version FROM pragma_user_version").Scan(&v); err != nil {
+		return fail(err)
+	}
+	switch {
+	case v > len(migrations):
+		return fail(fmt.Errorf("the log database has schema version %d, newer than this program's %d: %w", v, len(migrations), ErrNewerSchema))
+	case v < len(migrations) && v > 0:
+		// Written by an older version: brought up to date first, where
+		// it can be written.
+		db.Close()
+		if w, err := Open(ctx, path); err == nil {
+			w.readOnly = true
+			return w, nil
+		}
+		return nil, fmt.Errorf("opening the log %s: it has schema version %d, older than this program's %d, and cannot be brought up to date where it is: run a question with it once where it can be written", path, v, len(migrations))
+	}
+	return s, nil
+}
+
+// ErrDamaged is matched (with errors.Is) by the error of a log that
+// SQLite finds damaged on disk ("database disk image is malformed").
+var ErrDamaged = errors.New("the log is damaged")
+
+// damaged returns err, of the log at path, as an error that matches
+// ErrDamaged when SQLite found the database damaged or no database.
+func damaged(path string, err error) error {
+	var se *sqlite.Error
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case 11, 26: // SQLITE_CORRUPT, SQLITE_NOTADB
+		return fmt.Errorf("%w (%s): %w", ErrDamaged, path, err)
+	}
+	return err
 }
 
 // open makes one attempt at Open, of the database file that prepare
@@ -148,7 +237,7 @@ func open(ctx context.Context, file checked, opts []Option) (*Store, error) {
 	for _, opt := range opts {
 		opt(s)
 	}
-	s.redact = model.NewRedactor(s.secrets...)
+	s.redact = redact.New(s.secrets...)
 	if err := s.init(ctx, file); err != nil {
 		db.Close()
 		if errors.As(err, new(*PathError)) {

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/tools/bounded"
 )
 
 // A cassette is a JSONL file: one Interaction a line, in the order of the
@@ -203,6 +205,9 @@ func (r *Recorder) ContextWindow() int {
 	return 0
 }
 
+// Window passes on what the recorded model knows of its context window.
+func (r *Recorder) Window(ctx context.Context) Window { return WindowOf(ctx, r.model) }
+
 func (r *Recorder) write(in Interaction) error {
 	line, err := json.Marshal(in)
 	if err != nil {
@@ -264,16 +269,26 @@ type Replay struct {
 	next  int
 }
 
-// NewReplay reads the cassette at path.
+// NewReplay reads the cassette at path: a regular file of at most
+// [MaxCassette] bytes (a device or a FIFO is refused, not waited on).
 func NewReplay(path string) (*Replay, error) {
-	data, err := os.ReadFile(path)
+	return newReplay(context.Background(), path)
+}
+
+// newReplay is NewReplay, stopped between two lines when ctx ends.
+func newReplay(ctx context.Context, path string) (*Replay, error) {
+	f, err := bounded.OpenFile(path, MaxCassette)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
+	defer f.Close()
 	r := &Replay{path: path}
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20)
 	for n := 1; sc.Scan(); n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("replay: %s: %w", path, err)
+		}
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 || line[0] == '#' {
 			continue
@@ -311,7 +326,7 @@ func (r *Replay) GenerateContent(ctx context.Context, msgs []llms.MessageContent
 	}
 	in := r.items[i]
 	c := ConstraintOf(opts)
-	if bound, ok := ctx.Value(constraintCtxKey{}).(*Constraint); ok && c == nil {
+	if bound, ok := ctx.Value(constraintCtxKey).(*Constraint); ok && c == nil {
 		c = bound // the constraint as a model of New passes it on
 	}
 	if err := r.check(i, in, msgs, c); err != nil {
@@ -441,3 +456,7 @@ func tail(s string, n int) string {
 	}
 	return snippet(s, len(s)-n+20)
 }
+
+// MaxCassette is the most read of a cassette that [NewReplay] reads:
+// hours of recorded runs.
+const MaxCassette = 256 << 20

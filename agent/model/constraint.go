@@ -6,8 +6,6 @@ import (
 	"errors"
 	"maps"
 	"net/http"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/tmc/langchaingo/llms"
@@ -112,21 +110,6 @@ func ConstraintOf(opts []llms.CallOption) *Constraint {
 	return c
 }
 
-// withoutConstraint is a call option, given last, that takes the
-// constraint out of the options again, so that no client sends it on as
-// request metadata.
-func withoutConstraint(o *llms.CallOptions) {
-	if _, ok := o.Metadata[constraintKey]; !ok {
-		return
-	}
-	md := maps.Clone(o.Metadata)
-	delete(md, constraintKey)
-	if len(md) == 0 {
-		md = nil
-	}
-	o.Metadata = md
-}
-
 // Constrainer is implemented by the models of New, and by recorders and
 // replays of them: it says how their server binds replies.
 type Constrainer interface {
@@ -200,64 +183,6 @@ const (
 	ollamaAPI    = "ollama-api"
 )
 
-// fieldsKey is the context key of the request fields that bind a call's
-// reply, which the transport adds to the request body.
-type fieldsKey struct{}
-
-// constraintCtxKey is the context key of the constraint of a call, for
-// providers that adapt its fields to the prompt.
-type constraintCtxKey struct{}
-
-// generationPaths are the endpoints whose requests the fields of a
-// constraint go into: not the model listing or a template's rendering.
-var generationPaths = []string{"/chat/completions", "/api/chat", "/completion"}
-
-// isGeneration reports whether req asks a model to generate.
-func isGeneration(req *http.Request) bool {
-	return req.Method == http.MethodPost &&
-		slices.ContainsFunc(generationPaths, func(p string) bool { return strings.HasSuffix(req.URL.Path, p) })
-}
-
-// withConstraintFields returns req with the fields its context carries
-// added at the top of its JSON body, when it is a generation request: a
-// constraint's fields, then the options of Config.Options (see
-// placeOptions). A field that is an object in the body too is merged
-// into it, key by key.
-func withConstraintFields(req *http.Request) *http.Request {
-	fields, _ := req.Context().Value(fieldsKey{}).(map[string]any)
-	options, _ := req.Context().Value(optionsKey{}).(map[string]any)
-	if len(fields)+len(options) == 0 || req.Body == nil || !isGeneration(req) {
-		return req
-	}
-	return editJSONBody(req, func(v map[string]json.RawMessage) {
-		for _, add := range []map[string]any{fields, placeOptions(req.URL.Path, options)} {
-			for k, f := range add {
-				if b, err := mergeField(v[k], f); err == nil {
-					v[k] = b
-				}
-			}
-		}
-	})
-}
-
-// mergeField returns the JSON of f, merged key by key into old when both
-// are objects.
-func mergeField(old json.RawMessage, f any) (json.RawMessage, error) {
-	add, isObject := f.(map[string]any)
-	var base map[string]json.RawMessage
-	if !isObject || len(old) == 0 || json.Unmarshal(old, &base) != nil || base == nil {
-		return json.Marshal(f)
-	}
-	for k, v := range add {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		base[k] = b
-	}
-	return json.Marshal(base)
-}
-
 // constrainer is what a provider knows of binding replies on its server.
 type constrainer struct {
 	// detect finds the mode of the server, the kind of server it is
@@ -325,43 +250,15 @@ func (m *served) constraintFields(ctx context.Context, c *Constraint) (Mode, map
 }
 
 // refusesConstraint reports whether a failed call may have failed for its
-// constraint: a 400 that is not about the prompt's size, or a 500 that
-// says the server could not make a grammar of it (Ollama's "invalid JSON
+// constraint: a 400 that is not about the prompt's size, or a server that
+// said it could not make a grammar of it (Ollama's 500 "invalid JSON
 // schema in format").
 func refusesConstraint(e *Error) bool {
 	switch {
 	case errors.Is(e, ErrContextOverflow), errors.Is(e, ErrNotUTF8):
 		return false
-	case e.StatusCode == http.StatusBadRequest:
+	case errors.Is(e, errSchemaRefused):
 		return true
 	}
-	return e.StatusCode >= 500 && refusedSchema(e.Err.Error())
-}
-
-// bound makes a call whose options may carry a constraint: with the
-// request fields that bind the reply on this server, and, when the server
-// refuses them with a 400, once more without them, after which every call
-// goes without (see ConstraintRefused). The constraint never reaches the
-// client itself.
-func (m *served) bound(ctx context.Context, opts []llms.CallOption,
-	call func(context.Context, []llms.CallOption) (*llms.ContentResponse, error)) (*llms.ContentResponse, error) {
-	c := ConstraintOf(opts)
-	opts = append(slices.Clip(opts), withoutConstraint)
-	_, fields := m.constraintFields(ctx, c)
-	if fields == nil {
-		return call(ctx, opts)
-	}
-	resp, err := call(context.WithValue(context.WithValue(ctx, fieldsKey{}, fields), constraintCtxKey{}, c), opts)
-	var me *Error
-	if !errors.As(err, &me) || !refusesConstraint(me) {
-		return resp, err
-	}
-	resp, err2 := call(ctx, opts)
-	if err2 != nil {
-		return resp, err2 // not the constraint's fault, or not only
-	}
-	m.con.mu.Lock()
-	m.con.refused = me
-	m.con.mu.Unlock()
-	return resp, nil
+	return e.StatusCode == http.StatusBadRequest
 }

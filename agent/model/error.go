@@ -7,8 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,17 +30,44 @@ var (
 	// too long (context.WithTimeoutCause); such a call is retried like any
 	// transient failure.
 	ErrTimeout = errors.New("the model did not answer in time")
-	// ErrContextOverflow means the server refused a prompt larger than the
-	// model's context window (llama-server's exceed_context_size_error,
-	// Ollama's "the input length exceeds the context length"). The
-	// error's PromptTokens and ContextTokens say by how much, when the
-	// server said.
+	// ErrContextOverflow means the prompt does not fit the model's context
+	// window: the server refused it (llama-server's
+	// exceed_context_size_error, Ollama's "the input length exceeds the
+	// context length"), cut it, or the client knew it could not fit. The
+	// error's PromptTokens and ContextTokens say by how much, when known.
 	ErrContextOverflow = errors.New("the prompt does not fit the model's context window")
+	// ErrContextFull means the prompt fitted the context window but the
+	// reply filled the rest of it before it ended: llama-server's
+	// "truncated" reply, Ollama's "length" with the window full (asked not
+	// to shift it). It matches ErrContextOverflow too.
+	ErrContextFull error = contextFull{}
 	// ErrNotUTF8 means the server could not send the model's reply because
 	// the model wrote bytes that are not UTF-8 (llama-server answers 500,
 	// "Failed to parse input"): asking again the same way gets the same.
 	ErrNotUTF8 = errors.New("the model wrote text that is not UTF-8, which the server cannot send")
+	// ErrMalformed means the server answered with something that is not
+	// a reply in the protocol the client speaks: another kind of server,
+	// or a broken one.
+	ErrMalformed = errors.New("the server's reply is not in the protocol the client speaks")
+	// ErrNoModel means the server has no model of the name asked for.
+	ErrNoModel = errors.New("the server has no such model")
 )
+
+// contextFull is ErrContextFull: a prompt that does not fit the window
+// with its reply.
+type contextFull struct{}
+
+func (contextFull) Error() string {
+	return "the reply filled the model's context window before it ended"
+}
+
+// Is reports that a full window is a prompt that does not fit it.
+func (contextFull) Is(target error) bool { return target == ErrContextOverflow }
+
+// errSchemaRefused is the cause of a server's failure to make a grammar of
+// a request's schema or grammar (Ollama's 500 "invalid JSON schema in
+// format"): not a failure that passes, and a refused constraint.
+var errSchemaRefused = errors.New("the server could not make a grammar of the constraint")
 
 // Setting names what to change about a failed call: a field of Config,
 // or the caller's time limit. A command line chooses its advice (the flag
@@ -132,13 +157,17 @@ type Error struct {
 	// Fix is the setting to change, such as SettingBaseURL or
 	// SettingAPIKey; NoSetting when no setting would help.
 	Fix Setting
-	// PromptTokens and ContextTokens are the tokens of a prompt the server
-	// refused as too large (ErrContextOverflow) and of its context
-	// window, when the server said; else 0.
+	// PromptTokens and ContextTokens are the tokens of a prompt that did
+	// not fit (ErrContextOverflow) and of the context window, when known;
+	// else 0.
 	PromptTokens, ContextTokens int
 	// Hint says what to do about it in words that name no setting, when
 	// there is something to say.
 	Hint string
+	// Models are the models the server has, sorted, when the error is
+	// ErrNoModel and the server said which it has; a command line may
+	// offer the one meant.
+	Models []string
 	// Err is the underlying error.
 	Err error
 }
@@ -173,56 +202,75 @@ func Brief(err error) string {
 	return brief.Error()
 }
 
-// statusInText finds an HTTP status in an error that lost its type, as
-// langchaingo's OpenAI client writes it ("status code: 503").
-var statusInText = regexp.MustCompile(`(?i)(?:status code:?|status|http)\s*(\d{3})\b`)
+// statusError is an HTTP response with an error status, or an error the
+// server sent inside a reply it had begun, classified where it was read:
+// by its status and the server's own error body.
+type statusError struct {
+	code       int
+	msg        string        // the server's message
+	retryAfter time.Duration // what the server's Retry-After asks, or 0
+	detail     errorDetail   // what the body says beyond its message
+	inStream   bool          // sent inside a reply begun with 200
+	// kind is what the server's error means, for errors.Is: one of the
+	// sentinels (ErrContextOverflow, ErrNotUTF8, ErrNoToolCalls, ErrNoModel,
+	// errSchemaRefused), or nil.
+	kind error
+	// param is a request parameter the server refused that a call can
+	// do without ("stop", "temperature"), or "".
+	param string
+}
+
+func (e *statusError) Error() string {
+	switch {
+	case e.inStream && e.msg == "":
+		return fmt.Sprintf("the server ended the reply with an error (%d)", e.code)
+	case e.inStream:
+		return fmt.Sprintf("the server ended the reply with an error (%d): %s", e.code, e.msg)
+	case e.msg == "":
+		return fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code))
+	}
+	return fmt.Sprintf("HTTP %d: %s", e.code, e.msg)
+}
+
+// Unwrap returns what the server's error means, so that errors.Is finds
+// ErrContextOverflow in a server's refusal of a prompt too long.
+func (e *statusError) Unwrap() error { return e.kind }
+
+// unreachableError is a request that never got a response.
+type unreachableError struct{ err error }
+
+func (e *unreachableError) Error() string { return e.err.Error() }
+func (e *unreachableError) Unwrap() error { return e.err }
 
 // Classify turns any error of a model call into an *Error, deciding
 // whether it is worth retrying. ctx is the context of the attempt; a cause
-// of ErrTimeout marks the attempt as timed out.
+// of ErrTimeout marks the attempt as timed out. It reads the types the
+// clients gave their errors where they read them, never an error's text.
 func Classify(ctx context.Context, err error) *Error {
 	var me *Error
 	if errors.As(err, &me) {
 		return me
 	}
 	e := &Error{Err: err}
-	var se *httpStatusError
+	var se *statusError
 	var ue *unreachableError
 	switch {
 	case errors.Is(err, ErrReplyTooLarge):
-		e.Temporary = false
 	case errors.Is(err, ErrIncomplete), errors.Is(err, ErrIdle):
 		e.Temporary = true
 	case errors.Is(context.Cause(ctx), ErrTimeout) || errors.Is(err, ErrTimeout):
 		if !errors.Is(err, ErrTimeout) {
-			e.Err = fmt.Errorf("%w (%v)", ErrTimeout, err)
+			e.Err = fmt.Errorf("%w (%w)", ErrTimeout, err)
 		}
 		e.Temporary = true
 	case errors.As(err, &se):
 		e.StatusCode, e.RetryAfter = se.code, se.retryAfter
-		switch {
-		case overflow(se):
-			e.Err = fmt.Errorf("%w: %w", ErrContextOverflow, err)
-			e.PromptTokens, e.ContextTokens = se.detail.PromptTokens, se.detail.ContextTokens
-		case notUTF8(se.msg):
-			e.Err = fmt.Errorf("%w: %w", ErrNotUTF8, err)
-		}
+		e.PromptTokens, e.ContextTokens = se.detail.PromptTokens, se.detail.ContextTokens
 	case errors.As(err, &ue), isNetError(err):
 		e.Temporary = !refusedHere(err)
-	default:
-		msg := strings.ToLower(err.Error())
-		if m := statusInText.FindStringSubmatch(msg); m != nil {
-			e.StatusCode, _ = strconv.Atoi(m[1])
-		}
-		for _, s := range []string{"connection refused", "connection reset", "no such host",
-			"timeout", "network error", "unexpected eof", "server closed", "broken pipe"} {
-			if strings.Contains(msg, s) {
-				e.Temporary = true
-			}
-		}
 	}
 	switch c := e.StatusCode; {
-	case errors.Is(e.Err, ErrNotUTF8), errors.Is(e.Err, ErrContextOverflow), c >= 500 && refusedSchema(e.Err.Error()):
+	case errors.Is(err, ErrNotUTF8), errors.Is(err, ErrContextOverflow), errors.Is(err, errSchemaRefused):
 		// The same request gets the same answer.
 		e.Temporary = false
 	case c == http.StatusTooManyRequests, c == http.StatusRequestTimeout, c >= 500:
@@ -231,38 +279,6 @@ func Classify(ctx context.Context, err error) *Error {
 		e.Temporary = false
 	}
 	return e
-}
-
-// overflow reports whether a server's error says the prompt is larger
-// than the context window: llama-server's exceed_context_size_error,
-// Ollama's "the input length exceeds the context length" (when asked not
-// to truncate), vLLM's "maximum context length", OpenAI's
-// context_length_exceeded.
-func overflow(se *httpStatusError) bool {
-	if se.detail.Type == "exceed_context_size_error" {
-		return true
-	}
-	m := strings.ToLower(se.msg)
-	return se.code == http.StatusBadRequest && (strings.Contains(m, "exceeds the context length") ||
-		strings.Contains(m, "exceeds the available context size") || strings.Contains(m, "maximum context length") ||
-		strings.Contains(m, "context_length_exceeded") || strings.Contains(m, "context length exceeded"))
-}
-
-// notUTF8 reports whether a server's message says it could not send text
-// that is not UTF-8: llama-server's "Failed to parse input at pos 0: …",
-// from the JSON library that refuses to write it.
-func notUTF8(msg string) bool {
-	m := strings.ToLower(msg)
-	return strings.Contains(m, "failed to parse input at pos") || strings.Contains(m, "invalid utf-8")
-}
-
-// refusedSchema reports whether a server's message says it could not make
-// a grammar of the request's schema or grammar, as Ollama's 500 "invalid
-// JSON schema in format" says: not a failure that passes.
-func refusedSchema(msg string) bool {
-	m := strings.ToLower(msg)
-	return strings.Contains(m, "invalid json schema") || strings.Contains(m, "failed to parse grammar") ||
-		strings.Contains(m, "failed to load grammar")
 }
 
 // refusedHere reports whether err is a connection that this machine
@@ -279,20 +295,6 @@ func refusedHere(err error) bool {
 	return ok && a.IP.IsLoopback()
 }
 
-// loopback reports whether the server at raw is on a loopback address:
-// what a refused connection to it means is known (see refusedHere).
-func loopback(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	h := u.Hostname()
-	if ip := net.ParseIP(h); ip != nil {
-		return ip.IsLoopback()
-	}
-	return h == "localhost" || strings.HasSuffix(h, ".localhost")
-}
-
 func isNetError(err error) bool {
 	var ne net.Error
 	var oe *net.OpError
@@ -300,43 +302,33 @@ func isNetError(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
-// overflowHint says what to do about a prompt too large for the context
-// window of the server that refused it.
-func overflowHint(e *Error, provider string) string {
-	what := "the prompt is larger than the model's context window"
+// overflowHint says what the prompt too large for the context window was,
+// in numbers, when they are known.
+func overflowWhat(e *Error) string {
 	switch p, c := e.PromptTokens, e.ContextTokens; {
+	case errors.Is(e.Err, ErrContextFull):
+		return "the window is too small for the prompt and its reply"
 	case p > 0 && c > 0:
-		what = fmt.Sprintf("the prompt is %d tokens, more than the context window of %d", p, c)
+		return fmt.Sprintf("the prompt is %d tokens, more than the context window of %d", p, c)
 	case c > 0:
-		what = fmt.Sprintf("the prompt is larger than the context window of %d tokens", c)
+		return fmt.Sprintf("the prompt is larger than the context window of %d tokens", c)
 	}
-	switch provider {
-	case "ollama", "llamafile":
-		return what + ": ask for a larger context window, or for less"
-	case "llamacpp":
-		return what + ": start llama-server with a larger context (its -c), or ask for less"
-	}
-	return what + ": give the server's model a larger context, or ask for less"
+	return "the prompt is larger than the model's context window"
 }
 
 // explain fills in what to do about e, given the provider, the model and
-// the server's URL.
-func explain(e *Error, provider, model, url string) *Error {
-	e.Provider, e.Model, e.URL = provider, model, url
-	where := url
+// the server's URL. A client that knows more of its server (the window it
+// can grow to) says so after.
+func explain(e *Error, provider, model, where string) *Error {
+	e.Provider, e.Model, e.URL = provider, model, where
 	if where == "" {
 		where = "the provider's API"
 	}
 	var ue *unreachableError
 	unreachable := e.StatusCode == 0 && (e.Temporary || refusedHere(e.Err)) && !errors.Is(e.Err, ErrTimeout) &&
-		!errors.Is(e.Err, ErrIdle) && !errors.Is(e.Err, ErrIncomplete) &&
-		(errors.As(e.Err, &ue) || isNetError(e.Err) || strings.Contains(strings.ToLower(e.Err.Error()), "connection refused"))
-	if unreachable && e.Temporary && loopback(url) && strings.Contains(strings.ToLower(e.Err.Error()), "connection refused") {
-		// A client that flattened the error into text kept its words.
-		e.Temporary = false
-	}
+		!errors.Is(e.Err, ErrIdle) && !errors.Is(e.Err, ErrIncomplete) && (errors.As(e.Err, &ue) || isNetError(e.Err))
 	switch {
-	case unreachable && provider == "ollama":
+	case unreachable && provider == ollamaProvider.Name:
 		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach Ollama at %s: start it with `ollama serve`", where)
 	case unreachable:
 		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
@@ -349,10 +341,7 @@ func explain(e *Error, provider, model, url string) *Error {
 	case errors.Is(e.Err, ErrIdle):
 		e.Fix, e.Hint = SettingIdleTimeout, fmt.Sprintf("the server at %s stopped answering", where)
 	case errors.Is(e.Err, ErrContextOverflow):
-		e.Hint = overflowHint(e, provider)
-		if provider == "ollama" || provider == "llamafile" {
-			e.Fix = SettingNumCtx
-		}
+		e.Hint = overflowWhat(e) + ": give the server's model a larger context, or ask for less"
 	case errors.Is(e.Err, ErrNotUTF8):
 		e.Hint = "the model wrote bytes that are no text; try a lower temperature, other sampling options or another model"
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
@@ -360,7 +349,7 @@ func explain(e *Error, provider, model, url string) *Error {
 		if p, ok := Lookup(provider); ok && p.KeyEnv != "" {
 			e.Hint += ": set a valid key in " + p.KeyEnv
 		}
-	case e.StatusCode == http.StatusNotFound && provider == "ollama":
+	case errors.Is(e.Err, ErrNoModel) && provider == ollamaProvider.Name:
 		e.Fix, e.Hint = SettingModel, fmt.Sprintf("the model %q is not installed: run `ollama pull %s`", model, model)
 	case e.StatusCode == http.StatusNotFound:
 		e.Fix, e.Hint = SettingModel, fmt.Sprintf("the server at %s has no model %q or no such endpoint", where, model)

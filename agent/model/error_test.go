@@ -28,13 +28,14 @@ func TestClassify(t *testing.T) {
 		{"a refusal at IPv6's loopback is permanent", &net.OpError{Op: "dial", Addr: &net.TCPAddr{IP: net.IPv6loopback, Port: 8080},
 			Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}, false, 0},
 		{"an unreachable server behind a client is temporary", &unreachableError{errors.New("dial tcp: x")}, true, 0},
-		{"HTTP 503 is temporary", &httpStatusError{code: 503}, true, 503},
-		{"HTTP 429 is temporary", fmt.Errorf("wrapped: %w", &httpStatusError{code: 429}), true, 429},
-		{"HTTP 401 is permanent", &httpStatusError{code: 401}, false, 401},
-		{"HTTP 404 is permanent", &httpStatusError{code: 404}, false, 404},
-		{"HTTP 400 is permanent", &httpStatusError{code: 400}, false, 400},
-		{"a status only in the text is found", errors.New("API returned unexpected status code: 502: bad gateway"), true, 502},
-		{"a timeout in the text is temporary", errors.New("request timeout: network operation exceeded timeout"), true, 0},
+		{"HTTP 503 is temporary", &statusError{code: 503}, true, 503},
+		{"HTTP 429 is temporary", fmt.Errorf("wrapped: %w", &statusError{code: 429}), true, 429},
+		{"HTTP 401 is permanent", &statusError{code: 401}, false, 401},
+		{"HTTP 404 is permanent", &statusError{code: 404}, false, 404},
+		{"HTTP 400 is permanent", &statusError{code: 400}, false, 400},
+		{"a status only in an error's text is not read", errors.New("API returned unexpected status code: 502: bad gateway"), false, 0},
+		{"a timeout only in an error's text is not read", errors.New("request timeout: network operation exceeded timeout"), false, 0},
+		{"a refusal only in an error's text is not read", errors.New("dial tcp 127.0.0.1:9: connect: connection refused"), false, 0},
 		{"an unknown error is permanent", errors.New("invalid character 'x'"), false, 0},
 	}
 	for _, tt := range tests {
@@ -74,7 +75,7 @@ func TestExplain(t *testing.T) {
 	}{
 		{"ollama unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "ollama", "ollama serve", SettingBaseURL},
 		{"server unreachable", &Error{Err: &unreachableError{errors.New("connection refused")}, Temporary: true}, "openai", "check that it is running", SettingBaseURL},
-		{"a 404 on ollama", &Error{Err: errors.New("x"), StatusCode: 404}, "ollama", "ollama pull m", SettingModel},
+		{"a 404 on ollama", Classify(context.Background(), newStatusError(404, []byte(`{"error":"model 'm' not found"}`), "")), "ollama", "ollama pull m", SettingModel},
 		{"a 401", &Error{Err: errors.New("x"), StatusCode: 401}, "anthropic", "ANTHROPIC_API_KEY", SettingAPIKey},
 		{"a 400", &Error{Err: errors.New("x"), StatusCode: 400}, "openai", "rejected the request", SettingModel},
 		{"a timeout", &Error{Err: ErrTimeout, Temporary: true}, "ollama", "smaller or faster model", SettingTimeout},
@@ -102,6 +103,8 @@ func TestRedact(t *testing.T) {
 		{"http://user:secret@host:8080/v1", "http://user:xxxxx@host:8080/v1"},
 		{"http://host:8080", "http://host:8080"},
 		{"not a url", "not a url"},
+		{"http://user:secret@[::1", "http://user:xxxxx@[::1"},
+		{"http://user@[::1/x", "http://user@[::1/x"},
 	}
 	for _, tt := range tests {
 		if got := Redact(tt.in); got != tt.want {

@@ -151,7 +151,7 @@ func TestASchemaOllamaCannotMakeAGrammarOfIsARefusedConstraint(t *testing.T) {
 	if refused := m.(Constrainer).ConstraintRefused(); refused == nil || !strings.Contains(refused.Error(), "invalid JSON schema in format") {
 		t.Errorf("the refusal is %v", refused)
 	}
-	if e := Classify(context.Background(), &httpStatusError{code: 500, msg: "invalid JSON schema in format"}); e.Temporary {
+	if e := Classify(context.Background(), newStatusError(500, []byte(`{"error":"invalid JSON schema in format"}`), "")); e.Temporary {
 		t.Error("Ollama's 500 for a schema it cannot take is taken as transient")
 	}
 }

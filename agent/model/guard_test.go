@@ -94,31 +94,60 @@ func TestBrokenServersEndInBoundedTimeAndMemory(t *testing.T) {
 	}
 }
 
-// TestALineTooLongForTheClientIsAnError checks that a reply line longer
-// than the client reads (langchaingo's Ollama client, 512,000 bytes; its
-// OpenAI client, an event of 64 KiB) is an error that says so, not the
-// empty reply or the bare "token too long" the client makes of it, though
-// the stream is otherwise whole.
-func TestALineTooLongForTheClientIsAnError(t *testing.T) {
+// TestALongLineIsReadWithinTheBounds checks that a reply streamed as one
+// line of a megabyte is read like any other: its text cut where it passes
+// what the reply's bound on tokens can hold, whole with no bound, and an
+// error past Config.MaxReplyBytes; never the empty reply or the bare
+// "token too long" that langchaingo's clients made of a line longer than
+// they read (512,000 bytes on Ollama, 64 KiB on OpenAI's API).
+func TestALongLineIsReadWithinTheBounds(t *testing.T) {
+	const text = "Final Answer: x"
+	long := text + strings.Repeat(" ", 1<<20)
 	servers := map[string]func([]string, ...modeltest.Option) *modeltest.Server{
 		"ollama": modeltest.NewOllama, "openai": modeltest.NewOpenAI,
 	}
+	tests := []struct {
+		name      string
+		maxTokens int
+		maxReply  int64
+		want      string // the reply's text, when there is one
+		cut       bool
+		err       error
+	}{
+		{"cut at what the bound on tokens holds", 0, 0, long[:model.DefaultMaxTokens*128], true, nil},
+		{"whole without a bound on tokens", -1, 0, long, false, nil},
+		{"an error past the bound on bytes", -1, 512 << 10, "", false, model.ErrReplyTooLarge},
+	}
 	for provider, newServer := range servers {
-		t.Run(provider, func(t *testing.T) {
-			s := newServer([]string{"Final Answer: x"}, modeltest.Misbehave(modeltest.HugeLine))
-			defer s.Close()
-			m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, Model: "m", APIKey: "k"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
-				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
-			var me *model.Error
-			if !errors.Is(err, model.ErrReplyTooLarge) || errors.Is(err, model.ErrIncomplete) || !errors.As(err, &me) || me.Temporary ||
-				!strings.Contains(err.Error(), "a line of the reply is longer than") {
-				t.Fatalf("error = %v, want ErrReplyTooLarge for the line alone, not to be retried", err)
-			}
-		})
+		for _, tt := range tests {
+			t.Run(provider+": "+tt.name, func(t *testing.T) {
+				s := newServer([]string{text}, modeltest.Misbehave(modeltest.HugeLine))
+				defer s.Close()
+				m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, Model: "m", APIKey: "k",
+					MaxTokens: tt.maxTokens, MaxReplyBytes: tt.maxReply})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var streamed strings.Builder
+				resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+					llms.WithStreamingFunc(func(_ context.Context, b []byte) error { streamed.Write(b); return nil }))
+				if tt.err != nil {
+					var me *model.Error
+					if !errors.Is(err, tt.err) || !errors.As(err, &me) || me.Temporary {
+						t.Fatalf("error = %v, want %v, not to be retried", err, tt.err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := resp.Choices[0]
+				if c.Content != tt.want || streamed.String() != tt.want || model.AtTokenLimit(c.StopReason) != tt.cut {
+					t.Errorf("reply of %d bytes (%d streamed), stop reason %q; want %d bytes, cut %v",
+						len(c.Content), streamed.Len(), c.StopReason, len(tt.want), tt.cut)
+				}
+			})
+		}
 	}
 }
 
@@ -130,7 +159,7 @@ func TestALineTooLongForTheClientIsAnError(t *testing.T) {
 func TestAReplyOllamaStoppedForRepeatingItselfSaysSo(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
-		tools    bool // through Ollama's /v1, as tool calls go
+		v1       bool // through Ollama's /v1, under the openai provider, which knows it by its replies
 		streamed bool
 	}{
 		{"streamed", false, true},
@@ -141,7 +170,11 @@ func TestAReplyOllamaStoppedForRepeatingItselfSaysSo(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := modeltest.NewOllama([]string{"Final Answer: x"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
 			defer s.Close()
-			m, err := model.New(context.Background(), model.Config{BaseURL: s.URL, Model: "m", ToolCalling: tt.tools})
+			cfg := model.Config{BaseURL: s.URL, Model: "m"}
+			if tt.v1 {
+				cfg.Provider, cfg.BaseURL = "openai", s.URL+"/v1"
+			}
+			m, err := model.New(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

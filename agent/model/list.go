@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/react-agent/react-agent/agent/redact"
 )
 
 // Info describes a model a server serves, as far as the server says.
@@ -22,13 +24,6 @@ type Info struct {
 	// or made (an OpenAI-compatible server's "created"); zero when the
 	// server does not say.
 	Modified time.Time `json:"modified,omitzero"`
-}
-
-// ollamaModels lists the models installed on the Ollama server at base,
-// from its /api/tags.
-func ollamaModels(ctx context.Context, hc *http.Client, base string) ([]string, error) {
-	infos, err := ollamaInfos(ctx, hc, base)
-	return names(infos), err
 }
 
 // names returns the names of infos.
@@ -45,11 +40,7 @@ func names(infos []Info) []string {
 func ollamaInfos(ctx context.Context, hc *http.Client, base string) ([]Info, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/api/tags", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := hc.Do(req)
+	resp, err := get(ctx, hc, strings.TrimSuffix(base, "/")+"/api/tags", "")
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +53,7 @@ func ollamaInfos(ctx context.Context, hc *http.Client, base string) ([]Info, err
 		} `json:"models"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&tags); err != nil {
-		return nil, fmt.Errorf("the server's /api/tags is not Ollama's: %w", err)
+		return nil, fmt.Errorf("%w: the server's /api/tags is not Ollama's: %w", ErrMalformed, err)
 	}
 	var infos []Info
 	for _, m := range tags.Models {
@@ -71,27 +62,6 @@ func ollamaInfos(ctx context.Context, hc *http.Client, base string) ([]Info, err
 	}
 	slices.SortFunc(infos, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
 	return infos, nil
-}
-
-// explainOllamaNotFound tells a missing model from a wrong address in an
-// Ollama 404: Ollama says "model ... not found" for the first; anything
-// else answering 404 on /api/chat is not Ollama's API (a base URL ending
-// in /v1, or another server). For a missing model it lists the installed
-// ones.
-func explainOllamaNotFound(ctx context.Context, e *Error, hc *http.Client) {
-	if !strings.Contains(e.Err.Error(), "not found") || !strings.Contains(strings.ToLower(e.Err.Error()), "model") {
-		e.Fix = SettingBaseURL
-		e.Hint = fmt.Sprintf("the server at %s has no Ollama API at /api/chat: check that it is an Ollama server, and that its address does not end in /v1", e.URL)
-		return
-	}
-	names, err := ollamaModels(ctx, hc, e.URL)
-	switch {
-	case err != nil:
-	case len(names) == 0:
-		e.Hint += "; no model is installed yet"
-	default:
-		e.Hint += "; installed: " + strings.Join(names, ", ")
-	}
 }
 
 // List returns the names of the models the server cfg describes serves,
@@ -107,42 +77,26 @@ func List(ctx context.Context, cfg Config) ([]string, error) {
 // (/models under its base URL, /v1/models usually). Other providers have
 // no such list here.
 func Models(ctx context.Context, cfg Config) ([]Info, error) {
-	p, ok := Lookup(cfg.Provider)
-	if !ok {
-		return nil, &Error{Provider: cfg.Provider, Fix: SettingProvider, Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
+	r, err := Resolve(cfg, os.Getenv)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.BaseURL == "" && p.URLEnv != "" {
-		cfg.BaseURL = os.Getenv(p.URLEnv)
-	}
-	if cfg.APIKey == "" && p.KeyEnv != "" {
-		cfg.APIKey = os.Getenv(p.KeyEnv)
-	}
-	hc := newHTTPClient(cfg.HTTPClient, bounds{maxReply: DefaultMaxReplyBytes, idle: 30 * time.Second})
+	hc := newHTTPClient(cfg.HTTPClient, DefaultMaxReplyBytes, 30*time.Second)
 	var infos []Info
-	var err error
-	var where string
-	switch p.Name {
-	case ollamaProvider.Name:
-		where, err = serverURL(cfg.BaseURL, "http://127.0.0.1:11434", "", "11434")
-		if err == nil {
-			infos, err = ollamaInfos(ctx, hc, where)
-		}
-	case openaiProvider.Name, llamafileProvider.Name, llamacppProvider.Name, vllmProvider.Name, sglangProvider.Name:
-		def := map[string]string{llamafileProvider.Name: "http://127.0.0.1:8080/v1", llamacppProvider.Name: "http://127.0.0.1:8080/v1",
-			vllmProvider.Name: "http://127.0.0.1:8000/v1", sglangProvider.Name: "http://127.0.0.1:30000/v1"}[p.Name]
-		if def == "" {
-			def = "https://api.openai.com/v1"
-		}
-		where, err = serverURL(cfg.BaseURL, def, "/v1", "")
-		if err == nil {
-			infos, err = openaiInfos(ctx, hc, where, cfg.APIKey)
-		}
+	where := r.URL
+	switch p := r.Provider; {
+	case p.Name == ollamaProvider.Name:
+		infos, err = ollamaInfos(ctx, hc, where)
+	case p.Name == llamacppProvider.Name:
+		where = llamaBase(where) + "/v1"
+		infos, err = openaiInfos(ctx, hc, where, r.Key)
+	case p.path == "/v1":
+		infos, err = openaiInfos(ctx, hc, where, r.Key)
 	default:
 		return nil, &Error{Provider: p.Name, Err: fmt.Errorf("listing models is not supported for %s", p.Name)}
 	}
 	if err != nil {
-		e := explain(Classify(ctx, redactError(err, secretsOf(cfg)...)), p.Name, "", Redact(where))
-		return nil, e
+		return nil, explain(Classify(ctx, redact.Error(err, secretsOf(r)...)), r.Provider.Name, "", Redact(where))
 	}
 	return infos, nil
 }
@@ -152,14 +106,7 @@ func Models(ctx context.Context, cfg Config) ([]Info, error) {
 func openaiInfos(ctx context.Context, hc *http.Client, base, key string) ([]Info, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/models", nil)
-	if err != nil {
-		return nil, err
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := hc.Do(req)
+	resp, err := get(ctx, hc, strings.TrimSuffix(base, "/")+"/models", key)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +118,7 @@ func openaiInfos(ctx context.Context, hc *http.Client, base, key string) ([]Info
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
-		return nil, fmt.Errorf("the server's /models is not an OpenAI list: %w", err)
+		return nil, fmt.Errorf("%w: the server's /models is not an OpenAI list: %w", ErrMalformed, err)
 	}
 	var infos []Info
 	for _, m := range list.Data {

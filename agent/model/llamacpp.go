@@ -1,50 +1,47 @@
 package model
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
 )
 
-// llamacppProvider talks to llama.cpp's llama-server through its own
+// llamacpp is the client of llama.cpp's llama-server, through its own
 // endpoints: /apply-template renders the chat with the model's template
-// and /completion generates, which takes a grammar (see
-// WithConstraint) and keeps the prompt's cache; /props gives the context
-// window. Tool calls (Config.ToolCalling) go through its OpenAI-compatible
-// /v1 instead.
-var llamacppProvider = Provider{
-	Name:         "llamacpp",
-	URLEnv:       "LLAMACPP_HOST",
-	DefaultModel: "default", // llama-server serves the one model it loaded
-	open: func(ctx context.Context, cfg Config, hc *http.Client) (opened, error) {
-		u, err := serverURL(cfg.BaseURL, "http://127.0.0.1:8080", "", "8080")
-		if err != nil {
-			return opened{}, err
-		}
-		u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1")
-		if cfg.ToolCalling {
-			cfg.BaseURL = u + "/v1"
-			o, err := openOpenAI(cfg, hc, cfg.BaseURL, 0)
-			o.tools = llamacppTools(hc, u)
-			return o, err
-		}
-		numCtx := llamacppContext(ctx, hc, u)
-		if numCtx == 0 {
-			numCtx = cfg.NumCtx
-		}
-		return opened{model: &llamacpp{base: u, hc: hc}, url: u, numCtx: numCtx, images: imagesRefused,
-			con: fixed(ModeGrammar, ServerLlamaCpp, "a GBNF grammar on llama.cpp's /completion, from a line's Action: label on")}, nil
-	},
+// and /completion generates, which takes a grammar (see WithConstraint)
+// and keeps the prompt's cache; /props gives the context window. Calls of
+// the native protocol, with tools or their results, go through its
+// OpenAI-compatible /v1, which renders them.
+type llamacpp struct {
+	base string
+	hc   *http.Client
+	v1   *openaiClient
+	// nCtx is the context window of a slot, from /props; 0 when unknown.
+	nCtx int
+
+	mu      sync.Mutex
+	trained int // the context the model was trained for, from /v1/models; -1 when unknown
+}
+
+// openLlamacpp opens the llama-server r resolves to.
+func openLlamacpp(ctx context.Context, r Resolved, _ Config, hc *http.Client) (opened, error) {
+	base := llamaBase(r.URL)
+	c := &llamacpp{base: base, hc: hc,
+		v1: &openaiClient{base: base + "/v1", hc: hc, model: r.Model, kind: &serverKind{given: ServerLlamaCpp}}}
+	c.v1.tools = c.v1.toolSupport()
+	if props, err := llamacppProps(ctx, hc, base); err == nil {
+		c.nCtx = props.nCtx()
+	}
+	return opened{client: c, numCtx: c.nCtx,
+		con: fixed(ModeGrammar, ServerLlamaCpp, "a GBNF grammar on llama.cpp's /completion, from a line's Action: label on")}, nil
 }
 
 // llamaProps is what llama-server's /props says of the model it serves.
@@ -58,16 +55,20 @@ type llamaProps struct {
 	} `json:"chat_template_caps"`
 }
 
+// nCtx returns the context window of a slot.
+func (p llamaProps) nCtx() int {
+	if p.Settings.NCtx > 0 {
+		return p.Settings.NCtx
+	}
+	return max(p.NCtx, 0)
+}
+
 // llamacppProps asks the server at base for its /props.
 func llamacppProps(ctx context.Context, hc *http.Client, base string) (llamaProps, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	var props llamaProps
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/props", nil)
-	if err != nil {
-		return props, err
-	}
-	resp, err := hc.Do(req)
+	resp, err := get(ctx, hc, base+"/props", "")
 	if err != nil {
 		return props, err
 	}
@@ -76,187 +77,179 @@ func llamacppProps(ctx context.Context, hc *http.Client, base string) (llamaProp
 	return props, err
 }
 
-// llamacppContext asks the server at base for the context window of a
-// slot, from its /props; 0 when it does not say.
-func llamacppContext(ctx context.Context, hc *http.Client, base string) int {
-	if resolving(ctx) {
-		return 0
-	}
-	props, err := llamacppProps(ctx, hc, base)
-	switch {
-	case err != nil:
-		return 0
-	case props.Settings.NCtx > 0:
-		return props.Settings.NCtx
-	}
-	return props.NCtx
-}
-
-// llamacppTools returns the check of whether the llama-server at base
-// takes tool definitions: its /props says whether the model's chat
-// template supports tool calls, and a template that does not has the
+// llamacppTools reports whether the llama-server at base takes tool
+// definitions, and whether it said: its /props says whether the model's
+// chat template supports tool calls, and a template that does not has the
 // server drop the tools without a word (it answers 200, in text).
-func llamacppTools(hc *http.Client, base string) *toolSupport {
-	return &toolSupport{check: func(ctx context.Context) (bool, bool) {
-		props, err := llamacppProps(ctx, hc, base)
-		if err != nil || props.Caps == nil || props.Caps.ToolCalls == nil {
-			return false, false
-		}
-		return *props.Caps.ToolCalls, true
-	}}
+func llamacppTools(ctx context.Context, hc *http.Client, base string) (supported, known bool) {
+	props, err := llamacppProps(ctx, hc, base)
+	if err != nil || props.Caps == nil || props.Caps.ToolCalls == nil {
+		return false, false
+	}
+	return *props.Caps.ToolCalls, true
 }
 
-// llamacpp is a model served by llama-server, called through its own API.
-type llamacpp struct {
-	base string
-	hc   *http.Client
+// completionRequest is the body of a /completion call, but for the
+// constraint's fields and Config.Options.
+func (c *llamacpp) body(k *call, prompt string) ([]byte, int, error) {
+	body := map[string]any{"prompt": prompt, "stream": k.stream(), "cache_prompt": true}
+	k.sample(body)
+	delete(body, "frequency_penalty")
+	delete(body, "presence_penalty")
+	if n := k.maxTokens(); n > 0 {
+		body["n_predict"] = n
+	}
+	if k.fields["grammar"] != nil && k.con != nil && k.con.ThinkingGrammar != "" && strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
+		// The chat template opened a reasoning block in the prompt: the
+		// reply starts inside it, and nothing is bound before its end.
+		k.fields = map[string]any{"grammar": k.con.ThinkingGrammar}
+	}
+	data, err := k.finish(body, "", nil)
+	return data, intOf(body["n_predict"]), err
 }
 
-// chatMessage is a message as /apply-template takes it.
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-// completionRequest is the body of a /completion call.
-type completionRequest struct {
-	Prompt      string   `json:"prompt"`
-	Stream      bool     `json:"stream"`
-	CachePrompt bool     `json:"cache_prompt"`
-	NPredict    int      `json:"n_predict,omitempty"`
-	Temperature float64  `json:"temperature"`
-	TopP        float64  `json:"top_p,omitempty"`
-	TopK        int      `json:"top_k,omitempty"`
-	Seed        int      `json:"seed,omitempty"`
-	Stop        []string `json:"stop,omitempty"`
-}
-
-// completionEvent is one server-sent event of a streamed /completion.
+// completionEvent is one event of a streamed /completion, or the whole
+// reply.
 type completionEvent struct {
 	Content         string `json:"content"`
 	Stop            bool   `json:"stop"`
 	StopType        string `json:"stop_type"` // "eos", "word", or "limit" when cut
-	Truncated       bool   `json:"truncated"` // the context ran out, or was shifted
+	Truncated       bool   `json:"truncated"` // the context ran out
 	TokensPredicted int    `json:"tokens_predicted"`
 	TokensEvaluated int    `json:"tokens_evaluated"`
+	Model           string `json:"model"`
 }
 
-// stopReason returns why the reply ended: its stop_type, and "limit" for
-// a reply the server truncated because the context ran out.
-func (ev completionEvent) stopReason() string {
-	if ev.Truncated {
-		return "limit"
-	}
-	return ev.StopType
-}
-
-// GenerateContent renders msgs with the model's chat template and
-// generates the reply, streaming it to the options' streaming function.
-// The grammar of a constraint is added to the request by the transport.
-func (m *llamacpp) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	var o llms.CallOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	prompt, err := m.applyTemplate(ctx, msgs)
-	if err != nil {
-		return nil, err
-	}
-	ctx = thinkingGrammar(ctx, prompt)
-	body, err := json.Marshal(completionRequest{Prompt: prompt, Stream: true, CachePrompt: true, NPredict: o.MaxTokens,
-		Temperature: o.Temperature, TopP: o.TopP, TopK: o.TopK, Seed: o.Seed, Stop: o.StopWords})
-	if err != nil {
-		return nil, err
-	}
-	resp, err := m.post(ctx, "/completion", body)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var text strings.Builder
-	var last completionEvent
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if msg, ok := bytes.CutPrefix(line, []byte("error: ")); ok {
-			return nil, fmt.Errorf("llama.cpp: %s", errorMessage(msg))
-		}
-		data, ok := bytes.CutPrefix(line, []byte("data: "))
-		if !ok {
-			continue // a comment, such as a ping, or the blank line between events
-		}
+// decode reads an event of the reply, keeping the last in last.
+func decodeCompletion(last *completionEvent) decoder {
+	return func(data []byte) (piece, error) {
 		var ev completionEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
-			return nil, fmt.Errorf("llama.cpp: an event of the reply is not JSON: %w", err)
+			return piece{}, err
 		}
-		if ev.Content != "" {
-			text.WriteString(ev.Content)
-			if o.StreamingFunc != nil {
-				if err := o.StreamingFunc(ctx, []byte(ev.Content)); err != nil {
-					return nil, err
-				}
-			}
-		}
+		p := piece{text: ev.Content, end: ev.Stop, model: ev.Model}
 		if ev.Stop {
-			last = ev
-			break
+			p.stop = ev.StopType
+			p.usage = &Usage{PromptTokens: ev.TokensEvaluated, CompletionTokens: ev.TokensPredicted}
+			*last = ev
 		}
+		return p, nil
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if !last.Stop {
-		return nil, fmt.Errorf("%w: the stream stopped without its end", ErrIncomplete)
-	}
-	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{
-		Content:    text.String(),
-		StopReason: last.stopReason(),
-		GenerationInfo: map[string]any{
-			"PromptTokens":     last.TokensEvaluated,
-			"CompletionTokens": last.TokensPredicted,
-			"TotalTokens":      last.TokensEvaluated + last.TokensPredicted,
-		},
-	}}}, nil
 }
 
-// thinkingGrammar returns ctx with the grammar of a reply that starts
-// inside a reasoning block, for a prompt that ends inside one the chat
-// template opened: nothing is bound before the block's end.
-func thinkingGrammar(ctx context.Context, prompt string) context.Context {
-	c, _ := ctx.Value(constraintCtxKey{}).(*Constraint)
-	fields, _ := ctx.Value(fieldsKey{}).(map[string]any)
-	if c == nil || c.ThinkingGrammar == "" || fields == nil || fields["grammar"] == nil ||
-		!strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
-		return ctx
+// generate renders k's messages with the model's chat template and
+// generates the reply; a call of the native protocol goes through /v1.
+func (c *llamacpp) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
+	if k.native() {
+		return c.v1.generate(ctx, k)
 	}
-	f := maps.Clone(fields)
-	f["grammar"] = c.ThinkingGrammar
-	return context.WithValue(ctx, fieldsKey{}, f)
+	prompt, err := c.applyTemplate(ctx, k.msgs)
+	if err != nil {
+		return nil, err
+	}
+	body, limit, err := c.body(k, prompt)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := post(ctx, c.hc, c.base+"/completion", body, nil)
+	if err != nil {
+		return nil, err
+	}
+	var last completionEvent
+	r := newReply(k, limit)
+	if err := read(ctx, resp, decodeCompletion(&last), r); err != nil {
+		return nil, err
+	}
+	if last.Truncated && (limit <= 0 || last.TokensPredicted < limit) {
+		// The context ran out before the reply's bound: the window is
+		// full, and a larger bound on the reply would not help.
+		return nil, &Error{PromptTokens: last.TokensEvaluated, ContextTokens: c.nCtx, Err: fmt.Errorf(
+			"%w: %d tokens of prompt and %d of reply, in a window of %d", ErrContextFull, last.TokensEvaluated, last.TokensPredicted, c.nCtx)}
+	}
+	return r.response(), nil
+}
+
+// hint says how the context window of the server can be made larger:
+// llama-server's -c, which it caps at what the model was trained for.
+func (c *llamacpp) hint(ctx context.Context, e *Error) {
+	if !errors.Is(e, ErrContextOverflow) {
+		return
+	}
+	if e.ContextTokens == 0 {
+		e.ContextTokens = c.nCtx
+	}
+	e.Fix, e.Hint = NoSetting, overflowWhat(e)+": "+c.enlarge(ctx, e.ContextTokens)
+}
+
+// enlarge says how to make a window of n tokens larger.
+func (c *llamacpp) enlarge(ctx context.Context, n int) string {
+	trained := c.trainedContext(ctx)
+	switch {
+	case trained > 0 && n >= trained:
+		return fmt.Sprintf("%d tokens is the context the model was trained for, which llama-server takes at most: ask for less", trained)
+	case trained > 0:
+		return fmt.Sprintf("start llama-server with a larger context (its -c), up to the %d tokens the model was trained for, or ask for less", trained)
+	}
+	return "start llama-server with a larger context (its -c), or ask for less"
+}
+
+// info returns the window of a slot of the server, which it sets when it
+// starts.
+func (c *llamacpp) info(ctx context.Context) Window {
+	if c.nCtx == 0 {
+		return Window{}
+	}
+	return Window{Tokens: c.nCtx, Max: c.nCtx, Hint: c.enlarge(ctx, c.nCtx)}
+}
+
+// trainedContext returns the context the model was trained for, from the
+// server's /v1/models, or 0 when it does not say.
+func (c *llamacpp) trainedContext(ctx context.Context) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.trained != 0 {
+		return max(c.trained, 0)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c.trained = -1
+	resp, err := get(ctx, c.hc, c.base+"/v1/models", "")
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			Meta struct {
+				Trained float64 `json:"n_ctx_train"`
+			} `json:"meta"`
+		} `json:"data"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list) == nil && len(list.Data) > 0 {
+		if n := clampWindow(list.Data[0].Meta.Trained); n > 0 {
+			c.trained = n
+		}
+	}
+	return max(c.trained, 0)
 }
 
 // applyTemplate renders msgs as the prompt the model's chat template
 // makes of them, ready for the assistant's reply.
-func (m *llamacpp) applyTemplate(ctx context.Context, msgs []llms.MessageContent) (string, error) {
-	chat := make([]chatMessage, 0, len(msgs))
-	for _, msg := range msgs {
-		role := "user"
-		switch msg.Role {
-		case llms.ChatMessageTypeSystem:
-			role = "system"
-		case llms.ChatMessageTypeAI:
-			role = "assistant"
-		case llms.ChatMessageTypeTool:
-			role = "tool"
-		}
-		chat = append(chat, chatMessage{Role: role, Content: MessageText(msg)})
+func (c *llamacpp) applyTemplate(ctx context.Context, msgs []llms.MessageContent) (string, error) {
+	chat := make([]map[string]string, 0, len(msgs))
+	for _, m := range msgs {
+		chat = append(chat, map[string]string{"role": roleOf(m.Role), "content": MessageText(m)})
 	}
-	body, err := json.Marshal(map[string]any{"messages": chat})
+	body, err := jsonBody(map[string]any{"messages": chat})
 	if err != nil {
 		return "", err
 	}
-	resp, err := m.post(ctx, "/apply-template", body)
+	resp, err := post(ctx, c.hc, c.base+"/apply-template", body, nil)
 	if err != nil {
+		var se *statusError
+		if errors.As(err, &se) && se.code == http.StatusNotFound {
+			return "", &Error{Err: err, Fix: SettingBaseURL, Hint: "the server has no /apply-template; llama-server has it"}
+		}
 		return "", err
 	}
 	defer resp.Body.Close()
@@ -264,30 +257,18 @@ func (m *llamacpp) applyTemplate(ctx context.Context, msgs []llms.MessageContent
 		Prompt *string `json:"prompt"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Prompt == nil {
-		return "", fmt.Errorf("llama.cpp: the server's /apply-template gave no prompt (%v); is it llama-server?", err)
+		return "", fmt.Errorf("%w: the server's /apply-template gave no prompt (%v); is it llama-server?", ErrMalformed, err)
 	}
 	return *out.Prompt, nil
 }
 
-// post sends a JSON body to the server's endpoint path.
-func (m *llamacpp) post(ctx context.Context, path string, body []byte) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.base+path, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := doer{m.hc}.Do(req)
-	if err != nil {
-		var se *httpStatusError
-		if errors.As(err, &se) && se.code == http.StatusNotFound {
-			return nil, fmt.Errorf("%w: the server has no %s; llama-server has it", err, path)
+// isText reports whether m holds text alone: no image.
+func isText(m llms.MessageContent) bool {
+	for _, p := range m.Parts {
+		switch p.(type) {
+		case llms.BinaryContent, llms.ImageURLContent:
+			return false
 		}
-		return nil, err
 	}
-	return resp, nil
-}
-
-// Call implements the deprecated part of llms.Model.
-func (m *llamacpp) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {
-	return llms.GenerateFromSinglePrompt(ctx, m, p, opts...)
+	return true
 }

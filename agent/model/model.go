@@ -8,14 +8,18 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/react-agent/react-agent/agent/redact"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// DefaultNumCtx is the context window asked of Ollama and llamafile, whose
-// own default (2048) silently truncates agent prompts.
+// DefaultNumCtx is the context window asked of Ollama when Config.NumCtx
+// is zero; Ollama's own default (2048, or 4096) silently truncates agent
+// prompts. The window grows from it when a prompt needs more.
 const DefaultNumCtx = 8192
 
 // DefaultMaxTokens bounds the tokens of one reply, sent on every call: a
@@ -26,23 +30,27 @@ const DefaultNumCtx = 8192
 const DefaultMaxTokens = 4096
 
 // Config says which model to talk to and how. The zero Config means Ollama
-// at OLLAMA_HOST or http://127.0.0.1:11434 with its default model.
+// at OLLAMA_HOST or the provider's Address, with its default model.
 type Config struct {
 	// Provider is the name of one of Providers; empty means "ollama".
 	Provider string
-	// Model is the model's name; empty means the provider's DefaultModel.
+	// Model is the model's name; empty means DefaultModel's, or the
+	// provider's DefaultModel.
 	Model string
+	// DefaultModel, when not nil, gives the model to use when Model is
+	// empty, by the provider's name; it returns "" to leave it to the
+	// provider's own DefaultModel.
+	DefaultModel func(provider string) string
 	// BaseURL is the server's URL. Empty means the provider's URLEnv, or
-	// its usual address: http://127.0.0.1:11434 for ollama, OpenAI's API
-	// for openai, http://127.0.0.1:8080 for llamafile. With openai it
-	// points at any OpenAI-compatible server (llama.cpp server, vLLM, LM
-	// Studio); a URL without a path gets /v1.
+	// its Address. With openai it points at any OpenAI-compatible server
+	// (llama.cpp server, vLLM, LM Studio); a URL without a path gets /v1.
 	BaseURL string
 	// APIKey is the provider's key; empty means the provider's KeyEnv. A
 	// local OpenAI-compatible server (a BaseURL on this machine) needs none.
 	APIKey string
-	// NumCtx is the context window asked of Ollama and llamafile, in
-	// tokens; zero means DefaultNumCtx.
+	// NumCtx is the context window asked of Ollama, in tokens, and the
+	// most it grows to; zero means DefaultNumCtx, grown when a prompt
+	// needs more, up to the longest context the model takes.
 	NumCtx int
 	// Temperature is the sampling temperature, sent on every call; zero
 	// (the default) keeps the agent's steps as repeatable as the model allows.
@@ -54,18 +62,14 @@ type Config struct {
 	// MaxTokens bounds the tokens of a reply, sent on every call as the
 	// server names it (n_predict, num_predict, max_tokens); zero means
 	// DefaultMaxTokens, and below zero sends no bound, leaving it to the
-	// server.
+	// server. A stream whose text passes what that many tokens can hold
+	// is ended there, as cut at the bound.
 	MaxTokens int
 	// Record, when set, is a file to write every request and response to,
 	// as a JSONL cassette.
 	Record string
 	// Replay is the cassette the "replay" provider answers from.
 	Replay string
-	// ToolCalling asks for a client that passes tool definitions on and
-	// returns the model's tool calls (the native protocol). For Ollama,
-	// whose langchaingo client drops them, it talks to Ollama's
-	// OpenAI-compatible /v1 endpoint instead of its own API.
-	ToolCalling bool
 	// MaxReplyBytes bounds the bytes of one response from the server;
 	// zero means DefaultMaxReplyBytes. A reply past it is an error.
 	MaxReplyBytes int64
@@ -89,60 +93,52 @@ type Config struct {
 	Server string
 }
 
-// New returns the model cfg describes. Every call through it carries the
-// sampling options of cfg (langchaingo's Ollama client lets the options of
-// a call replace the constructor's), and its errors are *Error values that
-// say what to change. With cfg.Record set, every call is also written to
-// the cassette.
+// client speaks one wire protocol: it builds the request of a call and
+// reads the reply, once, into a response.
+type client interface {
+	generate(ctx context.Context, k *call) (*llms.ContentResponse, error)
+}
+
+// opened is a provider's client with what New reports about it.
+type opened struct {
+	client client
+	numCtx int          // the context window asked of the server, or 0
+	con    *constrainer // how the server binds replies, or nil for not at all
+	images bool         // the client sends images (else the server refuses them)
+}
+
+// New returns the model cfg describes, as Resolve works it out. Every call
+// through it carries the sampling options of cfg, and its errors are
+// *Error values that say what to change. With cfg.Record set, every call
+// is also written to the cassette.
 func New(ctx context.Context, cfg Config) (llms.Model, error) {
-	p, ok := Lookup(cfg.Provider)
-	if !ok {
-		return nil, &Error{Provider: cfg.Provider, Fix: SettingProvider,
-			Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
-	}
-	if cfg.NumCtx <= 0 {
-		cfg.NumCtx = DefaultNumCtx
+	r, err := Resolve(cfg, os.Getenv)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.MaxTokens == 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
-	if cfg.Model == "" {
-		cfg.Model = p.DefaultModel
+	maxReply, idle := cfg.MaxReplyBytes, cfg.IdleTimeout
+	if maxReply <= 0 {
+		maxReply = DefaultMaxReplyBytes
 	}
-	if cfg.BaseURL == "" && p.URLEnv != "" {
-		cfg.BaseURL = os.Getenv(p.URLEnv)
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
 	}
-	if cfg.APIKey == "" && p.KeyEnv != "" {
-		cfg.APIKey = os.Getenv(p.KeyEnv)
-	}
-	b := bounds{maxReply: cfg.MaxReplyBytes, idle: cfg.IdleTimeout, drop: &dropped{}}
-	if b.maxReply <= 0 {
-		b.maxReply = DefaultMaxReplyBytes
-	}
-	if b.idle <= 0 {
-		b.idle = DefaultIdleTimeout
-	}
-	hc := newHTTPClient(cfg.HTTPClient, b)
-	o, err := p.open(ctx, cfg, hc)
+	hc := newHTTPClient(cfg.HTTPClient, maxReply, idle)
+	o, err := r.Provider.open(ctx, r, cfg, hc)
 	if err != nil {
 		var me *Error
 		if errors.As(err, &me) {
-			me.Provider = p.Name
+			me.Provider = r.Provider.Name
 			return nil, me
 		}
-		return nil, fmt.Errorf("%s: %w", p.Name, err)
+		return nil, fmt.Errorf("%s: %w", r.Provider.Name, err)
 	}
-	options := o.options
-	if len(cfg.Options) > 0 {
-		options = maps.Clone(options)
-		if options == nil {
-			options = map[string]any{}
-		}
-		maps.Copy(options, cfg.Options)
-	}
-	var m llms.Model = &served{Model: o.model, provider: p.Name, name: cfg.Model, url: Redact(o.url),
-		numCtx: o.numCtx, defaults: append(samplingOptions(cfg), o.opts...), secrets: secretsOf(cfg), hc: hc, drop: b.drop, con: o.con,
-		options: options, images: o.images, tools: o.tools, window: o.window}
+	var m llms.Model = &served{client: o.client, provider: r.Provider.Name, name: r.Model, url: Redact(r.URL),
+		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(r), con: o.con,
+		options: maps.Clone(cfg.Options), images: o.images}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -171,32 +167,11 @@ func samplingOptions(cfg Config) []llms.CallOption {
 	return opts
 }
 
-// served is a provider's model with the sampling options of its
-// configuration sent on every call and errors that say what to change.
-type served struct {
-	llms.Model
-	provider, name, url string
-	numCtx              int
-	defaults            []llms.CallOption
-	secrets             []string       // removed from every error message
-	hc                  *http.Client   // the provider's client, to ask the server more
-	drop                *dropped       // the parameters the server refused
-	con                 *constrainer   // how the server binds replies, or nil
-	options             map[string]any // the provider's fields and Config.Options, sent with every call
-	images              imageForm      // how the client sends images
-	tools               *toolSupport   // whether the server takes tool definitions, or nil
-	window              *ollamaWindow  // Ollama's context window, or nil
-}
-
-// Dropped returns the request parameters ("stop", "temperature") the
-// server refused, which the model leaves out of its calls since.
-func (m *served) Dropped() []string { return m.drop.list() }
-
-// secretsOf returns the secrets of cfg: its API key and the password of
+// secretsOf returns the secrets of r: its API key and the password of
 // its server's URL.
-func secretsOf(cfg Config) []string {
-	secrets := []string{cfg.APIKey}
-	if u, err := url.Parse(cfg.BaseURL); err == nil && u.User != nil {
+func secretsOf(r Resolved) []string {
+	secrets := []string{r.Key}
+	if u, err := url.Parse(r.URL); err == nil && u.User != nil {
 		if pw, ok := u.User.Password(); ok {
 			secrets = append(secrets, pw)
 		}
@@ -204,103 +179,101 @@ func secretsOf(cfg Config) []string {
 	return secrets
 }
 
-// GenerateContent calls the provider with the configured options first.
-// A call's llms.WithStreamingReasoningFunc receives the reasoning a
-// server sends apart from the reply as it arrives, from every provider
-// that sends it (Ollama's "thinking", OpenAI-compatible servers'
-// "reasoning_content").
+// served is a provider's model with the sampling options of its
+// configuration sent on every call and errors that say what to change.
+type served struct {
+	client              client
+	provider, name, url string
+	numCtx              int
+	defaults            []llms.CallOption
+	secrets             []string       // removed from every error message
+	con                 *constrainer   // how the server binds replies, or nil
+	options             map[string]any // Config.Options, sent with every call
+	images              bool           // the client sends images
+	drop                dropped        // the parameters the server refused
+}
+
+// Dropped returns the request parameters ("stop", "temperature") the
+// server refused, which the model leaves out of its calls since.
+func (m *served) Dropped() []string { return m.drop.list() }
+
+// GenerateContent makes the call with the configured options first. A
+// call's llms.WithStreamingReasoningFunc receives the reasoning a server
+// sends apart from the reply as it arrives (Ollama's "thinking",
+// OpenAI-compatible servers' "reasoning_content"), and the function of
+// WithNotice what the user should know of the call that is no error.
 // When the server refuses a parameter it can do without (stop sequences,
 // the temperature), as reasoning models and some servers do, the call is
 // made once more without it, and so are the calls after (see Dropped).
+// When it refuses the constraint of WithConstraint, the call is made once
+// more without it, and so are the calls after (see ConstraintRefused).
 func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	return m.bound(ctx, opts, func(ctx context.Context, opts []llms.CallOption) (*llms.ContentResponse, error) {
-		resp, err := m.generate(ctx, msgs, opts)
-		var me *Error
-		if errors.As(err, &me) && m.drop != nil {
-			if p := refused(me); p != "" && m.drop.add(p) {
-				return m.generate(ctx, msgs, opts)
-			}
-		}
-		for errOverflow(err) {
-			// The model takes a longer context than was asked: ask for
-			// twice as much, as long as it does.
-			if _, grew := m.window.grow(); !grew {
-				break
-			}
-			resp, err = m.generate(ctx, msgs, opts)
-		}
+	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts)+1)
+	all = append(append(all, m.defaults...), opts...)
+	k := &call{msgs: msgs, model: m.name, options: m.options}
+	for _, opt := range all {
+		opt(&k.o)
+	}
+	k.con, _ = k.o.Metadata[constraintKey].(*Constraint)
+	k.notice, _ = ctx.Value(noticeKey).(func(string))
+	k.opts = append(all, withoutMetadata)
+	withoutMetadata(&k.o)
+	if k.o.Model != "" {
+		k.model = k.o.Model
+	}
+	if !m.images && slices.ContainsFunc(msgs, func(msg llms.MessageContent) bool { return !isText(msg) }) {
+		return nil, &Error{Provider: m.provider, Fix: SettingProvider,
+			Err: fmt.Errorf("%w; use a provider whose server sees images (the OpenAI-compatible endpoint of the same server, for one)", ErrNoImages)}
+	}
+	_, k.fields = m.constraintFields(ctx, k.con)
+	resp, err := m.generate(ctx, k)
+	if k.fields == nil || err == nil || !refusesConstraint(asError(err)) {
 		return resp, err
-	})
+	}
+	refusal := err
+	k.fields = nil
+	if resp, err = m.generate(ctx, k); err != nil {
+		return nil, err // not the constraint's fault, or not only
+	}
+	m.con.mu.Lock()
+	m.con.refused = refusal
+	m.con.mu.Unlock()
+	return resp, nil
 }
 
-// generate makes one call.
-func (m *served) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption) (*llms.ContentResponse, error) {
-	msgs, err := m.images.withImages(m.provider, msgs)
-	if err != nil {
-		return nil, err
+// asError returns err as an *Error, or an empty one.
+func asError(err error) *Error {
+	var me *Error
+	if errors.As(err, &me) {
+		return me
 	}
-	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts))
-	all = append(append(all, m.defaults...), opts...)
-	options := m.options
-	if m.window != nil {
-		if n := m.window.asking(); n != m.numCtx {
-			options = maps.Clone(options)
-			if options == nil {
-				options = map[string]any{}
-			}
-			options["num_ctx"] = n // grown since the client was made
-		}
+	return &Error{Err: err}
+}
+
+// generate makes the call k, once more without a parameter the server
+// refused.
+func (m *served) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
+	k.drop = m.drop.list()
+	resp, err := m.client.generate(withConstraintCtx(ctx, k.con), k)
+	var se *statusError
+	if errors.As(err, &se) && se.param != "" && m.drop.add(se.param) {
+		k.drop = m.drop.list()
+		resp, err = m.client.generate(withConstraintCtx(ctx, k.con), k)
 	}
-	ctx, w := withWatch(withOptions(ctx, options))
-	var o llms.CallOptions
-	for _, opt := range all {
-		opt(&o)
+	if err == nil {
+		return resp, nil
 	}
-	if len(o.Tools) > 0 && m.tools.refuses(ctx) {
-		return nil, explain(&Error{Err: ErrNoToolCalls,
-			Hint: "start the server with a model whose chat template supports tool calls, or use the text protocol"}, m.provider, m.name, m.url)
+	if ctx.Err() != nil {
+		return nil, redact.Error(err, m.secrets...)
 	}
-	if fn := o.StreamingReasoningFunc; fn != nil {
-		// The reasoning that a client drops (Ollama's "thinking") reaches
-		// the caller as it arrives, as the OpenAI client passes on its
-		// "reasoning_content": a caller that stops the stream keeps it.
-		w.onThink = func(s string) { fn(ctx, []byte(s), nil) }
+	e := explain(Classify(ctx, redact.Error(err, m.secrets...)), m.provider, m.name, m.url)
+	if h, ok := m.client.(interface{ hint(context.Context, *Error) }); ok {
+		h.hint(ctx, e)
 	}
-	resp, err := m.Model.GenerateContent(ctx, msgs, all...)
-	if werr := w.Err(); werr != nil && (err == nil || ctx.Err() == nil || errors.Is(werr, ErrIdle)) {
-		// The transport saw what the client may have hidden: a reply
-		// cut short, too large, or a server gone quiet.
-		err = werr
+	if refusedImages(e.StatusCode, k.msgs) {
+		e.Hint = "the model may not see images: use one that does (a vision model), or leave the images out"
 	}
-	if err == nil && len(resp.Choices) > 0 && resp.Choices[0].ReasoningContent == "" {
-		resp.Choices[0].ReasoningContent = w.Thinking()
-	}
-	if err == nil && len(resp.Choices) > 0 && resp.Choices[0].StopReason == "" {
-		resp.Choices[0].StopReason = w.StopReason()
-	}
-	if err == nil && len(resp.Choices) > 0 {
-		if size, cut := m.window.cut(ctx, UsageOf(resp.Choices[0]).PromptTokens); cut {
-			err = &Error{ContextTokens: size, Err: fmt.Errorf("%w: the server cut the prompt to the %d tokens of its context window, "+
-				"and said nothing", ErrContextOverflow, size)}
-		}
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, redactError(err, m.secrets...)
-		}
-		e := explain(Classify(ctx, redactError(err, m.secrets...)), m.provider, m.name, m.url)
-		if e.StatusCode == http.StatusNotFound && m.provider == ollamaProvider.Name && m.hc != nil {
-			explainOllamaNotFound(ctx, e, m.hc)
-		}
-		if refusedImages(e.StatusCode, msgs) {
-			e.Hint = "the model may not see images: use one that does (a vision model), or leave the images out"
-		}
-		if m.window != nil && errors.Is(e, ErrContextOverflow) {
-			m.window.explain(e)
-		}
-		return nil, e
-	}
-	return resp, nil
+	return nil, e
 }
 
 // Call implements the deprecated part of llms.Model.
@@ -309,8 +282,17 @@ func (m *served) Call(ctx context.Context, p string, opts ...llms.CallOption) (s
 }
 
 // ContextWindow returns the context window asked of the server, or 0 when
-// the provider does not take one.
+// it is not known.
 func (m *served) ContextWindow() int { return m.numCtx }
+
+// Window returns what the model knows of its context window.
+func (m *served) Window(ctx context.Context) Window {
+	w := Window{Tokens: m.numCtx, Max: m.numCtx}
+	if i, ok := m.client.(interface{ info(context.Context) Window }); ok {
+		w = i.info(ctx)
+	}
+	return w
+}
 
 // String names the provider, model and server, for logs.
 func (m *served) String() string {
@@ -320,53 +302,85 @@ func (m *served) String() string {
 	return fmt.Sprintf("%s %s at %s", m.provider, m.name, m.url)
 }
 
-// serverURL normalises a server address: "host:port" and OLLAMA_HOST's
-// "0.0.0.0" forms get a scheme, a URL without a port gets port when that
-// is not empty, and a URL without a path gets path. The empty address is
-// def.
-func serverURL(raw, def, path, port string) (string, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return def, nil
-	}
-	if !strings.Contains(raw, "://") {
-		raw = "http://" + raw
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "", &Error{Fix: SettingBaseURL, Err: fmt.Errorf("%w %q: write it as http://host:port", ErrBadURL, Redact(raw))}
-	}
-	if strings.HasPrefix(u.Host, "0.0.0.0") {
-		u.Host = "127.0.0.1" + strings.TrimPrefix(u.Host, "0.0.0.0")
-	}
-	if u.Port() == "" && port != "" {
-		u.Host += ":" + port
-	}
-	if strings.Trim(u.Path, "/") == "" {
-		u.Path = path
-	}
-	return strings.TrimSuffix(u.String(), "/"), nil
+// Window is what a model knows of its context window, the tokens of a
+// prompt and its reply together.
+type Window struct {
+	// Tokens is the window now, or 0 when it is not known.
+	Tokens int
+	// Max is the most the window grows to when a prompt needs it
+	// (Ollama's, up to the longest context the model takes); Tokens when
+	// it does not grow.
+	Max int
+	// Cuts reports whether the server may cut a prompt too long for the
+	// window without a word (Ollama's OpenAI-compatible endpoint), where
+	// the others refuse it.
+	Cuts bool
+	// Fix is the setting that makes the window larger: SettingNumCtx
+	// where the client asks for it; NoSetting where the server sets it
+	// (llama-server's -c), or where nothing can.
+	Fix Setting
+	// Hint says how to make it larger, in words that name no setting, or
+	// that nothing can; "" when there is nothing to say.
+	Hint string
 }
 
-// isLocal reports whether the server at raw runs on this machine or a
-// private network, where OpenAI-compatible servers need no key.
-func isLocal(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
+// WindowOf returns what m, a model of New or a Recorder of one, knows of
+// its context window; the zero Window for other models.
+func WindowOf(ctx context.Context, m llms.Model) Window {
+	if w, ok := m.(interface{ Window(context.Context) Window }); ok {
+		return w.Window(ctx)
+	}
+	return Window{}
+}
+
+// noticeKey is the context key of a call's notice function.
+const noticeKey contextKey = 1
+
+// WithNotice returns ctx carrying fn, which a model of New that is called
+// with it passes what the user should know of the call that is no error,
+// as it happens: that the context window grows, and what that costs. It
+// goes in the context, as httptrace's hooks do, so that a model of any
+// other client is called with the same options.
+func WithNotice(ctx context.Context, fn func(msg string)) context.Context {
+	if fn == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, noticeKey, fn)
+}
+
+// withoutMetadata is a call option, given last, that takes the
+// constraint out of the metadata again, so that no client sends it on.
+func withoutMetadata(o *llms.CallOptions) {
+	if _, ok := o.Metadata[constraintKey]; !ok {
+		return
+	}
+	md := maps.Clone(o.Metadata)
+	delete(md, constraintKey)
+	if len(md) == 0 {
+		md = nil
+	}
+	o.Metadata = md
+}
+
+// dropped is the set of parameters a model's server refused, left out of
+// every request after.
+type dropped struct {
+	mu     sync.Mutex
+	params []string
+}
+
+func (d *dropped) add(p string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if slices.Contains(d.params, p) {
 		return false
 	}
-	h := u.Hostname()
-	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || strings.HasPrefix(h, "192.168.") ||
-		strings.HasPrefix(h, "10.") || strings.HasSuffix(h, ".local") || h == "host.docker.internal"
+	d.params = append(d.params, p)
+	return true
 }
 
-// Redact returns raw with the password of a URL's user information
-// replaced by "xxxxx", for messages and files; text that is not such a URL
-// comes back unchanged.
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	return u.Redacted()
+func (d *dropped) list() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.params)
 }

@@ -50,7 +50,7 @@ func TestNewModelDefaults(t *testing.T) {
 		{"a base URL wins over OLLAMA_HOST", map[string]string{"OLLAMA_HOST": "gpu:11434"}, Config{BaseURL: "http://box:9999", NumCtx: 32768}, "ollama qwen2.5:7b at http://box:9999", 32768},
 		{"a local OpenAI-compatible server needs no key and gets /v1", nil, Config{Provider: "openai", BaseURL: "localhost:8080", Model: "qwen"}, "openai qwen at http://localhost:8080/v1", 0},
 		{"OPENAI_BASE_URL is read", map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, Config{Provider: "openai"}, "openai gpt-4o-mini at http://127.0.0.1:8000/v1", 0},
-		{"llamafile speaks the OpenAI API on port 8080", nil, Config{Provider: "llamafile"}, "llamafile LLaMA_CPP at http://127.0.0.1:8080/v1", 8192},
+		{"llamafile speaks the OpenAI API on port 8080, and its window is its own", nil, Config{Provider: "llamafile"}, "llamafile LLaMA_CPP at http://127.0.0.1:8080/v1", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

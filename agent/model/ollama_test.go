@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // The recorded Ollama serves a model whose /api/show says
 // "llama.context_length": 8192.
 
-func TestOllamaIsAskedToRefuseAPromptItWouldCut(t *testing.T) {
+func TestOllamaIsAskedNeitherToCutAPromptNorToShiftTheWindow(t *testing.T) {
 	srv := serveRecorded(t, map[string]string{
 		"POST /api/show": "ollama-v0.24.0/show",
 		"POST /api/chat": "ollama-v0.24.0/chat-limit",
@@ -30,8 +31,8 @@ func TestOllamaIsAskedToRefuseAPromptItWouldCut(t *testing.T) {
 	}
 	var body map[string]any
 	json.Unmarshal([]byte(srv.requests("POST /api/chat")[0]), &body)
-	if body["truncate"] != false || field(body, "options.num_ctx") != 8192.0 {
-		t.Errorf("truncate %v, num_ctx %v", body["truncate"], field(body, "options.num_ctx"))
+	if body["truncate"] != false || body["shift"] != false || field(body, "options.num_ctx") != 8192.0 {
+		t.Errorf("truncate %v, shift %v, num_ctx %v", body["truncate"], body["shift"], field(body, "options.num_ctx"))
 	}
 }
 
@@ -39,28 +40,7 @@ func TestAPromptOllamaCutIsNeverSilent(t *testing.T) {
 	// num_ctx 1024 and a prompt of 4258 tokens: Ollama's log says
 	// "truncating input prompt limit=1024 prompt=4258 keep=5 new=1024",
 	// and its reply says prompt_eval_count 1024 and nothing more.
-	t.Run("a larger window the model takes is asked for, and the call made again", func(t *testing.T) {
-		srv := serveRecorded(t, map[string]string{
-			"POST /api/show": "ollama-v0.24.0/show",
-			"POST /api/chat": "ollama-v0.24.0/chat-cut,ollama-v0.24.0/chat-limit",
-		})
-		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: "tiny", NumCtx: 1024, IdleTimeout: quick})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ask2(m); err != nil {
-			t.Fatal(err)
-		}
-		reqs := srv.requests("POST /api/chat")
-		var second map[string]any
-		if len(reqs) == 2 {
-			json.Unmarshal([]byte(reqs[1]), &second)
-		}
-		if len(reqs) != 2 || field(second, "options.num_ctx") != 2048.0 {
-			t.Errorf("%d calls, the second with num_ctx %v; want it made again with 2048", len(reqs), field(second, "options.num_ctx"))
-		}
-	})
-	t.Run("where the model takes no more, an error", func(t *testing.T) {
+	t.Run("where the window cannot grow, an error", func(t *testing.T) {
 		srv := serveRecorded(t, map[string]string{"POST /api/chat": "ollama-v0.24.0/chat-cut"})
 		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: "tiny", NumCtx: 1024, IdleTimeout: quick})
 		if err != nil {
@@ -72,8 +52,11 @@ func TestAPromptOllamaCutIsNeverSilent(t *testing.T) {
 			!strings.Contains(err.Error(), "cut the prompt to the 1024 tokens of its context window") {
 			t.Fatalf("error %v", err)
 		}
+		if n := len(srv.requests("POST /api/chat")); n != 1 {
+			t.Errorf("%d calls, want 1: a window asked for is the largest", n)
+		}
 	})
-	t.Run("a refusal, where asked not to cut", func(t *testing.T) {
+	t.Run("an explicit window is the largest, though the model takes more", func(t *testing.T) {
 		srv := serveRecorded(t, map[string]string{
 			"POST /api/show": "ollama-v0.24.0/show",
 			"POST /api/chat": "ollama-v0.24.0/chat-toolong,ollama-v0.24.0/chat-limit",
@@ -82,19 +65,23 @@ func TestAPromptOllamaCutIsNeverSilent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ask2(m); err != nil || len(srv.requests("POST /api/chat")) != 2 {
-			t.Fatalf("error %v after %d calls", err, len(srv.requests("POST /api/chat")))
+		_, err = ask2(m)
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != SettingNumCtx || !strings.Contains(me.Hint, "takes up to 8192") {
+			t.Fatalf("error %v", err)
+		}
+		if n := len(srv.requests("POST /api/chat")); n != 1 {
+			t.Errorf("%d calls, want 1: the window grew past the 1024 asked", n)
 		}
 	})
-	t.Run("the OpenAI-compatible endpoint, which takes no window", func(t *testing.T) {
+	t.Run("the OpenAI-compatible endpoint, under the openai provider", func(t *testing.T) {
 		// The model loaded with the server's own 4096 tokens, and
-		// usage.prompt_tokens 4096.
+		// usage.prompt_tokens 4096; every chunk says "fp_ollama".
 		srv := serveRecorded(t, map[string]string{
-			"POST /api/show":            "ollama-v0.24.0/show",
 			"GET /api/ps":               "ollama-v0.24.0/ps",
 			"POST /v1/chat/completions": "ollama-v0.24.0/v1-cut",
 		})
-		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: "tiny", ToolCalling: true, IdleTimeout: quick})
+		m, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", Model: "tiny", IdleTimeout: quick})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +101,7 @@ func ask2(m llms.Model) (*llms.ContentResponse, error) {
 func TestResolvingAConfigAsksTheServerNothing(t *testing.T) {
 	for _, provider := range []string{"ollama", "llamacpp"} {
 		srv := serveRecorded(t, map[string]string{"POST /api/show": "ollama-v0.24.0/show", "GET /props": "llamacpp-b8355/props-notools"})
-		if _, err := Resolve(context.Background(), Config{Provider: provider, BaseURL: srv.URL}); err != nil {
+		if _, err := Resolve(Config{Provider: provider, BaseURL: srv.URL}, os.Getenv); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(srv.requests("POST /api/show")) + len(srv.requests("GET /props")); n != 0 {

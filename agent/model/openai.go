@@ -3,115 +3,17 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
-	"github.com/tmc/langchaingo/llms/openai"
 )
-
-// openaiProvider talks to OpenAI's API or any OpenAI-compatible server
-// (llama.cpp server, vLLM, LM Studio, Ollama's /v1).
-var openaiProvider = Provider{
-	Name:         "openai",
-	URLEnv:       "OPENAI_BASE_URL",
-	KeyEnv:       "OPENAI_API_KEY",
-	DefaultModel: "gpt-4o-mini",
-	open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
-		return openOpenAI(cfg, hc, "https://api.openai.com/v1", 0)
-	},
-}
-
-// llamafileProvider talks to a llamafile, which serves the OpenAI API;
-// langchaingo's own llamafile client takes neither a server URL nor an
-// HTTP client.
-var llamafileProvider = Provider{
-	Name:         "llamafile",
-	URLEnv:       "LLAMAFILE_HOST",
-	KeyEnv:       "OPENAI_API_KEY",
-	DefaultModel: "LLaMA_CPP",
-	open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
-		return openOpenAI(cfg, hc, "http://127.0.0.1:8080/v1", cfg.NumCtx)
-	},
-}
-
-// vllmProvider and sglangProvider are the openai provider told which
-// server it talks to (Config.Server), at its usual address; the model
-// must be named as the server serves it.
-var (
-	vllmProvider = Provider{
-		Name:   "vllm",
-		KeyEnv: "OPENAI_API_KEY",
-		open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
-			cfg.Server = ServerVLLM
-			return openOpenAI(cfg, hc, "http://127.0.0.1:8000/v1", 0)
-		},
-	}
-	sglangProvider = Provider{
-		Name:   "sglang",
-		KeyEnv: "OPENAI_API_KEY",
-		open: func(_ context.Context, cfg Config, hc *http.Client) (opened, error) {
-			cfg.Server = ServerSGLang
-			return openOpenAI(cfg, hc, "http://127.0.0.1:30000/v1", 0)
-		},
-	}
-)
-
-// openOpenAI opens an OpenAI-compatible server at cfg.BaseURL, or def.
-func openOpenAI(cfg Config, hc *http.Client, def string, numCtx int) (opened, error) {
-	u, err := serverURL(cfg.BaseURL, def, "/v1", "")
-	if err != nil {
-		return opened{}, err
-	}
-	key := cfg.APIKey
-	if key == "" {
-		if !isLocal(u) {
-			return opened{}, &Error{Fix: SettingAPIKey, URL: Redact(u),
-				Err: fmt.Errorf("%w: set OPENAI_API_KEY; a local OpenAI-compatible server needs none (%s is not local)", ErrNoAPIKey, Redact(u))}
-		}
-		key = "local" // local servers ignore the key but the client wants one
-	}
-	if st, ok := hc.Transport.(statusTransport); ok {
-		st.maxEvent = maxOpenAIEvent // its client reads no longer events
-		st.ollama = st.ollama || strings.EqualFold(cfg.Server, ServerOllama)
-		hc.Transport = st
-	}
-	m, err := openai.New(openai.WithBaseURL(u), openai.WithModel(cfg.Model),
-		openai.WithToken(key), openai.WithHTTPClient(doer{hc}))
-	o := opened{model: m, url: u, numCtx: numCtx, images: imagesAsDataURLs}
-	if !hostedOpenAI(u) {
-		// The servers that speak OpenAI's API read the bound of a reply
-		// from max_tokens (Ollama's /v1 from nothing else); OpenAI's own
-		// reasoning models take only max_completion_tokens.
-		o.opts = append(o.opts, openai.WithLegacyMaxTokensField())
-	}
-	if !cfg.ToolCalling {
-		o.con = openaiConstrainer(cfg.Server, u, key, hc)
-	} else {
-		o.tools = openaiTools(cfg.Server, u, key, hc)
-	}
-	return o, err
-}
-
-// openaiTools returns the check of whether the OpenAI-compatible server at
-// u takes tool definitions, where it can tell: a llama-server (named by
-// server, or found by its /v1/models) says so in its /props.
-func openaiTools(server, u, key string, hc *http.Client) *toolSupport {
-	return &toolSupport{check: func(ctx context.Context) (bool, bool) {
-		kind := strings.ToLower(server)
-		if kind == "" {
-			kind = detectServer(ctx, u, key, hc)
-		}
-		if kind != ServerLlamaCpp {
-			return false, false
-		}
-		return llamacppTools(hc, strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1")).check(ctx)
-	}}
-}
 
 // Servers that speak the OpenAI API, as Config.Server names them, and
 // how each binds a reply.
@@ -124,30 +26,311 @@ const (
 	ServerOpenAI   = "openai"
 )
 
+// openaiClient is the client of the OpenAI-compatible chat API,
+// /chat/completions under the server's base URL (…/v1): OpenAI's own,
+// vLLM, SGLang, LM Studio, llamafile, llama-server's, Ollama's, Gemini's.
+type openaiClient struct {
+	base, key string
+	hc        *http.Client
+	hosted    bool // OpenAI's own API
+	kind      *serverKind
+	tools     *toolSupport
+	// loaded is the context window Ollama loaded the model with, when
+	// the server is Ollama, which cuts a prompt to it without a word.
+	mu     sync.Mutex
+	loaded int
+	model  string
+}
+
+// serving returns the open function of a provider that is the openai
+// provider told which server it talks to.
+func serving(server string) func(context.Context, Resolved, Config, *http.Client) (opened, error) {
+	return func(ctx context.Context, r Resolved, cfg Config, hc *http.Client) (opened, error) {
+		cfg.Server = server
+		return openOpenAI(ctx, r, cfg, hc)
+	}
+}
+
+// openOpenAI opens the OpenAI-compatible server r resolves to.
+func openOpenAI(_ context.Context, r Resolved, cfg Config, hc *http.Client) (opened, error) {
+	p := r.Provider
+	if r.Key == "" && p.KeyEnv != "" && (p.keyed || p.hosted && !isLocal(r.URL)) {
+		e := &Error{Fix: SettingAPIKey, Err: fmt.Errorf("%w: set %s", ErrNoAPIKey, p.KeyEnv)}
+		if p.hosted {
+			e.URL = Redact(r.URL)
+			e.Err = fmt.Errorf("%w; a local OpenAI-compatible server needs none (%s is not local)", e.Err, Redact(r.URL))
+		}
+		return opened{}, e
+	}
+	c := &openaiClient{base: r.URL, key: r.Key, hc: hc, hosted: hostedOpenAI(r.URL), model: r.Model}
+	c.kind = &serverKind{given: strings.ToLower(cfg.Server), detect: c.detect}
+	c.tools = c.toolSupport()
+	return opened{client: c, images: true, con: &constrainer{detect: c.constraining}}, nil
+}
+
 // hostedOpenAI reports whether u is OpenAI's own API.
 func hostedOpenAI(u string) bool {
 	pu, err := url.Parse(u)
 	return err == nil && pu.Hostname() == "api.openai.com"
 }
 
-// openaiConstrainer finds how the OpenAI-compatible server at u binds
-// replies: as server says, else OpenAI's own API by its address, else by
-// the owner /v1/models gives its models (vLLM and SGLang name themselves
-// there, as llama.cpp does; LM Studio and Ollama have their own words).
-// Of a llama-server it also asks whether its chat template opens a
-// reasoning block in the prompt, which the grammar must then start in.
-func openaiConstrainer(server, u, key string, hc *http.Client) *constrainer {
-	return &constrainer{detect: func(ctx context.Context) (Mode, string, string) {
-		kind := strings.ToLower(server)
-		if kind == "" {
-			kind = detectServer(ctx, u, key, hc)
+// reasoningModel reports whether OpenAI's model takes only its own
+// temperature (o1, o3, GPT-5).
+func reasoningModel(model string) bool {
+	return strings.HasPrefix(model, "o1-") || model == "o3" || strings.HasPrefix(model, "o3-") || strings.HasPrefix(model, "gpt-5")
+}
+
+// header returns the headers of a request: the key, as a bearer token.
+func (c *openaiClient) header() http.Header {
+	h := http.Header{}
+	if c.key != "" {
+		h.Set("Authorization", "Bearer "+c.key)
+	}
+	return h
+}
+
+// body returns the request of k, and the bound it sets on the reply's
+// tokens (0 for none).
+func (c *openaiClient) body(k *call) ([]byte, int, error) {
+	body := map[string]any{"model": k.model, "messages": openaiMessages(k.msgs), "stream": k.stream()}
+	if k.stream() {
+		body["stream_options"] = map[string]any{"include_usage": true}
+	}
+	k.sample(body)
+	if reasoningModel(k.model) {
+		delete(body, "temperature")
+	}
+	if c.hosted {
+		delete(body, "top_k") // not OpenAI's
+	}
+	bound := "max_tokens" // what the servers that speak OpenAI's API read (Ollama's /v1 nothing else)
+	if c.hosted {
+		bound = "max_completion_tokens" // OpenAI's reasoning models take only this
+	}
+	if n := k.maxTokens(); n > 0 {
+		body[bound] = n
+	}
+	if len(k.o.Tools) > 0 {
+		body["tools"] = k.o.Tools
+		if k.o.ToolChoice != nil {
+			body["tool_choice"] = k.o.ToolChoice
 		}
-		if kind == ServerLlamaCpp && opensThinking(ctx, hc, strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1")) {
-			kind = llamacppThinking
+	}
+	if k.o.JSONMode {
+		body["response_format"] = map[string]any{"type": "json_object"}
+	}
+	data, err := k.finish(body, "", nil)
+	return data, intOf(body[bound]), err
+}
+
+// openaiMessages returns msgs as the OpenAI API takes them: text as a
+// string, with images as a list of parts, tool calls and their results.
+func openaiMessages(msgs []llms.MessageContent) []map[string]any {
+	out := make([]map[string]any, 0, len(msgs))
+	for _, m := range msgs {
+		msg := map[string]any{"role": roleOf(m.Role), "content": textOf(m)}
+		var parts, calls []map[string]any
+		for _, p := range m.Parts {
+			switch p := p.(type) {
+			case llms.TextContent:
+				parts = append(parts, map[string]any{"type": "text", "text": p.Text})
+			case llms.ImageURLContent:
+				parts = append(parts, map[string]any{"type": "image_url", "image_url": map[string]any{"url": p.URL}})
+			case llms.BinaryContent:
+				parts = append(parts, map[string]any{"type": "image_url", "image_url": map[string]any{"url": dataURL(p)}})
+			case llms.ToolCall:
+				if p.FunctionCall != nil {
+					calls = append(calls, map[string]any{"id": p.ID, "type": "function",
+						"function": map[string]any{"name": p.FunctionCall.Name, "arguments": p.FunctionCall.Arguments}})
+				}
+			case llms.ToolCallResponse:
+				msg["content"], msg["tool_call_id"] = p.Content, p.ToolCallID
+			}
 		}
-		return serverMode(kind)
+		if len(parts) > 1 || len(parts) == 1 && parts[0]["type"] != "text" {
+			msg["content"] = parts
+		}
+		if len(calls) > 0 {
+			msg["tool_calls"] = calls
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
+// openaiMessage is the message of a choice, whole or a delta of one.
+type openaiMessage struct {
+	Content          string `json:"content"`
+	ReasoningContent string `json:"reasoning_content"` // llama.cpp, vLLM, DeepSeek
+	Reasoning        string `json:"reasoning"`         // Ollama, newer vLLM
+	ToolCalls        []struct {
+		Index    *int   `json:"index"`
+		ID       string `json:"id"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+}
+
+// openaiChunk is an event of a streamed chat completion, or a whole one.
+type openaiChunk struct {
+	Choices []struct {
+		Index        int            `json:"index"`
+		Delta        *openaiMessage `json:"delta"`
+		Message      *openaiMessage `json:"message"`
+		FinishReason *string        `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	SystemFingerprint string `json:"system_fingerprint"`
+	Model             string `json:"model"`
+}
+
+// decodeOpenAI reads an event of a reply, or a whole reply.
+func decodeOpenAI(data []byte) (piece, error) {
+	var ch openaiChunk
+	if err := json.Unmarshal(data, &ch); err != nil {
+		return piece{}, err
+	}
+	p := piece{ollama: ch.SystemFingerprint == "fp_ollama", model: ch.Model}
+	if ch.Usage != nil {
+		p.usage = &Usage{PromptTokens: ch.Usage.PromptTokens, CompletionTokens: ch.Usage.CompletionTokens}
+	}
+	for _, choice := range ch.Choices {
+		if choice.Index != 0 {
+			continue
+		}
+		m := choice.Delta
+		if m == nil {
+			m = choice.Message
+		}
+		if m != nil {
+			p.text, p.reasoning = m.Content, m.ReasoningContent+m.Reasoning
+			for i, tc := range m.ToolCalls {
+				index := i
+				if tc.Index != nil {
+					index = *tc.Index
+				}
+				p.calls = append(p.calls, callPart{index: index, id: tc.ID, name: tc.Function.Name, args: tc.Function.Arguments})
+			}
+		}
+		if choice.FinishReason != nil && *choice.FinishReason != "" {
+			p.stop, p.end = *choice.FinishReason, true
+		}
+	}
+	return p, nil
+}
+
+// generate makes the call k. A call with tools to a llama-server whose
+// chat template takes none fails before it is sent; a reply from Ollama,
+// which cuts a prompt too long for the window it loaded the model with,
+// is checked against that window.
+func (c *openaiClient) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
+	if len(k.o.Tools) > 0 && c.tools.refuses(ctx) {
+		return nil, &Error{Err: ErrNoToolCalls, Hint: "start the server with a model whose chat template supports tool calls, or use the text protocol"}
+	}
+	body, limit, err := c.body(k)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := post(ctx, c.hc, c.base+"/chat/completions", body, c.header())
+	if err != nil {
+		return nil, err
+	}
+	r := newReply(k, limit)
+	r.ollama = c.kind.known() == ServerOllama
+	if err := read(ctx, resp, decodeOpenAI, r); err != nil {
+		return nil, err
+	}
+	if r.ollama {
+		c.kind.learn(ServerOllama) // it names itself in every chunk
+		if err := c.ollamaCut(ctx, r.usage); err != nil {
+			return nil, err
+		}
+	}
+	return r.response(), nil
+}
+
+// toolSupport returns the check of whether the server takes tool
+// definitions, where it can tell: a llama-server says so in its /props.
+func (c *openaiClient) toolSupport() *toolSupport {
+	return &toolSupport{check: func(ctx context.Context) (bool, bool) {
+		if c.kind.get(ctx) != ServerLlamaCpp {
+			return false, false
+		}
+		return llamacppTools(ctx, c.hc, llamaBase(c.base))
 	}}
 }
+
+// ollamaCut checks the counts of a reply from Ollama's OpenAI-compatible
+// endpoint, which takes no window, against the window Ollama loaded the
+// model with: a prompt cut to it, and a reply that filled it (Ollama then
+// drops the start of the window and goes on), are errors.
+func (c *openaiClient) ollamaCut(ctx context.Context, u Usage) error {
+	if u.PromptTokens <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.loaded == 0 || u.PromptTokens+u.CompletionTokens >= c.loaded {
+		c.loaded = ollamaLoaded(ctx, c.hc, strings.TrimSuffix(c.base, "/v1"), c.model)
+	}
+	w := c.loaded
+	switch {
+	case w == 0:
+		return nil
+	case u.PromptTokens >= w:
+		return &Error{ContextTokens: w, Err: fmt.Errorf("%w: the server cut the prompt to the %d tokens of its context window, "+
+			"and said nothing", ErrContextOverflow, w)}
+	case u.PromptTokens+u.CompletionTokens >= w:
+		return &Error{PromptTokens: u.PromptTokens, ContextTokens: w, Err: fmt.Errorf("%w: %d tokens of prompt and %d of reply, in a window of %d, "+
+			"and the server dropped the start of the window to go on", ErrContextFull, u.PromptTokens, u.CompletionTokens, w)}
+	}
+	return nil
+}
+
+// hint says what would make the window larger on Ollama's
+// OpenAI-compatible endpoint, which takes no window size.
+func (c *openaiClient) hint(_ context.Context, e *Error) {
+	if errors.Is(e, ErrContextOverflow) && c.kind.known() == ServerOllama {
+		e.Fix = NoSetting
+		e.Hint = overflowWhat(e) + "; Ollama's OpenAI-compatible endpoint takes no context size: set OLLAMA_CONTEXT_LENGTH " +
+			"where the server runs, or talk to Ollama's own API (the ollama provider), which asks for the window it needs"
+	}
+}
+
+// info returns what is known of the window: nothing, but whether the
+// server cuts a prompt too long without a word (Ollama does; one of
+// unknown kind may).
+func (c *openaiClient) info(ctx context.Context) Window {
+	switch c.kind.known() {
+	case ServerOllama:
+		return Window{Cuts: true, Hint: "set OLLAMA_CONTEXT_LENGTH where the server runs"}
+	case "":
+		return Window{Cuts: true}
+	}
+	return Window{}
+}
+
+// constraining finds how the server binds replies: as Config.Server
+// says, else OpenAI's own API by its address, else by the owner its
+// /v1/models gives its models. Of a llama-server it also asks whether its
+// chat template opens a reasoning block in the prompt, which the grammar
+// must then start in.
+func (c *openaiClient) constraining(ctx context.Context) (Mode, string, string) {
+	kind := c.kind.get(ctx)
+	if kind == ServerLlamaCpp && opensThinking(ctx, c.hc, llamaBase(c.base)) {
+		kind = llamacppThinking
+	}
+	return serverMode(kind)
+}
+
+// llamaBase returns the address of a llama-server from the base URL of
+// its OpenAI-compatible API.
+func llamaBase(u string) string { return strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/v1") }
 
 // opensThinking reports whether the chat template of the llama-server at
 // base ends the prompt inside a reasoning block it opens, from its
@@ -180,21 +363,60 @@ func serverMode(kind string) (Mode, string, string) {
 	return ModeNone, kind, ""
 }
 
-// detectServer tells which server answers at u: OpenAI's API by its
-// host, the others by the owned_by of their /v1/models, or "" when it
-// cannot tell.
-func detectServer(ctx context.Context, u, key string, hc *http.Client) string {
-	if hostedOpenAI(u) {
+// serverKind is which server answers an OpenAI-compatible client, found
+// once: as given, or by asking the server.
+type serverKind struct {
+	given  string
+	detect func(ctx context.Context) string
+
+	mu    sync.Mutex
+	found bool
+	kind  string
+}
+
+// get returns the kind, asking the server the first time; a look that
+// the context cut short is made again.
+func (s *serverKind) get(ctx context.Context) string {
+	if s.given != "" {
+		return s.given
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.found {
+		s.kind = s.detect(ctx)
+		s.found = ctx.Err() == nil
+	}
+	return s.kind
+}
+
+// learn keeps a kind the server's replies told, when none was found yet.
+func (s *serverKind) learn(kind string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.found || s.kind == "" {
+		s.kind, s.found = kind, true
+	}
+}
+
+// known returns the kind if it is known without asking, or "".
+func (s *serverKind) known() string {
+	if s.given != "" {
+		return s.given
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.kind
+}
+
+// detect tells which server answers: OpenAI's API by its host, the others
+// by the owned_by of their /v1/models, or "" when it cannot tell.
+func (c *openaiClient) detect(ctx context.Context) string {
+	if c.hosted {
 		return ServerOpenAI
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(u, "/")+"/models", nil)
-	if err != nil {
-		return ""
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := hc.Do(req)
+	resp, err := get(ctx, c.hc, strings.TrimSuffix(c.base, "/")+"/models", c.key)
 	if err != nil {
 		return ""
 	}
@@ -207,13 +429,5 @@ func detectServer(ctx context.Context, u, key string, hc *http.Client) string {
 	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list) != nil || len(list.Data) == 0 {
 		return ""
 	}
-	switch owner := list.Data[0].OwnedBy; owner {
-	case "vllm", "sglang", "llamacpp":
-		return owner
-	case "organization_owner": // LM Studio
-		return ServerLMStudio
-	case "library": // Ollama's /v1
-		return ServerOllama
-	}
-	return ""
+	return ownerKind(list.Data[0].OwnedBy)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 
@@ -43,6 +44,43 @@ func TestRealLlamaServer(t *testing.T) {
 			t.Errorf("the overflow was taken for a refused grammar: %v", refused)
 		}
 	})
+	t.Run("a prompt over the context says how far -c can go", func(t *testing.T) {
+		for _, tt := range []struct {
+			trained, c int
+			hint       string
+		}{
+			{8192, 512, "start llama-server with a larger context (its -c), up to the 8192 tokens the model was trained for"},
+			{512, 512, "512 tokens is the context the model was trained for"},
+		} {
+			srv := realserver.LlamaServer(t, realserver.Context(tt.c), realserver.Model(gguf.Model{Spell: "Final Answer: 42", Context: tt.trained, Seed: 1}))
+			m, err := New(context.Background(), Config{Provider: "llamacpp", BaseURL: srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := WindowOf(context.Background(), m); w.Tokens != tt.c || w.Fix != NoSetting || !strings.Contains(w.Hint, tt.hint) {
+				t.Errorf("window %+v, want %d tokens, no setting, and %q", w, tt.c, tt.hint)
+			}
+			_, err = m.GenerateContent(context.Background(), words(1000), streamed())
+			var me *Error
+			if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != NoSetting || !strings.Contains(me.Hint, tt.hint) {
+				t.Errorf("error %v (%+v), want the hint %q", err, me, tt.hint)
+			}
+		}
+	})
+	t.Run("a reply that fills the context is said to, not taken for one cut at its bound", func(t *testing.T) {
+		never := map[int]float32{gguf.EOS: -40}
+		srv := realserver.LlamaServer(t, realserver.Context(256), realserver.Model(gguf.Model{Prior: never, Context: 8192, Seed: 1}))
+		m, err := New(context.Background(), Config{Provider: "llamacpp", BaseURL: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := m.GenerateContent(context.Background(), words(3), streamed())
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextFull) || me.ContextTokens != 256 || me.PromptTokens == 0 ||
+			!strings.Contains(me.Hint, "its -c") || strings.Contains(err.Error(), "token limit") {
+			t.Fatalf("error %v (%+v), reply %v", err, me, resp)
+		}
+	})
 	t.Run("bytes that are no UTF-8 end the stream with the server's error", func(t *testing.T) {
 		srv := realserver.LlamaServer(t, realserver.Model(gguf.Model{Spell: "Final Answer: caf\xff ok", AllBytes: true, Seed: 1}))
 		m, err := New(context.Background(), Config{Provider: "llamacpp", BaseURL: srv.URL})
@@ -58,7 +96,6 @@ func TestRealLlamaServer(t *testing.T) {
 	t.Run("a template without tools refuses them before the call", func(t *testing.T) {
 		srv := realserver.LlamaServer(t, realserver.NoTools(), realserver.Spell("Final Answer: 42"))
 		for _, cfg := range []Config{{Provider: "llamacpp", BaseURL: srv.URL}, {Provider: "openai", BaseURL: srv.URL + "/v1"}} {
-			cfg.ToolCalling = true
 			m, err := New(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -90,22 +127,53 @@ func TestRealLlamaServer(t *testing.T) {
 	})
 }
 
+// chats counts the calls of /api/chat in the log of a real Ollama, once
+// the count has not changed for a moment: Ollama writes a call's line
+// after its reply.
+func chats(srv *realserver.Server) int {
+	n := -1
+	for i := 0; i < 20; i++ {
+		m := strings.Count(srv.Log(), `"/api/chat"`)
+		if m == n {
+			return n
+		}
+		n = m
+		time.Sleep(150 * time.Millisecond)
+	}
+	return n
+}
+
 func TestRealOllama(t *testing.T) {
-	t.Run("a prompt longer than the window asked is sent with a window that fits", func(t *testing.T) {
-		srv := realserver.Ollama(t, realserver.Context(8192), realserver.Spell("Final Answer: 42"))
-		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model, NumCtx: 1024})
+	t.Run("a prompt longer than the window grows it once, to what it needs, and says so", func(t *testing.T) {
+		srv := realserver.Ollama(t, realserver.Context(32768), realserver.Spell("Final Answer: 42"))
+		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model})
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := m.GenerateContent(context.Background(), words(1000), streamed())
+		// The test model's tokens are bytes, not the 3 bytes a token the
+		// client takes before the server has counted a prompt: a first
+		// call lets it count one.
+		if _, err := m.GenerateContent(context.Background(), words(100), streamed()); err != nil {
+			t.Fatal(err)
+		}
+		before := chats(srv)
+		var notices []string
+		resp, err := m.GenerateContent(WithNotice(context.Background(), func(s string) { notices = append(notices, s) }), words(1500), streamed())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u := UsageOf(resp.Choices[0]); u.PromptTokens <= 1024 || strings.Contains(srv.Log(), "truncating input prompt") {
+		if u := UsageOf(resp.Choices[0]); u.PromptTokens <= DefaultNumCtx || strings.Contains(srv.Log(), "truncating input prompt") {
 			t.Errorf("the prompt was %d tokens; the server's log says it cut it: %v", u.PromptTokens, strings.Contains(srv.Log(), "truncating input prompt"))
 		}
+		if len(notices) != 1 || !strings.Contains(notices[0], "asking for 16384") || !strings.Contains(notices[0], "loads the model again") ||
+			!strings.Contains(notices[0], "keeps it loaded") {
+			t.Errorf("notices %q, want one that the window grows to 16384, that Ollama loads the model again and keeps it loaded", notices)
+		}
+		if n := chats(srv) - before; n != 1 {
+			t.Errorf("%d calls of /api/chat, want 1: the window grew before the call, to what the prompt needs", n)
+		}
 	})
-	t.Run("a prompt longer than the model takes is refused, not cut", func(t *testing.T) {
+	t.Run("a prompt that cannot fit the model is refused at once, with the sizes", func(t *testing.T) {
 		srv := realserver.Ollama(t, realserver.Context(2048), realserver.Spell("Final Answer: 42"))
 		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model})
 		if err != nil {
@@ -114,27 +182,80 @@ func TestRealOllama(t *testing.T) {
 		if w := m.(interface{ ContextWindow() int }).ContextWindow(); w != 2048 {
 			t.Errorf("the context window is %d, want the 2048 the model takes", w)
 		}
-		_, err = m.GenerateContent(context.Background(), words(1000), streamed())
-		if !errors.Is(err, ErrContextOverflow) || strings.Contains(srv.Log(), "truncating input prompt") {
+		before := chats(srv)
+		_, err = m.GenerateContent(context.Background(), words(3000), streamed())
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.PromptTokens <= 2048 || me.ContextTokens != 2048 ||
+			strings.Contains(srv.Log(), "truncating input prompt") {
 			t.Fatalf("error %v; the log says the prompt was cut: %v", err, strings.Contains(srv.Log(), "truncating input prompt"))
 		}
+		if n := chats(srv) - before; n > 1 {
+			t.Errorf("%d calls of /api/chat, want at most 1", n)
+		}
 	})
-	t.Run("its OpenAI endpoint's cut is found by the window it loaded", func(t *testing.T) {
-		srv := realserver.Ollama(t, realserver.Context(2048), realserver.Spell("Final Answer: 42"))
-		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model, ToolCalling: true})
+	t.Run("a window asked for is the largest", func(t *testing.T) {
+		srv := realserver.Ollama(t, realserver.Context(8192), realserver.Spell("Final Answer: 42"))
+		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model, NumCtx: 1024})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = m.GenerateContent(context.Background(), words(1000))
+		_, err = m.GenerateContent(context.Background(), words(1000), streamed())
 		var me *Error
-		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.ContextTokens != 2048 || !strings.Contains(me.Hint, "OLLAMA_CONTEXT_LENGTH") {
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != SettingNumCtx || strings.Contains(srv.Log(), "num_ctx=2048") {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("a reply that fills the window is said to, not taken for one cut at its bound", func(t *testing.T) {
+		never := map[int]float32{gguf.EOS: -40}
+		srv := realserver.Ollama(t, realserver.Context(1024), realserver.Model(gguf.Model{Prior: never, Seed: 1}))
+		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.GenerateContent(context.Background(), words(3), streamed())
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextFull) || me.ContextTokens != 1024 || !strings.Contains(me.Hint, "1024 tokens is the longest") {
+			t.Fatalf("error %v", err)
+		}
+		if strings.Contains(srv.Log(), "context limit hit - shifting") {
+			t.Error("Ollama shifted the window")
+		}
+	})
+	t.Run("its OpenAI endpoint's cut is found by the window it loaded, under the openai provider", func(t *testing.T) {
+		srv := realserver.Ollama(t, realserver.Context(2048), realserver.Spell("Final Answer: 42"))
+		m, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", Model: srv.Model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opts := range [][]llms.CallOption{{streamed()}, nil} {
+			_, err = m.GenerateContent(context.Background(), words(1000), opts...)
+			var me *Error
+			if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.ContextTokens != 2048 || !strings.Contains(me.Hint, "OLLAMA_CONTEXT_LENGTH") {
+				t.Fatalf("streamed %v: error %v", len(opts) > 0, err)
+			}
+		}
+	})
+	t.Run("a reply that filled the window its OpenAI endpoint shifted is found by its usage", func(t *testing.T) {
+		never := map[int]float32{gguf.EOS: -40}
+		srv := realserver.Ollama(t, realserver.Context(512), realserver.Model(gguf.Model{Prior: never, Seed: 1}))
+		m, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", Model: srv.Model, MaxTokens: 600})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.GenerateContent(context.Background(), words(3), streamed())
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextFull) || me.ContextTokens != 512 || !strings.Contains(me.Hint, "OLLAMA_CONTEXT_LENGTH") {
 			t.Fatalf("error %v", err)
 		}
 	})
 	t.Run("a model that writes one token over and over is stopped, and the error says so", func(t *testing.T) {
 		srv := realserver.Ollama(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.ByteToken('a'): 20}, Seed: 1}))
-		for _, tools := range []bool{false, true} {
-			m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model, ToolCalling: tools})
+		for _, v1 := range []bool{false, true} {
+			cfg := Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model}
+			if v1 {
+				cfg.Provider, cfg.BaseURL = "openai", srv.URL+"/v1"
+			}
+			m, err := New(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +263,7 @@ func TestRealOllama(t *testing.T) {
 				resp, err := m.GenerateContent(context.Background(), words(3), opts...)
 				var me *Error
 				if !errors.Is(err, ErrRepeatLimit) || !errors.As(err, &me) || me.Fix != SettingTemperature {
-					t.Errorf("through /v1 %v, streamed %v: error %v, reply %v", tools, len(opts) > 0, err, resp)
+					t.Errorf("through /v1 %v, streamed %v: error %v, reply %v", v1, len(opts) > 0, err, resp)
 				}
 			}
 		}
@@ -165,4 +286,44 @@ func TestRealOllama(t *testing.T) {
 			t.Errorf("reply %q, refused %v", resp.Choices[0].Content, refused)
 		}
 	})
+}
+
+// TestIdentifyRealServers holds Identify, and the fakes it is tested
+// against, to what the real servers answer: each is told by its own
+// endpoints, and its OpenAI-compatible API by /v1; and the model each
+// says it served is the one it loaded.
+func TestIdentifyRealServers(t *testing.T) {
+	llama := realserver.LlamaServer(t, realserver.Name("tiny-llama"), realserver.Spell("Final Answer: 42"))
+	ollama := realserver.Ollama(t, realserver.Name("tiny"), realserver.Spell("Final Answer: 42"))
+	for _, tt := range []struct {
+		url              string
+		provider, server string
+	}{
+		{llama.URL, "llamacpp", ""},
+		{llama.URL + "/v1", "openai", ServerLlamaCpp},
+		{ollama.URL, "ollama", ""},
+		{ollama.URL + "/v1", "openai", ServerOllama},
+	} {
+		got, err := Identify(context.Background(), Config{BaseURL: tt.url})
+		if err != nil || got.Provider != tt.provider || got.Server != tt.server {
+			t.Errorf("%s: provider %q, server %q, error %v; want %q, %q", tt.url, got.Provider, got.Server, err, tt.provider, tt.server)
+			continue
+		}
+		got.Model = "tiny"
+		m, err := New(context.Background(), got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := m.GenerateContent(context.Background(), words(3), streamed())
+		if err != nil {
+			t.Fatalf("%s: %v", tt.url, err)
+		}
+		want := "tiny"
+		if strings.HasPrefix(tt.url, llama.URL) {
+			want = "tiny-llama" // whatever the name asked for
+		}
+		if served := ServedModel(resp.Choices[0]); served != want {
+			t.Errorf("%s: the server says it served %q, want %q", tt.url, served, want)
+		}
+	}
 }

@@ -1,41 +1,142 @@
 package model
 
-import "context"
+import (
+	"cmp"
+	"fmt"
+	"net/url"
+	"strings"
+)
 
-// resolvingKey is the context key that tells a provider's open that New
-// is called to resolve a Config: it asks the server nothing.
-type resolvingKey struct{}
-
-// resolving reports whether ctx is Resolve's.
-func resolving(ctx context.Context) bool {
-	r, _ := ctx.Value(resolvingKey{}).(bool)
-	return r
-}
-
-// Resolved is what New makes of a Config: the provider, the model and the
-// server's URL it talks to, once empty fields are taken from the
-// environment and the provider's defaults.
+// Resolved is what a Config comes to once its empty fields are taken from
+// the environment and the provider's defaults: the one place where they
+// are worked out, for New, Models, and what a command line shows or logs
+// of them.
 type Resolved struct {
+	// Provider is the provider chosen.
 	Provider Provider
+	// URL is the server's URL, normalised ("host:port" gets a scheme, an
+	// OpenAI-compatible address without a path gets /v1). It may hold a
+	// password: show it through Redact.
+	URL string
+	// Key is the API key, or "".
+	Key string
 	// Model is the model's name.
 	Model string
-	// URL is the server's URL with any password removed, or empty for a
-	// hosted API reached at its own address.
-	URL string
+	// URLFrom and KeyFrom say where URL and Key came from: "" for the
+	// Config, the name of the environment variable that gave them, or
+	// FromDefault for the provider's own (Key: none at all).
+	URLFrom, KeyFrom string
+	// ModelFrom is "" for Config.Model, or FromDefault for a default:
+	// Config.DefaultModel's or the provider's.
+	ModelFrom string
 }
 
-// Resolve returns what New makes of cfg, without talking to the server.
-func Resolve(ctx context.Context, cfg Config) (Resolved, error) {
-	cfg.Record = ""
-	m, err := New(context.WithValue(ctx, resolvingKey{}, true), cfg)
+// FromDefault is the source of a Resolved field that came from the
+// provider's defaults rather than from the Config or the environment.
+const FromDefault = "default"
+
+// Resolve returns what cfg comes to with the environment getenv reads
+// (os.Getenv for the process's): the provider, the server's URL, the key
+// and the model. It asks no server anything. Its errors are *Error values:
+// an unknown provider, or an address that is not a URL.
+func Resolve(cfg Config, getenv func(string) string) (Resolved, error) {
+	p, ok := Lookup(cfg.Provider)
+	if !ok {
+		return Resolved{}, &Error{Provider: cfg.Provider, Fix: SettingProvider,
+			Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
+	}
+	r := Resolved{Provider: p, Key: cfg.APIKey, Model: cfg.Model}
+	raw := cfg.BaseURL
+	if raw == "" && p.URLEnv != "" {
+		raw, r.URLFrom = getenv(p.URLEnv), p.URLEnv
+	}
+	if raw == "" {
+		raw, r.URLFrom = p.Address, FromDefault
+	}
+	if r.Key == "" && p.KeyEnv != "" {
+		r.Key, r.KeyFrom = getenv(p.KeyEnv), p.KeyEnv
+	}
+	if r.Key == "" {
+		r.KeyFrom = FromDefault
+	}
+	if r.Model == "" {
+		var given string
+		if cfg.DefaultModel != nil {
+			given = cfg.DefaultModel(p.Name)
+		}
+		r.Model, r.ModelFrom = cmp.Or(given, p.DefaultModel), FromDefault
+	}
+	if raw == "" {
+		return r, nil // the replay provider talks to no server
+	}
+	u, err := serverURL(raw, p.path, p.port())
 	if err != nil {
+		err.Provider = p.Name
 		return Resolved{}, err
 	}
-	s, ok := m.(*served)
-	if !ok {
-		p, _ := Lookup(cfg.Provider)
-		return Resolved{Provider: p, Model: cfg.Model}, nil
+	r.URL = u
+	return r, nil
+}
+
+// serverURL normalises a server address: "host:port" and OLLAMA_HOST's
+// "0.0.0.0" forms get a scheme, a URL without a port gets port when that
+// is not empty, and a URL without a path gets path.
+func serverURL(raw, path, port string) (string, *Error) {
+	raw = strings.TrimSpace(raw)
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
 	}
-	p, _ := Lookup(s.provider)
-	return Resolved{Provider: p, Model: s.name, URL: s.url}, nil
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
+		return "", &Error{Fix: SettingBaseURL, Err: fmt.Errorf("%w %q: write it as http://host:port", ErrBadURL, Redact(raw))}
+	}
+	if strings.HasPrefix(u.Host, "0.0.0.0") {
+		u.Host = "127.0.0.1" + strings.TrimPrefix(u.Host, "0.0.0.0")
+	}
+	if u.Port() == "" && port != "" {
+		u.Host += ":" + port
+	}
+	if strings.Trim(u.Path, "/") == "" {
+		u.Path = path
+	}
+	return strings.TrimSuffix(u.String(), "/"), nil
+}
+
+// isLocal reports whether the server at raw runs on this machine or a
+// private network, where OpenAI-compatible servers need no key.
+func isLocal(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || strings.HasPrefix(h, "192.168.") ||
+		strings.HasPrefix(h, "10.") || strings.HasSuffix(h, ".local") || h == "host.docker.internal"
+}
+
+// Redact returns raw with the password of a URL's user information
+// replaced by "xxxxx", for messages and files, also in an address that is
+// no valid URL; other text comes back unchanged.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err == nil {
+		if u.User == nil {
+			return raw
+		}
+		return u.Redacted()
+	}
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	at := strings.LastIndex(authority, "@")
+	user, _, hasPassword := strings.Cut(authority[:max(at, 0)], ":")
+	if at < 0 || !hasPassword {
+		return raw
+	}
+	return scheme + "://" + user + ":xxxxx" + rest[at:]
 }

@@ -27,7 +27,7 @@ func TestAServerWhoseTemplateTakesNoToolsSaysSoBeforeTheCall(t *testing.T) {
 				"GET /v1/models":            "llamacpp-b8355/v1-models",
 				"POST /v1/chat/completions": "llamacpp-b8355/v1-tools-dropped",
 			})
-			m, err := New(context.Background(), Config{Provider: tt.provider, BaseURL: srv.URL + tt.path, ToolCalling: true, IdleTimeout: quick})
+			m, err := New(context.Background(), Config{Provider: tt.provider, BaseURL: srv.URL + tt.path, IdleTimeout: quick})
 			if err != nil {
 				t.Fatal(err)
 			}

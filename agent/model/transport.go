@@ -8,36 +8,147 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
-// httpStatusError is an HTTP response with an error status, caught by
-// statusTransport before a client turns it into a bare string, or an
-// error the server sent in the middle of a stream, with the status it
-// gave it.
-type httpStatusError struct {
-	code       int
-	msg        string
-	retryAfter time.Duration // what the server's Retry-After asks, or 0
-	detail     errorDetail   // what the body says beyond its message
-	inStream   bool          // sent as an event of a stream begun with 200
+// Sentinel causes of a reply the client refused to take, for errors.Is.
+var (
+	// ErrReplyTooLarge means a reply grew past Config.MaxReplyBytes.
+	ErrReplyTooLarge = errors.New("the reply is larger than allowed")
+	// ErrIncomplete means a streamed reply ended before the server said
+	// it was complete: the connection dropped, or the server stopped
+	// mid-reply. Such a call is retried like any transient failure.
+	ErrIncomplete = errors.New("the reply ended before the server finished it")
+	// ErrIdle means the server sent nothing for Config.IdleTimeout, before
+	// its headers or in the middle of a reply.
+	ErrIdle = errors.New("the server sent nothing for too long")
+	// ErrRepeatLimit means Ollama ended a reply without saying it was
+	// done, as it does (v0.24.0) when the model writes one token more
+	// than 30 times in a row: only its debug log says why ("token repeat
+	// limit reached"). It matches ErrIncomplete too. A model that looped
+	// at temperature 0 loops again on the same prompt, so such a call is
+	// worth one more try at most.
+	ErrRepeatLimit = fmt.Errorf("%w: Ollama stopped it, as it does when the model writes one token more than 30 times in a row", ErrIncomplete)
+)
+
+// Defaults of the bounds on a model call.
+const (
+	// DefaultMaxReplyBytes bounds the bytes of one response body.
+	DefaultMaxReplyBytes = 4 << 20
+	// DefaultIdleTimeout bounds the time without a byte from the server.
+	// It is long, because a server that does not stream sends nothing
+	// until the whole reply is written.
+	DefaultIdleTimeout = 5 * time.Minute
+	// connectTimeout bounds making the connection.
+	connectTimeout = 15 * time.Second
+	// maxErrorBody bounds what is read of an error response.
+	maxErrorBody = 64 << 10
+	// maxRedirects bounds the redirects a call follows.
+	maxRedirects = 3
+)
+
+// boundedTransport is the transport of every call: it bounds the bytes of a
+// response and the time the server may send nothing, and turns an error
+// status into a *statusError, read from the server's error body. It
+// never reads or changes a request.
+type boundedTransport struct {
+	base     http.RoundTripper
+	maxReply int64
+	idle     time.Duration
 }
 
-func (e *httpStatusError) Error() string {
-	var s string
-	switch {
-	case e.inStream && e.msg == "":
-		s = fmt.Sprintf("the server ended the reply with an error (%d)", e.code)
-	case e.inStream:
-		s = fmt.Sprintf("the server ended the reply with an error (%d): %s", e.code, e.msg)
-	case e.msg == "":
-		s = fmt.Sprintf("HTTP %d %s", e.code, http.StatusText(e.code))
-	default:
-		s = fmt.Sprintf("HTTP %d: %s", e.code, e.msg)
+func (t boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancelCause(req.Context())
+	idle := fmt.Errorf("%w (%s)", ErrIdle, t.idle)
+	timer := time.AfterFunc(t.idle, func() { cancel(idle) })
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		timer.Stop()
+		cause := context.Cause(ctx)
+		cancel(nil)
+		if errors.Is(cause, ErrIdle) {
+			return nil, cause
+		}
+		return nil, err
 	}
-	return s
+	body := &boundedBody{rc: resp.Body, ctx: ctx, cancel: cancel, timer: timer, idle: t.idle, max: t.maxReply}
+	if resp.StatusCode < http.StatusBadRequest {
+		resp.Body = body
+		return resp, nil
+	}
+	defer body.Close()
+	data, _ := io.ReadAll(io.LimitReader(body, maxErrorBody))
+	return nil, newStatusError(resp.StatusCode, data, resp.Header.Get("Retry-After"))
+}
+
+// boundedBody is a response body read within the bounds: at most max
+// bytes, never idle for longer than idle.
+type boundedBody struct {
+	rc     io.ReadCloser
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	timer  *time.Timer
+	idle   time.Duration
+	max, n int64
+	once   sync.Once
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.n > b.max {
+		return 0, fmt.Errorf("%w: more than %d bytes", ErrReplyTooLarge, b.max)
+	}
+	n, err := b.rc.Read(p)
+	if n > 0 {
+		b.timer.Reset(b.idle)
+		b.n += int64(n)
+		if b.n > b.max {
+			return 0, fmt.Errorf("%w: more than %d bytes", ErrReplyTooLarge, b.max)
+		}
+	}
+	if err != nil && err != io.EOF {
+		if cause := context.Cause(b.ctx); errors.Is(cause, ErrIdle) {
+			err = cause
+		}
+	}
+	return n, err
+}
+
+func (b *boundedBody) Close() error {
+	b.once.Do(func() {
+		b.timer.Stop()
+		b.cancel(nil)
+	})
+	return b.rc.Close()
+}
+
+// newHTTPClient returns the client the providers talk through, bounded
+// as b says: base's, when given, with its transport kept.
+func newHTTPClient(base *http.Client, maxReply int64, idle time.Duration) *http.Client {
+	c := &http.Client{}
+	var rt http.RoundTripper
+	if base != nil {
+		*c = *base
+		rt = base.Transport
+	}
+	if rt == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DialContext = (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext
+		rt = t
+	}
+	c.Transport = boundedTransport{base: rt, maxReply: maxReply, idle: idle}
+	if c.CheckRedirect == nil {
+		c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if len(via) >= maxRedirects {
+				return fmt.Errorf("%w %d times", errRedirects, len(via))
+			}
+			return nil
+		}
+	}
+	return c
 }
 
 // errorDetail is what an error body says beyond its message: llama.cpp's
@@ -48,85 +159,86 @@ type errorDetail struct {
 	ContextTokens int    `json:"n_ctx"`
 }
 
-// errorDetails reads the detail of an error body, {"error": {...}}.
-func errorDetails(body []byte) errorDetail {
+// newStatusError reads an error response: its status, the server's
+// message in the shapes servers write it ({"error": "…"}, {"error":
+// {"message": …}}, or text), and what the message means.
+func newStatusError(code int, body []byte, retry string) *statusError {
+	e := &statusError{code: code, msg: errorMessage(body), retryAfter: retryAfter(retry)}
 	var v struct {
 		Error json.RawMessage `json:"error"`
 	}
-	var d errorDetail
 	if json.Unmarshal(body, &v) == nil {
-		json.Unmarshal(v.Error, &d)
+		json.Unmarshal(v.Error, &e.detail)
 	}
-	return d
+	e.classify()
+	return e
 }
 
-// unreachableError is a request that never got a response. It is not a
-// net.Error, so that clients that hide network errors behind a generic
-// message keep it.
-type unreachableError struct{ err error }
-
-func (e *unreachableError) Error() string { return e.err.Error() }
-func (e *unreachableError) Unwrap() error { return e.err }
-
-// statusTransport turns error statuses into *httpStatusError, so that the
-// status survives clients that flatten errors into strings, and holds every
-// response within its bounds (see guardedBody).
-type statusTransport struct {
-	base http.RoundTripper
-	bounds
+// streamError returns the error a line of a reply carries, or nil: an
+// event `data: {"error": {"code", "message", "type"}}` (llama-server, on
+// /completion and /v1 alike), a line `{"error": "…"}` (Ollama).
+func streamError(data []byte) *statusError {
+	var v struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(data, &v) != nil || len(v.Error) == 0 || string(v.Error) == "null" {
+		return nil
+	}
+	var code struct {
+		Code int `json:"code"`
+	}
+	json.Unmarshal(v.Error, &code)
+	if code.Code < 400 || code.Code > 599 {
+		code.Code = http.StatusInternalServerError
+	}
+	e := newStatusError(code.Code, data, "")
+	e.inStream = true
+	return e
 }
 
-func (t statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	// What the client asked for, before the options of Config.Options
-	// (which may say "stream": false) go into the body: the client reads
-	// the reply as a stream either way.
-	streamed := isGeneration(req) && asksStream(req)
-	req = t.drop.withoutParams(req)
-	req = withConstraintFields(req)
-	req, idle := t.guard(req)
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		idle.stop()
-		if cause := context.Cause(req.Context()); errors.Is(cause, ErrIdle) {
-			return nil, cause
+// rejectedParam finds, in a 400's message, a parameter the server refused
+// that a call can do without ("Unsupported parameter: 'stop'"): the agent
+// cuts replies itself, and the server's own temperature is a fine default.
+var rejectedParam = regexp.MustCompile(`(?i)(?:unsupported|not supported|unrecognized|unknown|invalid|does not support)[^.;]*?\b(stop|temperature)\b|\b(stop|temperature)\b[^.;]*?(?:is not supported|not supported|unsupported)`)
+
+// classify reads what the server's message means, in the words each
+// server uses: the server's own text, never one our code or a library
+// wrote.
+func (e *statusError) classify() {
+	m := strings.ToLower(e.msg)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(m, w) {
+				return true
+			}
 		}
-		return nil, err
+		return false
 	}
-	if resp.StatusCode == http.StatusOK && streamOf(resp) == notStream && streamed {
-		// A whole reply where a stream was asked for, as some proxies
-		// send: read as the stream it stands for.
-		if resp, err = asStream(req.URL.Path, resp, t.maxReply); err != nil {
-			idle.stop()
-			return nil, err
-		}
-	}
-	w, _ := req.Context().Value(watchKey{}).(*watch)
-	g := &guardedBody{rc: resp.Body, ctx: req.Context(), idle: idle, watch: w, max: t.maxReply, stream: streamOf(resp), maxLine: t.maxLine,
-		ollama: t.ollama}
 	switch {
-	case g.stream == sseStream && strings.HasSuffix(req.URL.Path, "/completion"):
-		g.stream = completionStream // llama.cpp's own endpoint ends with "stop": true
-	case g.stream == notStream && resp.StatusCode == http.StatusOK && strings.HasSuffix(req.URL.Path, "/api/chat"):
-		// Ollama's whole reply is the last message of its stream, one
-		// line, done or not.
-		g.stream = ndjsonStream
-	case g.stream == notStream && resp.StatusCode == http.StatusOK && t.ollama && strings.HasSuffix(req.URL.Path, "/chat/completions"):
-		g.stream = wholeCompletion
+	case e.detail.Type == "exceed_context_size_error",
+		// Ollama asked not to truncate, vLLM, OpenAI.
+		e.code == http.StatusBadRequest && has("exceeds the context length", "exceeds the available context size",
+			"maximum context length", "context_length_exceeded", "context length exceeded"):
+		e.kind = ErrContextOverflow
+	case has("failed to parse input at pos", "invalid utf-8"):
+		// llama-server's JSON library refusing to write the model's text.
+		e.kind = ErrNotUTF8
+	case e.code >= 500 && has("invalid json schema", "failed to parse grammar", "failed to load grammar"):
+		e.kind = errSchemaRefused
+	case has("does not support tools"),
+		(e.code == http.StatusBadRequest || e.code == http.StatusUnprocessableEntity || e.code == http.StatusNotImplemented) &&
+			strings.Contains(m, "tool") && has("not supported", "unsupported"):
+		// Ollama's "… does not support tools", and the 400s of
+		// OpenAI-compatible servers about "tools".
+		e.kind = ErrNoToolCalls
+	case e.code == http.StatusNotFound && strings.Contains(m, "model") && has("not found", "does not exist"):
+		e.kind = ErrNoModel
 	}
-	if g.stream == ndjsonStream {
-		g.ollama = true // Ollama's own API
+	if e.code == http.StatusBadRequest {
+		if p := rejectedParam.FindStringSubmatch(e.msg); p != nil {
+			e.param = strings.ToLower(p[1] + p[2])
+		}
 	}
-	if g.stream == sseStream && t.maxEvent > 0 && (g.maxLine == 0 || t.maxEvent < g.maxLine) {
-		g.maxLine = t.maxEvent
-	}
-	resp.Body = g
-	if resp.StatusCode < http.StatusBadRequest {
-		return resp, nil
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	return nil, &httpStatusError{code: resp.StatusCode, msg: errorMessage(body), retryAfter: retryAfter(resp.Header.Get("Retry-After")),
-		detail: errorDetails(body)}
 }
 
 // errorMessage extracts the message of an error body in the shapes
@@ -153,43 +265,6 @@ func errorMessage(body []byte) string {
 	return strings.TrimSpace(string(body))
 }
 
-// doer adapts an *http.Client to the Doer interface of the openai and
-// anthropic clients, keeping our typed errors visible through them.
-type doer struct{ c *http.Client }
-
-func (d doer) Do(req *http.Request) (*http.Response, error) {
-	resp, err := d.c.Do(req)
-	if err == nil {
-		return resp, nil
-	}
-	var se *httpStatusError
-	if errors.As(err, &se) {
-		return nil, se
-	}
-	if req.Context().Err() != nil {
-		return nil, err
-	}
-	return nil, &unreachableError{err: err}
-}
-
-// newHTTPClient returns the client the providers talk through, with the
-// bounds of b on every call.
-func newHTTPClient(base *http.Client, b bounds) *http.Client {
-	c := &http.Client{}
-	var rt http.RoundTripper
-	if base != nil {
-		*c = *base
-		rt = base.Transport
-	}
-	if rt == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.DialContext = (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext
-		rt = t
-	}
-	c.Transport = statusTransport{base: rt, bounds: b}
-	return c
-}
-
 // retryAfter reads a Retry-After header: seconds, or an HTTP date.
 func retryAfter(v string) time.Duration {
 	v = strings.TrimSpace(v)
@@ -203,4 +278,38 @@ func retryAfter(v string) time.Duration {
 		return max(time.Until(at), 0)
 	}
 	return 0
+}
+
+// doer adapts an *http.Client to the Doer interface of langchaingo's
+// clients, keeping our typed errors visible through them.
+type doer struct{ c *http.Client }
+
+func (d doer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.c.Do(req)
+	if err == nil {
+		return resp, nil
+	}
+	return nil, sendError(req.Context(), err)
+}
+
+// errRedirects is the error of a call redirected more than maxRedirects
+// times.
+var errRedirects = errors.New("the server redirected the call")
+
+// sendError returns the error of a request that got no response to take:
+// the server's error status, the idle bound, redirects without end, or
+// an unreachable server.
+func sendError(ctx context.Context, err error) error {
+	var se *statusError
+	switch {
+	case errors.As(err, &se):
+		return se
+	case errors.Is(err, errRedirects):
+		return &Error{Fix: SettingBaseURL, Hint: "give the server's own address", Err: err}
+	case errors.Is(err, ErrIdle):
+		return err
+	case ctx.Err() != nil:
+		return err
+	}
+	return &unreachableError{err: err}
 }

@@ -16,6 +16,16 @@ func (u *Usage) Add(v Usage) {
 	u.TotalTokens += v.TotalTokens
 }
 
+// ServedModel returns the name of the model that the server says wrote
+// the reply c, as the clients of New put it into c's GenerationInfo (the
+// "model" of the server's answer), or "" when the server did not say.
+// It may differ from the name asked for: llama-server names the model it
+// serves whatever it is asked, and OpenAI the model's dated version.
+func ServedModel(c *llms.ContentChoice) string {
+	name, _ := c.GenerationInfo["Model"].(string)
+	return name
+}
+
 // UsageOf reads the token counts that langchaingo's providers put into a
 // choice's GenerationInfo, under the names each uses.
 func UsageOf(c *llms.ContentChoice) Usage {

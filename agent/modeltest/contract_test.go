@@ -307,6 +307,8 @@ func TestTheLlamaCppFakeAnswersAsLlamaServerDoes(t *testing.T) {
 			values: []string{".default_generation_settings.n_ctx", ".chat_template_caps.supports_tool_calls"}},
 		{name: "the models", method: "GET", path: "/v1/models", ignore: []string{".data[].meta", ".data[].aliases", ".data[].tags", ".models"}},
 		{name: "tokens", method: "POST", path: "/tokenize", body: `{"content": "Action: calculator"}`},
+		{name: "its health", method: "GET", path: "/health", values: []string{".status"}},
+		{name: "Ollama's version, which it lacks", method: "GET", path: "/api/version", values: []string{".error.code", ".error.type"}},
 		{name: "an OpenAI chat", method: "POST", path: "/v1/chat/completions", body: `{"messages": [{"role": "user", "content": "hi"}]}`,
 			ignore: []string{".timings"}},
 		{name: "a streamed OpenAI chat", method: "POST", path: "/v1/chat/completions", body: `{"stream": true, "messages": [{"role": "user", "content": "hi"}]}`,
@@ -359,7 +361,11 @@ func TestTheOllamaFakeAnswersAsOllamaDoes(t *testing.T) {
 		{name: "a streamed chat cut by num_predict", method: "POST", path: "/api/chat", body: `{"model": "MODEL", "options": {"num_predict": 3}, "messages": [{"role": "user", "content": "hi"}]}`, values: done},
 		{name: "a prompt over the window", method: "POST", path: "/api/chat", body: `{"model": "MODEL", "stream": false, "messages": [{"role": "user", "content": "` + long + `"}]}`,
 			values: append(done, ".prompt_eval_count")},
+		{name: "a prompt over the window, asked not to cut it", method: "POST", path: "/api/chat",
+			body: `{"model": "MODEL", "stream": false, "truncate": false, "messages": [{"role": "user", "content": "` + long + `"}]}`, values: []string{".error"}},
 		{name: "a model it lacks", method: "POST", path: "/api/chat", body: `{"model": "nope", "messages": [{"role": "user", "content": "hi"}]}`, values: []string{".error"}},
+		{name: "a model named without its tag", method: "POST", path: "/api/chat", body: `{"model": "tiny", "stream": false, "messages": [{"role": "user", "content": "hi"}]}`, values: done},
+		{name: "the loaded models", method: "GET", path: "/api/ps", values: []string{".models[].context_length"}},
 		{name: "an OpenAI chat", method: "POST", path: "/v1/chat/completions", body: `{"model": "MODEL", "messages": [{"role": "user", "content": "hi"}]}`,
 			ignore: []string{".system_fingerprint"}},
 		{name: "a streamed OpenAI chat", method: "POST", path: "/v1/chat/completions", body: `{"model": "MODEL", "stream": true, "messages": [{"role": "user", "content": "hi"}]}`,
@@ -371,8 +377,23 @@ func TestTheOllamaFakeAnswersAsOllamaDoes(t *testing.T) {
 			ignore: []string{".modelfile", ".template", ".tensors", ".model_info", ".details.parent_model"}},
 		{name: "the OpenAI models", method: "GET", path: "/v1/models"},
 		{name: "the root", method: "GET", path: "/"},
+		{name: "the version", method: "GET", path: "/api/version"},
+		{name: "llama-server's properties, which it lacks", method: "GET", path: "/props"},
 	} {
 		compare(t, x, r, f)
+	}
+	// A model whose reply never ends fills the window asked (num_ctx),
+	// and Ollama asked not to shift it ends the reply there.
+	endless := realserver.Ollama(t, realserver.Model(gguf.Model{Spell: reply, Endless: true, Prior: map[int]float32{gguf.EOS: -40}, Seed: 1}), realserver.Context(1024))
+	endlessFake := modeltest.NewOllama([]string{strings.Repeat(reply, 100)}, modeltest.Repeat(), modeltest.ContextSize(1024))
+	defer endlessFake.Close()
+	for _, x := range []exchange{
+		{name: "a reply that fills the window, asked not to shift it", method: "POST", path: "/api/chat", values: done,
+			body: `{"model": "MODEL", "stream": false, "shift": false, "options": {"num_ctx": 256}, "messages": [{"role": "user", "content": "hi"}]}`},
+		{name: "a streamed reply that fills the window, asked not to shift it", method: "POST", path: "/api/chat", values: done,
+			body: `{"model": "MODEL", "shift": false, "options": {"num_ctx": 256}, "messages": [{"role": "user", "content": "hi"}]}`},
+	} {
+		compare(t, x, &server{endless.URL, endless.Model}, &server{endlessFake.URL, "tiny"})
 	}
 	plain := realserver.Ollama(t, realModel(reply), realserver.NoTools())
 	plainFake := modeltest.NewOllama([]string{reply}, modeltest.Repeat(), modeltest.NoTools())

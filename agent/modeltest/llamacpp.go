@@ -21,7 +21,8 @@ import (
 // strings and at its n_predict (stop_type "limit"); GET /props gives the
 // context window (ContextSize, 4096 unless told) and whether the chat
 // template takes tools ([NoTools]), POST /tokenize counts a token every
-// four bytes, GET /v1/models names llama.cpp as the owner, and POST
+// four bytes, GET /v1/models names llama.cpp as the owner, GET /health
+// says it is ready, another path is a 404 in llama.cpp's words, and POST
 // /v1/chat/completions answers as llama-server's OpenAI-compatible
 // endpoint does, ignoring the tools of a template without them. Like the
 // real server it refuses, with a 400 and its message, a lazy grammar with
@@ -99,6 +100,12 @@ func NewLlamaCpp(replies []string, opts ...Option) *Server {
 		mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []any{
 				map[string]any{"id": "modeltest.gguf", "object": "model", "created": 0, "owned_by": "llamacpp"}}})
+		})
+		mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+		})
+		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+			llamacpp{}.error(w, http.StatusNotFound, "File Not Found") // Ollama's /api/version, say
 		})
 	})
 }

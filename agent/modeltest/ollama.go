@@ -15,13 +15,19 @@ import (
 // message, unless the request says "stream": false, and ends with a done
 // message that counts the tokens; it cuts replies at the request's
 // options.stop, and at its options.num_predict (a token is a streamed
-// piece) with the done_reason "length". Like the real server it cuts a
-// prompt longer than the context window ([ContextSize]) without a word
-// but for prompt_eval_count, which is then the window; it refuses tools
+// piece) with the done_reason "length". Like the real server it has the
+// context window the request's options.num_ctx asks, within the model's
+// ([ContextSize]): it cuts a prompt longer than the window without a word
+// but for prompt_eval_count, which is then the window, or refuses it
+// with a 400 when the request says "truncate": false; and when it says
+// "shift": false, it ends a reply that fills the rest of the window with
+// the done_reason "length". It refuses tools
 // when its model's template has none ([NoTools]); and it answers GET
 // /api/tags with the models it knows, POST /api/show with one of them,
-// its OpenAI-compatible /v1/chat/completions (as Ollama shapes it) and
-// /v1/models, and GET / with "Ollama is running".
+// GET /api/ps with them loaded, with the model's window, GET
+// /api/version with its version, its OpenAI-compatible
+// /v1/chat/completions (as Ollama shapes it) and /v1/models, and GET /
+// with "Ollama is running".
 // The caller must Close the server.
 func NewOllama(replies []string, opts ...Option) *Server {
 	opts = append(slices.Clone(opts), APIKey("")) // Ollama has no keys
@@ -67,12 +73,29 @@ func NewOllama(replies []string, opts ...Option) *Server {
 				"modified_at":  time.Now(),
 			})
 		})
+		mux.HandleFunc("GET /api/ps", func(w http.ResponseWriter, r *http.Request) {
+			// The model is loaded with the window of the model, or 4096.
+			models := []any{}
+			for _, m := range s.models() {
+				window := 4096
+				if s.cfg.contextSize > 0 {
+					window = s.cfg.contextSize
+				}
+				models = append(models, map[string]any{"name": m, "model": m, "size": 123783,
+					"digest": "6b4e4065aa7c7859655328153eac7cb71ff930bda7e31e7f2c848f990de7de1c", "details": ollamaDetails,
+					"expires_at": time.Now().Add(5 * time.Minute), "size_vram": 0, "context_length": window})
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"models": models})
+		})
 		mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
 			data := []any{}
 			for _, m := range s.models() {
 				data = append(data, map[string]any{"id": m, "object": "model", "created": time.Now().Unix(), "owned_by": "library"})
 			}
 			writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+		})
+		mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, map[string]any{"version": "0.24.0"})
 		})
 		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -140,13 +163,16 @@ func (ollama) answer(w http.ResponseWriter, req map[string]any, name string, rp 
 	if len(tcs) > 0 {
 		msg["tool_calls"] = tcs
 	}
-	done := "stop"
+	done, generated := "stop", 20
 	if rp.cut {
 		done = "length"
 	}
+	if rp.generated > 0 {
+		generated = rp.generated
+	}
 	enc.Encode(map[string]any{"model": name, "created_at": time.Now(), "done": true, "done_reason": done,
 		"message": msg, "total_duration": 25886449, "load_duration": 6297532,
-		"prompt_eval_count": rp.promptTokens, "prompt_eval_duration": 3423878, "eval_count": 20, "eval_duration": 990898})
+		"prompt_eval_count": rp.promptTokens, "prompt_eval_duration": 3423878, "eval_count": generated, "eval_duration": 990898})
 }
 
 func (ollama) error(w http.ResponseWriter, status int, message string) {

@@ -98,8 +98,9 @@ type reply struct {
 	pieces   func(string) []string
 	cut      bool // the reply stopped at the request's token limit
 	// promptTokens is the prompt's length in tokens, as the server counts
-	// it (see promptTokens).
-	promptTokens int
+	// it (see promptTokens); generated the reply's, or 0 for the fake's
+	// usual count.
+	promptTokens, generated int
 }
 
 // finishReason is the OpenAI finish_reason of the reply: "length" when it

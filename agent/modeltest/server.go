@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -160,7 +161,7 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	model, _ := req["model"].(string)
-	if s.cfg.model != "" && model != s.cfg.model {
+	if s.cfg.model != "" && model != s.cfg.model && !latestOf(d, model, s.cfg.model) {
 		d.error(w, http.StatusNotFound, d.unknownModel(model))
 		return
 	}
@@ -181,14 +182,42 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		content = stopAt(content, d.stops(req))
 	}
 	content, cut := atTokenLimit(content, tokenLimit(req))
-	// The fake counts 100 tokens of prompt, but for a prompt longer than
-	// the window, which Ollama cuts to it without a word.
-	prompt := 100
-	if w := s.cfg.contextSize; w > 0 && promptTokens(req) > w {
-		prompt = w
+	// The fake counts 100 tokens of prompt and 20 of reply. A prompt
+	// longer than the window Ollama cuts to it without a word, or refuses
+	// when asked not to cut it; a reply that fills the rest it ends there
+	// when asked not to shift the window, and counts both.
+	prompt, generated := 100, 0
+	_, ownAPI := d.(ollama)
+	if window := s.window(d, req); window > 0 {
+		switch n := promptTokens(req); {
+		case n > window && ownAPI && req["truncate"] == false:
+			d.error(w, http.StatusBadRequest, "the input length exceeds the context length")
+			return
+		case n > window:
+			prompt = window
+		case ownAPI && req["shift"] == false:
+			if text, full := atTokenLimit(content, window-n); full {
+				content, cut, prompt, generated = text, true, n, window-n
+			}
+		}
 	}
 	d.answer(w, req, model, reply{content: content, thinking: thinking, calls: calls, pieces: piecesOf(s.cfg.piece), cut: cut,
-		promptTokens: prompt}, s.pace(r, n))
+		promptTokens: prompt, generated: generated}, s.pace(r, n))
+}
+
+// window returns the context window a chat request to d has, in the
+// fake's tokens, or 0 for none: the model's ([ContextSize]), or on
+// Ollama's own API the request's num_ctx within it, as Ollama loads the
+// model with the window asked.
+func (s *Server) window(d dialect, req map[string]any) int {
+	window := s.cfg.contextSize
+	if _, ownAPI := d.(ollama); ownAPI && window > 0 {
+		opts, _ := req["options"].(map[string]any)
+		if n, ok := opts["num_ctx"].(float64); ok && n > 0 {
+			window = min(window, int(n))
+		}
+	}
+	return window
 }
 
 // pace is called before each streamed piece of the reply to call n: it
@@ -226,6 +255,16 @@ func (s *Server) Sent(n int) int {
 
 // models lists the models the server knows: the one given with [Model],
 // or none when it accepts any.
+// latestOf reports whether an Ollama server (d, on either of its APIs)
+// reads name as model: a name without a tag is its :latest.
+func latestOf(d dialect, name, model string) bool {
+	switch d.(type) {
+	case ollama, ollamaOpenAI:
+		return !strings.Contains(name, ":") && name+":latest" == model
+	}
+	return false
+}
+
 func (s *Server) models() []string {
 	if s.cfg.model == "" {
 		return []string{}

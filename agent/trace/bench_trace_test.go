@@ -67,3 +67,24 @@ func BenchmarkLoop40StepsWithTrace(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(steps+1), "ns/step")
 }
+
+// BenchmarkStreamedReply streams a reply of a thought and a call, a few
+// bytes at a time, as a model server sends it.
+func BenchmarkStreamedReply(b *testing.B) {
+	reply := "Thought: " + strings.Repeat("I should look this up before I answer. ", 40) +
+		"\nAction: web_search\nAction Input: {\"query\": \"" + strings.Repeat("population of tokyo ", 20) + "\"}\n"
+	var pieces []string
+	for r := []rune(reply); len(r) > 0; r = r[min(4, len(r)):] {
+		pieces = append(pieces, string(r[:min(4, len(r))]))
+	}
+	b.SetBytes(int64(len(reply)))
+	for b.Loop() {
+		tr := New(io.Discard)
+		tr.Event(event.Event{Kind: event.Model, Iteration: 1})
+		for _, p := range pieces {
+			tr.Token(p)
+		}
+		tr.Event(event.Event{Kind: event.Thought, Iteration: 1, Text: "I should look this up."})
+		tr.Close()
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // Progress is a line that shows how far a batch of runs has come: a bar,
@@ -40,7 +40,7 @@ func (p *Progress) Update(done, total int, label string) {
 	filled := barWidth * done / max(total, 1)
 	head := fmt.Sprintf("[%s%s] %d/%d ", strings.Repeat("#", filled), strings.Repeat(".", barWidth-filled), done, total)
 	room := p.width - 1 - utf8.RuneCountInString(head)
-	fmt.Fprintf(p.w, "\r\033[K%s%s", head, ShortenMiddle(tools.Visible(label), room))
+	fmt.Fprintf(p.w, "\r\033[K%s%s", head, ShortenMiddle(escape.Visible(label), room))
 }
 
 // Done erases the line.

@@ -1,16 +1,20 @@
 package trace
 
 import (
-	"github.com/react-agent/react-agent/agent/event"
-	"github.com/react-agent/react-agent/tools"
-
+	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // Trace writes a run to a terminal (or any writer) for a person to follow:
@@ -35,21 +39,25 @@ type Trace struct {
 	mu           sync.Mutex
 	spin         *spinner
 	closed       bool
-	tokens       bool         // text was streamed since the last event
-	midLine      bool         // the streamed text on screen does not end a line
-	streamed     int          // the iteration whose reply was streamed
-	tokenBytes   int          // bytes streamed since the last event
-	dim          bool         // streamed text is being written dim
-	timed        int          // the iteration whose thought line showed the model's time
-	parseErr     *event.Event // the parse error whose observation is not shown again
-	lastParseErr string       // the last parse error shown whole
-	lastPrompt   string       // the last prompt shown, with -v
-	iteration    int          // the step of the reply being streamed
-	carry        string       // the streamed start of what may be a reasoning tag
-	tagged       bool         // the streamed reply held its reasoning, in tags
-	pendingTime  string       // a streamed reply's model time, shown once its kind is known
-	answering    bool         // the streamed reply reached its final answer, shown as an answer
-	answerCarry  string       // the streamed start of what may be a final answer's label
+	tokens       bool            // text was streamed since the last event
+	midLine      bool            // the streamed text on screen does not end a line
+	streamed     int             // the iteration whose reply was streamed
+	tokenBytes   int             // bytes streamed since the last event
+	dim          bool            // streamed text is being written dim
+	timed        int             // the iteration whose thought line showed the model's time
+	parseErr     *event.Event    // the parse error whose observation is not shown again
+	lastParseErr string          // the last parse error shown whole
+	lastPrompt   string          // the last prompt shown, with -v
+	iteration    int             // the step of the reply being streamed
+	carry        string          // the streamed start of what may be a reasoning tag
+	tagged       bool            // the streamed reply held its reasoning, in tags
+	pendingTime  string          // a streamed reply's model time, shown once its kind is known
+	answering    bool            // the streamed reply reached its final answer, shown as an answer
+	answerCarry  string          // the streamed start of what may be a final answer's label
+	seen         []byte          // the end of the streamed reply, where its action label may start
+	inCall       bool            // the streamed reply reached its call: its action label is past
+	call         strings.Builder // the streamed call, to say what was escaped in it
+	word         []byte          // the streamed call's last word, held until it ends
 }
 
 // Option configures a Trace.
@@ -119,13 +127,23 @@ func (t *Trace) Event(e event.Event) {
 	t.stopSpinner()
 	if t.tokens {
 		t.tokens, t.streamed = false, e.Iteration
-		t.flushCarry()
+		note := t.flushCarry()
 		if e.Kind == event.Thought {
 			// The streamed reply's model time goes at its end, once its
 			// kind is known: not after a final answer, which stays alone
 			// on its line.
 			t.pendingTime = took(e.Duration)
 			t.timed = e.Iteration
+		}
+		if note != "" {
+			// What the streamed call showed as escapes is said before
+			// anything asks whether it may run, the time first.
+			t.undim()
+			if t.pendingTime != "" && t.midLine {
+				t.write(t.paint(ansiDim, t.pendingTime))
+			}
+			t.pendingTime = ""
+			t.writeLine("    " + t.paint(ansiYellow, note) + "\n")
 		}
 	}
 	if t.pendingTime != "" && e.Kind != event.Thought {
@@ -175,7 +193,8 @@ func (t *Trace) Token(chunk string) {
 		chunk = shortenBytes(chunk, len(chunk)-(t.tokenBytes-limit))
 	}
 	if t.tokenBytes == len(chunk) {
-		t.answering = false
+		t.answering, t.inCall, t.seen = false, false, t.seen[:0]
+		t.call.Reset()
 		if t.iteration > 0 {
 			// A reply begins: tag it with its step, as the other lines are.
 			t.write(t.paint(ansiDim, fmt.Sprintf("[%d]", t.iteration)) + " ")
@@ -194,9 +213,10 @@ func (t *Trace) Token(chunk string) {
 	switch {
 	case start >= 0:
 		t.streamText(s[:start])
+		t.flushWord()
 		t.undim()
 		t.answering = true
-		t.write(t.paint(ansiBoldGreen, tools.Visible(s[start:end])))
+		t.write(t.paint(ansiBoldGreen, escape.Visible(s[start:end])))
 		t.midLine = true
 		t.streamText(s[end:])
 	default:
@@ -207,17 +227,97 @@ func (t *Trace) Token(chunk string) {
 }
 
 // streamText writes streamed text, with its control characters made
-// visible: dim, but for a final answer's.
+// visible: dim, but for a final answer's. From the reply's action label
+// on, the text is the call the model asks to run, and it is shown as
+// unmistakably as its confirmation shows it: letters that pass for
+// others, and stacks of combining marks, as escapes (see showCall).
 func (t *Trace) streamText(text string) {
 	if text == "" {
 		return
 	}
-	t.midLine = !strings.HasSuffix(text, "\n")
 	if t.opts.color && !t.dim && !t.answering {
 		t.dim = true // one dim run for the streamed thought
 		t.write(ansiDim)
 	}
-	t.write(tools.Visible(text))
+	if !t.inCall {
+		k := t.callStart(text)
+		if k < 0 {
+			t.midLine = !strings.HasSuffix(text, "\n")
+			t.write(escape.Visible(text))
+			return
+		}
+		if k > 0 {
+			t.midLine = !strings.HasSuffix(text[:k], "\n")
+			t.write(escape.Visible(text[:k]))
+		}
+		t.inCall, text = true, text[k:]
+	}
+	if t.call.Len() < t.textLimit() {
+		t.call.WriteString(text)
+	}
+	// A word is shown once it ends: whether it mixes scripts, or its
+	// marks run too long, is known only then.
+	end := strings.LastIndexFunc(text, unicode.IsSpace)
+	if end < 0 {
+		t.word = append(t.word, text...)
+		t.midLine = true
+		return
+	}
+	_, size := utf8.DecodeRuneInString(text[end:])
+	done := string(t.word) + text[:end+size]
+	t.word = append(t.word[:0], text[end+size:]...)
+	t.midLine = len(t.word) > 0 || !strings.HasSuffix(done, "\n")
+	t.write(showCall(done))
+}
+
+// showCall is a call as the model wrote it, shown as its confirmation
+// shows it: nothing invisible, and nothing that passes for other text.
+func showCall(s string) string {
+	shown, _ := escape.Unmistakable(escape.Visible(s))
+	return shown
+}
+
+// actionLabel is a reply's label of the call it asks for, as the text
+// protocol spells it ("Action:", "Action Input:", "**Action**:",
+// "行动：") and as a JSON or tagged call does ("action":, <action>).
+var actionLabel = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:action|行动)(?:[ _]?input)?[*_"]*[ \t]*[:：>]`)
+
+// callStart returns where the call starts in text, the next piece of the
+// streamed reply: after its action label, which may have started in the
+// pieces before. It returns -1 when text does not reach one.
+func (t *Trace) callStart(text string) int {
+	if strings.ContainsAny(text, ":>：") { // a label ends with one of them
+		before := string(t.seen)
+		for _, m := range actionLabel.FindAllStringIndex(before+text, -1) {
+			if m[1] > len(before) {
+				return m[1] - len(before)
+			}
+		}
+	}
+	t.seen = append(t.seen, text...)
+	if n := len(t.seen); n > 64 {
+		t.seen = append(t.seen[:0], t.seen[n-64:]...)
+	}
+	return -1
+}
+
+// flushWord writes the word of the streamed call that is held.
+func (t *Trace) flushWord() {
+	if len(t.word) > 0 {
+		w := string(t.word)
+		t.word = t.word[:0]
+		t.midLine = !strings.HasSuffix(w, "\n")
+		t.write(showCall(w))
+	}
+}
+
+// endCall writes what is held of the streamed call, and returns the note
+// of what in it was shown as escapes, or "".
+func (t *Trace) endCall() string {
+	t.flushWord()
+	_, note := escape.Unmistakable(escape.Visible(t.call.String()))
+	t.call.Reset()
+	return note
 }
 
 // finalAnswerLabels are the labels of a final answer the prompts ask for,
@@ -315,21 +415,23 @@ func (t *Trace) reasoningTags(chunk string) string {
 
 // flushCarry writes what reasoningTags, and the search for a final
 // answer's label, held back when the stream ends.
-func (t *Trace) flushCarry() {
+func (t *Trace) flushCarry() (note string) {
 	if c := t.answerCarry; c != "" {
 		t.answerCarry = ""
 		t.streamText(c)
 	}
+	note = t.endCall()
 	if t.carry == "" {
-		return
+		return note
 	}
 	c := strings.TrimSuffix(streamedTags.Replace(t.carry), "\n")
 	t.carry = ""
 	if c == "" {
-		return
+		return note
 	}
 	t.midLine = !strings.HasSuffix(c, "\n")
-	t.write(tools.Visible(c))
+	t.write(escape.Visible(c))
+	return note
 }
 
 // Close stops and erases the spinner, and ends a streamed line. It is safe
@@ -352,6 +454,7 @@ func (t *Trace) EndLine() {
 
 func (t *Trace) endLine() {
 	t.stopSpinner()
+	t.flushWord() // the end of a streamed call that was cut short
 	t.undim()
 	if t.pendingTime != "" && t.midLine {
 		// A line is ended before the action it times shows (a
@@ -380,9 +483,9 @@ func (t *Trace) textLimit() int {
 // characters made visible, and long text is shortened.
 func (t *Trace) format(e event.Event) string {
 	observed := e.Text // what the model is shown, cut once below
-	e.Text = tools.Visible(shortenBytes(e.Text, t.textLimit()))
-	e.Reasoning = tools.Visible(shortenBytes(e.Reasoning, t.textLimit()))
-	e.Tool = tools.Visible(e.Tool)
+	e.Text = escape.Visible(shortenBytes(e.Text, t.textLimit()))
+	e.Reasoning = escape.Visible(shortenBytes(e.Reasoning, t.textLimit()))
+	e.Tool = escape.Visible(e.Tool)
 	parseErr := t.parseErr
 	t.parseErr = nil
 	var b strings.Builder
@@ -411,18 +514,25 @@ func (t *Trace) format(e event.Event) string {
 			} else {
 				t.lastPrompt = text
 			}
-			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(tools.Visible(strings.Trim(text, " \n")), "    ") + "\n")
+			b.WriteString(tag + t.paint(ansiDim, label) + "\n" + indent(escape.Visible(strings.Trim(text, " \n")), "    ") + "\n")
 		}
 	case event.Thought:
 		if e.Text != "" && !streamed {
 			t.timed = e.Iteration
-			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), e.Text, took(e.Duration))
+			fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(ansiCyan, "Thought"), hang(e.Text, "    "), took(e.Duration))
 		}
 	case event.Action:
 		if streamed {
 			break // the streamed reply showed it
 		}
-		fmt.Fprintf(&b, "%s%s: %s %s\n", tag, t.paint(ansiYellow, "Action"), e.Tool, tools.Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
+		// The call is shown as unmistakably as its confirmation shows it:
+		// letters that pass for others (a Cyrillic а in apple.com) and
+		// stacks of combining marks as escapes, with a note.
+		call, note := escape.Unmistakable(e.Tool + " " + escape.Visible(shortenBytes(prompt.FormatArgs(e.Args), t.textLimit())))
+		fmt.Fprintf(&b, "%s%s: %s\n", tag, t.paint(ansiYellow, "Action"), call)
+		if note != "" {
+			b.WriteString("    " + t.paint(ansiYellow, note) + "\n")
+		}
 	case event.Observation:
 		if parseErr != nil && e.Tool == "" && e.Iteration == parseErr.Iteration && e.Text == parseErr.Text {
 			break
@@ -440,7 +550,7 @@ func (t *Trace) format(e event.Event) string {
 		} else {
 			text = shortenObservation(text)
 		}
-		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(tools.Visible(text), "    "), took(e.Duration))
+		fmt.Fprintf(&b, "%s%s: %s%s\n", tag, t.paint(color, label), hang(escape.Visible(text), "    "), took(e.Duration))
 	case event.Final:
 		if streamed {
 			break
@@ -452,9 +562,17 @@ func (t *Trace) format(e event.Event) string {
 		if t.timed == e.Iteration {
 			d = 0 // the thought line showed it
 		}
-		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), e.Text, forced, took(d))
+		fmt.Fprintf(&b, "%s%s: %s%s%s\n", tag, t.paint(ansiBoldGreen, "Final Answer"), hang(e.Text, "    "), forced, took(d))
 	case event.ParseError:
 		t.parseErr = &e
+		var pe *parser.Error
+		if errors.As(e.Err, &pe) && pe.Err != nil {
+			// The message is written for the model, and goes to it (-v
+			// shows it in the next prompt); a person is told what was
+			// wrong.
+			b.WriteString(tag + t.paint(ansiRed, "parse error: "+pe.Err.Error()) + "\n")
+			break
+		}
 		if e.Text == t.lastParseErr {
 			// The message the model is shown again, often long: once is
 			// enough for a person.
@@ -462,17 +580,17 @@ func (t *Trace) format(e event.Event) string {
 			break
 		}
 		t.lastParseErr = e.Text
-		b.WriteString(tag + t.paint(ansiRed, "parse error: "+e.Text) + "\n")
+		b.WriteString(tag + t.paint(ansiRed, "parse error: "+hang(e.Text, "    ")) + "\n")
 	case event.Error:
 		if e.StopReason == event.StopCancelled {
 			b.WriteString(tag + t.paint(ansiRed, "interrupted: the run was cancelled") + "\n")
 		} else {
-			b.WriteString(tag + t.paint(ansiRed, "error: "+e.Text) + "\n")
+			b.WriteString(tag + t.paint(ansiRed, "error: "+hang(e.Text, "    ")) + "\n")
 		}
 	case event.Warning:
-		b.WriteString(tag + t.paint(ansiYellow, "warning: "+e.Text) + "\n")
+		b.WriteString(tag + t.paint(ansiYellow, "warning: "+hang(e.Text, "    ")) + "\n")
 	case event.Notice:
-		b.WriteString(tag + t.paint(ansiDim, "note: "+e.Text) + "\n")
+		b.WriteString(tag + t.paint(ansiDim, "note: "+hang(e.Text, "    ")) + "\n")
 	}
 	return b.String()
 }

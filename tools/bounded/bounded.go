@@ -60,15 +60,32 @@ func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
 // file (and for one that grows past limit as it is read). Other errors
 // are those of package os.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := Open(path)
+	f, err := OpenFile(path, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// OpenFile opens the file at path as [ReadFile] reads it, for a caller
+// that reads it bit by bit (a line at a time): a regular file, refused
+// at once when it is longer than limit bytes, read through a reader that
+// fails with a [*TooLargeError] once it has given more (the file grew).
+// Closing it closes the file.
+func OpenFile(path string, limit int64) (io.ReadCloser, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
 	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
+		f.Close()
 		return nil, &TooLargeError{Name: path, Limit: limit}
 	}
-	return ReadAll(f, path, limit)
+	return struct {
+		io.Reader
+		io.Closer
+	}{NewReader(f, path, limit), f}, nil
 }
 
 // Open opens the file at path for reading, following symbolic links,
@@ -78,6 +95,10 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 func Open(path string) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // what the caller asked for: "open x: no such file"
+		}
 		return nil, err
 	}
 	if what := Kind(fi); what != "" {

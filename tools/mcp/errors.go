@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // maxQuoted caps what an error for people quotes of a server's own
@@ -42,7 +43,7 @@ func (e *StartError) Error() string {
 	if e.File != "" {
 		fmt.Fprintf(&b, " (from %s)", e.File)
 	}
-	fmt.Fprintf(&b, " did not start: %s", tools.Visible(clip(e.Err.Error())))
+	fmt.Fprintf(&b, " did not start: %s", escape.Visible(clip(e.Err.Error())))
 	if e.URL == "" {
 		writeStderr(&b, e.Stderr)
 	}

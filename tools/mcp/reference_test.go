@@ -13,37 +13,14 @@ import (
 	"time"
 
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/mcp/mcptest"
 )
 
 // testdata is the folder of the reference servers' package.json.
 const testdata = "../../testdata/mcp"
 
-// referenceServers returns the folder where npm installed the reference
-// MCP servers (npm ci --prefix testdata/mcp), or skips the test when they
-// or node are missing, unless REACT_AGENT_REQUIRE_MCP=1, as in CI, makes
-// that a failure.
-func referenceServers(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join(testdata, "node_modules", "@modelcontextprotocol"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = os.Stat(filepath.Join(dir, "server-everything"))
-	if err == nil {
-		_, err = exec.LookPath("node")
-	}
-	if err == nil {
-		return dir
-	}
-	if os.Getenv("REACT_AGENT_REQUIRE_MCP") == "1" {
-		t.Fatalf("REACT_AGENT_REQUIRE_MCP is set, and the reference MCP servers must be installed, with node on PATH: %v; run npm ci --prefix testdata/mcp", err)
-	}
-	t.Skipf("the reference MCP servers are not installed (%v); run npm ci --prefix testdata/mcp to test with them", err)
-	return ""
-}
-
 func TestFilesystemServer(t *testing.T) {
-	referenceServers(t)
+	mcptest.ReferenceServers(t)
 	servers, err := LoadConfig(filepath.Join(testdata, "servers.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +70,7 @@ func TestFilesystemServer(t *testing.T) {
 }
 
 func TestEverythingServer(t *testing.T) {
-	dir := referenceServers(t)
+	dir := mcptest.ReferenceServers(t)
 	index := filepath.Join(dir, "server-everything", "dist", "index.js")
 	stdio := Server{Name: "everything", Transport: Stdio, Command: "node", Args: []string{index, "stdio"}}
 
@@ -156,7 +133,7 @@ func TestEverythingServer(t *testing.T) {
 // TestReferenceStartTime measures how long the two reference servers take
 // to start together, node's own start included.
 func TestReferenceStartTime(t *testing.T) {
-	dir := referenceServers(t)
+	dir := mcptest.ReferenceServers(t)
 	servers := []Server{
 		{Name: "files", Transport: Stdio, Command: "node", Args: []string{filepath.Join(dir, "server-filesystem", "dist", "index.js"), t.TempDir()}},
 		{Name: "everything", Transport: Stdio, Command: "node", Args: []string{filepath.Join(dir, "server-everything", "dist", "index.js")}},

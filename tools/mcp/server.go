@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,27 +34,10 @@ const (
 	killWait = 2 * time.Second
 )
 
-// inherited are the variables a server gets from react-agent's
-// environment, as the reference MCP clients pass them: enough to find
-// programs and a home folder, and no API keys meant for the model.
-var inherited = map[string][]string{
-	"windows": {"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"},
-	"":        {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "LC_ALL"},
-}
-
-// environ returns the environment of a server's process: the inherited
-// variables that are set, then the server's own.
+// environ returns the environment of a server's process: the variables
+// every tool's process gets (see [tools.Environ]), then the server's own.
 func environ(own map[string]string) []string {
-	names, ok := inherited[runtime.GOOS]
-	if !ok {
-		names = inherited[""]
-	}
-	var env []string
-	for _, name := range names {
-		if v, ok := os.LookupEnv(name); ok {
-			env = append(env, name+"="+v)
-		}
-	}
+	env := tools.Environ(nil)
 	for k, v := range own {
 		env = append(env, k+"="+v)
 	}

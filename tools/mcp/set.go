@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // DefaultStartTimeout bounds the start of a server when
@@ -60,8 +61,8 @@ type Set struct {
 
 // Start starts the servers in parallel and lists their tools. A server
 // that runs a command gets a process group of its own and, from
-// react-agent's environment, only HOME, LOGNAME, PATH, SHELL, TERM, USER,
-// TMPDIR, LANG and LC_ALL (on Windows, the system's folders and PATH),
+// react-agent's environment, only what [tools.Environ] passes (HOME, PATH,
+// TMPDIR, LANG and the like; on Windows, the system's folders and PATH),
 // besides its Env: API keys meant for the model do not reach it, and a
 // variable that marks every process it starts, so that on Linux those
 // that leave its process group (with setsid, or a double fork) are found
@@ -226,7 +227,7 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 				srv:         s,
 				name:        n,
 				remote:      t.Name,
-				description: tools.Visible(desc),
+				description: escape.Visible(desc),
 				schema:      schemaOf(t.InputSchema),
 				input:       input,
 				confirm:     s.cfg.Confirm && !slices.Contains(s.cfg.Allow, t.Name) && !slices.Contains(s.cfg.Allow, n),
@@ -240,7 +241,7 @@ func name(servers []*server, lists [][]*mcp.Tool, reserved []string) ([]tools.To
 		}
 	}
 	for i, w := range warnings {
-		warnings[i] = tools.Visible(w)
+		warnings[i] = escape.Visible(w)
 	}
 	return out, warnings, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp/internal/testserver"
 )
 
@@ -208,7 +209,7 @@ func TestConfirmationShowsInvisibleCharacters(t *testing.T) {
 		if r > 0xffff {
 			want = fmt.Sprintf(`"rm -rf /tmp/safe\U%08x"`, r)
 		}
-		if !needed || tools.Hidden(prompt) != "" || !strings.Contains(prompt, want) {
+		if !needed || escape.Hidden(prompt) != "" || !strings.Contains(prompt, want) {
 			t.Errorf("%U: needed = %v, prompt:\n%q\nwant it to show %s", r, needed, prompt, want)
 		}
 	}

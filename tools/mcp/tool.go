@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // tool is a tool of an MCP server, as the registry sees it.
@@ -51,7 +52,7 @@ func (t *tool) Confirmation(args map[string]any) (string, bool) {
 		what += fmt.Sprintf(" (%s here)", t.name)
 	}
 	return fmt.Sprintf("The MCP server %q is to run %s with these arguments:\n\n    %s\n\nRun it?",
-		tools.Visible(t.srv.cfg.Name), tools.Visible(what), tools.Literal(string(b))), true
+		escape.Visible(t.srv.cfg.Name), escape.Visible(what), escape.Literal(string(b))), true
 }
 
 // Call calls the tool on its server. A result the server marks as an

@@ -1,4 +1,4 @@
-package model
+package redact
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 // Redacted stands in for a secret that was removed from text.
 const Redacted = "REDACTED"
 
-// MinSecret is the length under which a string given to [NewRedactor] is
+// MinSecret is the length under which a string given to [New] is
 // ignored: shorter, it is more likely a placeholder key ("ollama",
 // "none") or an ordinary word than a credential, and removing it would
 // garble the text it occurs in.
@@ -18,15 +18,15 @@ const MinSecret = 8
 
 // Redactor removes secrets from text before it is shown or kept: the
 // exact strings it was given, such as the API key in use, and anything
-// shaped like a secret (see [RedactText]). A nil *Redactor removes the
+// shaped like a secret (see [Text]). A nil *Redactor removes the
 // shapes alone. It is safe for concurrent use.
 type Redactor struct {
 	exact []string // longest first, so that a secret holding another goes whole
 }
 
-// NewRedactor returns a Redactor of secrets, ignoring those shorter than
+// New returns a Redactor of secrets, ignoring those shorter than
 // [MinSecret].
-func NewRedactor(secrets ...string) *Redactor {
+func New(secrets ...string) *Redactor {
 	r := &Redactor{}
 	for _, s := range secrets {
 		if len(s) >= MinSecret && !slices.Contains(r.exact, s) {
@@ -50,16 +50,16 @@ func (r *Redactor) Redact(s string) string {
 			}
 		}
 	}
-	return RedactText(s)
+	return Text(s)
 }
 
-// RedactValue returns a copy of v, a value as JSON decodes it (a
+// Value returns a copy of v, a value as JSON decodes it (a
 // map[string]any of tool arguments, say), with its secrets replaced: the
 // value of a key that names a secret ({"token": "…"}, {"Authorization":
 // "Bearer …"}) and the secrets in every string. Redacting before the
 // value is encoded sees the text as it is, not as JSON escapes it (json.Marshal writes & as \u0026).
 // Other Go values are taken as their JSON form.
-func (r *Redactor) RedactValue(v any) any {
+func (r *Redactor) Value(v any) any {
 	switch v := v.(type) {
 	case nil, bool, float64, json.Number, int, int64:
 		return v
@@ -68,7 +68,7 @@ func (r *Redactor) RedactValue(v any) any {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = r.RedactValue(x)
+			out[i] = r.Value(x)
 		}
 		return out
 	case map[string]any:
@@ -86,7 +86,7 @@ func (r *Redactor) RedactValue(v any) any {
 	if json.Unmarshal(b, &generic) != nil {
 		return v
 	}
-	return r.RedactValue(generic)
+	return r.Value(generic)
 }
 
 // redactEntry redacts the value x of key k in a map.
@@ -121,10 +121,10 @@ func (r *Redactor) redactEntry(k string, x any) any {
 			return Redacted // a numeric password or PIN
 		}
 	}
-	return r.RedactValue(x)
+	return r.Value(x)
 }
 
-// RedactText returns s with what is shaped like a secret replaced by
+// Text returns s with what is shaped like a secret replaced by
 // [Redacted]:
 //   - passwords in URLs (scheme://user:password@host);
 //   - values of names that say they are secret (token, secret, password,
@@ -145,8 +145,8 @@ func (r *Redactor) redactEntry(k string, x any) any {
 // text") counts only when its value ends the line, a value with spaces
 // only when quoted after a password's or secret's name, and values such
 // as true, none, ${VAR} or <your-key> are kept. It cannot know every
-// secret: give the ones in use to [NewRedactor] too.
-func RedactText(s string) string {
+// secret: give the ones in use to [New] too.
+func Text(s string) string {
 	found := triggers.find(s)
 	for i, rule := range rules {
 		if found&(1<<i) != 0 {
@@ -772,12 +772,6 @@ func classify(words []string, query bool) secrecy {
 // with.
 var authSchemes = toSet("bearer", "basic", "token", "digest", "negotiate", "apikey", "key", "hmac")
 
-// redactText returns s with the given secrets, and anything shaped like
-// one, replaced by [Redacted].
-func redactText(s string, secrets ...string) string {
-	return NewRedactor(secrets...).Redact(s)
-}
-
 // redactedError is an error whose message has its secrets removed; it
 // still matches what it wraps with errors.Is and errors.As.
 type redactedError struct {
@@ -788,13 +782,15 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// redactError returns err with a message that holds none of secrets.
-func redactError(err error, secrets ...string) error {
+// Error returns err with a message that holds none of secrets, nor
+// anything shaped like a secret; the error it returns still matches err
+// with errors.Is and errors.As.
+func Error(err error, secrets ...string) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	if clean := redactText(msg, secrets...); clean != msg {
+	if clean := New(secrets...).Redact(msg); clean != msg {
 		return &redactedError{msg: clean, err: err}
 	}
 	return err

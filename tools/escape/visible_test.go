@@ -1,54 +1,25 @@
-package tools
+package escape
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/react-agent/react-agent/tools/escape/escapetest"
 )
 
-// invisibles are characters that show as nothing, or reorder or hide the
-// text around them, each as a test names it: those a shell confirmation
-// once let through, and their kin.
-var invisibles = []struct {
-	name string
-	r    rune
-}{
-	{"a zero-width space", '\u200B'},
-	{"a left-to-right mark", '\u200E'},
-	{"a right-to-left mark", '\u200F'},
-	{"an Arabic letter mark", '\u061C'},
-	{"a word joiner", '\u2060'},
-	{"a soft hyphen", '\u00AD'},
-	{"a byte-order mark", '\uFEFF'},
-	{"a Mongolian vowel separator", '\u180E'},
-	{"a tag letter A", '\U000E0041'},
-	{"a left-to-right isolate", '\u2066'},
-	{"a right-to-left override", '\u202E'},
-	{"an invisible times", '\u2062'},
-	{"a combining grapheme joiner", '\u034F'},
-	{"a Hangul filler", '\u3164'},
-	{"a variation selector out of an emoji", '\uFE0F'},
-	{"a variation selector beyond the first sixteen", '\U000E0100'},
-	{"a zero-width joiner between Latin letters", '\u200D'},
-	{"a zero-width non-joiner between Latin letters", '\u200C'},
-	{"an interlinear annotation anchor", '\uFFF9'},
-	{"a shorthand format control", '\U0001BCA0'},
-	{"a line separator", '\u2028'},
-	{"a C1 control", '\u009B'},
-	{"a reserved default-ignorable code point", '\U000E0FFF'},
-}
-
 func TestVisibleEscapesEveryInvisibleCharacter(t *testing.T) {
-	for _, c := range invisibles {
-		t.Run(c.name, func(t *testing.T) {
-			in := "cd /tmp/safe" + string(c.r) + "; touch MARK"
+	for _, c := range escapetest.Invisibles {
+		t.Run(c.Name, func(t *testing.T) {
+			in := "cd /tmp/safe" + string(c.R) + "; touch MARK"
 			got := Visible(in)
-			if strings.ContainsRune(got, c.r) {
-				t.Fatalf("Visible(%q) = %q keeps %U", in, got, c.r)
+			if strings.ContainsRune(got, c.R) {
+				t.Fatalf("Visible(%q) = %q keeps %U", in, got, c.R)
 			}
-			if want := "cd /tmp/safe" + escapeOf(c.r) + "; touch MARK"; got != want {
+			if want := "cd /tmp/safe" + escapeOf(c.R) + "; touch MARK"; got != want {
 				t.Errorf("Visible(%q) = %q, want %q", in, got, want)
 			}
 			if Hidden(in) == "" {
@@ -135,21 +106,21 @@ func TestHiddenDescribesTheCharacter(t *testing.T) {
 	}
 }
 
-func TestEscapeHiddenKeepsJSONMeaning(t *testing.T) {
-	for _, c := range invisibles {
-		t.Run(c.name, func(t *testing.T) {
-			in := map[string]any{"path": "/tmp/safe" + string(c.r)}
+func TestLiteralJSONKeepsJSONMeaning(t *testing.T) {
+	for _, c := range escapetest.Invisibles {
+		t.Run(c.Name, func(t *testing.T) {
+			in := map[string]any{"path": "/tmp/safe" + string(c.R)}
 			b, err := json.Marshal(in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := escapeHidden(b)
-			if strings.ContainsRune(got, c.r) || Hidden(got) != "" {
-				t.Fatalf("escapeHidden(%s) = %q keeps %U", b, got, c.r)
+			got := string(LiteralJSON(b))
+			if strings.ContainsRune(got, c.R) || Hidden(got) != "" {
+				t.Fatalf("LiteralJSON(%s) = %q keeps %U", b, got, c.R)
 			}
 			var back map[string]any
 			if err := json.Unmarshal([]byte(got), &back); err != nil || back["path"] != in["path"] {
-				t.Errorf("escapeHidden(%s) = %s, which reads back as %q (%v)", b, got, back["path"], err)
+				t.Errorf("LiteralJSON(%s) = %s, which reads back as %q (%v)", b, got, back["path"], err)
 			}
 		})
 	}
@@ -187,4 +158,31 @@ func FuzzVisible(f *testing.F) {
 			t.Fatalf("Visible(%q) = %q, but nothing in it is hidden", s, v)
 		}
 	})
+}
+
+// TestVisibleJSONIsTheSameValue escapes JSON text that holds what Go's
+// encoder writes raw and a terminal would act on, and checks that no such
+// character is left and that the text decodes to the same value.
+func TestVisibleJSONIsTheSameValue(t *testing.T) {
+	values := []string{
+		"\u009b31m", "\u202eevil", "a\u2066b\u2069", "del\u007f", "zero\u200bwidth", "tag\U000E0041",
+		"emoji 👩‍👩‍👧 and ❤️ stay", "plain <b>&</b>", "line\nand\ttab", "\x1b[31m",
+	}
+	for _, v := range values {
+		raw, err := json.Marshal(map[string]string{"k": v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := VisibleJSON(raw)
+		if h := Hidden(string(got)); h != "" {
+			t.Errorf("VisibleJSON(%s) = %s, which holds %s", raw, got, h)
+		}
+		var back map[string]string
+		if err := json.Unmarshal(got, &back); err != nil || back["k"] != v {
+			t.Errorf("VisibleJSON(%s) = %s, which decodes to %q (%v), not %q", raw, got, back["k"], err, v)
+		}
+		if strings.Contains(v, "stay") && !bytes.Equal(got, raw) {
+			t.Errorf("VisibleJSON(%s) = %s; want it unchanged", raw, got)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package tools
+package escape
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ import (
 // می‌خواهم). The escapes are ambiguous with the same text written
 // out (a literal \u200b shows as the escape does); what matters is that
 // nothing is invisible.
-func Visible(s string) string { return escape(s, false) }
+func Visible(s string) string { return escaped(s, false) }
 
 // Literal returns s as [Visible] does, but with every format and
 // default-ignorable character escaped, those that join emoji or letters
@@ -38,10 +38,10 @@ func Visible(s string) string { return escape(s, false) }
 // arguments of a call being confirmed, in which a joiner that leaves what
 // is shown unchanged still changes what runs (the folder "😀\u200d😀"
 // shows as "😀😀", and is not it).
-func Literal(s string) string { return escape(s, true) }
+func Literal(s string) string { return escaped(s, true) }
 
-// escape is Visible, or Literal when literal is true.
-func escape(s string, literal bool) string {
+// escaped is Visible, or Literal when literal is true.
+func escaped(s string, literal bool) string {
 	i, size, r := nextHidden(s, literal)
 	if size == 0 {
 		return s
@@ -63,7 +63,13 @@ func escape(s string, literal bool) string {
 // every character of s shows as written.
 func Hidden(s string) string { return hiddenIn(s, false) }
 
-// hiddenIn is Hidden, or the same for [Literal] when literal is true.
+// HiddenLiteral is [Hidden] for [Literal]: it describes the first
+// character of s that Literal would escape, joiners and selectors that
+// shape what is shown included, or returns "" when there is none. A
+// command that is to run as it is shown is refused when it holds one.
+func HiddenLiteral(s string) string { return hiddenIn(s, true) }
+
+// hiddenIn is Hidden, or HiddenLiteral when literal is true.
 func hiddenIn(s string, literal bool) string {
 	i, size, r := nextHidden(s, literal)
 	switch {
@@ -79,16 +85,33 @@ func hiddenIn(s string, literal bool) string {
 	return fmt.Sprintf("the invisible character %U", r)
 }
 
-// escapeHidden writes the characters of JSON text that [Literal] escapes
-// as \u escapes, which mean the same in JSON (a surrogate pair above
-// U+FFFF). json.Marshal already escapes control characters, and writes
-// bytes that are not UTF-8 as U+FFFD; this covers the format and
-// default-ignorable characters too.
-func escapeHidden(json []byte) string {
+// LiteralJSON returns JSON text with each character [Literal] would
+// escape written as a \u escape, which means the same in JSON (a
+// surrogate pair above U+FFFF): for JSON that is to be used as written,
+// such as the input a plugin reads, shown to be confirmed. json.Marshal
+// already escapes control characters, and writes bytes that are not
+// UTF-8 as U+FFFD; this covers the format and default-ignorable
+// characters too.
+func LiteralJSON(json []byte) []byte { return escapeJSON(json, true) }
+
+// VisibleJSON returns JSON text with each character [Visible] would
+// escape written as a \u escape (a surrogate pair above U+FFFF), which
+// JSON reads as the same character: the same JSON value, which a terminal
+// shows as written. Go's encoder escapes only the controls below U+0020
+// and U+2028 and U+2029, and leaves DEL, the C1 controls (U+009B starts an
+// escape sequence on some terminals) and the text-direction characters
+// as they are. Such characters stand only inside JSON strings, so nothing
+// else changes. A byte that is not UTF-8 becomes \ufffd, as a decoder
+// reads it.
+func VisibleJSON(json []byte) []byte { return escapeJSON(json, false) }
+
+// escapeJSON is LiteralJSON, or VisibleJSON when literal is false. It
+// returns json itself when nothing in it is to be escaped.
+func escapeJSON(json []byte, literal bool) []byte {
 	s := string(json)
-	i, size, r := nextHidden(s, true)
+	i, size, r := nextHidden(s, literal)
 	if size == 0 {
-		return s
+		return json
 	}
 	var b strings.Builder
 	for size > 0 {
@@ -99,10 +122,10 @@ func escapeHidden(json []byte) string {
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 		s = s[i+size:]
-		i, size, r = nextHidden(s, true)
+		i, size, r = nextHidden(s, literal)
 	}
 	b.WriteString(s)
-	return b.String()
+	return []byte(b.String())
 }
 
 // writeEscape writes the escape of the character r, of size bytes, that
