@@ -213,9 +213,11 @@ func (r *runFailures) keep(run evalpkg.Runner) evalpkg.Runner {
 // failedToRun reports whether err stopped a run for what is no fault of
 // the model's answers: a server that cannot be reached, a model it does
 // not have, a time limit, a cassette that is not there. A model that
-// never gave an answer, or never followed the format, answered wrongly.
+// never gave an answer, never followed the format, or wrote on until its
+// reply filled the window or the server stopped it for repeating itself,
+// answered wrongly.
 func failedToRun(err error) bool {
-	if errors.Is(err, agent.ErrRepeatedParseError) {
+	if errors.Is(err, agent.ErrRepeatedParseError) || errors.Is(err, model.ErrContextFull) || errors.Is(err, model.ErrRepeatLimit) {
 		return false
 	}
 	return !errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, context.DeadlineExceeded)

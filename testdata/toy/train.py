@@ -277,14 +277,36 @@ def evaluate(model, calls, limit=160):
     return right / max(len(calls), 1)
 
 
-def save_safetensors(path, model, meta):
-    """Writes the tensors under their GGUF names, as float32, with the
-    model's shape in the metadata."""
+def gguf_tensors(model):
+    """Returns the model's weights under their GGUF names."""
     names = {"token_embd.weight": model.token_embd.weight, "output_norm.weight": model.output_norm.weight,
              "output.weight": model.output.weight}
     for i, blk in enumerate(model.blocks):
         for n in ("attn_norm", "attn_q", "attn_k", "attn_v", "attn_output", "ffn_norm", "ffn_gate", "ffn_up", "ffn_down"):
             names[f"blk.{i}.{n}.weight"] = getattr(blk, n).weight
+    return names
+
+
+def load_safetensors(path, model):
+    """Reads weights save_safetensors wrote into model, whose shape must be
+    theirs."""
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        header = json.loads(f.read(n))
+        data = f.read()
+    with torch.no_grad():
+        for name, t in gguf_tensors(model).items():
+            e = header[name]
+            if e["shape"] != list(t.shape):
+                sys.exit(f"{path}: {name} has the shape {e['shape']}, the model {list(t.shape)}: give the same --width, --layers, --heads and --ff")
+            lo, hi = e["data_offsets"]
+            t.copy_(torch.frombuffer(bytearray(data[lo:hi]), dtype=torch.float32).view(t.shape))
+
+
+def save_safetensors(path, model, meta):
+    """Writes the tensors under their GGUF names, as float32, with the
+    model's shape in the metadata."""
+    names = gguf_tensors(model)
     header, blobs, offset = {"__metadata__": {k: str(v) for k, v in meta.items()}}, [], 0
     for name, t in names.items():
         data = t.detach().contiguous().float().numpy().tobytes()
@@ -347,6 +369,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="torch threads (one is fastest on a busy machine)")
     ap.add_argument("--eval-every", type=int, default=300)
     ap.add_argument("--probes", type=int, default=12, help="held-back calls whose greedy replies are recorded")
+    ap.add_argument("--init", help="weights (weights.safetensors) to go on training from, rather than random ones")
     ap.add_argument("--final-eval", action="store_true", help="at the end, answer every held-back call")
     args = ap.parse_args()
 
@@ -363,6 +386,8 @@ def main():
 
     c = Config(args.width, args.layers, args.heads, args.ff)
     model = Model(c)
+    if args.init:
+        load_safetensors(args.init, model)
     params = sum(p.numel() for p in model.parameters())
     groups = load(os.path.join(args.data, "train.jsonl"))
     held = []

@@ -49,11 +49,16 @@ func main() {
 	held := flag.Int("heldout", 24, "held-back questions")
 	out := flag.String("out", "", "the folder to write train.jsonl and heldout-calls.jsonl to")
 	questions := flag.String("questions", "", "the file to write the held-back question set to, for eval")
+	trainSeed := flag.Uint64("train-seed", 0, "the seed of the training draws, when not -seed (the held-back set stays -seed's)")
+	leadins := flag.Float64("leadins", 0, "the share of training questions worded as a lead-in of neutral words and the quantity")
 	flag.Parse()
+	if *trainSeed == 0 {
+		*trainSeed = *seed
+	}
 	if *out == "" {
 		log.Fatal("gen: -out is needed: the folder to write the transcripts to")
 	}
-	if err := run(context.Background(), *seed, *n, *held, *out, *questions); err != nil {
+	if err := run(context.Background(), *seed, *trainSeed, *leadins, *n, *held, *out, *questions); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -74,7 +79,7 @@ var families = []family{
 	{"object/all", true, true, 1},
 }
 
-func run(ctx context.Context, seed uint64, n, nheld int, out, questions string) error {
+func run(ctx context.Context, seed, trainSeed uint64, leadins float64, n, nheld int, out, questions string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -149,7 +154,7 @@ func run(ctx context.Context, seed uint64, n, nheld int, out, questions string) 
 		}
 	}
 
-	g := &gen{r: rand.New(rand.NewPCG(seed, 0x7a1))}
+	g := &gen{r: rand.New(rand.NewPCG(trainSeed, 0x7a1)), leadins: leadins}
 	train, err := create(filepath.Join(out, "train.jsonl"))
 	if err != nil {
 		return err

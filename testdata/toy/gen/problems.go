@@ -49,7 +49,34 @@ type maker struct {
 // gen draws problems from one random source.
 type gen struct {
 	r *rand.Rand
+	// leadins is the share of training questions whose wording is
+	// replaced by a lead-in of words that say nothing, so that the model
+	// learns to read the quantities and the operations, not the verb.
+	leadins float64
 }
+
+// wording returns pick's wording of a question whose subject is key
+// ("{p}"), or, for a share of training questions, key behind a lead-in
+// of neutral words ("Okay so now the number {p}?").
+func (g *gen) wording(held bool, key string, train, heldBack []string) string {
+	if held || g.leadins == 0 || g.r.Float64() >= g.leadins {
+		return g.pick(held, train, heldBack)
+	}
+	n := 1 + g.r.IntN(4)
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = neutral[g.r.IntN(len(neutral))]
+	}
+	lead := strings.ToUpper(ws[0][:1]) + strings.Join(ws, " ")[1:]
+	return lead + []string{" ", ": ", ", "}[g.r.IntN(3)] + key + []string{"", ".", "?"}[g.r.IntN(3)]
+}
+
+// neutral are the words of lead-ins: none names an operation, a quantity
+// or a word of the held-back wordings.
+var neutral = strings.Fields(`please now okay so well hey friend quick question next here is the this a
+	result value number answer tell me show give find compute calculate need want know see check
+	what's what how much would you could can i'd like let's look at try exact final just real good
+	one small thing today again also kindly`)
 
 // pick returns one of the training wordings, or one of the held-back ones.
 func (g *gen) pick(held bool, train, heldBack []string) string {
@@ -150,7 +177,7 @@ func arithmetic(g *gen, held bool) problem {
 	if !verbal && !strings.Contains(said.String(), ",") {
 		e = said.String() // copied as the question writes it
 	}
-	question := fill(g.pick(held, []string{
+	question := fill(g.wording(held, "{e}", []string{
 		"What is {e}?", "Compute {e}.", "Calculate {e}.", "What is the value of {e}?", "How much is {e}?",
 		"Please compute {e}.", "Evaluate {e}.", "What does {e} equal?", "Find {e}.", "{e} = ?",
 		"What is {e}", "what is {e}?", "Can you compute {e}?", "I need {e}.", "Give me {e}.",
@@ -216,7 +243,7 @@ func pctSig(p string) int {
 // single is a question about one part: one call.
 func single(g *gen, held bool) problem {
 	pt := g.partOf(held)
-	question := fill(g.pick(held, []string{
+	question := fill(g.wording(held, "{p}", []string{
 		"What is {p}?", "Compute {p}.", "Calculate {p}.", "What is {p}", "How much is {p}?", "Find {p}.",
 		"What's {p}?", "Please work out {p}.", "Tell me {p}.", "I need {p}.", "What is the value of {p}?",
 		"Give me {p}.", "Evaluate {p}.", "Quick: {p}?", "Do the math: {p}", "Can you compute {p}?", "{p}?",
@@ -353,7 +380,7 @@ func direct(g *gen, held bool) problem {
 	switch g.r.IntN(4) {
 	case 0, 1:
 		ph := g.phrase()
-		q := fill(g.pick(held, []string{"Repeat after me: {w}", "Say \"{w}\".", "Repeat these words: {w}", "Write {w}.", "Please say: {w}"},
+		q := fill(g.wording(held, "{w}", []string{"Repeat after me: {w}", "Say \"{w}\".", "Repeat these words: {w}", "Write {w}.", "Please say: {w}"},
 			[]string{"Echo these words: {w}", "Copy this: {w}"}), "{w}", ph)
 		return problem{kind: "direct", question: q, answer: ph, contains: ph, steps: nil}
 	case 2:
