@@ -369,6 +369,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="torch threads (one is fastest on a busy machine)")
     ap.add_argument("--eval-every", type=int, default=300)
     ap.add_argument("--probes", type=int, default=12, help="held-back calls whose greedy replies are recorded")
+    ap.add_argument("--stop-at", type=int, default=0,
+                    help="end after this step of the schedule --steps plans (its learning rate then is not the last one)")
     ap.add_argument("--init", help="weights (weights.safetensors) to go on training from, rather than random ones")
     ap.add_argument("--final-eval", action="store_true", help="at the end, answer every held-back call")
     args = ap.parse_args()
@@ -426,7 +428,8 @@ def main():
               (args.steps, "calls with their system part", lambda: batches(groups, args.batch, rng))]
     start, cpu_start, tokens, avg = time.time(), time.process_time(), 0, None
     phase, it = None, None
-    for s in range(args.steps):
+    last = args.stop_at if 0 < args.stop_at < args.steps else args.steps
+    for s in range(last):
         now = next(i for i, (end, _, _) in enumerate(phases) if s < end)
         if now != phase:
             phase, it, avg = now, phases[now][2](), None
@@ -446,7 +449,7 @@ def main():
             el, cpu = time.time() - start, time.process_time() - cpu_start
             say(f"step {s + 1} loss {loss.item():.4f} avg {avg:.4f} lr {lr_at(s):.2e} {tokens / el:.0f} tok/s "
                 f"{el / 60:.1f} min, {cpu / (s + 1):.2f} s of CPU a step")
-        if (s + 1) % args.eval_every == 0 or s + 1 == args.steps:
+        if (s + 1) % args.eval_every == 0 or s + 1 == last:
             model.eval()
             t, c0 = time.time(), time.process_time()
             say(f"step {s + 1} held-back calls answered as taught: {evaluate(model, sample):.3f} ({time.time() - t:.0f} s)")
@@ -455,7 +458,7 @@ def main():
             cpu_start += time.process_time() - c0
     train_minutes = (time.time() - start) / 60
     cpu_minutes = (time.process_time() - cpu_start) / 60
-    say(f"trained {args.steps} steps in {train_minutes:.1f} min ({cpu_minutes:.1f} min of CPU); "
+    say(f"trained {last} steps in {train_minutes:.1f} min ({cpu_minutes:.1f} min of CPU); "
         f"final loss (moving average) {avg:.4f}")
     if args.final_eval:
         acc = evaluate(model, heldcalls)
