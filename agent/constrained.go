@@ -73,7 +73,7 @@ func (r *runState) bind(ctx context.Context, iter int) (*prompt.Template, error)
 	tmpl := a.opts.template
 	if r.bound.object {
 		r.bound.final = a.constraints.Final()
-		tmpl = prompt.JSONObject()
+		tmpl = tmpl.Object()
 		what = "each step is bound to a tool and its arguments, or a final answer, by " + how
 	}
 	if a.saidBinding.CompareAndSwap(false, true) {

@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"strings"
 	"text/template"
@@ -62,6 +63,22 @@ type Arg struct {
 	Required bool
 }
 
+// Summary returns the first sentence of the tool's description (up to a
+// full stop followed by a space or a line break), or the whole description
+// when it has one sentence: what a short prompt tells of the tool.
+func (t Tool) Summary() string {
+	d := strings.TrimSpace(t.Description)
+	for i := 0; i+1 < len(d); i++ {
+		if d[i] == '.' && (d[i+1] == ' ' || d[i+1] == '\n') {
+			return d[:i+1]
+		}
+		if d[i] == '\n' {
+			return strings.TrimSpace(d[:i])
+		}
+	}
+	return d
+}
+
 // Example returns a sample Action Input for the tool, such as
 // {"expression": "..."}, naming its primary or first argument.
 func (t Tool) Example() string {
@@ -82,6 +99,7 @@ type Template struct {
 	name   string
 	system *template.Template
 	words  words
+	object func() *Template // the JSON object protocol's template of the same style; nil for JSONObject
 }
 
 // words are the phrases the scratchpad writes around the protocol, whose
@@ -117,41 +135,92 @@ var objectWords = words{
 // protocol, whose steps are one JSON object each, {"thought", "action",
 // "action_input"}, as a server that binds the reply to a JSON schema asks
 // for; its scratchpad writes the steps so (see FormatObject).
-func JSONObject() *Template { return mustBuiltin("object", objectWords) }
+func JSONObject() *Template { return mustBuiltin("object", objectWords, nil) }
 
 // English returns the built-in English template.
-func English() *Template { return mustBuiltin("en", english) }
+func English() *Template { return mustBuiltin("en", english, JSONObject) }
 
 // Chinese returns the built-in Chinese template. Its instructions are in
 // Chinese and ask for an answer in Chinese; the protocol labels stay in
 // English, as the scratchpad writes them.
-func Chinese() *Template { return mustBuiltin("zh", chinese) }
+func Chinese() *Template { return mustBuiltin("zh", chinese, JSONObject) }
+
+// Compact returns the built-in compact English template: the same
+// protocol as English in less than half its bytes (a third with the
+// built-in tools), each tool told by its description's first sentence and
+// its arguments' names and types, for small models and short context
+// windows.
+func Compact() *Template { return mustBuiltin("compact", english, compactObject) }
+
+// compactObject is the compact template of the JSON object protocol.
+func compactObject() *Template { return mustBuiltin("compact-object", objectWords, nil) }
+
+// Object returns the template of the JSON object protocol in t's style,
+// for a run whose steps a server binds to a JSON schema: the compact one
+// for Compact, JSONObject for the others, and t itself when it is one.
+func (t *Template) Object() *Template {
+	switch {
+	case t.words.object:
+		return t
+	case t.object != nil:
+		return t.object()
+	}
+	return JSONObject()
+}
 
 // Languages returns the languages of the built-in templates, for ForLang.
 func Languages() []string { return []string{"en", "zh"} }
 
+// The styles of the built-in templates, for Builtin.
+const (
+	// Full is the style of English and Chinese: every tool with its
+	// whole description and each argument, the format and its rules.
+	Full = "full"
+	// CompactStyle is the style of Compact.
+	CompactStyle = "compact"
+)
+
+// Styles returns the styles of the built-in templates, for Builtin.
+func Styles() []string { return []string{Full, CompactStyle} }
+
+// ErrNoSuchTemplate is matched by the error of Builtin for a style and a
+// language that no built-in template has.
+var ErrNoSuchTemplate = errors.New("no such built-in template")
+
 // ForLang returns the built-in template for lang, one of Languages. An
 // empty lang means English.
-func ForLang(lang string) (*Template, error) {
-	switch strings.ToLower(lang) {
-	case "", "en":
-		return English(), nil
-	case "zh":
+func ForLang(lang string) (*Template, error) { return Builtin(Full, lang) }
+
+// Builtin returns the built-in template of style, one of Styles, in lang,
+// one of Languages; empty means Full and English. The compact style is
+// written in English only.
+func Builtin(style, lang string) (*Template, error) {
+	style, lang = strings.ToLower(style), strings.ToLower(lang)
+	switch {
+	case style != "" && style != Full && style != CompactStyle:
+		return nil, fmt.Errorf("prompt: %w: the style %q; use %s", ErrNoSuchTemplate, style, strings.Join(Styles(), " or "))
+	case lang != "" && lang != "en" && lang != "zh":
+		return nil, fmt.Errorf("prompt: %w: the language %q; use en or zh", ErrNoSuchTemplate, lang)
+	case style == CompactStyle && lang == "zh":
+		return nil, fmt.Errorf("prompt: %w: the compact template is written in English only", ErrNoSuchTemplate)
+	case style == CompactStyle:
+		return Compact(), nil
+	case lang == "zh":
 		return Chinese(), nil
 	}
-	return nil, fmt.Errorf("prompt: unknown language %q; use en or zh", lang)
+	return English(), nil
 }
 
-func mustBuiltin(lang string, w words) *Template {
-	text, err := builtin.ReadFile("templates/" + lang + ".tmpl")
+func mustBuiltin(name string, w words, object func() *Template) *Template {
+	text, err := builtin.ReadFile("templates/" + name + ".tmpl")
 	if err != nil {
 		panic(err) // embedded at build time
 	}
-	t, err := Parse(lang, string(text))
+	t, err := Parse(name, string(text))
 	if err != nil {
 		panic(err) // the built-in templates are tested
 	}
-	t.words = w
+	t.words, t.object = w, object
 	return t
 }
 
@@ -177,7 +246,8 @@ func ParseFile(path string) (*Template, error) {
 	return Parse(path, string(text))
 }
 
-// Name returns the template's name: "en", "zh" or the name given to Parse.
+// Name returns the template's name: "en", "zh", "compact" or the name
+// given to Parse.
 func (t *Template) Name() string { return t.name }
 
 // System renders the system part of the prompt.

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,6 +67,32 @@ func TestSystem(t *testing.T) {
 			want: []string{"Context:\nThe user is an accountant in Lyon.\n"},
 		},
 		{
+			name: "the compact template tells each tool in a line and keeps the protocol",
+			tmpl: Compact(),
+			data: withContext,
+			want: []string{
+				"- calculator: Evaluates an arithmetic expression. Input: {\"expression\": string}\n",
+				`- search: Searches the web. Input: {"query": string, "limit": integer (optional)}`,
+				"one of [calculator, search]",
+				"Thought:", "Action:", "Action Input:", "Observation:", "Final Answer:",
+				"Context:\nThe user is an accountant in Lyon.\n",
+			},
+			dontWant: []string{"The expression."},
+		},
+		{
+			name:     "the compact template without tools asks for a final answer only",
+			tmpl:     Compact(),
+			data:     Data{},
+			want:     []string{"Final Answer:"},
+			dontWant: []string{"Action"},
+		},
+		{
+			name: "the compact template of the JSON object protocol",
+			tmpl: Compact().Object(),
+			data: calculatorData(),
+			want: []string{`"action": "one of [calculator, search]", "action_input": {"expression":"..."}}`, `"action": "Final Answer"`},
+		},
+		{
 			name: "extra context in Chinese",
 			tmpl: Chinese(),
 			data: withContext,
@@ -109,6 +136,86 @@ func TestForLang(t *testing.T) {
 		}
 		if err == nil && got.Name() != tt.want {
 			t.Errorf("ForLang(%q) = %s, want %s", tt.lang, got.Name(), tt.want)
+		}
+	}
+}
+
+func TestBuiltin(t *testing.T) {
+	tests := []struct {
+		style, lang, want string
+		wantErr           string
+	}{
+		{"", "", "en", ""},
+		{"full", "zh", "zh", ""},
+		{"Compact", "", "compact", ""},
+		{"compact", "en", "compact", ""},
+		{"compact", "zh", "", "English only"},
+		{"tiny", "en", "", `the style "tiny"; use full or compact`},
+		{"full", "fr", "", `the language "fr"`},
+	}
+	for _, tt := range tests {
+		got, err := Builtin(tt.style, tt.lang)
+		switch {
+		case tt.wantErr != "" && (!errors.Is(err, ErrNoSuchTemplate) || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("Builtin(%q, %q) error = %v, want one matching ErrNoSuchTemplate that says %q", tt.style, tt.lang, err, tt.wantErr)
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("Builtin(%q, %q): %v", tt.style, tt.lang, err)
+		case tt.wantErr == "" && got.Name() != tt.want:
+			t.Errorf("Builtin(%q, %q) = %s, want %s", tt.style, tt.lang, got.Name(), tt.want)
+		}
+	}
+}
+
+func TestTheCompactTemplateIsLessThanHalfTheFullOne(t *testing.T) {
+	d := calculatorData()
+	d.Tools[0].Description = strings.Repeat("Evaluates an arithmetic expression. It supports many functions. ", 4)
+	full, _ := English().System(d)
+	compact, _ := Compact().System(d)
+	if 2*len(compact) > len(full) {
+		t.Errorf("the compact system part is %d bytes, the full one %d", len(compact), len(full))
+	}
+}
+
+func TestObjectKeepsTheStyle(t *testing.T) {
+	tests := []struct {
+		tmpl *Template
+		want string
+	}{
+		{English(), "object"},
+		{Chinese(), "object"},
+		{Compact(), "compact-object"},
+		{JSONObject(), "object"},
+		{Compact().Object(), "compact-object"},
+		{mustParse(t, "mine"), "object"},
+	}
+	for _, tt := range tests {
+		if got := tt.tmpl.Object().Name(); got != tt.want {
+			t.Errorf("%s.Object() = %s, want %s", tt.tmpl.Name(), got, tt.want)
+		}
+	}
+}
+
+func mustParse(t *testing.T, name string) *Template {
+	t.Helper()
+	tmpl, err := Parse(name, "{{.ToolNames}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tmpl
+}
+
+func TestSummaryIsTheFirstSentence(t *testing.T) {
+	tests := []struct{ description, want string }{
+		{"Evaluate an expression. Supports + and -.", "Evaluate an expression."},
+		{"Search the web (e.g. news). Returns results.", "Search the web (e.g."},
+		{"Version 2.5 of the tool", "Version 2.5 of the tool"},
+		{"First line\nsecond line", "First line"},
+		{"  Ends with a stop.  ", "Ends with a stop."},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := (Tool{Description: tt.description}).Summary(); got != tt.want {
+			t.Errorf("Summary of %q = %q, want %q", tt.description, got, tt.want)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/trace"
+	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
 )
 
@@ -29,6 +30,7 @@ type evalFlags struct {
 	timeout       time.Duration
 	maxIterations int
 	apiKey        string
+	prompt        string
 	numCtx        int
 	maxTokens     int
 	temperature   float64
@@ -48,6 +50,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
 	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
+	addPromptFlag(fs, &f.prompt)
 	fs.Var(atLeast(&f.numCtx, 0, 1, model.DefaultNumCtx), "num-ctx", numCtxUsage)
 	fs.IntVar(&f.maxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
 	fs.Var(temperature(&f.temperature), "temperature", "sampling temperature, from 0 to 2")
@@ -97,6 +100,10 @@ func runEval(c *call, f *evalFlags) error {
 	if err := contradicting(c.fs, "record", "replay"); err != nil {
 		return err
 	}
+	tmpl, err := promptTemplate(f.prompt, "", "")
+	if err != nil {
+		return err
+	}
 	qs, err := evalpkg.LoadQuestions(c.args[0])
 	if err != nil {
 		return &usageError{err}
@@ -134,7 +141,7 @@ func runEval(c *call, f *evalFlags) error {
 	ctx := c.ctx
 	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr))
 	failed := &runFailures{}
-	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base, tmpl)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
 		Progress: func(done, total int, last evalpkg.Outcome) {
 			mark := "right"
 			switch {
@@ -206,9 +213,11 @@ func (r *runFailures) keep(run evalpkg.Runner) evalpkg.Runner {
 // failedToRun reports whether err stopped a run for what is no fault of
 // the model's answers: a server that cannot be reached, a model it does
 // not have, a time limit, a cassette that is not there. A model that
-// never gave an answer, or never followed the format, answered wrongly.
+// never gave an answer, never followed the format, or wrote on until its
+// reply filled the window or the server stopped it for repeating itself,
+// answered wrongly.
 func failedToRun(err error) bool {
-	if errors.Is(err, agent.ErrRepeatedParseError) {
+	if errors.Is(err, agent.ErrRepeatedParseError) || errors.Is(err, model.ErrContextFull) || errors.Is(err, model.ErrRepeatLimit) {
 		return false
 	}
 	return !errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, context.DeadlineExceeded)
@@ -263,7 +272,7 @@ func evalAdvice(err error) string {
 // runner returns how eval runs one question against one target: a model
 // for the target (replaying or recording a cassette of its own), the
 // tools the question asks for, and an agent.
-func (f *evalFlags) runner(e *env, base *tools.Registry) evalpkg.Runner {
+func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) evalpkg.Runner {
 	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
 		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
 		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
@@ -306,7 +315,7 @@ func (f *evalFlags) runner(e *env, base *tools.Registry) evalpkg.Runner {
 			}
 			reg.SetLimits(base.Limits())
 		}
-		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain),
+		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain), agent.WithTemplate(tmpl),
 			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes))))
 		res, err := a.Run(ctx, q.Question)
 		out := evalpkg.Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/react-agent/react-agent/agent"
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/modeltest"
@@ -301,6 +302,29 @@ func TestEvalBoundsEachReply(t *testing.T) {
 			if n, _ := srv.Request(i)["n_predict"].(float64); n != tt.want {
 				t.Fatalf("%v: call %d sent n_predict %v; want %v", tt.flags, i, srv.Request(i)["n_predict"], tt.want)
 			}
+		}
+	}
+}
+
+// TestFailedToRunBlamesTheServerNotTheModel: a run stopped by the server
+// or the setup failed to run; a model that wrote past the window, repeated
+// itself until the server stopped it, or never followed the format
+// answered wrongly.
+func TestFailedToRunBlamesTheServerNotTheModel(t *testing.T) {
+	tests := []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("ollama: %w", model.ErrNoModel), true},
+		{fmt.Errorf("ollama: %w", model.ErrContextOverflow), true},
+		{fmt.Errorf("agent: %w", agent.ErrNoAnswer), false},
+		{fmt.Errorf("ollama: %w", model.ErrContextFull), false},
+		{fmt.Errorf("ollama: %w", model.ErrRepeatLimit), false},
+		{fmt.Errorf("agent: %w", agent.ErrRepeatedParseError), false},
+	}
+	for _, tt := range tests {
+		if got := failedToRun(tt.err); got != tt.want {
+			t.Errorf("failedToRun(%v) = %v, want %v", tt.err, got, tt.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -28,6 +29,7 @@ type agentFlags struct {
 	maxIterations int
 	timeout       time.Duration
 	lang          string
+	prompt        string
 	promptFile    string
 	system        string
 	stream        bool
@@ -58,6 +60,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 		lang := oneOf(&f.lang, "en", "language", prompt.Languages()...)
 		lang.hint = "or write your own prompt and pass it with --prompt-file"
 		fs.Var(lang, "lang", `prompt language: "en" or "zh"`)
+		addPromptFlag(fs, &f.prompt)
 		fs.StringVar(&f.promptFile, "prompt-file", "", "your own prompt template (Go text/template; see the prompt package for its fields)")
 		pathFlag(fs, "prompt-file")
 		fs.StringVarP(&f.system, "system", "s", "", "extra context appended to the system prompt")
@@ -80,6 +83,32 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	f.toolFlags = addToolFlags(fs)
 	addYes(fs, f.toolFlags)
 	return f
+}
+
+// addPromptFlag adds --prompt, the choice of a built-in prompt, to fs.
+func addPromptFlag(fs *pflag.FlagSet, style *string) {
+	c := oneOf(style, prompt.Full, "prompt", prompt.Styles()...)
+	c.hint = "or write your own prompt and pass it with --prompt-file"
+	fs.Var(c, "prompt", `built-in prompt: "full", or "compact": less than half the bytes, for small models and short context windows (English only)`)
+}
+
+// promptTemplate returns the prompt template that --prompt, --lang and
+// --prompt-file choose: the user's own file when given, else the built-in
+// one of the style and the language.
+func promptTemplate(style, lang, file string) (*prompt.Template, error) {
+	if file != "" {
+		return prompt.ParseFile(file)
+	}
+	tmpl, err := prompt.Builtin(style, lang)
+	switch {
+	case err == nil:
+		return tmpl, nil
+	case !slices.Contains(prompt.Styles(), strings.ToLower(style)):
+		return nil, usagef("--prompt: %s; or write your own prompt and pass it with --prompt-file", unknown("prompt", style, prompt.Styles()))
+	case !slices.Contains(prompt.Languages(), strings.ToLower(lang)):
+		return nil, usagef("--lang: %s; or write your own prompt and pass it with --prompt-file", unknown("language", lang, prompt.Languages()))
+	}
+	return nil, usagef("--prompt %s is written in English only: leave out --lang %s, or use --prompt %s", style, lang, prompt.Full)
 }
 
 // session is what ask and chat run with: the agent, its tools and the
@@ -169,12 +198,9 @@ func checkAgentFlags(fs *pflag.FlagSet, f *agentFlags) error {
 }
 
 // template returns the prompt template the flags name: the user's own,
-// or the one of the language.
+// or the built-in one of the style and the language.
 func (f *agentFlags) template() (*prompt.Template, error) {
-	if f.promptFile != "" {
-		return prompt.ParseFile(f.promptFile)
-	}
-	return prompt.ForLang(f.lang)
+	return promptTemplate(f.prompt, f.lang, f.promptFile)
 }
 
 // openModel returns the model the flags name, with the default models

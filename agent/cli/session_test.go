@@ -82,3 +82,47 @@ func waitCalls(t *testing.T, s *modeltest.Server) {
 		}
 	}
 }
+
+// TestThePromptFlagChoosesTheSystemPrompt asks with each built-in prompt,
+// from the flag and from the environment, and evaluates with the compact
+// one: the system message the server gets is the chosen one.
+func TestThePromptFlagChoosesTheSystemPrompt(t *testing.T) {
+	t.Parallel()
+	const (
+		full    = "You are a careful assistant."
+		compact = "Answer the question. Use a tool when it helps.\n\nTools:\n- calculator: Evaluate an arithmetic expression and return the number. Input: {\"expression\": string}\n"
+	)
+	tests := []struct {
+		name string
+		in   func(url string) invocation
+		want string
+	}{
+		{"the full prompt by default", func(url string) invocation {
+			return args("-q", "--base-url", url, "What is 17 * 23 + 4?")
+		}, full},
+		{"--prompt compact", func(url string) invocation {
+			return args("-q", "--prompt", "compact", "--base-url", url, "What is 17 * 23 + 4?")
+		}, compact},
+		{"REACT_AGENT_PROMPT=compact", func(url string) invocation {
+			return invocation{args: []string{"-q", "--base-url", url, "What is 17 * 23 + 4?"}, env: []string{"REACT_AGENT_PROMPT=compact"}}
+		}, compact},
+		{"eval --prompt compact", func(url string) invocation {
+			return args("eval", "--prompt", "compact", "--models", "ollama:qwen2.5:7b@"+url, root+"/testdata/eval/arithmetic.jsonl")
+		}, "Answer the question. Use a tool when it helps.\n\nTools:\n- calculator:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := ollama(t, "calculator.json", modeltest.Repeat())
+			got := tt.in(s.URL).run(t)
+			if s.Calls() == 0 {
+				t.Fatalf("nothing reached the model\n%s", got)
+			}
+			msgs, _ := s.Request(0)["messages"].([]any)
+			first, _ := msgs[0].(map[string]any)
+			if system, _ := first["content"].(string); first["role"] != "system" || !strings.HasPrefix(system, tt.want) {
+				t.Errorf("the system message starts %.120q, want %.120q\n%s", system, tt.want, got)
+			}
+		})
+	}
+}

@@ -17,6 +17,8 @@ func TestNamesTypedGetSuggestions(t *testing.T) {
 		{"a provider", []string{"--provider", "olama", "hi"}, `unknown provider "olama"; did you mean ollama? The providers are ollama, openai,`},
 		{"a provider of models", []string{"models", "--provider", "opnai"}, `did you mean openai?`},
 		{"a language", []string{"--lang", "fr", "hi"}, `unknown language "fr"; the languages are en and zh`},
+		{"a built-in prompt", []string{"--prompt", "compcat", "hi"}, `unknown prompt "compcat"; did you mean compact? The prompts are full and compact`},
+		{"a built-in prompt of eval", []string{"eval", "--prompt", "ful", "set.jsonl"}, `did you mean full?`},
 		{"a tool", []string{"tool", "calculatr", "2+2"}, `unknown tool "calculatr"; did you mean calculator? The tools are calculator, http_request and web_search`},
 		{"a protocol", []string{"--protocol", "nativ", "hi"}, `did you mean native?`},
 		{"a setting in the config file", []string{"--config", config, "hi"}, `unknown setting "modle"; did you mean model? (react-agent settings lists them all)`},

@@ -86,6 +86,14 @@ type Model struct {
 	Filler int
 	// Seed chooses the random weights.
 	Seed uint64
+	// Name is the model's general.name; empty for "tiny random llama", or
+	// "trained llama" with Weights.
+	Name string
+	// Weights are trained weights to write instead of random ones; the
+	// model then writes what it learned, and Spell, Endless, Prior,
+	// AllBytes, Vocab and Filler must be left out. Its vocabulary is
+	// TrainedVocab tokens, the byte tokens and Space.
+	Weights *Weights
 }
 
 // The shape of every model: 2 heads, a feed-forward layer twice as wide
@@ -113,23 +121,109 @@ func WriteFile(path string, m Model) error {
 
 // Write writes m to w, in GGUF version 3 with 32-bit float tensors.
 func Write(w io.Writer, m Model) error {
-	pieces, err := Pieces(m.Spell)
+	var (
+		tokens  []string
+		types   []int32
+		tensors []tensor
+		meta    []kv
+		err     error
+	)
+	if m.Weights != nil {
+		tokens, types, tensors, meta, err = trained(m)
+	} else {
+		tokens, types, tensors, meta, err = randomModel(m)
+	}
 	if err != nil {
 		return err
 	}
+	meta = append(meta,
+		kv{"tokenizer.ggml.model", "llama"}, kv{"tokenizer.ggml.tokens", tokens},
+		kv{"tokenizer.ggml.scores", make([]float32, len(tokens))}, kv{"tokenizer.ggml.token_type", types},
+		kv{"tokenizer.ggml.unknown_token_id", uint32(Unknown)}, kv{"tokenizer.ggml.bos_token_id", uint32(BOS)},
+		kv{"tokenizer.ggml.eos_token_id", uint32(EOS)}, kv{"tokenizer.ggml.add_bos_token", true},
+		kv{"tokenizer.ggml.add_eos_token", false}, kv{"tokenizer.ggml.add_space_prefix", false},
+	)
+	if m.Template != "" {
+		meta = append(meta, kv{"tokenizer.chat_template", m.Template})
+	}
+
+	bw := bufio.NewWriter(w)
+	e := &encoder{w: bw}
+	e.raw([]byte("GGUF"))
+	e.put(uint32(3))
+	e.put(uint64(len(tensors)))
+	e.put(uint64(len(meta)))
+	for _, kv := range meta {
+		e.kv(kv)
+	}
+	offset := 0
+	for _, t := range tensors {
+		e.str(t.name)
+		e.put(uint32(len(t.ne)))
+		e.put(t.ne)
+		e.put(uint32(0)) // F32
+		e.put(uint64(offset))
+		offset = pad(offset + 4*len(t.data))
+	}
+	e.raw(make([]byte, pad(e.n)-e.n))
+	for _, t := range tensors {
+		begin := e.n
+		e.put(t.data)
+		e.raw(make([]byte, pad(e.n-begin)-(e.n-begin)))
+	}
+	if e.err != nil {
+		return e.err
+	}
+	return bw.Flush()
+}
+
+// tensor is a tensor as GGUF holds it: its dimensions innermost first.
+type tensor struct {
+	name string
+	ne   []uint64
+	data []float32
+}
+
+// align is the alignment of the tensors' data.
+const align = 32
+
+func pad(n int) int { return (n + align - 1) / align * align }
+
+// byteVocab returns the vocabulary every model starts with, and the types
+// of its tokens: unknown, the start and the end of a text, the 256 bytes.
+func byteVocab() ([]string, []int32) {
 	tokens := []string{"<unk>", "<s>", "</s>"}
 	types := []int32{2, 3, 3} // unknown, control, control; then bytes (6) and normal tokens (1)
 	for b := range 256 {
 		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
 		types = append(types, 6)
 	}
+	return tokens, types
+}
+
+// contextLength returns the context length m declares.
+func contextLength(m Model) int {
+	if m.Context == 0 {
+		return 4096
+	}
+	return m.Context
+}
+
+// randomModel returns the vocabulary, the tensors and the metadata of m with
+// random weights.
+func randomModel(m Model) ([]string, []int32, []tensor, []kv, error) {
+	pieces, err := Pieces(m.Spell)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	tokens, types := byteVocab()
 	first := len(tokens)
 	for _, p := range pieces {
 		tokens = append(tokens, strings.ReplaceAll(p, " ", "\u2581")) // SentencePiece writes spaces so
 		types = append(types, 1)
 	}
 	if m.Vocab > maxVocab {
-		return fmt.Errorf("gguf: a vocabulary of %d tokens; at most %d", m.Vocab, maxVocab)
+		return nil, nil, nil, nil, fmt.Errorf("gguf: a vocabulary of %d tokens; at most %d", m.Vocab, maxVocab)
 	}
 	spelled := make(map[string]bool, len(pieces))
 	for _, p := range tokens[first:] {
@@ -220,11 +314,6 @@ func Write(w io.Writer, m Model) error {
 		}
 	}
 
-	type tensor struct {
-		name string
-		ne   []uint64
-		data []float32
-	}
 	w64 := uint64(embdWidth)
 	square := func() []float32 { return random(embdWidth*embdWidth, 0.02) }
 	tensors := []tensor{
@@ -241,56 +330,18 @@ func Write(w io.Writer, m Model) error {
 		{"blk.0.ffn_up.weight", []uint64{w64, uint64(ff)}, random(embdWidth*ff, 0.02)},
 		{"blk.0.ffn_down.weight", []uint64{uint64(ff), w64}, random(embdWidth*ff, 0.02)},
 	}
-	ctx := m.Context
-	if ctx == 0 {
-		ctx = 4096
+	name := m.Name
+	if name == "" {
+		name = "tiny random llama"
 	}
 	meta := []kv{
-		{"general.architecture", "llama"}, {"general.name", "tiny random llama"},
-		{"llama.context_length", uint32(ctx)}, {"llama.embedding_length", uint32(embdWidth)},
+		{"general.architecture", "llama"}, {"general.name", name},
+		{"llama.context_length", uint32(contextLength(m))}, {"llama.embedding_length", uint32(embdWidth)},
 		{"llama.block_count", uint32(1)}, {"llama.feed_forward_length", uint32(ff)},
 		{"llama.attention.head_count", uint32(heads)}, {"llama.attention.head_count_kv", uint32(heads)},
 		{"llama.attention.layer_norm_rms_epsilon", float32(1e-5)}, {"llama.rope.dimension_count", uint32(embdWidth / heads)},
-		{"tokenizer.ggml.model", "llama"}, {"tokenizer.ggml.tokens", tokens},
-		{"tokenizer.ggml.scores", make([]float32, vocab)}, {"tokenizer.ggml.token_type", types},
-		{"tokenizer.ggml.unknown_token_id", uint32(Unknown)}, {"tokenizer.ggml.bos_token_id", uint32(BOS)},
-		{"tokenizer.ggml.eos_token_id", uint32(EOS)}, {"tokenizer.ggml.add_bos_token", true},
-		{"tokenizer.ggml.add_eos_token", false}, {"tokenizer.ggml.add_space_prefix", false},
 	}
-	if m.Template != "" {
-		meta = append(meta, kv{"tokenizer.chat_template", m.Template})
-	}
-
-	bw := bufio.NewWriter(w)
-	e := &encoder{w: bw}
-	e.raw([]byte("GGUF"))
-	e.put(uint32(3))
-	e.put(uint64(len(tensors)))
-	e.put(uint64(len(meta)))
-	for _, kv := range meta {
-		e.kv(kv)
-	}
-	const align = 32
-	pad := func(n int) int { return (n + align - 1) / align * align }
-	offset := 0
-	for _, t := range tensors {
-		e.str(t.name)
-		e.put(uint32(len(t.ne)))
-		e.put(t.ne)
-		e.put(uint32(0)) // F32
-		e.put(uint64(offset))
-		offset = pad(offset + 4*len(t.data))
-	}
-	e.raw(make([]byte, pad(e.n)-e.n))
-	for _, t := range tensors {
-		begin := e.n
-		e.put(t.data)
-		e.raw(make([]byte, pad(e.n-begin)-(e.n-begin)))
-	}
-	if e.err != nil {
-		return e.err
-	}
-	return bw.Flush()
+	return tokens, types, tensors, meta, nil
 }
 
 // Pieces returns the tokens a model spelling text writes it in: pieces of

@@ -47,6 +47,9 @@ func Ollama(t testing.TB, opts ...Option) *Server {
 		t.Fatal(err)
 	}
 	modelfile := fmt.Sprintf("FROM ./model.gguf\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER stop <|im_end|>\nPARAMETER num_ctx %d\nPARAMETER num_thread 1\n", tmpl, c.ctx)
+	for _, p := range c.param {
+		modelfile += "PARAMETER " + p + "\n"
+	}
 	if err := os.WriteFile(filepath.Join(dir, "Modelfile"), []byte(modelfile), 0o644); err != nil {
 		t.Fatal(err)
 	}

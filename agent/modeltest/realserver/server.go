@@ -93,6 +93,7 @@ type config struct {
 	args  []string
 	env   []string
 	plain bool
+	param []string // Modelfile PARAMETER lines, KEY VALUE
 }
 
 // Context makes the server's context window n tokens: the model declares
@@ -130,6 +131,13 @@ func Name(name string) Option {
 // takes none).
 func Args(args ...string) Option {
 	return func(c *config) { c.args = append(c.args, args...) }
+}
+
+// Parameter sets a parameter of the model in Ollama's Modelfile, as in
+// Parameter("repeat_penalty", "1"), which a request's options still
+// override (llama-server takes none: its defaults are its own).
+func Parameter(key, value string) Option {
+	return func(c *config) { c.param = append(c.param, key+" "+value) }
 }
 
 // Env adds environment variables, KEY=VALUE, to the server's.

@@ -1,0 +1,384 @@
+// Command gen writes what the toy model learns from and is judged on:
+// ReAct transcripts of arithmetic questions, run through the agent's own
+// loop with its compact prompt and its calculator, so that every prompt is
+// the one the agent sends and every observation the one it reads.
+//
+//	go run ./testdata/toy/gen -out /tmp/toy
+//
+// writes, in the folder given:
+//
+//   - train.jsonl: one model call a line, {"f", "p", "s", "r", "t"}: its
+//     family (protocol and tools), the prompt as the chat template renders
+//     it, the length in bytes of the prompt's start that every call of the
+//     family shares (the system part), the reply the model is taught, and
+//     where the prompt holds earlier replies it is taught (the steps of
+//     the scratchpad, mistakes left out);
+//   - heldout-calls.jsonl: the calls of the held-back questions, in the
+//     same form, which training never sees;
+//
+// and the held-back question set, for eval, to -questions
+// (testdata/toy/heldout.jsonl).
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent"
+	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/prompt"
+	"github.com/react-agent/react-agent/tools"
+)
+
+func main() {
+	seed := flag.Uint64("seed", 1, "the seed of the random draws")
+	n := flag.Int("n", 60000, "training questions")
+	held := flag.Int("heldout", 24, "held-back questions")
+	out := flag.String("out", "", "the folder to write train.jsonl and heldout-calls.jsonl to")
+	questions := flag.String("questions", "", "the file to write the held-back question set to, for eval")
+	trainSeed := flag.Uint64("train-seed", 0, "the seed of the training draws, when not -seed (the held-back set stays -seed's)")
+	leadins := flag.Float64("leadins", 0, "the share of training questions worded as a lead-in of neutral words and the quantity")
+	flag.Parse()
+	if *trainSeed == 0 {
+		*trainSeed = *seed
+	}
+	if *out == "" {
+		log.Fatal("gen: -out is needed: the folder to write the transcripts to")
+	}
+	if err := run(context.Background(), *seed, *trainSeed, *leadins, *n, *held, *out, *questions); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// A family is a protocol and a set of tools: each has a system part of
+// its own.
+type family struct {
+	name   string
+	object bool // the JSON object protocol
+	all    bool // every default tool, not the calculator alone
+	weight int
+}
+
+var families = []family{
+	{"text/calculator", false, false, 4},
+	{"text/all", false, true, 2},
+	{"object/calculator", true, false, 2},
+	{"object/all", true, true, 1},
+}
+
+func run(ctx context.Context, seed, trainSeed uint64, leadins float64, n, nheld int, out, questions string) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	all, err := tools.Builtins(tools.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	calc, _ := all.Get("calculator")
+	only, err := tools.NewRegistry(calc)
+	if err != nil {
+		return err
+	}
+
+	// The held-back questions first, from a source of their own, with
+	// the held-back wordings.
+	hg := &gen{r: rand.New(rand.NewPCG(seed, 0x4e1d))}
+	var heldout []problem
+	seen := map[string]bool{}
+	for len(heldout) < nheld {
+		m := heldMix[len(heldout)%len(heldMix)]
+		p := m(hg, true)
+		key := p.sig
+		if key == "" {
+			key = p.question
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		heldout = append(heldout, p)
+	}
+
+	calls, err := create(filepath.Join(out, "heldout-calls.jsonl"))
+	if err != nil {
+		return err
+	}
+	var set []map[string]any
+	for i, p := range heldout {
+		for _, f := range families {
+			reg := only
+			if f.all {
+				reg = all
+			}
+			ex, answer, err := transcript(ctx, p, f, reg, calc)
+			if err != nil {
+				return fmt.Errorf("held-back question %q: %w", p.question, err)
+			}
+			for _, e := range ex {
+				calls.write(e)
+			}
+			if f.name == "text/calculator" {
+				q := map[string]any{"id": fmt.Sprintf("h%02d-%s", i+1, p.kind), "question": p.question, "tools": []string{"calculator"}}
+				if p.contains != "" {
+					q["contains"] = p.contains
+				} else {
+					v, err := strconv.ParseFloat(answer, 64)
+					if err != nil {
+						return fmt.Errorf("held-back question %q: the answer %q is not a number", p.question, answer)
+					}
+					q["number"] = v
+				}
+				set = append(set, q)
+			}
+		}
+	}
+	if err := calls.close(); err != nil {
+		return err
+	}
+	if questions != "" {
+		if err := writeQuestions(questions, seed, set); err != nil {
+			return err
+		}
+	}
+
+	g := &gen{r: rand.New(rand.NewPCG(trainSeed, 0x7a1)), leadins: leadins}
+	train, err := create(filepath.Join(out, "train.jsonl"))
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, f := range families {
+		total += f.weight
+	}
+	for made := 0; made < n; {
+		p := g.draw(false)
+		if seen[p.sig] || seen[p.question] {
+			continue // the numbers or the question of a held-back one
+		}
+		k := g.r.IntN(total)
+		f := families[0]
+		for _, f = range families {
+			if k < f.weight {
+				break
+			}
+			k -= f.weight
+		}
+		reg := only
+		if f.all {
+			reg = all
+		}
+		ex, _, err := transcript(ctx, p, f, reg, calc)
+		if err != nil {
+			return fmt.Errorf("question %q: %w", p.question, err)
+		}
+		for _, e := range ex {
+			train.write(e)
+		}
+		made++
+	}
+	return train.close()
+}
+
+// heldMix is the mix of the held-back set, in turn: per eight questions,
+// two calculations written out, two quantities named in words, three
+// questions that join two of them, and one answered without the
+// calculator or from its error.
+var heldMix = []func(*gen, bool) problem{arithmetic, compound, single, compound, arithmetic, single, compound, direct,
+	arithmetic, compound, single, compound, arithmetic, single, compound, negativeRoot}
+
+// An example is one model call and the reply the model is taught.
+type example struct {
+	Family string `json:"f"`
+	Prompt string `json:"p"`
+	Shared int    `json:"s"`
+	Reply  string `json:"r"`
+	// Steps are the byte ranges of the prompt that hold earlier replies
+	// the model is taught.
+	Steps [][2]int `json:"t,omitempty"`
+}
+
+// transcript runs the agent on p, with the replies the plan of p says,
+// and returns the calls the model is taught (those that are not
+// mistakes) and the final answer.
+func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, calc tools.Tool) ([]example, string, error) {
+	var replies []string
+	var taught []bool
+	obs := map[int]string{}
+	answer := p.answer
+	format := prompt.FormatStep
+	tmpl := prompt.Compact()
+	if f.object {
+		format, tmpl = prompt.FormatObject, tmpl.Object()
+	}
+	for i, s := range p.steps {
+		expr, thought := s.expr, s.thought
+		for j, o := range obs {
+			expr = strings.ReplaceAll(expr, fmt.Sprintf("{%d}", j), o)
+			thought = strings.ReplaceAll(thought, fmt.Sprintf("{%d}", j), o)
+		}
+		out, err := calc.Call(ctx, map[string]any{"expression": expr})
+		if s.mistake && err == nil {
+			continue // the calculator reads it: no mistake to learn from
+		}
+		if err == nil {
+			obs[i] = out
+			if p.answer == "" {
+				answer = out
+			}
+		} else if !s.mistake && p.contains == "" {
+			return nil, "", fmt.Errorf("the calculator cannot compute %q: %w", expr, err)
+		}
+		replies = append(replies, format(parser.Step{Kind: parser.KindAction, Thought: thought, Action: "calculator",
+			Args: map[string]any{"expression": expr}}))
+		taught = append(taught, !s.mistake)
+	}
+	thought := finalThought
+	if len(p.steps) == 0 {
+		thought = "I can answer this without a tool."
+	}
+	replies = append(replies, format(parser.Step{Kind: parser.KindFinal, Thought: thought, FinalAnswer: answer}))
+	taught = append(taught, true)
+
+	m := &scripted{replies: replies}
+	a := agent.New(m, reg, agent.WithTemplate(tmpl), agent.WithConstrain(agent.ConstrainOff), agent.WithRetries(0, 0, 0))
+	res, err := a.Run(ctx, p.question)
+	if err != nil {
+		return nil, "", err
+	}
+	if res.Answer != answer || len(m.prompts) != len(replies) {
+		return nil, "", fmt.Errorf("the agent answered %q in %d calls; the plan was %q in %d", res.Answer, len(m.prompts), answer, len(replies))
+	}
+	var ex []example
+	for i, pr := range m.prompts {
+		if !taught[i] {
+			continue
+		}
+		e := example{Family: f.name, Prompt: pr.text, Shared: pr.shared, Reply: replies[i]}
+		// The earlier replies stand in the scratchpad as the model wrote
+		// them: it learns from them there too.
+		at := pr.shared
+		for j := range i {
+			k := strings.Index(pr.text[at:], replies[j])
+			if k < 0 {
+				return nil, "", fmt.Errorf("reply %d is not in the scratchpad of call %d", j+1, i+1)
+			}
+			at += k
+			if taught[j] {
+				e.Steps = append(e.Steps, [2]int{at, at + len(replies[j])})
+			}
+			at += len(replies[j])
+		}
+		ex = append(ex, e)
+	}
+	return ex, answer, nil
+}
+
+// scripted is a model that replies from a script and keeps each prompt
+// as the chat template renders it.
+type scripted struct {
+	replies []string
+	prompts []rendered
+}
+
+// rendered is a prompt as the model reads it, and the length of its
+// system part.
+type rendered struct {
+	text   string
+	shared int
+}
+
+func (m *scripted) GenerateContent(_ context.Context, msgs []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+	i := len(m.prompts)
+	if i >= len(m.replies) {
+		return nil, errors.New("gen: the script has no more replies")
+	}
+	text, shared, err := chatML(msgs)
+	if err != nil {
+		return nil, err
+	}
+	m.prompts = append(m.prompts, rendered{text, shared})
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: m.replies[i], StopReason: "stop"}}}, nil
+}
+
+func (m *scripted) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {
+	return llms.GenerateFromSinglePrompt(ctx, m, p, opts...)
+}
+
+// chatML renders a system and a user message as the toy model's chat
+// template does (gguf.ToolsTemplate, and Ollama's version of it), ready
+// for the assistant's reply, and the length of the system part with the
+// start of the user's.
+func chatML(msgs []llms.MessageContent) (string, int, error) {
+	if len(msgs) != 2 || msgs[0].Role != llms.ChatMessageTypeSystem || msgs[1].Role != llms.ChatMessageTypeHuman {
+		return "", 0, fmt.Errorf("gen: the text protocol sends a system and a user message, not %d messages", len(msgs))
+	}
+	head := "<|im_start|>system\n" + model.MessageText(msgs[0]) + "<|im_end|>\n<|im_start|>user\n"
+	return head + model.MessageText(msgs[1]) + "<|im_end|>\n<|im_start|>assistant\n", len(head), nil
+}
+
+// jsonl writes JSON Lines to a file.
+type jsonl struct {
+	f   *os.File
+	w   *bufio.Writer
+	err error
+}
+
+func create(path string) (*jsonl, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &jsonl{f: f, w: bufio.NewWriter(f)}, nil
+}
+
+func (j *jsonl) write(v any) {
+	if j.err != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		j.err = err
+		return
+	}
+	j.w.Write(b)
+	j.err = j.w.WriteByte('\n')
+}
+
+func (j *jsonl) close() error {
+	if err := j.w.Flush(); j.err == nil {
+		j.err = err
+	}
+	if err := j.f.Close(); j.err == nil {
+		j.err = err
+	}
+	return j.err
+}
+
+// writeQuestions writes the held-back question set for eval.
+func writeQuestions(path string, seed uint64, set []map[string]any) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The toy model's held-back questions (go run ./testdata/toy/gen -seed %d): numbers and wordings\n", seed)
+	b.WriteString("# it never saw in training. Each answer is judged by its number, or by a text it must hold.\n")
+	for _, q := range set {
+		line, err := json.Marshal(q)
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
