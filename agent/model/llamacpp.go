@@ -244,7 +244,7 @@ func (c *llamacpp) applyTemplate(ctx context.Context, msgs []llms.MessageContent
 	if err != nil {
 		return "", err
 	}
-	resp, err := post(ctx, c.hc, c.base+"/apply-template", body, nil)
+	resp, err := post(ctx, c.hc, c.base+"/apply-template", body, replayable)
 	if err != nil {
 		var se *statusError
 		if errors.As(err, &se) && se.code == http.StatusNotFound {

@@ -211,6 +211,12 @@ func (r *reply) response() *llms.ContentResponse {
 // post sends body to url as JSON and returns the response, or the error
 // of a request that got none to read: the server's error status, read
 // from its body, or the server unreachable.
+// replayable is the header of a request that changes nothing on the
+// server, such as llama-server's /apply-template: Go's transport sends it
+// again on a new connection when the kept-alive one it reused turns out
+// closed (a nil X-Idempotency-Key marks it so and is not sent).
+var replayable = http.Header{"X-Idempotency-Key": nil}
+
 func post(ctx context.Context, hc *http.Client, url string, body []byte, header http.Header) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
