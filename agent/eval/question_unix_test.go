@@ -3,58 +3,17 @@
 package eval
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/bounded/boundedtest"
 )
 
-// TestLoadQuestionsReadsWithABound points eval at a question set that was once read
-// without end (/dev/zero), waited on forever (a FIFO) or
-// read whole however large: each is refused at once, and the error names
-// the bound.
+// TestLoadQuestionsReadsWithABound points eval at a question set that was
+// once read without end, waited on forever or read whole however large:
+// each is refused at once, and the error names the bound.
 func TestLoadQuestionsReadsWithABound(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	large := filepath.Join(dir, "large.jsonl")
-	if err := os.WriteFile(large, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(large, MaxQuestionSet+1); err != nil { // sparse: no disk used
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name, path string
-		err        error
-		want       string
-	}{
-		{"a device", "/dev/zero", bounded.ErrNotRegular, "/dev/zero is a character device, not a file"},
-		{"a FIFO", fifo, bounded.ErrNotRegular, "is a named pipe (FIFO), not a file"},
-		{"a file past the bound", large, bounded.ErrTooLarge, "is larger than 16 MiB"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			done := make(chan error, 1)
-			go func() {
-				_, err := LoadQuestions(tt.path)
-				done <- err
-			}()
-			select {
-			case err := <-done:
-				if !errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.want) {
-					t.Errorf("LoadQuestions = %v, want %v saying %q", err, tt.err, tt.want)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("LoadQuestions is still reading after 5s")
-			}
-		})
-	}
+	boundedtest.ReadsWithABound(t, "LoadQuestions", func(path string) error {
+		_, err := LoadQuestions(path)
+		return err
+	}, MaxQuestionSet, "16 MiB")
 }

@@ -5,59 +5,19 @@ package model
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/bounded/boundedtest"
 )
 
 // TestNewReplayReadsWithABound points --replay at what was once read
-// without end (/dev/zero reached 19 GB), waited on forever (a FIFO) or
-// read whole however large: each is refused at once, and the error names
-// the bound.
+// without end (/dev/zero reached 19 GB), waited on forever or read whole
+// however large: each is refused at once, and the error names the bound.
 func TestNewReplayReadsWithABound(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	large := filepath.Join(dir, "large.jsonl")
-	if err := os.WriteFile(large, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(large, MaxCassette+1); err != nil { // sparse: no disk used
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name, path string
-		err        error
-		want       string
-	}{
-		{"a device", "/dev/zero", bounded.ErrNotRegular, "/dev/zero is a character device, not a file"},
-		{"a FIFO", fifo, bounded.ErrNotRegular, "is a named pipe (FIFO), not a file"},
-		{"a file past the bound", large, bounded.ErrTooLarge, "is larger than 256 MiB"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			done := make(chan error, 1)
-			go func() {
-				_, err := NewReplay(tt.path)
-				done <- err
-			}()
-			select {
-			case err := <-done:
-				if !errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.want) {
-					t.Errorf("NewReplay = %v, want %v saying %q", err, tt.err, tt.want)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("NewReplay is still reading after 5s")
-			}
-		})
-	}
+	boundedtest.ReadsWithABound(t, "NewReplay", func(path string) error {
+		_, err := NewReplay(path)
+		return err
+	}, MaxCassette, "256 MiB")
 }
 
 // TestNewReplayStopsWhenTheContextEnds reads a cassette with a context
