@@ -506,7 +506,12 @@ func (p *Parser) callsWith(n naming, name, input string, form inputForm) bool {
 		return true
 	case namesIfInput:
 		// With arguments the call keeps: not an input the call reads as
-		// none ("[", "None,").
+		// none ("[", "None,"), nor one that writes the call again around
+		// none ("tool: tool()").
+		info, resolved := p.find(name)
+		if inner, innerForm, ok := p.repeatedCall(resolved, info, input); ok {
+			input, form = inner, innerForm
+		}
 		return !isPlaceholder(input) && !noInput(input, form) && hasInput(p.inputValue(input, form))
 	case namesSentence:
 		return p.sentenceCalls(name, p.inputValue(input, form), strings.TrimSpace(input) != "")

@@ -24,6 +24,7 @@ func TestANameWithAnInputIsACall(t *testing.T) {
 		{"a generic word used with arguments", "Action: tool\nAction Input: {\"pages\": [\"x\"]}", action("", "tool", obj{"pages": []any{"x"}})},
 		{"a placeholder-like word in an inline call", "Thought: I need a tool.\nAction: xxx ({\"q\": \"y\"})", action("I need a tool.", "xxx", obj{"q": "y"})},
 		{"a placeholder-like word with a text input", "Action: function\nAction Input: zig", action("", "function", obj{"input": "zig"})},
+		{"a placeholder-like word whose input writes the call again", "Action: tool: tool(zig)", action("", "tool", obj{"input": "zig"})},
 		{"a phrase with an empty object, a call with no arguments", "Action: List files in directory\nAction Input: {}", action("", "List files in directory", obj{})},
 		{"a phrase with None, a call with no arguments", "Action: List files in directory\nAction Input: None", action("", "List files in directory", obj{})},
 		// Longer than names are, but an input follows and no plan is
@@ -46,6 +47,9 @@ func TestWhatNamesNoToolStaysSo(t *testing.T) {
 			{"a placeholder that says it is a name", "Action: tool_name\nAction Input: zig", parser.ErrNoToolName, "tool_name"},
 			{"a placeholder in brackets", "Action: [tool]\nAction Input: zig", parser.ErrNoToolName, "names no tool"},
 			{"a generic word without an input", "Thought: x\nAction: tool", parser.ErrNoToolName, "tool"},
+			// FuzzRoundTrip found that the call written again around no
+			// input made a call that, rendered, read as none.
+			{"a generic word whose input writes the call again with none", "Action: tool: tool( )", parser.ErrNoToolName, "tool"},
 			{"a phrase without an input", "Thought: x\nAction: Search the internet for it", parser.ErrNoToolName, "Search the internet"},
 			{"a plan with an input", "Action: I will search the web for it\nAction Input: zig", parser.ErrNoToolName, "I will search"},
 			{"a plan after a sequencing word", "Action: Now let me look it up\nAction Input: zig", parser.ErrNoToolName, "let me"},
