@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -100,15 +99,12 @@ func promptTemplate(style, lang, file string) (*prompt.Template, error) {
 		return prompt.ParseFile(file)
 	}
 	tmpl, err := prompt.Builtin(style, lang)
-	switch {
-	case err == nil:
-		return tmpl, nil
-	case !slices.Contains(prompt.Styles(), strings.ToLower(style)):
-		return nil, usagef("--prompt: %s; or write your own prompt and pass it with --prompt-file", unknown("prompt", style, prompt.Styles()))
-	case !slices.Contains(prompt.Languages(), strings.ToLower(lang)):
-		return nil, usagef("--lang: %s; or write your own prompt and pass it with --prompt-file", unknown("language", lang, prompt.Languages()))
+	if err != nil {
+		// --prompt and --lang take only their words, from every source:
+		// what Builtin refuses is the pair of them.
+		return nil, usagef("--prompt %s is written in English only: leave out --lang %s, or use --prompt %s", style, lang, prompt.Full)
 	}
-	return nil, usagef("--prompt %s is written in English only: leave out --lang %s, or use --prompt %s", style, lang, prompt.Full)
+	return tmpl, nil
 }
 
 // session is what ask and chat run with: the agent, its tools and the
