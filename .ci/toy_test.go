@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,19 +63,6 @@ func heldBackQuestions(t *testing.T) []heldBack {
 		qs = append(qs, q)
 	}
 	return qs
-}
-
-// runLong runs the binary to its end, within limit.
-func runLong(t *testing.T, in invocation, limit time.Duration) outcome {
-	t.Helper()
-	s := start(t, in)
-	timer := time.AfterFunc(limit, func() { s.cmd.Process.Kill() })
-	defer timer.Stop()
-	var exit *exec.ExitError
-	if err := s.cmd.Wait(); err != nil && !errors.As(err, &exit) {
-		t.Fatal(err)
-	}
-	return s.outcome()
 }
 
 // toyAsked are the held-back questions ask is tried on: a calculation
@@ -153,13 +139,13 @@ func TestTheToyModelEvaluation(t *testing.T) {
 		}
 		for _, style := range styles {
 			dir := t.TempDir()
-			live := runLong(t, invocation{args: []string{"eval", "--prompt", style, "--models", provider + ":toy@" + srv.URL,
+			live := runWithin(t, invocation{args: []string{"eval", "--prompt", style, "--models", provider + ":toy@" + srv.URL,
 				"--protocol", "text,constrained,native", "--record", dir, set}}, 15*time.Minute)
 			t.Logf("%s, --prompt %s:\n%s%s", r.name, style, live.stdout, live.stderr)
 			if live.code != 0 && style == "compact" {
 				t.Fatalf("eval failed\n%s", live)
 			}
-			replay := runLong(t, invocation{args: []string{"eval", "--json", "--prompt", style, "--models", provider + ":toy",
+			replay := runWithin(t, invocation{args: []string{"eval", "--json", "--prompt", style, "--models", provider + ":toy",
 				"--protocol", "text,constrained,native", "--replay", dir, set}}, time.Minute)
 			tally := map[string]*toyTally{}
 			for _, line := range strings.Split(strings.TrimSpace(replay.stdout), "\n") {
