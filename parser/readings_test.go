@@ -10,14 +10,15 @@ import (
 	"github.com/react-agent/react-agent/parser"
 )
 
-// testdata/parser/readings.jsonl holds every input that three earlier
+// testdata/parser/readings.jsonl holds every input that four earlier
 // builds were tested on, with what each build read: 201d578, the release
 // before the wave whose parser landed in merge 8a25ebd; 49bef0a, the
-// state after it; and 92cf645, the state after the next round (merge
-// 2607573; main's 93e6d1a has the same parser). Each line names its tools
-// (a set of testdata/parser/readings-tools.json), the text, the options
-// the loop would pass, which builds' tests parsed it ("tested_at"), and
-// the readings: a step, or {"error": "<sentinel>"}.
+// state after it; 92cf645, the state after the next round (merge
+// 2607573; main's 93e6d1a has the same parser); and 2e78e25, the state
+// after the round after that (merges 7efb338 and ebdefbe). Each line
+// names its tools (a set of testdata/parser/readings-tools.json), the
+// text, the options the loop would pass, which builds' tests parsed it
+// ("tested_at"), and the readings: a step, or {"error": "<sentinel>"}.
 //
 // How the list was made: at each commit, Parse was instrumented to write
 // every input it was given, with its tools and options, and the build's
@@ -34,6 +35,10 @@ import (
 // expect. 201d578 has no options: an input with options has no reading
 // of it. 92cf645's tests added the tool set "registered-names" and 140
 // inputs.
+//
+// 2e78e25 was recorded the same way, with go test ./parser/... and
+// REACT_AGENT_REQUIRE_SHARED=1: its tests added 47 inputs. Every line has
+// its reading, which is always kept (its tests passed).
 
 // readingChange is a reading that differs from an earlier build's on
 // purpose: why, and what the parser reads now (a reading in the file's
@@ -170,6 +175,7 @@ func TestNoCaseLost(t *testing.T) {
 			Release   json.RawMessage `json:"201d578"`
 			Wave      json.RawMessage `json:"49bef0a"`
 			Round     json.RawMessage `json:"92cf645"`
+			Latest    json.RawMessage `json:"2e78e25"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			t.Fatalf("line %d: %v", n, err)
@@ -183,7 +189,7 @@ func TestNoCaseLost(t *testing.T) {
 		for _, was := range []struct {
 			build   string
 			reading json.RawMessage
-		}{{"201d578", c.Release}, {"49bef0a", c.Wave}, {"92cf645", c.Round}} {
+		}{{"201d578", c.Release}, {"49bef0a", c.Wave}, {"92cf645", c.Round}, {"2e78e25", c.Latest}} {
 			if was.reading == nil {
 				continue
 			}
