@@ -262,6 +262,7 @@ type reply struct {
 	skipping   bool   // an echoed observation is skipped: the next label starts the reply
 	noTool     string // the first Action value that named no tool, if any
 	nextOwn    int    // see inThought: 0 until looked for
+	nested     bool   // the reply is the part of one after a tool gate (see callAfterGate)
 }
 
 // init readies r to parse body.
@@ -442,6 +443,9 @@ func (r *reply) step() (Step, error) {
 		if rd, ok := r.callLine(r.start); ok {
 			return rd.step, rd.err
 		}
+		if rd, ok := r.callAfterGate(); ok {
+			return rd.step, rd.err
+		}
 		if answer, ok := gateAnswer(content); ok {
 			return r.p.answer("", answer)
 		}
@@ -503,6 +507,9 @@ func (r *reply) step() (Step, error) {
 	if rd, ok := r.callLine(r.start); ok {
 		return rd.step, rd.err
 	}
+	if rd, ok := r.callAfterGate(); ok {
+		return rd.step, rd.err
+	}
 	if answer, ok := gateAnswer(r.body[r.start:r.end]); ok {
 		return r.p.answer("", answer)
 	}
@@ -516,6 +523,27 @@ func (r *reply) step() (Step, error) {
 		return Step{}, r.p.errGate(g.answer)
 	}
 	return Step{}, r.p.errNoAction()
+}
+
+// callAfterGate reads the call that follows LangChain's conversational
+// tool gate, answered "Yes", on the gate's own line, where no label opens
+// the line to show it: "The user asks for the weather. Do I need to use
+// a tool? Yes Action: web_search Action Input: Lisbon". The reply is read
+// again from the Action label, once: not again for a gate in that part.
+func (r *reply) callAfterGate() (reading, bool) {
+	if r.nested {
+		return reading{}, false
+	}
+	at, ok := gateCall(r.body[r.start:r.end])
+	if !ok {
+		return reading{}, false
+	}
+	at += r.start
+	var again reply
+	again.init(r.p, r.body[at:r.end])
+	again.nested = true
+	st, err := again.step()
+	return reading{r.withThought(st, at), err}, true
 }
 
 // answer builds the step for a final answer written as text. A JSON call
