@@ -30,8 +30,8 @@
 // read an Action Input as written, program.go tells a program written as
 // one (which runs on across blank lines) from the commentary after an
 // input, python.go reads its Python forms, and args.go fits it to the
-// tool's arguments; calls.go reads inline calls,
-// markup.go calls written as tags, protocol.go JSON-object protocols,
-// prose.go replies without labels, reasoning.go <think> blocks, and
-// context.go what the loop knows (Options).
+// tool's arguments; calls.go reads inline calls, markup.go calls written
+// as tags or as code fences tagged with a tool's name, protocol.go
+// JSON-object protocols, prose.go replies without labels, reasoning.go
+// <think> blocks, and context.go what the loop knows (Options).
 package parser

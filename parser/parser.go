@@ -443,6 +443,9 @@ func (r *reply) step() (Step, error) {
 		if rd, ok := r.callLine(r.start); ok {
 			return rd.step, rd.err
 		}
+		if rd, ok := r.fencedCall(); ok {
+			return rd.step, rd.err
+		}
 		if rd, ok := r.callAfterGate(); ok {
 			return rd.step, rd.err
 		}
@@ -505,6 +508,9 @@ func (r *reply) step() (Step, error) {
 		return rd.step, rd.err
 	}
 	if rd, ok := r.callLine(r.start); ok {
+		return rd.step, rd.err
+	}
+	if rd, ok := r.fencedCall(); ok {
 		return rd.step, rd.err
 	}
 	if rd, ok := r.callAfterGate(); ok {
@@ -682,6 +688,10 @@ func (r *reply) action(i int) (reading, bool) {
 			}
 		}
 		if strings.HasPrefix(rest, "```") {
+			if rd, ok := p.toolFence(rest); ok {
+				// A fence tagged with the tool's name, its input inside.
+				return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
+			}
 			// The name in a code block of its own.
 			rest = unfence(rest)
 		}

@@ -90,7 +90,7 @@ func (tb *shapeTable) run(t *testing.T) {
 }
 
 // newShapes are the tables of the shapes read since 2e78e25.
-var newShapes = []*shapeTable{&programInputs, &programInputsRegistered, &gateBranches}
+var newShapes = []*shapeTable{&programInputs, &programInputsRegistered, &gateBranches, &toolFences}
 
 // decidedReadings are the readings the tables of newShapes decide, by
 // the text, in the form of changedReadings.
