@@ -31,7 +31,8 @@
 // one (which runs on across blank lines) from the commentary after an
 // input, python.go reads its Python forms, and args.go fits it to the
 // tool's arguments; calls.go reads inline calls, markup.go calls written
-// as tags or as code fences tagged with a tool's name, protocol.go
-// JSON-object protocols, prose.go replies without labels, reasoning.go
-// <think> blocks, and context.go what the loop knows (Options).
+// as tags or as code fences tagged with a tool's name, wordcalls.go
+// calls written in words, protocol.go JSON-object protocols, prose.go
+// replies without labels, reasoning.go <think> blocks, and context.go
+// what the loop knows (Options).
 package parser

@@ -463,6 +463,9 @@ func (r *reply) step() (Step, error) {
 		if before, answer, ok := answerAfterStockLine(content); ok {
 			return r.p.answer(cleanText(before), answer)
 		}
+		if rd, ok := r.wordCall(); ok {
+			return rd.step, rd.err
+		}
 		if err := r.p.notAnAnswer(content); err != nil {
 			return Step{}, err
 		}
@@ -521,6 +524,11 @@ func (r *reply) step() (Step, error) {
 	}
 	if rd, ok := r.answerInThought(); ok {
 		return rd.step, rd.err
+	}
+	if !emptyAction {
+		if rd, ok := r.wordCall(); ok {
+			return rd.step, rd.err
+		}
 	}
 	if emptyAction {
 		return Step{}, r.p.errNoToolName(r.noTool)

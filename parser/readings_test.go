@@ -90,7 +90,8 @@ func (tb *shapeTable) run(t *testing.T) {
 }
 
 // newShapes are the tables of the shapes read since 2e78e25.
-var newShapes = []*shapeTable{&programInputs, &programInputsRegistered, &gateBranches, &toolFences}
+var newShapes = []*shapeTable{&programInputs, &programInputsRegistered, &gateBranches, &toolFences, &wordCalls,
+	&wordCallsRegistered, &wordCallsNoRegistry}
 
 // decidedReadings are the readings the tables of newShapes decide, by
 // the text, in the form of changedReadings.
