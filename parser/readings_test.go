@@ -68,6 +68,19 @@ var changedReadings = map[string]readingChange{
 		`{"kind": "action", "thought": "", "action": "either web_search or calculator", "args": {"input": "zig"}}`},
 	"Action: Click on the first result\nAction Input: the first one": {"49bef0a read no tool; an imperative phrase is how tools are named (\"Search the internet\"), and an input follows it",
 		`{"kind": "action", "thought": "", "action": "Click on the first result", "args": {"input": "the first one"}}`},
+	// Examples of the shipped corpus (testdata/parser/score.jsonl) for the
+	// shapes 2e78e25 read otherwise, beside the tables of newShapes.
+	"I need to calculate the 10th fibonacci number\nAction: Python_REPL\nAction Input: " + fibonacci + "\nObservation: 55": {
+		"2e78e25 kept the program up to its first blank line; a program is the input across blank lines (programInputs)",
+		`{"kind": "action", "thought": "I need to calculate the 10th fibonacci number", "action": "Python_REPL", "args": {"input": ` + jsonString(fibonacci) + `}}`},
+	"I'll read the notes first.\n```read_file\nnotes.txt\n```": {"2e78e25 read an answer that shows code; a fence tagged with a registered tool's name that ends the reply calls it (toolFences)",
+		`{"kind": "action", "thought": "I'll read the notes first.", "action": "read_file", "args": {"path": "notes.txt"}}`},
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) string {
+	data, _ := json.Marshal(s) // a string always marshals
+	return string(data)
 }
 
 // shapeTable is a table of replies of one shape that 2e78e25 read
