@@ -756,6 +756,14 @@ func (r *reply) action(i int) (reading, bool) {
 		// written as a numbered list, not a call.
 		naming = namesNothing
 	}
+	if naming == namesSentence && input == "" {
+		// "Action: I will use the calculator tool with input `2+2`": a
+		// call written in words, as the Action's value.
+		if c, ok := p.callInWords(line, 0); ok && idle(line[c.end:]) {
+			st, err := p.wordCallStep(thought, c)
+			return reading{st, err}, true
+		}
+	}
 	if !p.callsWith(naming, name, input, form) {
 		// A word that calls only with an input, written without one, or
 		// words that name no tool (the thought written again): not a

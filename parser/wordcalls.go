@@ -28,18 +28,36 @@ const maxWordCallTail = 1024
 // thought is the text up to the end of the call's sentence.
 func (r *reply) wordCall() (reading, bool) {
 	s := r.body[r.start:r.end]
-	from := max(0, len(s)-maxWordCallTail)
+	c, ok := r.p.callInWords(s, max(0, len(s)-maxWordCallTail))
+	if !ok || !idle(s[c.end:]) {
+		return reading{}, false
+	}
+	st, err := r.p.wordCallStep(r.thought(r.start+c.end), c)
+	return reading{st, err}, true
+}
+
+// wordCall is a call written in words: the tool's name, its input, and
+// where the sentence that holds it ends.
+type wordCall struct {
+	name string
+	in   wordInput
+	end  int
+}
+
+// callInWords finds the first call written in words in s, from offset
+// from on.
+func (p *Parser) callInWords(s string, from int) (wordCall, bool) {
 	for i := from; ; {
 		k := indexWith(s, i)
 		if k < 0 {
-			return reading{}, false
+			return wordCall{}, false
 		}
 		i = k + len("with")
 		clause, sentence := clauseStart(s, from, k)
 		if hasCondition(s[sentence:k]) {
 			continue
 		}
-		name, info, ok := r.p.wordCallName(s[clause:k])
+		name, info, ok := p.wordCallName(s[clause:k])
 		if !ok {
 			continue
 		}
@@ -47,22 +65,20 @@ func (r *reply) wordCall() (reading, bool) {
 		if !ok {
 			continue
 		}
-		end := sentenceEnd(s, in.end)
-		if !idle(s[end:]) {
-			return reading{}, false
-		}
-		thought := r.thought(r.start + end)
-		if in.key != "" {
-			st, err := r.p.objectCallStep(thought, call{name: name, args: map[string]any{in.key: in.text}, hasArgs: true})
-			return reading{st, err}, true
-		}
-		form := jsonString // the whole of a quoted input, blank lines and all
-		if in.object {
-			form = asWritten
-		}
-		st, err := r.p.call(thought, name, in.text, form)
-		return reading{st, err}, true
+		return wordCall{name: name, in: in, end: sentenceEnd(s, in.end)}, true
 	}
+}
+
+// wordCallStep builds the step for the call in words c.
+func (p *Parser) wordCallStep(thought string, c wordCall) (Step, error) {
+	if c.in.key != "" {
+		return p.objectCallStep(thought, call{name: c.name, args: map[string]any{c.in.key: c.in.text}, hasArgs: true})
+	}
+	form := jsonString // the whole of a quoted input, blank lines and all
+	if c.in.object {
+		form = asWritten
+	}
+	return p.call(thought, c.name, c.in.text, form)
 }
 
 // indexWith returns the offset of the first word "with" (or "With") in
@@ -229,12 +245,15 @@ const maxInputWords = 4
 // wordCallInput reads the input written after "with", which ends at
 // s[from]: a few words that say what it is, perhaps the name of one of
 // the tool's own arguments ("with the query"), then the input in
-// backticks or quotes, or an object.
+// backticks or quotes, or an object; or, after such words and a colon,
+// the rest of the line ("with the input: 9 ** 3").
 func wordCallInput(info *toolInfo, s string, from int) (wordInput, bool) {
 	var in wordInput
 	i := from
 	for words := 0; ; {
+		labelled := false // a word that says what the input is, then a colon: "with the input: 9 ** 3"
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == ':' || s[i] == '=') {
+			labelled = labelled || words > 0 && s[i] == ':'
 			i++
 		}
 		if i == len(s) {
@@ -251,6 +270,18 @@ func wordCallInput(info *toolInfo, s string, from int) (wordInput, bool) {
 			}
 			in.text, in.object, in.end = s[i:i+n], true, i+n
 			return in, true
+		}
+		if labelled {
+			// The rest of the line, but for the full stop that ends
+			// the sentence.
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s)
+			} else {
+				end += i
+			}
+			in.text, in.end = strings.TrimSuffix(strings.TrimSpace(s[i:end]), "."), end
+			return in, strings.TrimSpace(in.text) != ""
 		}
 		n := 0
 		for i+n < len(s) && isIdentByte(s[i+n]) {

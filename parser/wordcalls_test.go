@@ -26,6 +26,12 @@ var wordCalls = shapeTable{why: "a call written in words names a tool and an inp
 		action("I should use the http_request tool with the method `HEAD`.", "http_request", obj{"method": "HEAD"})},
 	{"before a made-up observation", "I will use the calculator tool with input `2+2`.\nObservation: 4",
 		action("I will use the calculator tool with input `2+2`.", "calculator", obj{"expression": "2+2"})},
+	{"the input after a colon", "I will use the calculator tool with the input: 9 ** 3",
+		action("I will use the calculator tool with the input: 9 ** 3", "calculator", obj{"expression": "9 ** 3"})},
+	{"the input after a colon, to the end of its line", "Thought: I'll use web_search with the query: population of Tokyo.\nObservation: 14 million",
+		action("I'll use web_search with the query: population of Tokyo.", "web_search", obj{"query": "population of Tokyo"})},
+	{"as an Action's value", "Thought: add them\nAction: I will use the calculator tool with input `2+2`",
+		action("add them", "calculator", obj{"expression": "2+2"})},
 }}
 
 // wordCallsRegistered are calls in words of a registered tool, its name
@@ -58,12 +64,15 @@ func TestWordsThatMakeNoCallStayWhatTheyWere(t *testing.T) {
 		{"a library, not a tool", "I will use the `pandas` library with input `df`.", parser.ErrNotAnAnswer, "says what you will do"},
 		{"no input in quotes", "I will use the calculator tool with the numbers above.", parser.ErrNotAnAnswer, "says what you will do"},
 		{"an Action that names no tool after it", "Thought: I'll use the calculator tool with input `2+2`.\nAction: None", parser.ErrNoToolName, "None"},
+		{"a step of a numbered plan", "1. **Action:** I will use the calculator tool with input `2+2`", parser.ErrNoToolName, "names no tool"},
 	})
 	runCases(t, []parseCase{
 		{"words to the reader", "You can use the calculator tool with the input `9 ** 3`.", final("", "You can use the calculator tool with the input `9 ** 3`.")},
 		{"a plan on a condition", "If needed, I will use the calculator tool with input `2+2`.", final("", "If needed, I will use the calculator tool with input `2+2`.")},
 		{"a call already made", "I used the calculator tool with input `2+2` and got 4.", final("", "I used the calculator tool with input `2+2` and got 4.")},
 		{"more said after it", "I will use the calculator tool with input `2+2`. The result is 4.", final("", "I will use the calculator tool with input `2+2`. The result is 4.")},
+		{"a colon after words that name no input", "I will use the calculator tool with the following numbers: 2, 3 and 4.",
+			final("", "I will use the calculator tool with the following numbers: 2, 3 and 4.")},
 		{"an Action below it", "Thought: I'll use the calculator tool with input `2+2`.\nAction: web_search\nAction Input: zig",
 			action("I'll use the calculator tool with input `2+2`.", "web_search", obj{"query": "zig"})},
 		{"a final answer below it", "Thought: I'll use the calculator tool with input `2+2`.\nFinal Answer: 4", final("I'll use the calculator tool with input `2+2`.", "4")},
