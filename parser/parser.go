@@ -756,7 +756,7 @@ func (r *reply) action(i int) (reading, bool) {
 		// written as a numbered list, not a call.
 		naming = namesNothing
 	}
-	if naming == namesSentence && input == "" {
+	if naming == namesSentence && input == "" && len(line) <= maxWordCallTail {
 		// "Action: I will use the calculator tool with input `2+2`": a
 		// call written in words, as the Action's value.
 		if c, ok := p.callInWords(line, 0); ok && idle(line[c.end:]) {
