@@ -203,7 +203,8 @@ func (p *Parser) wordCallName(clause string) (string, *toolInfo, bool) {
 const maxNameWords = 3
 
 // clauseWordsAll appends the words of clause, split at white space, to
-// words, as far as words has room: ok is false when it has none left.
+// words, or none when they do not all fit in its room: a clause of more
+// words is no plan with a tool's name in it.
 func clauseWordsAll(words []string, clause string) []string {
 	for _, w := range strings.Fields(clause) {
 		if len(words) == cap(words) {
