@@ -140,6 +140,11 @@ func (p *Parser) wordCallName(clause string) (string, *toolInfo, bool) {
 	for i < len(words) && (sequenceWord(words[i]) || wordIs(words[i], "thus") || wordIs(words[i], "therefore")) {
 		i++
 	}
+	// The subject, or the participle, opens with one of few letters: most
+	// clauses are known to be no such plan at one look.
+	if i == len(words) || strings.IndexByte("iIwWlLuUcC", words[i][0]) < 0 {
+		return "", nil, false
+	}
 	next := func(w ...string) bool {
 		for k, x := range w {
 			if i+k >= len(words) || !wordIs(words[i+k], x) {
@@ -206,11 +211,20 @@ const maxNameWords = 3
 // words, or none when they do not all fit in its room: a clause of more
 // words is no plan with a tool's name in it.
 func clauseWordsAll(words []string, clause string) []string {
-	for _, w := range strings.Fields(clause) {
+	for clause != "" {
+		clause = strings.TrimLeft(clause, " \t\n")
+		if clause == "" {
+			break
+		}
+		end := strings.IndexAny(clause, " \t\n")
+		if end < 0 {
+			end = len(clause)
+		}
 		if len(words) == cap(words) {
 			return words[:0]
 		}
-		words = append(words, w)
+		words = append(words, clause[:end])
+		clause = clause[end:]
 	}
 	return words
 }
