@@ -97,8 +97,11 @@ func (c *codeReader) paragraph(p string) paragraphKind {
 		default:
 			return proseParagraph
 		}
-		depth = max(0, depth+bracketDepth(t))
-		c.docstring = openDocstring(t)
+		d, quotes := bracketDepth(t)
+		depth = max(0, depth+d)
+		if quotes {
+			c.docstring = openDocstring(t)
+		}
 	}
 	if !code {
 		return commentParagraph
@@ -123,30 +126,46 @@ func openDocstring(t string) string {
 	return ""
 }
 
+// codeBytes sorts the bytes bracketDepth looks at: 1 opens a bracket,
+// 2 closes one, 3 opens a string, 4 a comment; 0 is any other byte.
+var codeBytes = func() (t [256]uint8) {
+	for _, c := range "([{" {
+		t[c] = 1
+	}
+	for _, c := range ")]}" {
+		t[c] = 2
+	}
+	for _, c := range "\"'`" {
+		t[c] = 3
+	}
+	t['#'] = 4
+	return t
+}()
+
 // bracketDepth returns how many more brackets t opens than it closes,
-// outside its strings and comments.
-func bracketDepth(t string) int {
-	depth := 0
-	var quote byte
+// outside its strings and comments, and whether t has a quote.
+func bracketDepth(t string) (depth int, quotes bool) {
 	for i := 0; i < len(t); i++ {
-		switch c := t[i]; {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '#':
-			return depth
-		case c == '(' || c == '[' || c == '{':
+		switch codeBytes[t[i]] {
+		case 0:
+		case 1:
 			depth++
-		case c == ')' || c == ']' || c == '}':
+		case 2:
 			depth--
+		case 3:
+			quotes = true
+			// The string, to its closing quote.
+			q := t[i]
+			for i++; i < len(t) && t[i] != q; i++ {
+				if t[i] == '\\' {
+					i++
+				}
+			}
+		case 4:
+			return depth, quotes
 		}
 	}
-	return depth
+	return depth, quotes
 }
 
 // codeKeywords are the words that open a statement of Python (in lower
@@ -252,9 +271,15 @@ func afterTarget(s string) bool {
 		s = strings.TrimLeft(s[n:], " \t")
 	}
 	// An augmented assignment's operator, then "=" but not "==".
-	s = strings.TrimLeft(s, "+-*/%&|^@<>:")
+	for len(s) > 0 && operatorBytes[s[0]] {
+		s = s[1:]
+	}
 	return len(s) > 1 && s[0] == '=' && s[1] != '=' && strings.TrimSpace(s[1:]) != ""
 }
+
+// operatorBytes are the bytes of an augmented assignment's operator
+// ("+=", "//=", "**=", ">>=", ":=").
+var operatorBytes = newByteSet("+-*/%&|^@<>:")
 
 // keywordFits reports whether rest, what follows a keyword in the line t,
 // is as code writes it.
