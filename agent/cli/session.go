@@ -296,7 +296,7 @@ func (s *session) newModel(ctx context.Context) (llms.Model, error) {
 	if err := checkProvider(s.fs, s.flags.model.Provider); err != nil {
 		return nil, err
 	}
-	m, err := model.New(ctx, s.withProviderEnv(s.flags.model))
+	m, err := model.New(ctx, s.withEnv(s.flags.model))
 	if err != nil {
 		return nil, err
 	}
