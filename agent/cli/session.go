@@ -284,6 +284,7 @@ func (s *session) traceOptions() []agent.Option {
 		trace.Color(tty && s.getenv("NO_COLOR") == "" && s.getenv("TERM") != "dumb"),
 		trace.Spinner(tty && s.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
 		trace.Verbose(f.verbose))
+	s.stdlog.beforeNote(s.trace.EndLine)
 	opts := []agent.Option{agent.WithEvents(advised(s.chat, notices(f.verbose, withHints(s.trace.Event))))}
 	if !f.noStream && (f.stream || (tty && !s.fs.Changed("stream"))) {
 		opts = append(opts, agent.WithStreaming(s.trace.Token))
