@@ -168,10 +168,16 @@ func (e *env) runMeta(f *agentFlags) logs.Run {
 }
 
 // logSecrets are the strings the log must not keep: the API key in use,
-// the keys of every provider's variable, and the headers of MCP servers
-// and their environment variables that name a secret.
+// the keys of every provider's variable, the passwords of the model's and
+// the search engine's URLs, and the headers of MCP servers and their
+// environment variables that name a secret.
 func (e *env) logSecrets(f *agentFlags, servers []mcp.Server) []string {
 	secrets := []string{f.model.APIKey}
+	for _, u := range []string{f.model.BaseURL, f.tools().SearchURL} {
+		for _, span := range urlPasswords(u) {
+			secrets = append(secrets, u[span[0]:span[1]])
+		}
+	}
 	for _, p := range model.Providers() {
 		if p.KeyEnv != "" {
 			secrets = append(secrets, e.getenv(p.KeyEnv))
