@@ -196,7 +196,7 @@ var ErrRedirected = errors.New("the call was redirected to another server")
 type redirectError struct{ from, to *url.URL }
 
 func (e *redirectError) Error() string {
-	return fmt.Sprintf("the server at %s redirected the call to %s, which is not followed: the call's key would go along",
+	return fmt.Sprintf("the server at %s redirected the call to %s, which is not followed: a call and its key go only to the server given",
 		origin(e.from), redact.URL(e.to.String()))
 }
 
