@@ -110,10 +110,9 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 // the environment or the config file, as for any run; when the
 // conversation's provider replaces the one the environment or the config
 // file named, their base URL and key, meant for that one, are dropped,
-// so that the provider's own variables (OPENAI_API_KEY, …) apply; but
-// not at a server of the conversation's own address, which the log does
-// not say was chosen rather than found: there, as at a server found, only
-// a key given for it goes (see findProvider).
+// so that the provider's own variables (OPENAI_API_KEY, …) apply, unless
+// the log says the provider was found by asking the server: then, as
+// for a server found, only a key given for it goes (see findProvider).
 func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
 	last, ok := sess.Continued()
 	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
@@ -144,12 +143,8 @@ func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Ses
 	if !onCommandLine("base-url") && last.BaseURL != "" && !sess.SameServer(e.baseURL(f)) {
 		set("base-url", last.BaseURL)
 	}
-	fromConversation := func(name string) bool {
-		from := fs.Lookup(name).Annotations[sourceAnnotation]
-		return len(from) > 0 && from[0] == "conversation "+sess.ID()
-	}
-	if fromConversation("provider") && fromConversation("base-url") {
-		f.model.Found = true
+	if from := fs.Lookup("provider").Annotations[sourceAnnotation]; len(from) > 0 && from[0] == "conversation "+sess.ID() {
+		f.model.Found = last.ProviderFound
 	}
 }
 
@@ -174,7 +169,7 @@ func (e *env) runMeta(f *agentFlags) logs.Run {
 	if name == "" {
 		name = r.Model
 	}
-	return logs.Run{Provider: f.model.Provider, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol}
+	return logs.Run{Provider: f.model.Provider, ProviderFound: f.model.Found, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol}
 }
 
 // logSecrets are the strings the log must not keep: the API key in use,
