@@ -88,6 +88,10 @@ func TestSettingsHideAPasswordInTheServersURL(t *testing.T) {
 			t.Errorf("want the password and the key hidden\n%s", got)
 		}
 	}
+	got := args("settings", "--search-engine", "searxng", "--search-url", "http://bob:hunter2-secret@127.0.0.1:8888").run(t)
+	if v, _ := settingLine(got.stdout, "search-url"); got.code != 0 || strings.Contains(got.stdout, "hunter2-secret") || v != "http://bob:***@127.0.0.1:8888" {
+		t.Errorf("want the password of --search-url hidden\n%s", got)
+	}
 }
 
 // TestAContinuedConversationGetsNoKeyMeantForAnother logs a conversation

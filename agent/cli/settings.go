@@ -140,7 +140,7 @@ func runSettings(c *call, f *agentFlags) error {
 			value = "(set)"
 		case name == "api-key":
 			value = "(none)"
-		case name == "base-url":
+		case name == "base-url", name == "search-url":
 			value = hideURLSecrets(value)
 		}
 		value = strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(c.forTerminal(stdout, value))
