@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/react-agent/react-agent/agent"
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
@@ -375,5 +376,26 @@ func TestEvalWorkersShareOneModelPerServer(t *testing.T) {
 		if s.Calls() != 12 || s.Connections() > 6 {
 			t.Errorf("server %d: %d calls on %d connections; want 12 calls on a few", i+1, s.Calls(), s.Connections())
 		}
+	}
+}
+
+// TestEvalKeepsAConnectionForEachRunAtOnce evaluates 64 questions eight
+// at a time on a server slow enough that the runs overlap: each keeps
+// its connection for the next, where Go's client keeps two to a server
+// and opened a new one for most calls.
+func TestEvalKeepsAConnectionForEachRunAtOnce(t *testing.T) {
+	t.Parallel()
+	s := modeltest.NewOllama([]string{"Thought: done\nFinal Answer: 4"}, modeltest.Repeat(), modeltest.Slow(5*time.Millisecond))
+	defer s.Close()
+	var set strings.Builder
+	for i := range 64 {
+		fmt.Fprintf(&set, `{"id": "q%d", "question": "What is 2 + 2?", "expect": "4"}`+"\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "set.jsonl")
+	os.WriteFile(path, []byte(set.String()), 0o644)
+	got := args("eval", "-j", "8", "--models", "ollama:m@"+s.URL, path).run(t)
+	t.Logf("%d calls on %d connections", s.Calls(), s.Connections())
+	if got.code != 0 || s.Calls() != 64 || s.Connections() > 10 {
+		t.Errorf("%d calls on %d connections; want 64 on no more than the runs at once, and a few\n%s", s.Calls(), s.Connections(), got)
 	}
 }

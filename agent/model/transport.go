@@ -55,6 +55,10 @@ const (
 	maxErrorBody = 64 << 10
 	// maxRedirects bounds the redirects a call follows.
 	maxRedirects = 3
+	// maxIdlePerServer bounds the idle connections a model keeps to its
+	// server for the calls after: as many as an evaluation's runs at once
+	// (eval -j) may want, where Go's default keeps 2.
+	maxIdlePerServer = 16
 )
 
 // boundedTransport is the transport of every call: it bounds the bytes of a
@@ -157,6 +161,7 @@ func newHTTPClient(base *http.Client, getenv func(string) string, maxReply int64
 			DialContext:           (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext,
 			ForceAttemptHTTP2:     true,
 			MaxIdleConns:          100,
+			MaxIdleConnsPerHost:   maxIdlePerServer,
 			IdleConnTimeout:       90 * time.Second,
 			TLSHandshakeTimeout:   10 * time.Second,
 			ExpectContinueTimeout: time.Second,
