@@ -91,6 +91,15 @@ var migrations = []string{
 	INSERT INTO runs_fts (runs_fts) VALUES ('rebuild');
 	INSERT INTO events_fts (events_fts) VALUES ('rebuild');
 	UPDATE runs SET indexed_upto = coalesce((SELECT max(id) FROM events WHERE run_id = runs.id), 0);`,
+
+	// 4: how each run asked the model, beside its protocol: the prompt
+	// (a built-in one's name, or the file of one's own), its language
+	// and the tools chosen, so that a continued conversation goes on as
+	// it was held. An empty value is the default, or was not logged.
+	`ALTER TABLE runs ADD COLUMN prompt TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN prompt_file TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN tools TEXT NOT NULL DEFAULT ''; -- a JSON list of names; empty for every tool enabled`,
 }
 
 // migrate brings db up to the current schema, one migration per
