@@ -217,10 +217,11 @@ func withHints(fn func(event.Event)) func(event.Event) {
 // notices passes each event on to fn, but for the agent's notices (how
 // the server binds the steps, say) unless verbose: they tell how the run
 // goes where nothing is amiss, a detail for -v. The JSON events and the
-// log keep them.
+// log keep them. The notice that the run uses the compact prompt is
+// shown: it is not the prompt the settings say.
 func notices(verbose bool, fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
-		if e.Kind != event.Notice || verbose {
+		if e.Kind != event.Notice || verbose || errors.Is(e.Err, agent.ErrFallbackTemplate) {
 			fn(e)
 		}
 	}

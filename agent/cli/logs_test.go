@@ -47,6 +47,7 @@ type logSummary struct {
 	Question string `json:"question"`
 	Runs     int    `json:"runs"`
 	Status   string `json:"status"`
+	Provider string `json:"provider"`
 	Model    string `json:"model"`
 }
 
@@ -599,5 +600,27 @@ func TestTheListOfConversationsFitsTheTerminal(t *testing.T) {
 	}
 	if piped := run(t, invocation{args: []string{"logs"}, env: env}); len(piped.stdout) <= len(got.stdout) {
 		t.Errorf("in a pipe, the list keeps no more than at 80 columns:\n%s", piped.stdout)
+	}
+}
+
+// TestALogNamesNoPlaceholderModel runs a question against a llama-server
+// that does not answer, with no model named: the log shows the provider
+// alone, as no model was asked for, not llama-server's placeholder
+// "default"; with a model named, that model.
+func TestALogNamesNoPlaceholderModel(t *testing.T) {
+	t.Parallel()
+	_, env := dataHome(t)
+	for _, flags := range [][]string{nil, {"-m", "toy"}} {
+		in := invocation{args: append(append([]string{"-q", "--provider", "llamacpp", "--base-url", "http://127.0.0.1:9"}, flags...), "What is 2+2?"), env: env}
+		if got := in.run(t); got.code != exitFailure {
+			t.Fatalf("the run did not fail\n%s", got)
+		}
+	}
+	list := listLog(t, env)
+	if len(list) != 2 || list[0].Model != "toy" || list[1].Model != "" || list[1].Provider != "llamacpp" {
+		t.Errorf("logs lists %+v", list)
+	}
+	if got := mustRun(t, invocation{args: []string{"logs"}, env: env}); strings.Contains(got.stdout, "default") {
+		t.Errorf("the list shows a placeholder model:\n%s", got.stdout)
 	}
 }

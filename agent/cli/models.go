@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -318,6 +319,34 @@ func (e *env) findProvider(ctx context.Context, fs *pflag.FlagSet, m *model.Conf
 
 // foundAt starts the source of a provider that the server's answers told.
 const foundAt = "found at "
+
+// theOneServed is the source of a model that no setting named, and that is
+// the one model the server serves.
+const theOneServed = "the one model the server serves"
+
+// oneServed returns the model the server m names serves when no setting
+// names one (not --model, its variable, the config file's default-model,
+// nor a conversation continued) and the provider's own default is not
+// among what it serves: its one model, when it serves one alone, as
+// `ollama run` would need to be told nothing more, and as llama-server
+// serves the one it loaded whatever it is asked for. It returns "" when a
+// model was named, the server serves several or none, or cannot be asked,
+// leaving the run to say why. A hosted API, at its usual address, is not
+// asked.
+func (e *env) oneServed(ctx context.Context, m model.Config) string {
+	r, err := model.Resolve(m, e.getenv)
+	if err != nil || r.ModelFrom != model.FromDefault || r.Model != r.Provider.DefaultModel ||
+		r.Provider.Name == "replay" || r.URLFrom == model.FromDefault && r.Provider.Name != "ollama" && r.Provider.Name != "llamacpp" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	names, err := model.List(ctx, e.withProviderEnv(m))
+	if err != nil || len(names) != 1 || r.Provider.SameModel(names[0], r.Model) {
+		return ""
+	}
+	return names[0]
+}
 
 // humanSize writes a size in bytes as people read it: 4.7 GB, 512 MB.
 func humanSize(n int64) string {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
@@ -86,8 +88,13 @@ func runSettings(c *call, f *agentFlags) error {
 		return err
 	}
 	f.model.DefaultModel = c.config.defaultModel
+	if one := c.oneServed(c.ctx, f.model); one != "" {
+		fs.Set("model", one)
+		fs.SetAnnotation("model", sourceAnnotation, []string{theOneServed})
+	}
 	resolved, rerr := model.Resolve(f.model, c.getenv)
 	prov := resolved.Provider
+	served := c.serverSide(f.model, resolved, rerr)
 	var rows [][3]string
 	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
@@ -111,6 +118,10 @@ func runSettings(c *call, f *agentFlags) error {
 				source = resolved.URLFrom
 			}
 		case source != "default":
+		case name == "model" && served.modelFrom != "":
+			value, source = served.model, served.modelFrom
+		case name == "num-ctx" && served.windowFrom != "":
+			value, source = served.window, served.windowFrom
 		case name == "model" && rerr == nil && c.config.defaultModel(prov.Name) != "":
 			value, source = resolved.Model, c.config.path
 		case name == "model" && rerr == nil:
@@ -131,6 +142,8 @@ func runSettings(c *call, f *agentFlags) error {
 			if path, err := c.defaultLog(); err == nil {
 				value = path
 			}
+		case name == "tool":
+			source = "default: " + describeChoice(nil)
 		}
 		switch {
 		case name == "api-key" && (value != "" || source != "default"):
@@ -185,6 +198,42 @@ func (c *call) writeSettings(unset bool, args ...string) error {
 		fmt.Fprintf(stderr, "%s is %s from now on (in %s)\n", name, c.forTerminal(stderr, value), path)
 	}
 	return nil
+}
+
+// serverSet is what a server sets itself of the settings, for settings
+// to show: the model llama-server loaded, and the context window of a
+// server whose window the client does not ask for.
+type serverSet struct {
+	model, modelFrom   string
+	window, windowFrom string
+}
+
+// serverSide returns what the server of m, resolved as r (rerr its
+// error), sets itself, asking it for a second at most: llama-server serves
+// the one model it loaded, and every server but Ollama sets its context
+// window (llama-server's -c), which --num-ctx does not change. Ollama's
+// model and window are the client's to ask for: nothing is said of them.
+func (e *env) serverSide(m model.Config, r model.Resolved, rerr error) serverSet {
+	var s serverSet
+	if rerr != nil || r.Provider.Name == "ollama" || r.Provider.Name == "replay" {
+		return s
+	}
+	s.window, s.windowFrom = "", "set by the server; --num-ctx is for Ollama"
+	if r.Provider.Name == "llamacpp" && r.ModelFrom == model.FromDefault && r.Model == r.Provider.DefaultModel {
+		s.model, s.modelFrom = "", "the one llama-server loaded; it does not answer now"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	cfg := e.withProviderEnv(m)
+	if r.URLFrom == model.FromDefault && r.Provider.Name != "llamacpp" {
+		return s // a hosted API says nothing of its window
+	}
+	if mod, err := model.New(ctx, cfg); err == nil {
+		if n := model.WindowOf(ctx, mod).Tokens; n > 0 {
+			s.window, s.windowFrom = strconv.Itoa(n), "the server's; --num-ctx is for Ollama"
+		}
+	}
+	return s
 }
 
 // columns lays rows out in aligned columns two spaces apart, and returns

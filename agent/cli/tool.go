@@ -27,6 +27,9 @@ type toolFlags struct {
 	mcpConfigs []string
 	// yes runs shell, plugin and MCP commands without asking.
 	yes bool
+	// chosen are the tools -T names, which the run offers alone; none
+	// offers every tool enabled.
+	chosen toolChoice
 }
 
 // addToolFlags adds the tool flags and --config to fs.
@@ -84,7 +87,7 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 // built-in ones, the plugins, and the tools of the MCP servers that the
 // tools file and the --mcp-config files declare, which it starts. The
 // servers run until closeFn is called, or until ctx ends.
-func toolRegistry(ctx context.Context, s *toolFlags, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
+func toolRegistry(ctx context.Context, s *toolFlags, given string, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
 	if reg, err = builtins(s.tools()); err != nil {
 		return nil, nil, err
 	}
@@ -93,6 +96,10 @@ func toolRegistry(ctx context.Context, s *toolFlags, stderr io.Writer) (reg *too
 		return nil, nil, err
 	}
 	if closeFn, err = startMCP(ctx, servers, s, reg, stderr); err != nil {
+		return nil, nil, err
+	}
+	if reg, err = chooseTools(reg, s.chosen.names, given); err != nil {
+		closeFn()
 		return nil, nil, err
 	}
 	return reg, closeFn, nil
@@ -169,6 +176,8 @@ func addToolCommandFlags(fs *pflag.FlagSet, run bool) *toolCommandFlags {
 	f := &toolCommandFlags{toolFlags: addToolFlags(fs)}
 	if run {
 		addYes(fs, f.toolFlags)
+	} else {
+		addToolChoice(fs, f.toolFlags)
 	}
 	what := "the tools"
 	if run {
@@ -187,6 +196,7 @@ func toolsCommand() *command {
 		synopsis: "tools [flags]",
 		examples: `  react-agent tools
   react-agent tools --allow-shell --tools-config plugins.yaml
+  react-agent tools -T calculator,web_search   (the tools a run would offer)
   react-agent tools --json > tools.json   (name, description, input_schema)
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
@@ -201,7 +211,7 @@ func toolsCommand() *command {
 // runTools lists the tools.
 func runTools(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, asGiven(c.fs, "tool"), c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -265,7 +275,7 @@ func toolCommand() *command {
 // an Action Input.
 func runTool(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, "", c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
