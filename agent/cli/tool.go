@@ -402,3 +402,22 @@ func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 func cell(s string) string {
 	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(escape.Visible(s))
 }
+
+// unreachableAdvice says for people that the server a tool calls could
+// not be reached, and what to check or pass: the network, the proxy, the
+// search engine's flags. The tool's own message is the model's.
+func unreachableAdvice(e *tools.UnreachableError) (msg, more string) {
+	host := escape.Visible(e.Host)
+	switch {
+	case e.Proxy:
+		return fmt.Sprintf("%s: the proxy %s could not be reached (%s)", e.Tool, host, e.Cause()),
+			"check the proxy that HTTPS_PROXY (or HTTP_PROXY) names, or unset it"
+	case e.Engine == tools.EngineSearXNG:
+		return fmt.Sprintf("%s: the search engine, your SearXNG at %s, could not be reached (%s)", e.Tool, host, e.Cause()),
+			"check that it is up at the address --search-url gives, and the network"
+	case e.Engine != "":
+		return fmt.Sprintf("%s: the search engine %s could not be reached (%s)", e.Tool, host, e.Cause()),
+			"check the network, or a proxy (HTTPS_PROXY); or search with a SearXNG instance of your own: --search-engine searxng --search-url URL"
+	}
+	return fmt.Sprintf("%s: %s could not be reached (%s)", e.Tool, host, e.Cause()), "check the network and the address"
+}
