@@ -138,7 +138,7 @@ func TestSettings(t *testing.T) {
 		for body, want := range map[string]string{
 			"modle: x\n":          `unknown setting "modle"`,
 			"yes: true\n":         `"yes" cannot be set in a config file`,
-			"max-iterations: [\n": "not a YAML mapping",
+			"max-iterations: [\n": "must be a YAML mapping",
 			"timeout: 30\n":       "timeout",
 		} {
 			bad := filepath.Join(t.TempDir(), "config.yaml")

@@ -75,6 +75,10 @@ func addToolOptions(fs *pflag.FlagSet) func() tools.Options {
 func builtins(o tools.Options) (*tools.Registry, error) {
 	reg, err := tools.Builtins(o)
 	var oe *tools.OptionError
+	var ce *tools.ConfigError
+	if errors.As(err, &ce) {
+		return nil, &usageError{err} // a mistake in the file, as in the command line
+	}
 	if errors.As(err, &oe) {
 		flag := map[string]string{"SearchEngine": "search-engine", "SearchURL": "search-url", "ToolTimeout": "tool-timeout",
 			"MaxObservation": "max-observation", "MaxResponse": "max-response", "PassEnv": "pass-env"}[oe.Option]
@@ -112,18 +116,28 @@ func mcpServers(s *toolFlags) ([]mcp.Server, error) {
 	if path := s.tools().ToolsConfig; path != "" {
 		list, err := mcp.LoadConfig(path)
 		if err != nil && !errors.Is(err, mcp.ErrNoServers) {
-			return nil, err
+			return nil, mcpConfigError(err)
 		}
 		servers = append(servers, list...)
 	}
 	for _, path := range s.mcpConfigs {
 		list, err := mcp.LoadConfig(path)
 		if err != nil {
-			return nil, err
+			return nil, mcpConfigError(err)
 		}
 		servers = append(servers, list...)
 	}
 	return servers, nil
+}
+
+// mcpConfigError returns err, an error of a file of MCP servers, as a
+// usage error, with what to do: a mistake in the file is one in the
+// command line.
+func mcpConfigError(err error) error {
+	if ce := (*mcp.ConfigError)(nil); errors.As(err, &ce) {
+		return &usageError{&reworded{advise(err), err}}
+	}
+	return err
 }
 
 // startMCP starts the MCP servers, adds their tools to reg, and says on
