@@ -319,6 +319,14 @@ func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 	if err := checkModelName(arg); err != nil {
 		return false, err
 	}
+	switch err := s.checkServed(ctx, s.flags.model, arg, ""); {
+	case isUsage(err):
+		return false, &usageError{fmt.Errorf("%s: %w; the chat goes on with %s", arg, err, s.describeModel(ctx))}
+	case err != nil:
+		// A server down now may be up for the next question: the
+		// name is taken, and what was not asked is said.
+		fmt.Fprintf(s.stderr, "(%s; the name is taken all the same)\n", s.forTerminal(s.stderr, err.Error()))
+	}
 	was := s.flags.model.Model
 	s.flags.model.Model = arg
 	if err := s.switchAgent(ctx, chat); err != nil {

@@ -33,7 +33,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
 			t.Parallel()
-			s := ollama(t, "calculator.json", modeltest.Repeat())
+			s := ollama(t, "calculator.json", modeltest.Repeat(), modeltest.Models("qwen2.5:7b", "llama3.1:8b"))
 			got := invocation{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: tt.line + "\n"}.run(t)
 			if got.code != 0 || !strings.Contains(got.stderr, tt.want) {
 				t.Fatalf("want exit 0 and %q\n%s", tt.want, got)
@@ -68,7 +68,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 // conversation so far.
 func TestChatChangesItsModelAndOptions(t *testing.T) {
 	t.Parallel()
-	s := ollama(t, "calculator.json", modeltest.Repeat())
+	s := ollama(t, "calculator.json", modeltest.Repeat(), modeltest.Models("qwen2.5:7b", "other:1b"))
 	got := invocation{args: []string{"chat", "-q", "--base-url", s.URL},
 		stdin: "What is 17 * 23 + 4?\n/model other:1b\n/set parameter repeat_penalty 1.2\nAnd plus one?\n"}.run(t)
 	if got.code != 0 || s.Calls() != 4 {

@@ -24,7 +24,7 @@ import (
 // notSettings are the flags that neither a REACT_AGENT_* variable nor the
 // config file may set: each is a choice for one run (--yes never runs a
 // command unasked by surprise), or names where settings come from.
-var notSettings = []string{"yes", "json", "record", "replay", "config", "continue", "cid", "attach", "help"}
+var notSettings = []string{"yes", "json", "record", "replay", "config", "continue", "cid", "attach", "help", "force"}
 
 // settingNames are the flags of fs that a REACT_AGENT_* variable or the
 // config file may set, in the order they are applied: provider comes

@@ -21,7 +21,7 @@ func TestSettingsAreKeptFromTheCommandLine(t *testing.T) {
 		want string // in the config file after the step, or on stderr when code is not 0
 	}{
 		{[]string{"settings", "set", "max-iterations", "4"}, 0, "max-iterations: 4\n"},
-		{[]string{"models", "default", "llama3.1:8b"}, 0, "max-iterations: 4\n" + ollamaDefault},
+		{[]string{"models", "default", "llama3.1:8b", "--force"}, 0, "max-iterations: 4\n" + ollamaDefault}, // no server to ask
 		{[]string{"settings", "set", "system", "null"}, 0, "max-iterations: 4\n" + ollamaDefault + "system: \"null\"\n"},
 		{[]string{"settings", "unset", "system"}, 0, "max-iterations: 4\n" + ollamaDefault},
 		{[]string{"settings", "set", "max-iterations", "lots"}, exitUsage, "max-iterations takes a whole number"},

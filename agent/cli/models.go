@@ -71,6 +71,7 @@ func (e *env) withProviderEnv(cfg model.Config) model.Config {
 type modelsFlags struct {
 	model model.Config
 	json  bool
+	force bool
 }
 
 // addModelsFlags adds the flags of models to fs.
@@ -81,6 +82,7 @@ func addModelsFlags(fs *pflag.FlagSet) *modelsFlags {
 		fs.BoolVar(&f.json, "json", false, `print a JSON list, [{"name": …}], rather than a name a line`)
 	})
 	addConfigFlag(fs)
+	addForce(fs, &f.force)
 	return f
 }
 
@@ -94,10 +96,11 @@ func modelsCommand() *command {
   react-agent models --base-url http://127.0.0.1:8080   (any kind of server)
   react-agent models --json
   react-agent models default llama3.1:8b   (kept in the config file)
+  react-agent models default llama3.1:8b --force   (the server is down)
 
 The model ask and chat use unless --model says otherwise is marked
 (default); "models default NAME" makes NAME that model of the provider in
-force: each provider has its own.
+force, once its server said it serves NAME: each provider has its own.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addModelsFlags(fs)
@@ -163,7 +166,7 @@ func runModels(c *call, f *modelsFlags) error {
 	m.DefaultModel = cf.defaultModel
 	prov, _ := model.Lookup(m.Provider)
 	if len(c.args) == 2 {
-		return c.setDefaultModel(cf.path, *m, c.args[1])
+		return c.setDefaultModel(cf.path, *m, c.args[1], f.force)
 	}
 	def := c.defaultModel(*m)
 	if len(c.args) == 1 {
@@ -210,15 +213,27 @@ func runModels(c *call, f *modelsFlags) error {
 }
 
 // setDefaultModel makes name the default model of m's provider in the
-// config file at path, and warns when the provider's server does not
-// serve it.
-func (c *call) setDefaultModel(path string, m model.Config, name string) error {
+// config file at path, once the provider's server said it serves it; a
+// name it does not serve is refused, with the name meant, and the default
+// stays as it was. With force, or where the server cannot say (it lists
+// no models, or serves whatever it is asked for), the name is kept
+// without asking.
+func (c *call) setDefaultModel(path string, m model.Config, name string, force bool) error {
 	stderr := c.stderr
 	if err := checkModelName(name); err != nil {
 		return err
 	}
 	if path == "" {
 		path = c.configPath(c.fs)
+	}
+	if !force {
+		if err := c.checkServed(c.ctx, m, name, "--force"); err != nil {
+			msg := fmt.Sprintf("%s; the default model of %s stays %s", err, m.Provider, escape.Visible(c.defaultModel(m)))
+			if isUsage(err) {
+				return usagef("%s", msg)
+			}
+			return errors.New(msg)
+		}
 	}
 	moved, err := writeDefaultModel(path, m.Provider, name, false)
 	if err != nil {
@@ -228,26 +243,66 @@ func (c *call) setDefaultModel(path string, m model.Config, name string) error {
 		fmt.Fprintf(stderr, "react-agent: %s\n", c.forTerminal(stderr, moved))
 	}
 	fmt.Fprintf(stderr, "the default model of %s is %s from now on (%s: in %s)\n", m.Provider, c.forTerminal(stderr, name), defaultModelKey, path)
-	if m.Provider == "llamacpp" {
-		return nil // llama-server serves the one model it loaded, whatever it is asked for
-	}
-	names, err := model.List(c.ctx, c.withProviderEnv(m))
-	if err != nil {
-		return nil // no server to ask now: the model is asked for when it is used
-	}
+	return nil
+}
+
+// checkServed asks m's server whether it serves the model called name,
+// as the ollama CLI does before it uses one, and returns nil when it does,
+// or when the server cannot say: a provider that lists no models, or
+// llama-server, which serves the one it loaded whatever it is asked for.
+// A name it does not serve is a usage error with the name meant; a
+// server that cannot be asked is an error that says to start it, or to
+// pass force, a flag, to go on without asking (when force is not "").
+func (e *env) checkServed(ctx context.Context, m model.Config, name, force string) error {
 	prov, _ := model.Lookup(m.Provider)
+	switch prov.Name {
+	case "llamacpp", "anthropic", "replay":
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cfg := e.withProviderEnv(m)
+	where := prov.Name
+	if r, err := model.Resolve(cfg, e.getenv); err == nil && r.URL != "" {
+		where += " at " + model.Redact(r.URL)
+	}
+	names, err := model.List(ctx, cfg)
+	if err != nil {
+		// The model's error is not wrapped: its advice is for a run.
+		why := networkCause(err)
+		if why == "" {
+			why = model.Brief(err)
+		}
+		msg := fmt.Sprintf("cannot ask %s whether it serves %s (%s)", where, escape.Visible(name), why)
+		if force != "" {
+			msg += fmt.Sprintf("; start the server, or pass %s to go on without asking", force)
+		}
+		return errors.New(msg)
+	}
 	if slices.ContainsFunc(names, func(n string) bool { return prov.SameModel(n, name) }) {
 		return nil
 	}
-	fmt.Fprintf(stderr, "react-agent: %s does not serve %s", m.Provider, c.forTerminal(stderr, name))
+	msg := fmt.Sprintf("%s does not serve %s", where, escape.Visible(name))
 	switch near := nearest(name, modelChoices(prov, names)); {
 	case near != "":
-		fmt.Fprintf(stderr, "; did you mean %s?", c.forTerminal(stderr, near))
-	case m.Provider == "ollama":
-		fmt.Fprintf(stderr, " yet: ollama pull %s", c.forTerminal(stderr, name))
+		msg += fmt.Sprintf("; did you mean %s?", escape.Visible(near))
+	case len(names) == 0:
+		msg += "; it serves no model yet"
+	default:
+		msg += fmt.Sprintf("; it serves %s", escape.Visible(list(names)))
 	}
-	fmt.Fprintln(stderr)
-	return nil
+	if prov.Name == "ollama" {
+		msg += fmt.Sprintf(" (to install %s: ollama pull %s)", escape.Visible(name), escape.Visible(name))
+	}
+	return usagef("%s", msg)
+}
+
+// addForce adds --force to fs, for the commands that set the default
+// model.
+func addForce(fs *pflag.FlagSet, force *bool) {
+	grouped(fs, "Settings flags", func() {
+		fs.BoolVar(force, "force", false, "with default NAME (settings: set model NAME), keep the name without asking the server whether it serves it, as for a server that is down")
+	})
 }
 
 // modelChoices returns the names of the models a server serves, as a

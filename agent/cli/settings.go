@@ -39,7 +39,9 @@ then from the config file; "settings set" writes it to the config file.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addAgentFlags(fs)
-			return func(c *call) error { return runSettings(c, f) }
+			var force bool
+			addForce(fs, &force)
+			return func(c *call) error { return runSettings(c, f, force) }
 		},
 		check: func(args []string) error {
 			switch {
@@ -73,10 +75,10 @@ then from the config file; "settings set" writes it to the config file.
 
 // runSettings prints the settings, or sets or unsets one in the config
 // file.
-func runSettings(c *call, f *agentFlags) error {
+func runSettings(c *call, f *agentFlags, force bool) error {
 	fs, stdout, stderr := c.fs, c.stdout, c.stderr
 	if len(c.args) > 0 {
-		return c.writeSettings(c.args[0] == "unset", c.args[1:]...)
+		return c.writeSettings(c.args[0] == "unset", force, c.args[1:]...)
 	}
 	if f.model.Replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // as ask reads it
@@ -168,7 +170,7 @@ func runSettings(c *call, f *agentFlags) error {
 // writeSettings is settings set NAME VALUE, and settings unset NAME with
 // unset: it writes the setting to the config file, or takes it out. The
 // model is the default model of the provider ask would use.
-func (c *call) writeSettings(unset bool, args ...string) error {
+func (c *call) writeSettings(unset, force bool, args ...string) error {
 	stderr := c.stderr
 	name, value := args[0], ""
 	if !unset {
@@ -179,8 +181,9 @@ func (c *call) writeSettings(unset bool, args ...string) error {
 	}
 	if name == "model" {
 		_, f, cf := c.askSettings(c.fs)
+		f.model.DefaultModel = cf.defaultModel
 		if !unset {
-			return c.setDefaultModel(cf.path, f.model, value)
+			return c.setDefaultModel(cf.path, f.model, value, force)
 		}
 		if _, err := writeDefaultModel(cf.path, f.model.Provider, "", true); err != nil {
 			return err
