@@ -57,6 +57,7 @@ func TestEveryInputHasABound(t *testing.T) {
 		{"--mcp-config at a device", append(append([]string{"ask", "--mcp-config", "/dev/zero"}, demo...), "hi"), nil, 2, "/dev/zero is a character device, not a file"},
 		{"--tools-config at a FIFO", append(append([]string{"ask", "--tools-config", fifo}, demo...), "hi"), nil, 2, "is a named pipe (FIFO), not a file"},
 		{"parse's stdin without end", []string{"parse"}, endless{}, 1, "standard input is larger than 16 MiB"},
+		{"tool's input from stdin without end", []string{"tool", "calculator"}, endless{}, 1, "standard input is larger than 1 MiB"},
 		{"parse --jsonl's line without end", []string{"parse", "--jsonl"}, endless{}, 1, "stdin line 1 is longer than 16 MiB"},
 		{"parse --tools at a device", []string{"parse", "--tools", "/dev/zero"}, strings.NewReader("Final Answer: 4"), 2, "/dev/zero is a character device, not a file"},
 		{"parse --score at a device", []string{"parse", "--score", "/dev/zero"}, nil, 2, "/dev/zero is a character device, not a file"},

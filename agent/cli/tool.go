@@ -14,6 +14,7 @@ import (
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/bounded"
 	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
@@ -254,9 +255,10 @@ func runTools(c *call, f *toolCommandFlags) error {
 func toolCommand() *command {
 	return &command{
 		name: "tool", args: "[flags] NAME [INPUT]", does: "call one tool directly",
-		synopsis: "tool [flags] NAME [INPUT]\n\nINPUT is a JSON object, or raw text for the tool's primary argument; a tool\nwithout arguments needs none.",
+		synopsis: "tool [flags] NAME [INPUT]\n\nINPUT is a JSON object, or raw text for the tool's primary argument; a tool\nwithout arguments needs none. Without INPUT, or with \"-\", it is read from stdin\nwhen stdin is not a terminal.",
 		examples: `  react-agent tool calculator "2**10 / 4"
   react-agent tool Calculator '{"expression": "3+4"}'
+  echo '3*3' | react-agent tool calculator
   react-agent tool --allow-shell shell "ls -la"
   react-agent tool --mcp-config testdata/mcp/servers.json \
       list_allowed_directories
@@ -295,6 +297,16 @@ func runTool(c *call, f *toolCommandFlags) error {
 	}
 	defer closeTools()
 	name, input := c.fs.Arg(0), c.fs.Arg(1)
+	given := len(c.args) == 2
+	if input == "-" || !given && !c.terminal(c.stdin) {
+		// The input piped, as in: echo '3*3' | react-agent tool calculator
+		data, err := bounded.ReadAll(c.stdin, "standard input", maxToolInput)
+		if err != nil {
+			return interrupted(ctx, fmt.Errorf("tool: reading the input from stdin: %w", err))
+		}
+		input = strings.TrimRight(string(data), "\r\n")
+		given = strings.TrimSpace(input) != ""
+	}
 	canonical, callArgs := parser.New(reg).Args(name, input)
 	if _, ok := reg.Get(canonical); !ok {
 		// A built-in that is off (shell without --allow-shell): infer as
@@ -306,10 +318,10 @@ func runTool(c *call, f *toolCommandFlags) error {
 			return usagef("%s", unknown("tool", name, reg.ToolNames()))
 		}
 	}
-	if t, ok := reg.Get(canonical); ok && len(c.args) == 1 && len(reg.RequiredArgs(canonical)) > 0 {
-		return usagef("%s needs an input: %s, as in: react-agent tool %s '…'", canonical, t.Schema(), canonical)
+	if t, ok := reg.Get(canonical); ok && !given && len(reg.RequiredArgs(canonical)) > 0 {
+		return usagef("%s needs an input: %s, as in: react-agent tool %s '…', or on stdin", canonical, t.Schema(), canonical)
 	}
-	if len(c.args) == 1 {
+	if !given {
 		callArgs = map[string]any{} // no input: no arguments, not an empty one
 	}
 	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
@@ -344,6 +356,9 @@ func runTool(c *call, f *toolCommandFlags) error {
 	}
 	return nil
 }
+
+// maxToolInput bounds the input tool reads from stdin.
+const maxToolInput = 1 << 20
 
 // writeTools lists the tools of reg for `react-agent tools`, with each
 // description wrapped to width columns: a tool's name (and its MCP

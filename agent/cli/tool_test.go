@@ -272,3 +272,32 @@ func TestAToolsServerThatCannotBeReachedIsExplained(t *testing.T) {
 		}
 	})
 }
+
+// TestToolReadsItsInputFromStdin pipes the input of tool, as in
+// echo '3*3' | react-agent tool calculator: without INPUT, or with "-",
+// it is read from stdin when stdin is not a terminal.
+func TestToolReadsItsInputFromStdin(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   invocation
+		code int
+		out  string
+		says string
+	}{
+		{"an input piped", invocation{args: []string{"tool", "calculator"}, stdin: "3*3\n"}, 0, "9\n", ""},
+		{"a JSON input piped to -", invocation{args: []string{"tool", "calculator", "-"}, stdin: `{"expression": "2**10"}` + "\n"}, 0, "1024\n", ""},
+		{"nothing piped", invocation{args: []string{"tool", "calculator"}}, exitUsage, "", "calculator needs an input"},
+		{"a terminal is not read", invocation{args: []string{"tool", "calculator"}, stdin: "3*3\n", terminal: true}, exitUsage, "", "or on stdin"},
+		{"an input given wins over stdin", invocation{args: []string{"tool", "calculator", "1+1"}, stdin: "3*3\n"}, 0, "2\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := tt.in.run(t)
+			if got.code != tt.code || got.stdout != tt.out || !strings.Contains(got.stderr, tt.says) {
+				t.Errorf("want exit %d, %q and %q\n%s", tt.code, tt.out, tt.says, got)
+			}
+		})
+	}
+}
