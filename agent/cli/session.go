@@ -127,6 +127,10 @@ type session struct {
 	// chat says that the session is a chat's, whose advice names its
 	// commands (/model) rather than flags.
 	chat bool
+	// confirming, when not nil, is called before a confirmation is
+	// asked on the terminal, and what it returns after: a chat's
+	// terminal echoes the answer, and drops what was typed ahead.
+	confirming func() (done func())
 }
 
 // newSession builds the agent that the flags of c, with their settings
@@ -362,6 +366,9 @@ func (c onOwnLine) Confirm(ctx context.Context, prompt string) (bool, error) {
 func (c onOwnLine) ConfirmTool(ctx context.Context, name, prompt string) (bool, error) {
 	if c.s.trace != nil {
 		c.s.trace.EndLine()
+	}
+	if c.s.confirming != nil {
+		defer c.s.confirming()()
 	}
 	return c.TerminalConfirmer.ConfirmTool(ctx, name, prompt)
 }
