@@ -23,7 +23,7 @@ func TestTheToyAnswersTheFirstCommand(t *testing.T) {
 		_, env := dataHome(t)
 		o := runWithin(t, invocation{args: []string{"--base-url", srv.URL, "What is 17 * 23 + 4?"}, env: env}, 5*time.Minute)
 		if o.code != 0 || o.stdout != "395\n" || !strings.Contains(o.stderr, "note: the full prompt") ||
-			!strings.Contains(o.stderr, "this run uses the compact prompt (--prompt full or --prompt compact chooses one)") {
+			!strings.Contains(o.stderr, "this run uses the compact prompt (--prompt chooses one)") {
 			t.Fatalf("want the answer 395 with the compact prompt, and a note saying so\n%s", o)
 		}
 		if r.name == "ollama" && !strings.Contains(o.stderr, "no model named: using toy:latest, the one model the server serves") {

@@ -231,7 +231,7 @@ func (s *session) openModel(ctx context.Context, cf configFile) (llms.Model, err
 	if one := s.oneServed(ctx, *m); one != "" {
 		s.fs.Set("model", one)
 		s.fs.SetAnnotation("model", sourceAnnotation, []string{theOneServed})
-		if !s.flags.quiet && m.Provider != "llamacpp" { // llama-server has but one
+		if !s.flags.quiet && !s.chat && m.Provider != "llamacpp" { // llama-server has but one; a chat's banner names it
 			fmt.Fprintf(s.stderr, "react-agent: no model named: using %s, %s (--model chooses another)\n", s.forTerminal(s.stderr, one), theOneServed)
 		}
 	}

@@ -221,7 +221,7 @@ func (e *env) serverSide(m model.Config, r model.Resolved, rerr error) serverSet
 	if rerr != nil || r.Provider.Name == "ollama" || r.Provider.Name == "replay" {
 		return s
 	}
-	s.window, s.windowFrom = "", "set by the server; --num-ctx is for Ollama"
+	s.window, s.windowFrom = "", "set by the server, not --num-ctx"
 	if r.Provider.Name == "llamacpp" && r.ModelFrom == model.FromDefault && r.Model == r.Provider.DefaultModel {
 		s.model, s.modelFrom = "", "the one llama-server loaded; it does not answer now"
 	}
@@ -233,7 +233,10 @@ func (e *env) serverSide(m model.Config, r model.Resolved, rerr error) serverSet
 	}
 	if mod, err := model.New(ctx, cfg); err == nil {
 		if n := model.WindowOf(ctx, mod).Tokens; n > 0 {
-			s.window, s.windowFrom = strconv.Itoa(n), "the server's; --num-ctx is for Ollama"
+			s.window, s.windowFrom = strconv.Itoa(n), "the server's"
+			if r.Provider.Name == "llamacpp" {
+				s.windowFrom = "llama-server's -c"
+			}
 		}
 	}
 	return s

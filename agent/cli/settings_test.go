@@ -179,8 +179,8 @@ func TestSettingsShowWhatTheServerSets(t *testing.T) {
 		url                            string
 		ctx, ctxFrom, model, modelFrom string
 	}{
-		{s.URL, "2048", "the server's; --num-ctx is for Ollama", "modeltest.gguf", theOneServed},
-		{"http://127.0.0.1:9", "", "set by the server; --num-ctx is for Ollama", "", "the one llama-server loaded; it does not answer now"},
+		{s.URL, "2048", "llama-server's -c", "modeltest.gguf", theOneServed},
+		{"http://127.0.0.1:9", "", "set by the server, not --num-ctx", "", "the one llama-server loaded; it does not answer now"},
 	}
 	for _, tt := range tests {
 		got := args("settings", "--provider", "llamacpp", "--base-url", tt.url).run(t)

@@ -63,7 +63,7 @@ func (s *session) fallbackNote(err error) string {
 	if s.chat {
 		who = "this chat"
 	}
-	return said + ": " + who + " uses the compact prompt (--prompt full or --prompt compact chooses one)"
+	return said + ": " + who + " uses the compact prompt (--prompt chooses one)"
 }
 
 // windowAdvice passes each event on to fn, with the error of a prompt

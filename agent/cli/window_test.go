@@ -46,7 +46,7 @@ func TestTheFirstQuestionFitsASmallWindow(t *testing.T) {
 	got := invocation{args: []string{"--base-url", s.URL, "What is 17 * 23 + 4?"}, env: env}.run(t)
 	note := "note: the full prompt, " // then its tokens and the window, as the server counts them
 	if got.code != 0 || got.stdout != "395\n" || !strings.Contains(got.stderr, note) ||
-		!strings.Contains(got.stderr, "this run uses the compact prompt (--prompt full or --prompt compact chooses one)") {
+		!strings.Contains(got.stderr, "this run uses the compact prompt (--prompt chooses one)") {
 		t.Fatalf("want the answer, and a note that the compact prompt was used\n%s", got)
 	}
 	if got := (invocation{args: []string{"-c", "And divided by 5?"}, env: env}).run(t); got.code != 0 || got.stdout != "79\n" || strings.Contains(got.stderr, note) {
