@@ -82,3 +82,30 @@ func TestEveryInputHasABound(t *testing.T) {
 		})
 	}
 }
+
+// TestCtrlCStopsToolWaitingForItsInput runs tool with its input piped
+// from a pipe nobody closes: Ctrl-C stops the wait, as it stops a run.
+func TestCtrlCStopsToolWaitingForItsInput(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	sigs := &fakeSignals{}
+	done := make(chan outcome, 1)
+	go func() { done <- runWithStdin(t, invocation{args: []string{"tool", "calculator"}, signals: sigs}, r) }()
+	for deadline := time.Now().Add(10 * time.Second); !sigs.interrupt(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("tool never listened for Ctrl-C")
+		}
+	}
+	select {
+	case got := <-done:
+		if got.code != exitInterrupted {
+			t.Errorf("want exit 130\n%s", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still reading stdin after Ctrl-C")
+	}
+}

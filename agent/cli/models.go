@@ -288,6 +288,8 @@ func (e *env) checkServed(ctx context.Context, m model.Config, name, force strin
 		msg += fmt.Sprintf("; did you mean %s?", escape.Visible(near))
 	case len(names) == 0:
 		msg += "; it serves no model yet"
+	case len(names) > 10:
+		msg += fmt.Sprintf("; it serves %s and %d more (react-agent models lists them)", escape.Visible(strings.Join(names[:10], ", ")), len(names)-10)
 	default:
 		msg += fmt.Sprintf("; it serves %s", escape.Visible(list(names)))
 	}
@@ -397,8 +399,8 @@ func (e *env) oneServed(ctx context.Context, m model.Config) string {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	names, err := model.List(ctx, e.withProviderEnv(m))
-	if err != nil || len(names) != 1 || r.Provider.SameModel(names[0], r.Model) {
-		return ""
+	if err != nil || len(names) != 1 || r.Provider.SameModel(names[0], r.Model) || checkModelName(names[0]) != nil {
+		return "" // a name no one could type is not taken from a server either
 	}
 	return names[0]
 }

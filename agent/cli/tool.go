@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
@@ -299,7 +300,12 @@ func runTool(c *call, f *toolCommandFlags) error {
 	name, input := c.fs.Arg(0), c.fs.Arg(1)
 	given := len(c.args) == 2
 	if input == "-" || !given && !c.terminal(c.stdin) {
-		// The input piped, as in: echo '3*3' | react-agent tool calculator
+		// The input piped, as in: echo '3*3' | react-agent tool calculator.
+		// Ctrl-C stops a read that waits on a pipe never closed.
+		if f, ok := c.stdin.(*os.File); ok {
+			stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+			defer stop()
+		}
 		data, err := bounded.ReadAll(c.stdin, "standard input", maxToolInput)
 		if err != nil {
 			return interrupted(ctx, fmt.Errorf("tool: reading the input from stdin: %w", err))

@@ -84,4 +84,10 @@ func TestAModelIsNamedByTheOneTheServerServes(t *testing.T) {
 	if value, source := settingLine(args("settings", "--base-url", s.URL).run(t).stdout, "model"); value != "toy:latest" || source != theOneServed {
 		t.Errorf("settings shows model %q from %q", value, source)
 	}
+	evil := modeltest.NewOllama([]string{"Thought: I know it.\nFinal Answer: 395"}, modeltest.Model("toy\x1b]0;pwned\a"))
+	t.Cleanup(evil.Close)
+	got = args("--no-log", "--base-url", evil.URL, "What is 17 * 23 + 4?").run(t)
+	if got.code == 0 || strings.Contains(got.stderr, "using toy") || strings.Contains(got.stderr, "\x1b") {
+		t.Errorf("a name no one could type was taken from the server\n%s", got)
+	}
 }

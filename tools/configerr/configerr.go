@@ -42,9 +42,10 @@ func (e *LineError) Error() string {
 // Unwrap returns the parser's error.
 func (e *LineError) Unwrap() error { return e.Err }
 
-// maxLines bounds the lines of a YAML file Locate looks through: it
-// parses the file's beginnings, each time anew.
-const maxLines = 2000
+// maxParsed bounds the bytes Locate parses to find a YAML fault's line,
+// all the file's beginnings it tries together: past it, the parser's own
+// line is said.
+const maxParsed = 8 << 20
 
 // yamlLine is how yaml.v3 starts the message of a syntax error.
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
@@ -94,14 +95,16 @@ func Locate(data []byte, err error) error {
 	problem := strings.TrimPrefix(err.Error(), m[0])
 	line, _ := strconv.Atoi(m[1])
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	if len(lines) <= maxLines {
-		line = len(lines)
-		for n := len(lines) - 1; n >= 0; n-- {
-			var v yaml.Node
-			if yaml.Unmarshal(bytes.Join(lines[:n], nil), &v) == nil {
-				line = n + 1
-				break
-			}
+	size, parsed := len(data), 0
+	for n := len(lines) - 1; n >= 0; n-- {
+		size -= len(lines[n])
+		if parsed += size; parsed > maxParsed {
+			break // a large file: the parser's line, where its construct starts
+		}
+		var v yaml.Node
+		if yaml.Unmarshal(data[:size], &v) == nil {
+			line = n + 1
+			break
 		}
 	}
 	return at(data, line, problem, err)

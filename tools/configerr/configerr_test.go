@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -66,5 +68,25 @@ func TestLocateLeavesAnErrorWithoutAPlaceAsItIs(t *testing.T) {
 	other := errors.New("no such file")
 	if got := Locate(nil, other); got != other {
 		t.Errorf("Locate(%v) = %v", other, got)
+	}
+}
+
+// TestLocateIsBoundedOnALargeFile breaks the second line of a file of
+// 20,000 long lines: Locate gives up looking for the fault's own line
+// soon, and says the parser's.
+func TestLocateIsBoundedOnALargeFile(t *testing.T) {
+	data := []byte("a: 1\nb c\n" + strings.Repeat("k: "+strings.Repeat("x", 1000)+"\n", 20000))
+	var v any
+	err := yaml.Unmarshal(data, &v)
+	if err == nil {
+		t.Fatal("the file parses")
+	}
+	start := time.Now()
+	got := Locate(data, err)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Locate took %v", d)
+	}
+	if got == nil {
+		t.Error("no error")
 	}
 }
