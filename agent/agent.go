@@ -421,8 +421,12 @@ func (r *runState) fallBack(ctx context.Context, iter int, err error) bool {
 	if errors.As(err, &me) && me.ContextTokens > 0 {
 		window = fmt.Sprintf(" of %d tokens", me.ContextTokens)
 	}
+	what := said + " does not fit the model's context window" + window
+	if errors.Is(err, model.ErrContextFull) {
+		what = said + " left the reply no room in the model's context window" + window
+	}
 	r.emit(event.Event{Kind: event.Notice, Iteration: iter, Err: fmt.Errorf("%w: %w", ErrFallbackTemplate, err),
-		Text: fmt.Sprintf("%s does not fit the model's context window%s; the run goes on with the smaller template, %s", said, window, a.opts.fallback.Name())})
+		Text: fmt.Sprintf("%s; the run goes on with the smaller template, %s", what, a.opts.fallback.Name())})
 	return true
 }
 

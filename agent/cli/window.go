@@ -49,16 +49,20 @@ func (s *session) fallenBack(fn func(event.Event)) func(event.Event) {
 // window, which err, the server's refusal, measures, and that the run
 // goes on with the compact one.
 func (s *session) fallbackNote(err error) string {
-	said := "the full prompt does not fit the model's context window"
+	prompt, fit, window := "the full prompt", "does not fit", ""
+	if errors.Is(err, model.ErrContextFull) {
+		fit = "left the reply no room in" // the prompt fitted, with too little room for a step
+	}
 	var me *model.Error
 	if errors.As(err, &me) {
-		switch {
-		case me.PromptTokens > 0 && me.ContextTokens > 0:
-			said = fmt.Sprintf("the full prompt, %d tokens, does not fit the model's context window of %d tokens", me.PromptTokens, me.ContextTokens)
-		case me.ContextTokens > 0:
-			said = fmt.Sprintf("the full prompt does not fit the model's context window of %d tokens", me.ContextTokens)
+		if me.PromptTokens > 0 {
+			prompt = fmt.Sprintf("the full prompt, %d tokens,", me.PromptTokens)
+		}
+		if me.ContextTokens > 0 {
+			window = fmt.Sprintf(" of %d tokens", me.ContextTokens)
 		}
 	}
+	said := fmt.Sprintf("%s %s the model's context window%s", prompt, fit, window)
 	who := "this run"
 	if s.chat {
 		who = "this chat"
