@@ -202,7 +202,7 @@ func TestAToolNeverRunsOnTheArgumentsOfACutReply(t *testing.T) {
 // start and its end, and said so only in its log.
 func TestOllamaIsNeverLeftToCutAPromptSilently(t *testing.T) {
 	srv := ollamaServer.start(t, spelled(finalText), realserver.Context(2048))
-	got := ollamaServer.ask(t, srv, "What is 6 * 7?") // the prompt alone is about 3,200 tokens
+	got := ollamaServer.ask(t, srv, "--prompt", "full", "What is 6 * 7?") // the prompt alone is about 3,200 tokens; chosen, it is not replaced
 	if strings.Contains(srv.Log(), "truncating input prompt") && (got.code == 0 || !strings.Contains(got.stderr, "context")) {
 		t.Errorf("Ollama cut the prompt (its log: %q) and the run did not say so\n%s",
 			regexp.MustCompile(`.*truncating input prompt.*`).FindString(srv.Log()), got)
@@ -217,7 +217,7 @@ func TestOllamaIsNeverLeftToCutAPromptSilently(t *testing.T) {
 // call was made again without it.
 func TestAContextOverflowOnLlamaServerIsNotTakenForARefusedGrammar(t *testing.T) {
 	srv := llamaServer.start(t, spelled(finalText), realserver.Context(2048))
-	got := llamaServer.ask(t, srv, "What is 6 * 7?")
+	got := llamaServer.ask(t, srv, "--prompt", "full", "What is 6 * 7?") // chosen, the prompt is not replaced by the compact one
 	if n := requests(srv, "/completion", 400); n != 1 {
 		t.Errorf("the server refused %d calls for the window; the call was made again without the grammar\n%s", n, got)
 	}

@@ -35,6 +35,10 @@ var (
 	// prompt nears or passes the model's context window, or was fitted
 	// to it.
 	ErrContextWindow = errors.New("the prompt nears or passes the model's context window")
+	// ErrFallbackTemplate is matched by the Err of the notice that a run
+	// goes on with the template of WithFallbackTemplate, the prompt of
+	// the first being longer than the model's context window.
+	ErrFallbackTemplate = errors.New("the prompt is longer than the model's context window; the smaller template is used")
 	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
 	// past maxPromptBytes, far beyond any model's context window.
 	ErrPromptTooLarge = errors.New("the prompt is too large")
@@ -59,6 +63,18 @@ type Agent struct {
 
 	constraints *constrain.Set // the registry's constraints, or nil
 	saidBinding atomic.Bool    // the trace was told how steps are bound
+	// fellBack says that a prompt of the template did not fit the
+	// model's context window: the runs use the fallback template.
+	fellBack atomic.Bool
+}
+
+// template returns the template of the text protocol: the fallback one
+// once a prompt of the first did not fit the context window.
+func (a *Agent) template() *prompt.Template {
+	if a.opts.fallback != nil && a.fellBack.Load() {
+		return a.opts.fallback
+	}
+	return a.opts.template
 }
 
 // New returns an agent that asks model and calls the tools in reg, which
@@ -96,6 +112,8 @@ type runState struct {
 	tr     transcript
 	native bool // the run speaks the native protocol
 	turn   int  // the conversation's question number, or 0
+	// history is the conversation's earlier turns.
+	history []Turn
 
 	bytesPerToken   float64 // measured on the last prompt the server counted
 	sent            int     // the bytes of the last prompt sent
@@ -106,6 +124,7 @@ type runState struct {
 	fitSaid         bool    // the warning that says so was given
 	fitNewest       bool    // the newest observation was shortened, and the warning said so
 	warned          bool
+	fellBack        bool // the run went on with the fallback template
 	reminded        bool // a correction reminded the model of the format
 	iter            int  // the iteration of the last model call
 	lastErr         error
@@ -148,6 +167,11 @@ func (r *runState) emit(e event.Event) {
 
 func (r *runState) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
 	a, res := r.a, r.res
+	r.history = history
+	if a.opts.fallback != nil && a.fellBack.Load() {
+		// An earlier run found the template too large for the window.
+		r.fellBack, res.FellBack = true, true
+	}
 	if a.opts.protocol == ProtocolNative || a.opts.protocol == ProtocolAuto {
 		r.tr, r.native = a.nativeMessages(history, question), true
 	} else {
@@ -284,7 +308,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	}
 	r.warnDropped(iter)
 	r.warnRefused(iter)
-	if err != nil && r.refit(iter, err) {
+	if err != nil && (r.fallBack(ctx, iter, err) || r.refit(iter, err)) {
 		return r.ask(ctx, iter, forced)
 	}
 	r.iter = iter
@@ -366,6 +390,44 @@ func (r *runState) warnDropped(iter int) {
 		r.emit(event.Event{Kind: event.Warning, Iteration: iter,
 			Text: fmt.Sprintf("the server refused the parameter %q; calls are made without %s", p, what)})
 	}
+}
+
+// fallBack makes the run go on with the fallback template (see
+// WithFallbackTemplate) when err says that the server found the prompt
+// longer than its context window, before the run's first step, and
+// reports whether it did, for the prompt to be sent again.
+func (r *runState) fallBack(ctx context.Context, iter int, err error) bool {
+	a := r.a
+	t, text := r.tr.(*textTranscript)
+	if a.opts.fallback == nil || r.fellBack || !text || len(t.entries) > 0 || !errors.Is(err, model.ErrContextOverflow) {
+		return false
+	}
+	a.fellBack.Store(true)
+	tmpl, err2 := r.bind(ctx, iter)
+	var next *textTranscript
+	if err2 == nil {
+		next, err2 = a.textTranscript(r.history, t.question, tmpl)
+	}
+	if err2 != nil {
+		return false
+	}
+	r.tr, r.fellBack, r.res.FellBack = next, true, true
+	said := "the prompt"
+	var me *model.Error
+	if errors.As(err, &me) && me.PromptTokens > 0 {
+		said = fmt.Sprintf("the prompt of %d tokens", me.PromptTokens)
+	}
+	window := ""
+	if errors.As(err, &me) && me.ContextTokens > 0 {
+		window = fmt.Sprintf(" of %d tokens", me.ContextTokens)
+	}
+	what := said + " does not fit the model's context window" + window
+	if errors.Is(err, model.ErrContextFull) {
+		what = said + " left the reply no room in the model's context window" + window
+	}
+	r.emit(event.Event{Kind: event.Notice, Iteration: iter, Err: fmt.Errorf("%w: %w", ErrFallbackTemplate, err),
+		Text: fmt.Sprintf("%s; the run goes on with the smaller template, %s", what, a.opts.fallback.Name())})
+	return true
 }
 
 // contextWindow returns the model's context window in tokens: what the

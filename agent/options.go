@@ -21,6 +21,7 @@ type options struct {
 	backoffInitial  time.Duration
 	backoffMax      time.Duration
 	template        *prompt.Template
+	fallback        *prompt.Template
 	system          string
 	hooks           hookList
 	events          []func(event.Event)
@@ -118,6 +119,16 @@ func WithTemplate(t *prompt.Template) Option {
 			o.template = t
 		}
 	}
+}
+
+// WithFallbackTemplate gives the text protocol a second template, smaller
+// than the first, for a model whose context window the first does not fit
+// (a small model on a small window, say): when the server finds the first
+// prompt of a run, before any step, longer than its window, the run goes
+// on with t, and so does every run of the agent after it. A notice whose
+// Err matches ErrFallbackTemplate says so.
+func WithFallbackTemplate(t *prompt.Template) Option {
+	return func(o *options) { o.fallback = t }
 }
 
 // WithSystem appends extra context to the system part of the prompt, as

@@ -28,6 +28,7 @@ func advise(err error) string { return adviseStop(err, "", false) }
 func adviseStop(err error, stop event.StopReason, chat bool) string {
 	msg := tidy("", err.Error())
 	var me *model.Error
+	var unreachable *tools.UnreachableError
 	var mcpStart *mcp.StartError
 	var mcpConfig *mcp.ConfigError
 	var more string
@@ -70,6 +71,8 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 		more = "move it aside (mv LOG LOG.damaged, with its -wal and -shm files) and the next run starts a new log; sqlite3 LOG .recover may save what it holds"
 	case errors.Is(err, logs.ErrNotALog):
 		more = "--log-db (or REACT_AGENT_LOG_DB, or log-db in the config file) takes the path of a log, or of a file that does not exist yet; leave it out for the usual log, or pass --no-log"
+	case errors.As(err, &unreachable):
+		msg, more = unreachableAdvice(unreachable)
 	case errors.Is(err, tools.ErrShellDisabled):
 		// The tool's own message is written for the model.
 		msg, more = "shell: "+tools.ErrShellDisabled.Error(), "pass --allow-shell to let the agent run shell commands"
@@ -233,9 +236,10 @@ func networkCause(err error) string {
 
 // withHints passes each event on to fn, followed by a note for the
 // person at the terminal where the observation of a tool call is written
-// for the model: the shell tool is off, and only a flag turns it on.
+// for the model: the shell tool is off, and only a flag turns it on; a
+// server the tool calls could not be reached, and what to check.
 func withHints(fn func(event.Event)) func(event.Event) {
-	said := false
+	said, saidNet := false, false
 	return func(e event.Event) {
 		fn(e)
 		if e.Kind == event.Observation && errors.Is(e.Err, tools.ErrShellDisabled) && !said {
@@ -243,16 +247,23 @@ func withHints(fn func(event.Event)) func(event.Event) {
 			fn(event.Event{Kind: event.Notice, Turn: e.Turn, Iteration: e.Iteration,
 				Text: "the model asked for the shell, which is off: pass --allow-shell to let it run commands (each one asked first)"})
 		}
+		var unreachable *tools.UnreachableError
+		if e.Kind == event.Observation && errors.As(e.Err, &unreachable) && !saidNet {
+			saidNet = true
+			msg, more := unreachableAdvice(unreachable)
+			fn(event.Event{Kind: event.Notice, Turn: e.Turn, Iteration: e.Iteration, Text: msg + "; " + more})
+		}
 	}
 }
 
 // notices passes each event on to fn, but for the agent's notices (how
 // the server binds the steps, say) unless verbose: they tell how the run
 // goes where nothing is amiss, a detail for -v. The JSON events and the
-// log keep them.
+// log keep them. The notice that the run uses the compact prompt is
+// shown: it is not the prompt the settings say.
 func notices(verbose bool, fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
-		if e.Kind != event.Notice || verbose {
+		if e.Kind != event.Notice || verbose || errors.Is(e.Err, agent.ErrFallbackTemplate) {
 			fn(e)
 		}
 	}

@@ -274,6 +274,8 @@ func flagBefore(fs *pflag.FlagSet, word string) *pflag.Flag {
 func (e *env) flagValues(f *pflag.Flag, args []string) (vals []candidate, files bool) {
 	var words []string
 	switch c, ok := f.Value.(completedValue); {
+	case f.Name == "tool":
+		words = e.toolNamesOf(args) // the plugins' too
 	case ok:
 		words = c.completions()
 	case f.Name == "provider":

@@ -63,6 +63,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
 	f.toolFlags = addToolFlags(fs)
+	addToolChoice(fs, f.toolFlags)
 	addYes(fs, f.toolFlags)
 	return f
 }
@@ -133,6 +134,9 @@ func runEval(c *call, f *evalFlags) error {
 		}
 	}
 	base, err := builtins(f.tools())
+	if err == nil {
+		base, err = chooseTools(base, f.chosen.names, asGiven(c.fs, "tool"))
+	}
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package logs
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -126,16 +127,17 @@ func (s *Session) ID() string {
 	return s.id
 }
 
-// Use sets the provider (and whether it was found), model, server URL and
-// protocol written with each run from now on; the other fields of meta
-// are ignored.
+// Use sets the provider (and whether it was found), model, server URL,
+// protocol, prompt, its language and the tools chosen, written with each
+// run from now on; the other fields of meta are ignored.
 func (s *Session) Use(meta Run) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.meta = Run{Provider: meta.Provider, ProviderFound: meta.ProviderFound, Model: meta.Model, BaseURL: meta.BaseURL, Protocol: meta.Protocol}
+	s.meta = Run{Provider: meta.Provider, ProviderFound: meta.ProviderFound, Model: meta.Model, BaseURL: meta.BaseURL, Protocol: meta.Protocol,
+		Prompt: meta.Prompt, PromptFile: meta.PromptFile, Lang: meta.Lang, Tools: slices.Clone(meta.Tools)}
 }
 
 // Begin starts a run that asks question, with context attached (empty
