@@ -217,7 +217,7 @@ func (r *runFailures) keep(run evalpkg.Runner) evalpkg.Runner {
 // reply filled the window or the server stopped it for repeating itself,
 // answered wrongly.
 func failedToRun(err error) bool {
-	if errors.Is(err, agent.ErrRepeatedParseError) || errors.Is(err, model.ErrContextFull) || errors.Is(err, model.ErrRepeatLimit) {
+	if errors.Is(err, agent.ErrRepeatedParseError) || errors.Is(err, model.ErrContextFull) || errors.Is(err, model.ErrStreamCut) {
 		return false
 	}
 	return !errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, context.DeadlineExceeded)
@@ -281,12 +281,12 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) 
 		if t.Protocol == evalpkg.Constrained {
 			protocol, constrain = agent.ProtocolText, agent.ConstrainOn
 		}
-		cassette := evalpkg.Cassette(t, q)
-		switch {
+		var tape cassetteFlags
+		switch name := evalpkg.Cassette(t, q); {
 		case f.replay != "":
-			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
+			cfg, tape.replay = model.Config{Provider: "replay"}, filepath.Join(f.replay, name)
 		case f.record != "":
-			cfg.Record = filepath.Join(f.record, cassette)
+			tape.record = filepath.Join(f.record, name)
 		}
 		if provider == "" && url != "" && f.replay == "" {
 			// An address without a provider: the server says which it is,
@@ -299,7 +299,7 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) 
 				cfg.Provider, cfg.Server = found.Provider, found.Server
 			}
 		}
-		m, err := model.New(ctx, e.withProviderEnv(cfg))
+		m, err := openModel(ctx, e.withProviderEnv(cfg), tape)
 		if err != nil {
 			return evalpkg.Result{}, err
 		}

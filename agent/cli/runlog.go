@@ -113,7 +113,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 // so that the provider's own variables (OPENAI_API_KEY, …) apply.
 func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
 	last, ok := sess.Continued()
-	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
+	if !ok || last.Provider == "" || f.cassette.replay != "" { // --replay says where answers come from
 		return
 	}
 	onCommandLine := func(name string) bool {

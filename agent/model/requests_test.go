@@ -160,38 +160,39 @@ func TestRequestBodiesAreAsBefore(t *testing.T) {
 		cfg   model.Config
 		msgs  []llms.MessageContent
 		opts  []llms.CallOption
+		bound bool // the call is bound by goldenConstraint
 	}{
-		{"ollama-text", "", "", model.Config{Provider: "ollama", Model: "m"}, textMessages(), []llms.CallOption{stream, stops}},
+		{"ollama-text", "", "", model.Config{Provider: "ollama", Model: "m"}, textMessages(), []llms.CallOption{stream, stops}, false},
 		{"ollama-native", "", "", model.Config{Provider: "ollama", Model: "m"}, nativeMessages(),
-			[]llms.CallOption{llms.WithTools(goldenTools())}},
+			[]llms.CallOption{llms.WithTools(goldenTools())}, false},
 		{"ollama-options", "", "", model.Config{Provider: "ollama", Model: "m", Temperature: 0.7, TopP: 0.9, TopK: 40, Seed: 7, MaxTokens: 100,
 			Options: map[string]any{"keep_alive": "1m", "repeat_penalty": 1.1, "think": false, "num_ctx": 4096}},
-			textMessages(), []llms.CallOption{stops, llms.WithJSONMode()}},
+			textMessages(), []llms.CallOption{stops, llms.WithJSONMode()}, false},
 		{"ollama-constrained", "", "", model.Config{Provider: "ollama", Model: "m"}, textMessages(),
-			[]llms.CallOption{stream, model.WithConstraint(goldenConstraint())}},
-		{"openai-text", "", "/v1", model.Config{Provider: "openai", Model: "m"}, textMessages(), []llms.CallOption{stream, stops}},
+			[]llms.CallOption{stream}, true},
+		{"openai-text", "", "/v1", model.Config{Provider: "openai", Model: "m"}, textMessages(), []llms.CallOption{stream, stops}, false},
 		{"openai-native", "", "/v1", model.Config{Provider: "openai", Model: "m"}, nativeMessages(),
-			[]llms.CallOption{llms.WithTools(goldenTools()), llms.WithToolChoice("auto")}},
+			[]llms.CallOption{llms.WithTools(goldenTools()), llms.WithToolChoice("auto")}, false},
 		{"openai-options", "", "/v1", model.Config{Provider: "openai", Model: "m", Temperature: 0.2, TopP: 0.5, TopK: 20, Seed: 3, MaxTokens: -1,
 			Options: map[string]any{"min_p": 0.05, "repeat_penalty": 1.2, "temperature": 0.4}},
-			textMessages(), []llms.CallOption{stream, stops, llms.WithJSONMode(), llms.WithFrequencyPenalty(0.1), llms.WithPresencePenalty(0.2)}},
+			textMessages(), []llms.CallOption{stream, stops, llms.WithJSONMode(), llms.WithFrequencyPenalty(0.1), llms.WithPresencePenalty(0.2)}, false},
 		{"openai-grammar", "llamacpp", "/v1", model.Config{Provider: "openai", Model: "m"}, textMessages(),
-			[]llms.CallOption{stream, stops, model.WithConstraint(goldenConstraint())}},
+			[]llms.CallOption{stream, stops}, true},
 		{"openai-tag", "vllm", "/v1", model.Config{Provider: "openai", Model: "m"}, textMessages(),
-			[]llms.CallOption{stream, model.WithConstraint(goldenConstraint())}},
+			[]llms.CallOption{stream}, true},
 		{"openai-schema", "", "/v1", model.Config{Provider: "openai", Model: "m", Server: model.ServerLMStudio,
 			Options: map[string]any{"response_format": map[string]any{"extra": true}}},
-			textMessages(), []llms.CallOption{model.WithConstraint(goldenConstraint())}},
+			textMessages(), nil, true},
 		{"openai-hosted", "", "", model.Config{Provider: "openai", Model: "o3-mini", APIKey: "sk-test", TopK: 3, TopP: 0.5},
-			textMessages(), []llms.CallOption{stream, stops, model.WithConstraint(goldenConstraint())}},
-		{"llamacpp-text", "llamacpp", "", model.Config{Provider: "llamacpp"}, textMessages(), []llms.CallOption{stream, stops}},
+			textMessages(), []llms.CallOption{stream, stops}, true},
+		{"llamacpp-text", "llamacpp", "", model.Config{Provider: "llamacpp"}, textMessages(), []llms.CallOption{stream, stops}, false},
 		{"llamacpp-options", "llamacpp", "", model.Config{Provider: "llamacpp", Temperature: 0.3, TopK: 5, Seed: 9,
 			Options: map[string]any{"min_p": 0.1, "n_predict": 50, "cache_prompt": false}},
-			textMessages(), []llms.CallOption{stops, llms.WithFrequencyPenalty(0.1)}},
+			textMessages(), []llms.CallOption{stops, llms.WithFrequencyPenalty(0.1)}, false},
 		{"llamacpp-grammar", "llamacpp", "", model.Config{Provider: "llamacpp"}, textMessages(),
-			[]llms.CallOption{stream, stops, model.WithConstraint(goldenConstraint())}},
+			[]llms.CallOption{stream, stops}, true},
 		{"llamacpp-native", "llamacpp", "", model.Config{Provider: "llamacpp"}, nativeMessages()[2:],
-			[]llms.CallOption{llms.WithTools(goldenTools())}},
+			[]llms.CallOption{llms.WithTools(goldenTools())}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,7 +207,11 @@ func TestRequestBodiesAreAsBefore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := m.GenerateContent(context.Background(), tt.msgs, tt.opts...); err != nil {
+			req := model.RequestOf(tt.msgs, tt.opts)
+			if tt.bound {
+				req.Constraint = goldenConstraint()
+			}
+			if _, err := m.(model.Generator).Generate(context.Background(), req); err != nil {
 				t.Fatal(err)
 			}
 			got := srv.requests()
