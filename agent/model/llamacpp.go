@@ -154,7 +154,8 @@ type completionEvent struct {
 	Model           string `json:"model"`
 }
 
-// decode reads an event of the reply, keeping the last in last.
+// decodeCompletion returns the decoder of an event of a /completion
+// reply, which keeps the last event in last.
 func decodeCompletion(last *completionEvent) decoder {
 	return func(data []byte) (piece, error) {
 		var ev completionEvent
