@@ -36,6 +36,29 @@ func boundCall(m llms.Model, msgs []llms.MessageContent, c *Constraint, notice f
 }
 
 func TestRealLlamaServer(t *testing.T) {
+	t.Run("taken for Ollama, it is told at once to be no Ollama, and which provider fits", func(t *testing.T) {
+		srv := realserver.LlamaServer(t, realserver.Spell("Final Answer: 42"))
+		start := time.Now()
+		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, stream := range []bool{true, false} {
+			req := Request{Messages: words(3)}
+			if stream {
+				req.OnText = func(context.Context, []byte) error { return nil }
+			}
+			_, err = m.(Generator).Generate(context.Background(), req)
+			var me *Error
+			if !errors.As(err, &me) || !errors.Is(err, ErrWrongServer) || me.Temporary || me.Fix != SettingProvider || me.Fitting != "llamacpp" {
+				t.Fatalf("streamed %v: error %v (%+v)", stream, err, me)
+			}
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("it took %s to tell", took)
+		}
+	})
+
 	t.Run("a prompt over the context is an overflow with both sizes", func(t *testing.T) {
 		srv := realserver.LlamaServer(t, realserver.Context(512))
 		m, err := New(context.Background(), Config{Provider: "llamacpp", BaseURL: srv.URL})
