@@ -120,3 +120,34 @@ func TestAServersErrorReachesTheTerminalEscaped(t *testing.T) {
 		t.Fatalf("want the server's message, escaped\n%q", got.stderr)
 	}
 }
+
+// TestTheWindowIsAdvisedOneWay runs a question too large for the context
+// window asked of Ollama: the warning that the prompt passes the window,
+// and the error that ends the run (the model's refusal of a prompt that
+// cannot fit), say what to do the same way, once each: the command line's
+// words with its flags, not those and the library's besides. The review
+// found it said three ways ("raise --num-ctx or lower --max-observation",
+// "raise --num-ctx (if the model takes it), …", "ask for a larger context
+// window, or for less").
+func TestTheWindowIsAdvisedOneWay(t *testing.T) {
+	t.Parallel()
+	s := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.ContextSize(32768))
+	defer s.Close()
+	question := "Sum these: " + strings.Repeat("1 + ", 5000) + "1"
+	got := args("--no-log", "--base-url", s.URL, "-m", "m", "--num-ctx", "2048", question).run(t)
+	const advice = "raise --num-ctx (if the model takes it), or lower --max-observation"
+	if got.code != 1 || !strings.Contains(got.stderr, "warning: the prompt is about") || !strings.Contains(got.stderr, "error: ") {
+		t.Fatalf("want a warning that the prompt passes the window, and the error that ends the run\n%s", got)
+	}
+	if n := strings.Count(got.stderr, advice); n != 2 {
+		t.Errorf("the advice %q is said %d times, want once in the warning and once in the error\n%s", advice, n, got)
+	}
+	for _, other := range []string{"ask for a larger context window", "or for less", "raise --num-ctx or"} {
+		if strings.Contains(got.stderr, other) {
+			t.Errorf("the window is advised another way too: %q\n%s", other, got)
+		}
+	}
+	if !strings.Contains(got.stderr, "the model takes up to 32768 tokens") {
+		t.Errorf("what the model knows of its window is lost\n%s", got)
+	}
+}

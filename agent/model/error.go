@@ -373,13 +373,19 @@ func overflowWhat(e *Error) string {
 // overflowed says what is known of e, a prompt that does not fit the
 // context window (ErrContextOverflow), and how the window can be made
 // larger: by fix, in the words of larger, or, with larger "", not at all,
-// as limit says. Asking for less always helps, and goes without saying:
-// a command line says it with its own flag.
+// as limit says. The sizes are said of a server's refusal; the clients'
+// own errors say them already. Asking for less always helps, and goes
+// without saying: a command line says it with its own flag.
 func overflowed(e *Error, fix Setting, larger, limit string) {
-	e.Fix, e.Detail, e.Hint = fix, overflowWhat(e), larger
-	if limit != "" {
-		e.Detail += "; " + limit
+	var details []string
+	var se *statusError
+	if errors.As(e.Err, &se) {
+		details = append(details, overflowWhat(e))
 	}
+	if limit != "" {
+		details = append(details, limit)
+	}
+	e.Fix, e.Detail, e.Hint = fix, strings.Join(details, "; "), larger
 }
 
 // explain fills in what to do about e, given the provider, the model and

@@ -67,7 +67,7 @@ func TestAPromptOllamaCutIsNeverSilent(t *testing.T) {
 		}
 		_, err = ask2(m)
 		var me *Error
-		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != SettingNumCtx || !strings.Contains(me.Hint, "takes up to 8192") {
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != SettingNumCtx || !strings.Contains(me.Detail, "takes up to 8192") {
 			t.Fatalf("error %v", err)
 		}
 		if n := len(srv.requests("POST /api/chat")); n != 1 {

@@ -189,11 +189,11 @@ func (w *window) explain(e *Error) {
 	e.ContextTokens = max(e.ContextTokens, w.asked)
 	switch {
 	case w.explicit && (w.longest == 0 || w.longest > w.asked):
-		larger := "ask for a larger context window"
+		var limit string
 		if w.longest > 0 {
-			larger += fmt.Sprintf(" (the model takes up to %d tokens)", w.longest)
+			limit = fmt.Sprintf("the model takes up to %d tokens", w.longest)
 		}
-		overflowed(e, SettingNumCtx, larger, "")
+		overflowed(e, SettingNumCtx, "ask for a larger context window", limit)
 	case w.longest > 0:
 		overflowed(e, NoSetting, "", fmt.Sprintf("%d tokens is the longest context the model takes", w.longest))
 	default:
