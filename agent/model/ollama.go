@@ -202,10 +202,12 @@ type ollamaLine struct {
 	DoneReason      string `json:"done_reason"`
 	PromptEvalCount int    `json:"prompt_eval_count"`
 	EvalCount       int    `json:"eval_count"`
-	// Object and Choices are no Ollama's, but an OpenAI-compatible
-	// server's ("chat.completion.chunk"): llama-server answers /api/chat
-	// so.
-	Object  string          `json:"object"`
+}
+
+// openaiShape is what a line of an OpenAI-compatible reply has and
+// Ollama's has not: llama-server answers /api/chat so.
+type openaiShape struct {
+	Object  string          `json:"object"` // "chat.completion.chunk", "chat.completion"
 	Choices json.RawMessage `json:"choices"`
 }
 
@@ -217,13 +219,19 @@ var errOpenAIReply = fmt.Errorf("%w: it answered Ollama's /api/chat as an OpenAI
 // arguments an object. A line of the OpenAI-compatible protocol is
 // errOpenAIReply: the server is not Ollama.
 func (c *ollama) decode(last *ollamaLine) decoder {
+	first := true
 	return func(data []byte) (piece, error) {
+		if first {
+			// A reply is in one protocol: its first line tells which.
+			first = false
+			var o openaiShape
+			if json.Unmarshal(data, &o) == nil && (strings.HasPrefix(o.Object, "chat.completion") || len(o.Choices) > 0) {
+				return piece{}, errOpenAIReply
+			}
+		}
 		var l ollamaLine
 		if err := json.Unmarshal(data, &l); err != nil {
 			return piece{}, err
-		}
-		if strings.HasPrefix(l.Object, "chat.completion") || len(l.Choices) > 0 {
-			return piece{}, errOpenAIReply
 		}
 		p := piece{text: l.Message.Content, reasoning: l.Message.Thinking, end: l.Done, stop: l.DoneReason, ollama: true, model: l.Model}
 		for _, tc := range l.Message.ToolCalls {
