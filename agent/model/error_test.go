@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -210,4 +211,29 @@ func (s *statusServer) last() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.bodies[len(s.bodies)-1]
+}
+
+func TestRetryAfterIsClampedBeforeItIsADuration(t *testing.T) {
+	for _, tt := range []struct {
+		header string
+		want   time.Duration
+	}{
+		{"", 0},
+		{"0", 0},
+		{"5", 5 * time.Second},
+		{" 30 ", 30 * time.Second},
+		{"-1", 0},
+		{"1.5", 0},
+		{"soon", 0},
+		{"31622400", MaxRetryAfter},    // a year and a day: the most
+		{"9223372037", MaxRetryAfter},  // a Duration's most, in seconds, and one more: once negative
+		{"18446744074", MaxRetryAfter}, // past a uint64 of nanoseconds: once 290 ms
+		{"99999999999999999999999", MaxRetryAfter}, // past a uint64
+		{"Fri, 31 Dec 9999 23:59:59 GMT", MaxRetryAfter},
+		{"Mon, 01 Jan 2001 00:00:00 GMT", 0}, // past
+	} {
+		if got := retryAfter(tt.header); got != tt.want {
+			t.Errorf("Retry-After %q: %s, want %s", tt.header, got, tt.want)
+		}
+	}
 }

@@ -3,6 +3,9 @@ package model_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -240,6 +243,46 @@ func TestAStreamThatEndsWithoutItsMarkerElsewhereIsNoRepeatLimit(t *testing.T) {
 				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
 			if !errors.Is(err, model.ErrIncomplete) || errors.Is(err, model.ErrRepeatLimit) {
 				t.Fatalf("error = %v, want ErrIncomplete alone", err)
+			}
+		})
+	}
+}
+
+// TestALineWithoutEndIsCutAtItsBound streams one line that never ends, in
+// each framing of a stream: the client stops reading at model.MaxLineBytes,
+// with an error that names the bound, long before --max-reply, and never
+// holds more of it than that.
+func TestALineWithoutEndIsCutAtItsBound(t *testing.T) {
+	for _, tt := range []struct{ provider, media, start string }{
+		{"ollama", "application/x-ndjson", `{"message":{"content":"`},
+		{"openai", "text/event-stream", `data: {"choices":[{"index":0,"delta":{"content":"`},
+	} {
+		t.Run(tt.provider, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.media)
+				io.WriteString(w, tt.start)
+				chunk := strings.Repeat("a", 32<<10)
+				for r.Context().Err() == nil {
+					if _, err := io.WriteString(w, chunk); err != nil {
+						return
+					}
+				}
+			}))
+			defer srv.Close()
+			base := srv.URL
+			if tt.provider == "openai" {
+				base += "/v1"
+			}
+			m, err := model.New(context.Background(), model.Config{Provider: tt.provider, BaseURL: base, Model: "m", MaxTokens: -1, MaxReplyBytes: 64 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+			var me *model.Error
+			if !errors.Is(err, model.ErrLineTooLong) || !errors.As(err, &me) || me.Temporary || time.Since(start) > 10*time.Second {
+				t.Fatalf("error %v after %s: want ErrLineTooLong, not retried", err, time.Since(start))
 			}
 		})
 	}
