@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
 )
 
@@ -239,5 +240,36 @@ func TestAParseErrorIsShownAsTheTraceShowedIt(t *testing.T) {
 	var older map[string]any // as an older react-agent reads the column
 	if err := json.Unmarshal([]byte(raw), &older); err != nil || older["problem"] != parser.ErrNoAction.Error() {
 		t.Errorf("the args column holds %q, %v", raw, err)
+	}
+}
+
+// TestACallMadeAgainIsLoggedWithItsReason logs the retry events of a run:
+// logs show shows them as the live trace did, the warning line of a call
+// made again, and the log keeps their attempt, wait and reason.
+func TestACallMadeAgainIsLoggedWithItsReason(t *testing.T) {
+	s := openSession(t, "")
+	defer s.Close()
+	ctx := context.Background()
+	text := "model call failed, retrying in 500ms: ollama: HTTP 503: overloaded"
+	s.Begin(ctx, "q", "")
+	s.Event(event.Event{Kind: event.Retry, Iteration: 1, Attempt: 2, Wait: 500 * time.Millisecond, RetryReason: model.RetryServerError, Text: text})
+	s.End(ctx, Outcome{StopReason: "final_answer", Answer: "42"})
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := s.store.Runs(ctx, s.ID())
+	if err != nil || len(runs) != 1 || len(runs[0].Events) != 1 {
+		t.Fatalf("Runs = %+v, %v", runs, err)
+	}
+	e := runs[0].Events[0].agentEvent()
+	if e.Kind != event.Retry || e.Attempt != 2 || e.Wait != 500*time.Millisecond || e.RetryReason != model.RetryServerError || e.Text != text || e.Args != nil {
+		t.Errorf("the retry read back: %+v", e)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, runs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[1] warning: " + text + "\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("logs show: want %q:\n%s", want, b.String())
 	}
 }
