@@ -44,7 +44,7 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 		// said once, with the flags that do it.
 		msg, more = tidy("", model.Brief(me)), windowAdvice(me)
 	case errors.As(err, &long):
-		msg, more = tidy("", err.Error()), fmt.Sprintf("try again once the time the server asked for is past; a run waits at most %s", long.Most)
+		msg, more = tidy("", err.Error()), "try again once that time is past"
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg, chat)
 	case errors.As(err, &mcpStart) && mcpStart.URL == "" && errors.Is(err, context.DeadlineExceeded):

@@ -151,3 +151,16 @@ func TestTheWindowIsAdvisedOneWay(t *testing.T) {
 		t.Errorf("what the model knows of its window is lost\n%s", got)
 	}
 }
+
+// TestAWaitPastTheCapIsSaidOnce: a server that asks to be called again in
+// longer than a run waits ends the run at once, and the person is told
+// what it asked, once.
+func TestAWaitPastTheCapIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	s := modeltest.NewOpenAI([]string{"Final Answer: 42"}, modeltest.Fail(1, 429), modeltest.RetryAfter(7200))
+	defer s.Close()
+	got := args("--no-log", "--provider", "openai", "--base-url", s.URL+"/v1", "-m", "m", "What is 6 * 7?").run(t)
+	if got.code != 1 || s.Calls() != 1 || strings.Count(got.stderr, "2h0m0s") != 1 || !strings.Contains(got.stderr, "try again once that time is past") {
+		t.Fatalf("want exit 1 after 1 call, saying once that the server asked for 2h0m0s; %d calls\n%s", s.Calls(), got)
+	}
+}

@@ -233,6 +233,10 @@ type statusError struct {
 	retryAfter time.Duration // what the server's Retry-After asks, or 0
 	detail     errorDetail   // what the body says beyond its message
 	inStream   bool          // sent inside a reply begun with 200
+	// object means the body's "error" is an object, as OpenAI's API and
+	// the servers that speak it write it ({"error": {"message": …}});
+	// Ollama's own API writes a string.
+	object bool
 	// kind is what the server's error means, for errors.Is: one of the
 	// sentinels (ErrContextOverflow, ErrNotUTF8, ErrNoToolCalls, ErrNoModel,
 	// errSchemaRefused), or nil.

@@ -211,13 +211,20 @@ type openaiShape struct {
 	Choices json.RawMessage `json:"choices"`
 }
 
-// errOpenAIReply is the error of an Ollama call answered in the
-// OpenAI-compatible protocol.
-var errOpenAIReply = fmt.Errorf("%w: it answered Ollama's /api/chat as an OpenAI-compatible server does", ErrWrongServer)
+// notOllama is the error of an Ollama call to the server at base,
+// answered as another kind of server answers, as how says; it matches
+// ErrWrongServer.
+type notOllama struct{ base, how string }
+
+func (e notOllama) Error() string {
+	return fmt.Sprintf("the server at %s is not Ollama: it %s Ollama's /api/chat as an OpenAI-compatible server does", Redact(e.base), e.how)
+}
+
+func (e notOllama) Is(target error) bool { return target == ErrWrongServer }
 
 // decode reads a line of the reply. Ollama sends a tool call whole, its
-// arguments an object. A line of the OpenAI-compatible protocol is
-// errOpenAIReply: the server is not Ollama.
+// arguments an object. A reply whose first line is of the
+// OpenAI-compatible protocol is from a server that is not Ollama.
 func (c *ollama) decode(last *ollamaLine) decoder {
 	first := true
 	return func(data []byte) (piece, error) {
@@ -226,7 +233,7 @@ func (c *ollama) decode(last *ollamaLine) decoder {
 			first = false
 			var o openaiShape
 			if json.Unmarshal(data, &o) == nil && (strings.HasPrefix(o.Object, "chat.completion") || len(o.Choices) > 0) {
-				return piece{}, errOpenAIReply
+				return piece{}, notOllama{c.base, "answers"}
 			}
 		}
 		var l ollamaLine
@@ -310,6 +317,12 @@ func (c *ollama) attempt(ctx context.Context, k *call) (*Reply, *tooSmall, error
 		return nil, nil, err
 	}
 	resp, err := post(ctx, c.hc, c.base+"/api/chat", body, nil)
+	var se *statusError
+	if errors.As(err, &se) && se.object && se.detail.Type != "" && !se.inStream {
+		// Ollama's own API writes its errors as strings: this server
+		// is another kind, whatever it refused.
+		return nil, nil, &Error{Err: notOllama{c.base, "refuses"}, Detail: se.Error()}
+	}
 	if err != nil {
 		if errors.Is(err, ErrContextOverflow) {
 			e := Classify(ctx, err)
@@ -378,8 +391,7 @@ func (c *ollama) hint(ctx context.Context, e *Error) {
 		c.window.explain(e)
 	case errors.Is(e, ErrWrongServer):
 		e.Fitting = fittingOpenAI(ctx, c.hc, c.base)
-		e.Fix, e.Detail = SettingProvider, fmt.Sprintf("the server at %s is not Ollama", Redact(c.base))
-		e.Hint = fmt.Sprintf("talk to it as the %s provider does", e.Fitting)
+		e.Fix, e.Hint = SettingProvider, fmt.Sprintf("the %s provider fits it", e.Fitting)
 	case errors.Is(e, ErrNoModel):
 		infos, err := ollamaInfos(ctx, c.hc, c.base)
 		switch {

@@ -123,6 +123,7 @@ func TestALlamaServerTakenForOllamaIsToldAtOnce(t *testing.T) {
 		{"a llama-server, streamed", "llamacpp-b8355/api-chat-stream", "llamacpp-b8355/props-tools", "llamacpp"},
 		{"a llama-server, not streamed", "llamacpp-b8355/api-chat", "llamacpp-b8355/props-tools", "llamacpp"},
 		{"another OpenAI-compatible server", "llamacpp-b8355/api-chat-stream", "", "openai"},
+		{"a llama-server that refuses the prompt as too long", "llamacpp-b8355/v1-overflow", "llamacpp-b8355/props-tools", "llamacpp"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			routes := map[string]string{"POST /api/chat": tt.chat}
@@ -140,10 +141,11 @@ func TestALlamaServerTakenForOllamaIsToldAtOnce(t *testing.T) {
 			}
 			_, err = m.(Generator).Generate(context.Background(), req)
 			var me *Error
-			if !errors.As(err, &me) || !errors.Is(err, ErrWrongServer) || me.Temporary || me.Fix != SettingProvider || me.Fitting != tt.fits {
+			if !errors.As(err, &me) || !errors.Is(err, ErrWrongServer) || errors.Is(err, ErrContextOverflow) || me.Temporary || me.Fix != SettingProvider ||
+				me.Fitting != tt.fits {
 				t.Fatalf("error %v (%+v): want ErrWrongServer, not to be retried, whose fix is the provider, and the %s provider fits", err, me, tt.fits)
 			}
-			if msg := err.Error(); !strings.Contains(msg, "is not Ollama") || !strings.Contains(msg, "the "+tt.fits+" provider") {
+			if msg := err.Error(); !strings.Contains(msg, "the server at "+srv.URL+" is not Ollama") || !strings.Contains(msg, "the "+tt.fits+" provider fits it") {
 				t.Errorf("message %q: want it to say the server is not Ollama, and which provider fits", msg)
 			}
 		})

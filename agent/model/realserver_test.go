@@ -57,6 +57,18 @@ func TestRealLlamaServer(t *testing.T) {
 		if took := time.Since(start); took > 5*time.Second {
 			t.Errorf("it took %s to tell", took)
 		}
+		// A prompt longer than its context is refused as llama-server
+		// refuses one, not as Ollama does.
+		small := realserver.LlamaServer(t, realserver.Context(256), realserver.Spell("Final Answer: 42"))
+		m, err = New(context.Background(), Config{Provider: "ollama", BaseURL: small.URL, Model: small.Model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.(Generator).Generate(context.Background(), Request{Messages: words(1000)})
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrWrongServer) || errors.Is(err, ErrContextOverflow) || me.Fitting != "llamacpp" {
+			t.Errorf("a prompt too long: error %v (%+v)", err, me)
+		}
 	})
 
 	t.Run("a prompt over the context is an overflow with both sizes", func(t *testing.T) {

@@ -187,7 +187,7 @@ func newStatusError(code int, body []byte, retry string) *statusError {
 		Error json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(body, &v) == nil {
-		json.Unmarshal(v.Error, &e.detail)
+		e.object = json.Unmarshal(v.Error, &e.detail) == nil
 	}
 	e.classify()
 	return e
