@@ -1,10 +1,15 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -311,6 +316,28 @@ func TestRealOllama(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a runner that dies mid-reply is the server's error, worth a try again, not a reply", func(t *testing.T) {
+		// Of the two causes of a reply Ollama cuts that ErrStreamCut
+		// names, a runner killed while it writes is said: Ollama ends
+		// the stream with its error.
+		srv := realserver.Ollama(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.EOS: -40}, Seed: 1}))
+		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model, MaxTokens: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		killed := 0
+		req := Request{Messages: words(3), OnText: func(context.Context, []byte) error {
+			if killed == 0 {
+				killed = killRunners(srv.Dir)
+			}
+			return nil
+		}}
+		r, err := m.(Generator).Generate(context.Background(), req)
+		var me *Error
+		if killed == 0 || r != nil || !errors.As(err, &me) || !me.Temporary || me.Retry != RetryServerError || !strings.Contains(err.Error(), "ended the reply with an error") {
+			t.Fatalf("%d runners killed: reply %v, error %v", killed, r, err)
+		}
+	})
 	t.Run("a schema with $refs and a loop of definitions binds the reply", func(t *testing.T) {
 		srv := realserver.Ollama(t, realserver.Spell(`{"thought": "t", "action": "expr", "action_input": {"e": "x"}}`))
 		schema := `{"anyOf":[{"type":"object","properties":{"thought":{"type":"string"},"action":{"type":"string","enum":["expr"]},` +
@@ -369,4 +396,21 @@ func TestIdentifyRealServers(t *testing.T) {
 			t.Errorf("%s: the server says it served %q, want %q", tt.url, served, want)
 		}
 	}
+}
+
+// killRunners kills the runners of the Ollama whose folder is dir (they
+// have it in their environment), and returns how many.
+func killRunners(dir string) int {
+	n := 0
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cmd, _ := os.ReadFile(p + "/cmdline")
+		env, _ := os.ReadFile(p + "/environ")
+		if bytes.Contains(cmd, []byte("\x00runner\x00")) && bytes.Contains(env, []byte(dir)) {
+			if pid, err := strconv.Atoi(filepath.Base(p)); err == nil && syscall.Kill(pid, syscall.SIGKILL) == nil {
+				n++
+			}
+		}
+	}
+	return n
 }
