@@ -101,7 +101,10 @@ func (b *ollamaRequest) set(key string, v any) {
 // and the bound it sets on the reply's tokens (0 for none).
 func (c *ollama) body(k *call, numCtx int) ([]byte, int, error) {
 	o := k.o
-	options := map[string]any{"num_ctx": numCtx, "temperature": o.Temperature}
+	// The model's options are free (Ollama's own api.ChatRequest has them
+	// as a map): the client's go first, and Config.Options over them.
+	options := make(map[string]any, 8+len(k.options))
+	options["num_ctx"], options["temperature"] = numCtx, o.Temperature
 	if n := k.maxTokens(); n > 0 {
 		options["num_predict"] = n
 	}
