@@ -142,10 +142,10 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 			if atOnce++; atOnce > maxAtOnce {
 				return r, me
 			}
-		case retried >= a.opts.retries || silent >= maxSameTries || cut >= maxSameTries:
-			return r, me
 		case me.RetryAfter > maxRetryAfter:
 			return r, &WaitTooLongError{Wait: me.RetryAfter, Most: maxRetryAfter, Err: me}
+		case retried >= a.opts.retries || silent >= maxSameTries || cut >= maxSameTries:
+			return r, me
 		case me.RetryAfter > 0:
 			retried++
 			wait = me.RetryAfter

@@ -205,10 +205,12 @@ func (m *served) Generate(ctx context.Context, req Request) (*Reply, error) {
 		return nil, &Error{Provider: m.provider, Fix: SettingProvider,
 			Err: fmt.Errorf("%w; use a provider whose server sees images (the OpenAI-compatible endpoint of the same server, for one)", ErrNoImages)}
 	}
-	bound := req.Constraint != nil && m.con != nil && m.con.dropped()
+	// A call made without its constraint, the server having refused it,
+	// tells whether the refusal stands.
+	unbound := req.Constraint != nil && m.con != nil && m.con.dropped()
 	k.bind = m.binding(ctx, req.Constraint)
 	r, err := m.client.generate(ctx, k)
-	if bound {
+	if unbound {
 		m.con.tried(err == nil)
 	}
 	if err != nil {
