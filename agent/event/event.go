@@ -132,8 +132,12 @@ type Event struct {
 	// Wait is, on a retry event, how long the agent waits before it.
 	Wait time.Duration
 	// RetryReason is, on a retry event, why the call is made again.
-	RetryReason model.RetryReason
+	RetryReason RetryReason
 }
+
+// RetryReason is why a model call is made again: model.RetryReason, under
+// the name of the events that carry it.
+type RetryReason = model.RetryReason
 
 // eventHead holds the fields every event's JSON form has, and the turn
 // of a conversation, which only a chat's events have.
@@ -211,10 +215,10 @@ func (e Event) wire() any {
 	case Retry:
 		v = struct {
 			eventHead
-			Attempt int               `json:"attempt"`
-			WaitMS  int64             `json:"wait_ms"`
-			Reason  model.RetryReason `json:"reason"`
-			Message string            `json:"message"`
+			Attempt int         `json:"attempt"`
+			WaitMS  int64       `json:"wait_ms"`
+			Reason  RetryReason `json:"reason"`
+			Message string      `json:"message"`
 		}{h, e.Attempt, e.Wait.Milliseconds(), e.RetryReason, e.Text}
 	default: // parse_error, warning, and kinds added later
 		v = struct {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/react-agent/react-agent/agent/event"
-	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
 )
 
@@ -194,7 +193,7 @@ func (e Event) agentEvent() event.Event {
 		attempt, _ := e.Args[attemptKey].(float64)
 		wait, _ := e.Args[waitKey].(float64)
 		reason, _ := e.Args[reasonKey].(string)
-		ae.Args, ae.Attempt, ae.Wait, ae.RetryReason = nil, int(attempt), time.Duration(wait)*time.Millisecond, model.RetryReason(reason)
+		ae.Args, ae.Attempt, ae.Wait, ae.RetryReason = nil, int(attempt), time.Duration(wait)*time.Millisecond, event.RetryReason(reason)
 	}
 	return ae
 }

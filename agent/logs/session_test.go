@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/react-agent/react-agent/agent/event"
-	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
 )
 
@@ -252,7 +251,7 @@ func TestACallMadeAgainIsLoggedWithItsReason(t *testing.T) {
 	ctx := context.Background()
 	text := "model call failed, retrying in 500ms: ollama: HTTP 503: overloaded"
 	s.Begin(ctx, "q", "")
-	s.Event(event.Event{Kind: event.Retry, Iteration: 1, Attempt: 2, Wait: 500 * time.Millisecond, RetryReason: model.RetryServerError, Text: text})
+	s.Event(event.Event{Kind: event.Retry, Iteration: 1, Attempt: 2, Wait: 500 * time.Millisecond, RetryReason: event.RetryReason("server_error"), Text: text})
 	s.End(ctx, Outcome{StopReason: "final_answer", Answer: "42"})
 	if err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -262,7 +261,7 @@ func TestACallMadeAgainIsLoggedWithItsReason(t *testing.T) {
 		t.Fatalf("Runs = %+v, %v", runs, err)
 	}
 	e := runs[0].Events[0].agentEvent()
-	if e.Kind != event.Retry || e.Attempt != 2 || e.Wait != 500*time.Millisecond || e.RetryReason != model.RetryServerError || e.Text != text || e.Args != nil {
+	if e.Kind != event.Retry || e.Attempt != 2 || e.Wait != 500*time.Millisecond || e.RetryReason != event.RetryReason("server_error") || e.Text != text || e.Args != nil {
 		t.Errorf("the retry read back: %+v", e)
 	}
 	var b strings.Builder
