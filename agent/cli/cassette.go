@@ -32,7 +32,13 @@ func openModel(ctx context.Context, cfg model.Config, c cassetteFlags) (llms.Mod
 	if c.record == "" {
 		return m, nil
 	}
-	rec, err := cassette.NewRecorder(m, c.record)
+	return recorded(m, c.record)
+}
+
+// recorded returns m, writing every call it makes to the cassette at
+// path.
+func recorded(m llms.Model, path string) (llms.Model, error) {
+	rec, err := cassette.NewRecorder(m, path)
 	if err != nil {
 		return nil, err
 	}

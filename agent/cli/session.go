@@ -285,6 +285,7 @@ func (s *session) traceOptions() []agent.Option {
 		trace.Color(tty && s.getenv("NO_COLOR") == "" && s.getenv("TERM") != "dumb"),
 		trace.Spinner(tty && s.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
 		trace.Verbose(f.verbose))
+	s.stdlog.beforeNote(s.trace.EndLine)
 	opts := []agent.Option{agent.WithEvents(advised(s.chat, notices(f.verbose, withHints(s.trace.Event))))}
 	if !f.noStream && (f.stream || (tty && !s.fs.Changed("stream"))) {
 		opts = append(opts, agent.WithStreaming(s.trace.Token))
@@ -297,7 +298,7 @@ func (s *session) newModel(ctx context.Context) (llms.Model, error) {
 	if err := checkProvider(s.fs, s.flags.model.Provider); err != nil {
 		return nil, err
 	}
-	m, err := openModel(ctx, s.withProviderEnv(s.flags.model), s.flags.cassette)
+	m, err := openModel(ctx, s.withEnv(s.flags.model), s.flags.cassette)
 	if err != nil {
 		return nil, err
 	}
