@@ -99,7 +99,12 @@ func WithCallTimeout(d time.Duration) Option {
 // WithRetries sets how many times a model call that failed transiently
 // (connection refused, timeout, HTTP 429 or 5xx) is retried (default 3),
 // and the first and the longest wait between attempts (default 500ms and
-// 10s); the waits grow exponentially with jitter.
+// 10s); the waits grow exponentially with jitter, or are what the
+// server's Retry-After asks, up to a minute. A call the model says to make
+// again at once (its model.Error's Retry: a parameter or a constraint the
+// server refused, now left out; a larger window; a new connection) is made
+// again besides, at most four times. Each call made again is an
+// event.Retry.
 func WithRetries(n int, initial, max time.Duration) Option {
 	return func(o *options) {
 		o.retries = max0(n)

@@ -34,7 +34,7 @@ type Result struct {
 	// reports them.
 	Usage model.Usage `json:"usage"`
 	// Model is the model the server says wrote the last reply (see
-	// model.ServedModel), or "" when it did not say.
+	// model.Reply), or "" when it did not say.
 	Model string `json:"model,omitempty"`
 	// Duration is the wall time of the run.
 	Duration time.Duration `json:"duration_ns"`

@@ -29,6 +29,7 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 	msg := tidy("", err.Error())
 	var me *model.Error
 	var unreachable *tools.UnreachableError
+	var long *agent.WaitTooLongError
 	var mcpStart *mcp.StartError
 	var mcpConfig *mcp.ConfigError
 	var more string
@@ -41,12 +42,12 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
 	case errors.Is(err, model.ErrCannotConstrain):
 		more = constrainAdvice
-	case errors.Is(err, agent.ErrContextWindow):
-		// The model says what makes its window larger, if anything does.
-		more = "lower --max-observation"
-		if errors.As(err, &me) && me.Fix == model.SettingNumCtx {
-			more = "raise --num-ctx or lower --max-observation"
-		}
+	case errors.Is(err, model.ErrContextOverflow) && errors.As(err, &me):
+		// The model says what makes its window larger, if anything does:
+		// said once, with the flags that do it.
+		msg, more = tidy("", model.Brief(me)), windowAdvice(me)
+	case errors.As(err, &long):
+		msg, more = tidy("", err.Error()), "try again once that time is past"
 	case errors.Is(err, model.ErrNoServer) && errors.As(err, &me):
 		msg, more = nothingAnswered(me), "or check --base-url, or pass --provider to say which server it is"
 	case errors.As(err, &me):
@@ -115,13 +116,12 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 // which flag changes what its Fix names, or in a chat which command.
 func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 	p, _ := model.Lookup(e.Provider)
-	if cause := networkCause(e); cause != "" && e.Hint != "" {
+	if cause := networkCause(e); cause != "" && e.Detail != "" {
 		// What could not be reached and why, without the client's
 		// request line: "cannot reach Ollama at URL (connection refused)".
-		what, todo, _ := strings.Cut(e.Hint, ": ")
-		msg = fmt.Sprintf("%s: %s (%s)", e.Provider, what, cause)
-		if todo != "" {
-			msg += ": " + todo
+		msg = fmt.Sprintf("%s: %s (%s)", e.Provider, e.Detail, cause)
+		if e.Hint != "" {
+			msg += ": " + e.Hint
 		}
 	}
 	switch e.Fix {
@@ -169,12 +169,15 @@ func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 		}
 		return msg, fmt.Sprintf("check the model's name (%s) and the sampling options", choose)
 	case model.SettingProvider:
-		if errors.Is(e, model.ErrUnknownServer) {
+		switch {
+		case errors.Is(e, model.ErrUnknownServer):
 			return msg, "pass --provider to say which server it is: " + list(model.Names())
+		case errors.Is(e, model.ErrWrongServer) && e.Fitting != "":
+			return tidy("", model.Brief(e)), "pass --provider " + e.Fitting
 		}
 		return msg, "check --provider"
 	case model.SettingNumCtx:
-		return msg, "raise --num-ctx (if the model takes it), or lower --max-observation"
+		return tidy("", model.Brief(e)), windowAdvice(e)
 	case model.SettingTemperature:
 		return msg, "raise --temperature (0.7, say), leave out --constrain on, or try another model"
 	case model.SettingTimeout:
@@ -189,6 +192,22 @@ func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 		return msg, "record the run again with --record FILE against a model"
 	}
 	return msg, ""
+}
+
+// windowAdvice says, with the flags that do it, what makes room for a
+// prompt that nears or passes the context window, as the model error e
+// knows it: a larger window where the client asks for it (--num-ctx), or
+// the server's own words for it, or nothing; and always a prompt that
+// holds less. Every warning and error of the window says it so.
+func windowAdvice(e *model.Error) string {
+	const less = "lower --max-observation"
+	switch {
+	case e.Fix == model.SettingNumCtx:
+		return "raise --num-ctx (if the model takes it), or " + less
+	case e.Hint != "":
+		return e.Hint + ", or " + less
+	}
+	return less
 }
 
 // nothingAnswered says that nothing answered at the address where a
@@ -257,16 +276,30 @@ func withHints(fn func(event.Event)) func(event.Event) {
 }
 
 // notices passes each event on to fn, but for the agent's notices (how
-// the server binds the steps, say) unless verbose: they tell how the run
-// goes where nothing is amiss, a detail for -v. The JSON events and the
-// log keep them. The notice that the run uses the compact prompt is
-// shown: it is not the prompt the settings say.
+// the server binds the steps, say) and the calls made again at once for
+// what another line says or nothing failed (a parameter or a constraint
+// the server refused, a window that grew, a kept-alive connection the
+// server closed), unless verbose: they tell how the run goes where
+// nothing is amiss, a detail for -v. The JSON events and the log keep
+// them. The notice that the run uses the compact prompt is shown: it is
+// not the prompt the settings say.
 func notices(verbose bool, fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
-		if e.Kind != event.Notice || verbose || errors.Is(e.Err, agent.ErrFallbackTemplate) {
+		if verbose || errors.Is(e.Err, agent.ErrFallbackTemplate) || e.Kind != event.Notice && !(e.Kind == event.Retry && quietRetry(e.RetryReason)) {
 			fn(e)
 		}
 	}
+}
+
+// quietRetry reports whether a call made again for reason is a detail for
+// -v: another line says what changed, or nothing failed.
+func quietRetry(reason model.RetryReason) bool {
+	switch reason {
+	case model.RetryParameterDropped, model.RetryConstraintDropped, model.RetryWindowGrown, model.RetryStaleConnection,
+		model.RetryStopsInReasoning:
+		return true
+	}
+	return false
 }
 
 // advised passes each event on to fn with the message of an error or a
@@ -275,7 +308,7 @@ func advised(chat bool, fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
 		// A retried call's warning stays brief: the advice comes once,
 		// with the error that ends the run.
-		if e.Kind == event.Error && e.Err != nil || e.Kind == event.Warning && errors.Is(e.Err, agent.ErrContextWindow) {
+		if e.Kind == event.Error && e.Err != nil || e.Kind == event.Warning && errors.Is(e.Err, model.ErrContextOverflow) {
 			e.Text = adviseStop(e.Err, e.StopReason, chat)
 		}
 		fn(e)

@@ -423,7 +423,7 @@ func (s *session) describeModel(ctx context.Context) string {
 	case err != nil:
 		return s.forTerminal(s.stderr, named)
 	case r.Provider.Name == "replay":
-		return s.forTerminal(s.stderr, "the model recorded in "+s.flags.model.Replay)
+		return s.forTerminal(s.stderr, "the model recorded in "+s.flags.cassette.replay)
 	}
 	where := r.Provider.Name
 	if r.URL != "" {

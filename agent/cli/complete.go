@@ -303,6 +303,9 @@ func (e *env) servedModels(args []string) []string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	if f.cassette.replay != "" && !fs.Changed("provider") {
+		f.model.Provider = "replay" // as ask reads it
+	}
 	if e.findProvider(ctx, fs, &f.model) != nil {
 		return nil
 	}

@@ -358,7 +358,7 @@ func (e *env) askSettings(fs *pflag.FlagSet) (*pflag.FlagSet, *agentFlags, confi
 // what to do; one whose answers break off is left to the default
 // provider, whose call says so.
 func (e *env) findProvider(ctx context.Context, fs *pflag.FlagSet, m *model.Config) error {
-	if fs.Changed("provider") || m.BaseURL == "" || m.Replay != "" {
+	if fs.Changed("provider") || m.BaseURL == "" || m.Provider == "replay" {
 		return nil
 	}
 	found, err := model.Identify(ctx, e.withEnv(*m))

@@ -124,7 +124,7 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 // full (it had compact)".
 func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) (changed []string) {
 	last, ok := sess.Continued()
-	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
+	if !ok || last.Provider == "" || f.cassette.replay != "" { // --replay says where answers come from
 		return nil
 	}
 	onCommandLine := func(name string) bool {

@@ -25,6 +25,7 @@ import (
 type agentFlags struct {
 	*toolFlags
 	model         model.Config
+	cassette      cassetteFlags
 	maxIterations int
 	timeout       time.Duration
 	lang          string
@@ -76,8 +77,8 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	})
 	grouped(fs, "Log and replay flags", func() {
 		f.log = addLogFlags(fs, true)
-		fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
-		fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
+		fs.StringVar(&f.cassette.record, "record", "", "write every model request and response to this JSONL cassette")
+		fs.StringVar(&f.cassette.replay, "replay", "", "with --provider replay: the cassette to answer from")
 	})
 	f.toolFlags = addToolFlags(fs)
 	addToolChoice(fs, f.toolFlags)
@@ -218,7 +219,7 @@ func (f *agentFlags) template() (*prompt.Template, error) {
 // tell, when none was chosen.
 func (s *session) openModel(ctx context.Context, cf configFile) (llms.Model, error) {
 	m := &s.flags.model
-	if m.Replay != "" && !s.fs.Changed("provider") {
+	if s.flags.cassette.replay != "" && !s.fs.Changed("provider") {
 		m.Provider = "replay" // --replay FILE says where the answers come from
 	}
 	if err := checkProvider(s.fs, m.Provider); err != nil {
@@ -322,7 +323,7 @@ func (s *session) newModel(ctx context.Context) (llms.Model, error) {
 	if err := checkProvider(s.fs, s.flags.model.Provider); err != nil {
 		return nil, err
 	}
-	m, err := model.New(ctx, s.withEnv(s.flags.model))
+	m, err := openModel(ctx, s.withEnv(s.flags.model), s.flags.cassette)
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func runSettings(c *call, f *agentFlags, force bool) error {
 	if len(c.args) > 0 {
 		return c.writeSettings(c.args[0] == "unset", force, c.args[1:]...)
 	}
-	if f.model.Replay != "" && !fs.Changed("provider") {
+	if f.cassette.replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // as ask reads it
 	}
 	if err := c.adoptLoggedConversation(f); err != nil {

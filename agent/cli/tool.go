@@ -165,7 +165,6 @@ func startMCP(ctx context.Context, servers []mcp.Server, s *toolFlags, reg *tool
 	return func() { set.Close() }, nil
 }
 
-// interruptible returns a context cancelled by the first Ctrl-C or
 // confirmTerminal returns where shell and plugin confirmations are asked:
 // stdin and stderr when stdin is a terminal, else the controlling terminal
 // (/dev/tty) when there is one. Without either, the confirmer refuses

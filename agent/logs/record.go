@@ -99,7 +99,7 @@ type Usage struct {
 // the error that ended the run.
 type Event struct {
 	// Kind is what the event reports: "thought", "action", "observation",
-	// "final", "parse_error", "warning" or "error".
+	// "final", "parse_error", "warning", "retry" or "error".
 	Kind string `json:"kind"`
 	// Iteration is the loop iteration, from 1.
 	Iteration int `json:"iteration"`
@@ -109,7 +109,9 @@ type Event struct {
 	Reasoning string `json:"reasoning,omitempty"`
 	// Tool is the tool of an action or an observation.
 	Tool string `json:"tool,omitempty"`
-	// Args are the arguments of an action.
+	// Args are the arguments of an action; of a retry, its attempt, its
+	// wait in milliseconds and its reason ({"attempt": 2, "wait_ms": 500,
+	// "reason": "server_error"}).
 	Args map[string]any `json:"args,omitempty"`
 	// Problem is, for a parse error, what was wrong with the reply in a
 	// few words, for people, where Text is the correction written for

@@ -169,8 +169,18 @@ func (s *Session) Event(e event.Event) {
 	if e.Kind == event.ParseError && errors.As(e.Err, &pe) && pe.Err != nil {
 		logged.Problem = pe.Err.Error()
 	}
+	if e.Kind == event.Retry {
+		logged.Args = map[string]any{attemptKey: e.Attempt, waitKey: e.Wait.Milliseconds(), reasonKey: string(e.RetryReason)}
+	}
 	s.Add(logged)
 }
+
+// The keys of a retry event's attempt, wait and reason in its args.
+const (
+	attemptKey = "attempt"
+	waitKey    = "wait_ms"
+	reasonKey  = "reason"
+)
 
 // agentEvent returns e as the agent reported it, with the fields the log
 // keeps, for the trace to show.
@@ -181,6 +191,12 @@ func (e Event) agentEvent() event.Event {
 	if e.Problem != "" {
 		// As the parser gave it: the trace shows people the problem.
 		ae.Err = &parser.Error{Err: errors.New(e.Problem), Message: e.Text}
+	}
+	if e.Kind == string(event.Retry) {
+		attempt, _ := e.Args[attemptKey].(float64)
+		wait, _ := e.Args[waitKey].(float64)
+		reason, _ := e.Args[reasonKey].(string)
+		ae.Args, ae.Attempt, ae.Wait, ae.RetryReason = nil, int(attempt), time.Duration(wait)*time.Millisecond, event.RetryReason(reason)
 	}
 	return ae
 }
