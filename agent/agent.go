@@ -801,24 +801,20 @@ func (r *runState) stepsLeft(iter int) string {
 func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (*Result, error) {
 	a, res := r.a, r.res
 	res.StopReason = reason
-	what := map[event.StopReason]string{
-		event.StopMaxIterations: "stopped after " + plural(a.opts.maxIterations, "iteration", "iterations"),
-		event.StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
-		event.StopCancelled:     "cancelled",
-		event.StopRepeatedCall:  "stopped: the model made the same call a third time",
-	}[reason]
 	if reason == event.StopCancelled {
-		return res, fmt.Errorf("agent: %s: %w", what, context.Cause(ctx))
+		return res, fmt.Errorf("agent: cancelled: %w", context.Cause(ctx))
 	}
+	limit := &LimitError{Reason: reason, MaxIterations: a.opts.maxIterations, Timeout: a.opts.timeout}
 	fctx := runCtx
 	if reason == event.StopTimeout {
 		if a.opts.reserve() <= 0 {
-			return res, fmt.Errorf("agent: %s: %w", what, ErrNoAnswer)
+			return res, limit
 		}
 		var cancel context.CancelFunc
 		fctx, cancel = context.WithDeadline(context.WithoutCancel(ctx), r.start.Add(a.opts.timeout))
 		defer cancel()
 	}
+	limit.Asked = true
 	r.tr.addFinalRequest()
 	iter := res.Iterations + 1
 	reply, err := r.ask(fctx, iter, true)
@@ -827,14 +823,16 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 			res.StopReason = event.StopCancelled
 			return res, fmt.Errorf("agent: cancelled: %w", context.Cause(ctx))
 		}
-		return res, fmt.Errorf("agent: %s, and asking for a final answer failed (%w): %w", what, ErrNoAnswer, err)
+		limit.Err = err
+		return res, limit
 	}
 	if err := a.opts.hooks.AfterParse(fctx, reply); err != nil {
 		res.StopReason = event.StopError
 		return res, err
 	}
 	if errors.Is(reply.Err, parser.ErrTruncated) {
-		return res, fmt.Errorf("agent: %s, and the answer asked for was cut off at the token limit: %w (%w)", what, ErrNoAnswer, ErrTokenLimit)
+		limit.Err = ErrTokenLimit
+		return res, limit
 	}
 	answer := reply.Step.FinalAnswer
 	if reply.Err != nil || reply.Step.Kind != parser.KindFinal {
@@ -842,7 +840,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 		// is the best answer there is, unless it is another tool call.
 		_, visible := parser.SplitReasoning(reply.Text)
 		if reply.Err == nil || strings.Contains(strings.ToLower(visible), "action") {
-			return res, fmt.Errorf("agent: %s: the model did not give a final answer when asked: %w", what, ErrNoAnswer)
+			return res, limit
 		}
 		answer = strings.TrimSpace(visible)
 	}
