@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -156,6 +157,8 @@ func runEval(c *call, f *evalFlags) error {
 		Progress: func(done, total int, last evalpkg.Outcome) {
 			mark := "right"
 			switch {
+			case last.TimedOut:
+				mark = "timed out"
 			case last.Err != "":
 				mark = "failed"
 			case !last.Correct:
@@ -170,10 +173,27 @@ func runEval(c *call, f *evalFlags) error {
 	if err == nil {
 		err = failed.err(report)
 	}
+	timedOut := 0
+	for _, o := range report.Outcomes {
+		if o.TimedOut {
+			timedOut++
+		}
+	}
+	if err == nil && timedOut > 0 && timedOut == len(report.Outcomes) {
+		err = &allTimedOut{runs: timedOut, limit: f.timeout}
+	}
+	// After the table, or the JSON: what the person can do about runs
+	// that reached the time limit, unless the error says it.
+	var limitNote string
+	if timedOut > 0 && !errors.As(err, new(*allTimedOut)) {
+		limitNote = fmt.Sprintf("react-agent: %d of %s reached the time limit of %s, counted as failed; raise --timeout to allow more\n",
+			timedOut, plural(len(report.Outcomes), "run", "runs"), f.timeout)
+	}
 	if f.json {
 		if werr := report.WriteJSON(c.jsonOut(stdout)); werr != nil {
 			return werr
 		}
+		fmt.Fprint(stderr, limitNote)
 		return err
 	}
 	report.HideTime = f.replay != "" // a replay's numbers are the recording's, its times are not
@@ -181,6 +201,7 @@ func runEval(c *call, f *evalFlags) error {
 	if werr := report.WriteTable(stdout); werr != nil {
 		return werr
 	}
+	fmt.Fprint(stderr, limitNote)
 	wrong := 0
 	for _, o := range report.Outcomes {
 		if !o.Correct {
@@ -241,7 +262,7 @@ func (r *runFailures) err(report *evalpkg.Report) error {
 	var where string
 	n := 0
 	for _, o := range report.Outcomes {
-		if e, ok := r.errs[o.Target.String()+"\x00"+o.Question.ID]; ok {
+		if e, ok := r.errs[o.Target.String()+"\x00"+o.Question.ID]; ok && !o.TimedOut {
 			if n++; first == nil {
 				first, where = e, fmt.Sprintf("%s with %s, question %s", o.Target.Model, o.Target.Protocol, o.Question.ID)
 			}
@@ -251,6 +272,21 @@ func (r *runFailures) err(report *evalpkg.Report) error {
 		return nil
 	}
 	return &evalFailure{n: n, total: len(report.Outcomes), where: where, err: first}
+}
+
+// allTimedOut is an evaluation none of whose runs finished: each reached
+// the time limit.
+type allTimedOut struct {
+	runs  int
+	limit time.Duration
+}
+
+func (e *allTimedOut) Error() string {
+	all := "all " + strconv.Itoa(e.runs)
+	if e.runs == 1 {
+		all = "the one run"
+	}
+	return fmt.Sprintf("no run finished: %s reached the time limit of %s; raise --timeout to allow more", all, e.limit)
 }
 
 // evalFailure is an evaluation some of whose runs failed to run.
@@ -319,8 +355,15 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, 
 			}
 			reg.SetLimits(base.Limits())
 		}
-		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain), agent.WithTemplate(tmpl),
-			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes))))
+		opts := []agent.Option{agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain), agent.WithTemplate(tmpl),
+			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes)))}
+		if f.timeout > 0 {
+			// The limit is the question's, which the run's error names; a
+			// run that reaches it has failed, and is not asked for an
+			// answer.
+			opts = append(opts, agent.WithTimeout(f.timeout), agent.WithGracePeriod(0))
+		}
+		a := agent.New(m, reg, opts...)
 		res, err := a.Run(ctx, q.Question)
 		out := evalpkg.Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,
 			Rescued: res.Rescued, Forced: res.Forced, StopReason: string(res.StopReason),

@@ -399,3 +399,58 @@ func TestEvalKeepsAConnectionForEachRunAtOnce(t *testing.T) {
 		t.Errorf("%d calls on %d connections; want 64 on no more than the runs at once, and a few\n%s", s.Calls(), s.Connections(), got)
 	}
 }
+
+// TestEvalSaysTheTimeLimitRunsReached evaluates a model whose server
+// never answers, with --timeout 300ms: each run's error names the limit
+// reached, not "after 0s", and so does its JSON, which marks it as timed
+// out; the table counts the runs as failed, and eval exits 1, since no run
+// could finish. Beside a model that answers, the runs that reached the
+// limit are counted after the table, with the flag that moves it, and
+// eval exits 0.
+func TestEvalSaysTheTimeLimitRunsReached(t *testing.T) {
+	t.Parallel()
+	hung := modeltest.NewOllama([]string{"Final Answer: 4"}, modeltest.Hang())
+	defer hung.Close()
+	questions := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"id": "four", "question": "What is 2+2?", "number": 4}`+"\n"+
+		`{"id": "six", "question": "What is 3+3?", "number": 6}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := args("eval", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL, questions).run(t)
+	if got.code != exitFailure || !strings.Contains(got.stdout, "0/2") {
+		t.Fatalf("want the table and exit 1, no run having finished\n%s", got)
+	}
+	if want := "failed  tokens in/out  time\n"; !strings.Contains(got.stdout, want) || !regexp.MustCompile(`text +0/2 0% .* 2 +0 / 0`).MatchString(got.stdout) {
+		t.Errorf("want both runs counted as failed\n%s", got)
+	}
+	if want := "react-agent: no run finished: all 2 reached the time limit of 300ms; raise --timeout to allow more\n"; got.stderr != want {
+		t.Errorf("stderr is not\n%s\n%s", want, got)
+	}
+	got = args("eval", "--json", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL, questions).run(t)
+	if got.code != exitFailure {
+		t.Errorf("--json: want exit 1\n%s", got)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(got.stdout), "\n") {
+		var o struct {
+			TimedOut bool   `json:"timed_out"`
+			Error    string `json:"error"`
+			Why      string `json:"why"`
+		}
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
+			t.Fatal(err)
+		}
+		if !o.TimedOut || !strings.Contains(o.Error, "timed out after 300ms") || o.Why != "the run reached the time limit of 300ms" {
+			t.Errorf("want the run marked as timed out, naming its limit: %s", line)
+		}
+	}
+
+	answers := modeltest.NewOllama([]string{"Final Answer: 4", "Final Answer: 6"}, modeltest.Repeat())
+	defer answers.Close()
+	got = args("eval", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL+",ollama:n@"+answers.URL, questions).run(t)
+	if got.code != 0 || !strings.Contains(got.stdout, "2/2") {
+		t.Fatalf("want exit 0, runs of the second model having finished\n%s", got)
+	}
+	if want := "react-agent: 2 of 4 runs reached the time limit of 300ms, counted as failed; raise --timeout to allow more\n"; got.stderr != want {
+		t.Errorf("stderr is not\n%s\n%s", want, got)
+	}
+}

@@ -178,7 +178,10 @@ type Outcome struct {
 	TokensIn     int           `json:"tokens_in"`
 	TokensOut    int           `json:"tokens_out"`
 	Duration     time.Duration `json:"duration_ns"`
-	Err          string        `json:"error,omitempty"`
+	// TimedOut reports that the run reached Options.Timeout before it
+	// had an answer: a failed run (Err is set) of its own kind.
+	TimedOut bool   `json:"timed_out"`
+	Err      string `json:"error,omitempty"`
 	// Replies are what the model wrote, a reply a step, each cut to its
 	// first MaxReplyKept bytes: what the failures view shows of it.
 	Replies []string `json:"replies,omitempty"`
@@ -246,6 +249,7 @@ feed:
 
 // runOne runs one question against one target and judges the answer.
 func runOne(ctx context.Context, t Target, q Question, run Runner, timeout time.Duration) Outcome {
+	parent := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -260,6 +264,10 @@ func runOne(ctx context.Context, t Target, q Question, run Runner, timeout time.
 		o.Replies = append(o.Replies, clip(reply, MaxReplyKept))
 	}
 	switch {
+	case err != nil && res.Answer == "" && timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil:
+		o.TimedOut = true
+		o.Err = clip(err.Error(), MaxErrorKept)
+		o.Why = fmt.Sprintf("the run reached the time limit of %s", timeout)
 	case err != nil && res.Answer == "":
 		o.Err = clip(err.Error(), MaxErrorKept)
 		o.Why = clip("the run failed: "+err.Error(), MaxErrorKept)
