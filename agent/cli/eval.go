@@ -149,7 +149,8 @@ func runEval(c *call, f *evalFlags) error {
 		}
 	}
 	ctx := c.ctx
-	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr))
+	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr), c.now)
+	failedSoFar := 0
 	failed := &runFailures{}
 	models := &sharedModels{}
 	defer models.close()
@@ -164,7 +165,10 @@ func runEval(c *call, f *evalFlags) error {
 			case !last.Correct:
 				mark = "wrong"
 			}
-			progress.Update(done, total, fmt.Sprintf("%s %s %s: %s", last.Target.Model, last.Target.Protocol, last.Question.ID, mark))
+			if last.Err != "" {
+				failedSoFar++
+			}
+			progress.Update(done, total, failedSoFar, fmt.Sprintf("%s %s %s: %s", last.Target.Model, last.Target.Protocol, last.Question.ID, mark))
 		}})
 	progress.Done()
 	if err != nil && ctx.Err() != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -452,5 +453,43 @@ func TestEvalSaysTheTimeLimitRunsReached(t *testing.T) {
 	}
 	if want := "react-agent: 2 of 4 runs reached the time limit of 300ms, counted as failed; raise --timeout to allow more\n"; got.stderr != want {
 		t.Errorf("stderr is not\n%s\n%s", want, got)
+	}
+}
+
+// TestEvalOffATerminalSaysHowFarItCame evaluates with stderr in a file
+// or a pipe, on a clock that moves 2 seconds each time it is read: a
+// plain line of the count comes now and then, and one at the end, with
+// no bar and no escape sequence. On the real clock, an evaluation done in
+// less time than a line would wait writes none, and on a terminal the bar
+// is drawn and erased.
+func TestEvalOffATerminalSaysHowFarItCame(t *testing.T) {
+	t.Parallel()
+	replayed := []string{"eval", "--replay", root + "/testdata/eval/replay", "--models", "ollama:neat,ollama:sloppy",
+		"--protocol", "text,native", root + "/testdata/eval/arithmetic.jsonl"}
+	var mu sync.Mutex
+	clock := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	slow := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(2 * time.Second)
+		return clock
+	}
+	got := invocation{args: replayed, now: slow}.run(t)
+	lines := strings.Split(strings.TrimSuffix(got.stderr, "\n"), "\n")
+	if got.code != 0 || len(lines) < 4 || len(lines) > 12 || lines[0] != "3/24 runs" || lines[len(lines)-1] != "24/24 runs" ||
+		strings.ContainsAny(got.stderr, "\r\x1b[#") {
+		t.Errorf("want a plain line every third run and the last count\n%s", got)
+	}
+	got = invocation{args: []string{"eval", "--models", "ollama:m@http://127.0.0.1:9", root + "/testdata/eval/arithmetic.jsonl"}, now: slow}.run(t)
+	if !strings.Contains(got.stderr, "\n6/6 runs, 6 failed\nreact-agent: ") {
+		t.Errorf("want the count of failed runs\n%s", got)
+	}
+	if got := args(replayed...).run(t); got.code != 0 || got.stderr != "" {
+		t.Errorf("want no line for an evaluation done at once\n%s", got)
+	}
+	got = invocation{args: replayed, terminal: true, width: 80}.run(t)
+	if got.code != 0 || !strings.HasPrefix(got.stderr, "\r\x1b[K[") || !strings.Contains(got.stderr, "24/24 ollama:sloppy native quotient: right\r\x1b[Kreact-agent: ") ||
+		strings.Contains(got.stderr, "24/24 runs") {
+		t.Errorf("want the bar on a terminal, erased at the end\n%q", got.stderr)
 	}
 }
