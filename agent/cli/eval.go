@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,6 +29,7 @@ import (
 type evalFlags struct {
 	*toolFlags
 	models        []string
+	baseURL       string
 	protocols     string
 	jobs          int
 	timeout       time.Duration
@@ -48,6 +50,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	f := &evalFlags{}
 	ollama, _ := model.Lookup("ollama")
 	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address, or the server at the URL as it answers)")
+	fs.StringVar(&f.baseURL, "base-url", "", "the server of every model in --models given without a URL, as if written model@URL; without --models, the model that server serves")
 	fs.Var(someOf(&f.protocols, string(agent.ProtocolText), "protocol", evalpkg.Text, evalpkg.Constrained, evalpkg.Native), "protocol", `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
 	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
@@ -79,6 +82,8 @@ func evalCommand() *command {
       --protocol text,native testdata/eval/arithmetic.jsonl
   react-agent eval -j 4 \
       --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 set.jsonl
+  react-agent eval --base-url http://127.0.0.1:8080 set.jsonl
+      (the model the server there serves)
   react-agent eval --replay testdata/eval/replay \
       --models ollama:neat,ollama:sloppy --protocol text,native \
       testdata/eval/arithmetic.jsonl
@@ -112,7 +117,11 @@ func runEval(c *call, f *evalFlags) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	targets, err := evalpkg.ParseTargets(f.models, strings.Split(f.protocols, ","))
+	given, err := f.atBaseURL(c)
+	if err != nil {
+		return err
+	}
+	targets, err := evalpkg.ParseTargets(given, strings.Split(f.protocols, ","))
 	if err != nil {
 		return usagef("%v (see --help)", err)
 	}
@@ -221,6 +230,67 @@ func runEval(c *call, f *evalFlags) error {
 		fmt.Fprintf(stderr, "react-agent: %d of %s wrong or failed; --failures shows what was written\n", wrong, plural(len(report.Outcomes), "run", "runs"))
 	}
 	return err
+}
+
+// atBaseURL returns the models to evaluate, each given without a URL
+// given --base-url's: provider:model@URL. Without --models from any
+// source, it is the model the server at --base-url serves, found as ask
+// finds it: the server is asked which it is (when it is not a replay)
+// and which models it serves, and one is taken; several are named, for
+// the person to choose with --models.
+func (f *evalFlags) atBaseURL(c *call) ([]string, error) {
+	if f.baseURL == "" {
+		return f.models, nil
+	}
+	if shown := escape.Visible(f.baseURL); shown != f.baseURL {
+		return nil, usagef("--base-url: %s holds characters that do not show as written; give the server's URL in plain text", shown)
+	}
+	if u, err := url.Parse(f.baseURL); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, usagef("--base-url takes a server's address, like http://127.0.0.1:8080; got %q", hideURLSecrets(f.baseURL))
+	}
+	if c.fs.Changed("models") || f.replay != "" {
+		var out []string
+		for _, m := range f.models {
+			if _, _, at, _ := evalpkg.ParseModel(m, model.Names()); at == "" && strings.TrimSpace(m) != "" {
+				m = strings.TrimSpace(m) + "@" + f.baseURL
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	cfg := c.withEnv(model.Config{BaseURL: f.baseURL, APIKey: f.apiKey})
+	found, err := model.Identify(c.ctx, cfg)
+	switch {
+	case errors.Is(err, model.ErrUnknownServer), errors.Is(err, model.ErrNoServer), errors.Is(err, model.ErrRedirected):
+		return nil, interrupted(c.ctx, err)
+	case err == nil:
+		cfg = found
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+	defer cancel()
+	names, err := model.List(ctx, cfg)
+	if err != nil {
+		return nil, interrupted(c.ctx, err)
+	}
+	var typable []string
+	for _, n := range names {
+		if checkModelName(n) == nil {
+			typable = append(typable, n)
+		}
+	}
+	where := hideURLSecrets(f.baseURL)
+	switch len(typable) {
+	case 0:
+		return nil, usagef("the server at %s serves no model; name the models to compare with --models", where)
+	case 1:
+		return []string{typable[0] + "@" + f.baseURL}, nil
+	}
+	shown := typable
+	if len(shown) > 10 {
+		shown = append(shown[:10:10], "…")
+	}
+	return nil, usagef("the server at %s serves %d models (%s); name those to compare with --models, as in --models %s,%s",
+		where, len(typable), strings.Join(shown, ", "), typable[0], typable[1])
 }
 
 // runFailures keeps the errors of the runs that failed to run, as

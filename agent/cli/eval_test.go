@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -492,4 +493,67 @@ func TestEvalOffATerminalSaysHowFarItCame(t *testing.T) {
 		strings.Contains(got.stderr, "24/24 runs") {
 		t.Errorf("want the bar on a terminal, erased at the end\n%q", got.stderr)
 	}
+}
+
+// TestEvalBaseURLIsTheServerOfModelsGivenWithoutOne evaluates with
+// --base-url: it is the address of every model in --models given
+// without one, as model@URL, and, with no --models, the model the server
+// there serves is evaluated. The key goes where ask's would: a server
+// found at the address gets no OPENAI_API_KEY, one whose provider the
+// user named gets it, and --api-key goes to either.
+func TestEvalBaseURLIsTheServerOfModelsGivenWithoutOne(t *testing.T) {
+	t.Parallel()
+	const key = "k3y-of-openai-in-the-environment"
+	questions := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"question": "What is 2+2?", "number": 4}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		flags []string
+		table string // the start of the table's row
+		key   string // the key the server got, or ""
+	}{
+		{"a model given without a URL goes to --base-url", []string{"--models", "m"}, "m@%s  text      1/1", ""},
+		{"a provider named gets the provider's key there", []string{"--models", "vllm:m"}, "vllm:m@%s  text      1/1", key},
+		{"no --models evaluates the model the server serves", nil, "m@%s  text      1/1", ""},
+		{"--api-key goes to the server found", []string{"--api-key", "k3y-given"}, "m@%s  text      1/1", "k3y-given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := modeltest.NewVLLM([]string{"Thought: done\nFinal Answer: 4"}, modeltest.Repeat(), modeltest.Model("m"))
+			defer s.Close()
+			got := invocation{args: append(append([]string{"eval", "--base-url", s.URL}, tt.flags...), questions),
+				env: []string{"OPENAI_API_KEY=" + key}}.run(t)
+			if got.code != 0 || !strings.Contains(got.stdout, "\n"+fmt.Sprintf(tt.table, s.URL)) {
+				t.Fatalf("want the row %q\n%s", fmt.Sprintf(tt.table, s.URL), got)
+			}
+			var keys []string
+			for _, a := range s.Arrived() {
+				if h := a.Header.Get("Authorization"); h != "" && !slices.Contains(keys, h) {
+					keys = append(keys, h)
+				}
+			}
+			if want := []string{"Bearer " + tt.key}; tt.key == "" && len(keys) > 0 || tt.key != "" && !slices.Equal(keys, want) {
+				t.Errorf("the server got the keys %q; want %q", keys, tt.key)
+			}
+		})
+	}
+	t.Run("a server of several models asks which", func(t *testing.T) {
+		t.Parallel()
+		s := modeltest.NewOllama([]string{"Final Answer: 4"}, modeltest.Models("qwen2.5:7b", "llama3.1:8b"))
+		defer s.Close()
+		got := args("eval", "--base-url", s.URL, questions).run(t)
+		if want := "react-agent eval: the server at " + s.URL + " serves 2 models (llama3.1:8b, qwen2.5:7b); name those to compare with --models, as in --models llama3.1:8b,qwen2.5:7b\n"; got.code != 2 || got.stderr != want {
+			t.Errorf("want\n%s\n%s", want, got)
+		}
+	})
+	t.Run("an address that is none is refused", func(t *testing.T) {
+		t.Parallel()
+		got := args("eval", "--base-url", "127.0.0.1:8080", questions).run(t)
+		if want := "react-agent eval: --base-url takes a server's address, like http://127.0.0.1:8080; got \"127.0.0.1:8080\"\n"; got.code != 2 || got.stderr != want {
+			t.Errorf("want\n%s\n%s", want, got)
+		}
+	})
 }
