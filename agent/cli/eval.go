@@ -109,6 +109,13 @@ func runEval(c *call, f *evalFlags) error {
 	if err := contradicting(c.fs, "record", "replay"); err != nil {
 		return err
 	}
+	var replayed *replaySettings
+	if f.replay != "" {
+		var err error
+		if replayed, err = adoptRecording(c.fs, f.replay); err != nil {
+			return err
+		}
+	}
 	tmpl, err := promptTemplate(f.prompt, "", "")
 	if err != nil {
 		return err
@@ -157,6 +164,14 @@ func runEval(c *call, f *evalFlags) error {
 			}
 		}
 	}
+	if f.record != "" {
+		if err := writeRecording(f.record, f.recordedNow(base)); err != nil {
+			return err
+		}
+	}
+	if note := replayed.note(); note != "" {
+		fmt.Fprintf(stderr, "react-agent: %s\n", c.forTerminal(stderr, note))
+	}
 	ctx := c.ctx
 	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr), c.now)
 	failedSoFar := 0
@@ -184,7 +199,7 @@ func runEval(c *call, f *evalFlags) error {
 		err = errInterrupted
 	}
 	if err == nil {
-		err = failed.err(report)
+		err = failed.err(report, replayed)
 	}
 	timedOut := 0
 	for _, o := range report.Outcomes {
@@ -331,7 +346,7 @@ func failedToRun(err error) bool {
 
 // err returns an error that counts the runs of report that failed to run
 // and gives the first one's cause, or nil when every run ran.
-func (r *runFailures) err(report *evalpkg.Report) error {
+func (r *runFailures) err(report *evalpkg.Report, replayed *replaySettings) error {
 	var first error
 	var where string
 	n := 0
@@ -345,7 +360,11 @@ func (r *runFailures) err(report *evalpkg.Report) error {
 	if first == nil {
 		return nil
 	}
-	return &evalFailure{n: n, total: len(report.Outcomes), where: where, err: first}
+	e := &evalFailure{n: n, total: len(report.Outcomes), where: where, err: first}
+	if errors.Is(first, model.ErrDiverged) {
+		e.also = replayed.diverged()
+	}
+	return e
 }
 
 // allTimedOut is an evaluation none of whose runs finished: each reached
@@ -368,6 +387,7 @@ type evalFailure struct {
 	n, total int
 	where    string
 	err      error
+	also     string // what else to say: what may have made a replay diverge
 }
 
 func (e *evalFailure) Error() string {
@@ -375,13 +395,20 @@ func (e *evalFailure) Error() string {
 	if e.total == 1 {
 		runs = "run"
 	}
-	return fmt.Sprintf("%d of %d %s failed to run; the first, %s: %s", e.n, e.total, runs, e.where, evalAdvice(e.err))
+	msg := fmt.Sprintf("%d of %d %s failed to run; the first, %s: %s", e.n, e.total, runs, e.where, evalAdvice(e.err))
+	if e.also != "" {
+		msg += "\n" + e.also
+	}
+	return msg
 }
 
 // evalAdvice is advise for eval, whose models and their servers are
 // given with --models rather than --model and --base-url.
 func evalAdvice(err error) string {
 	var me *model.Error
+	if errors.Is(err, model.ErrDiverged) && errors.As(err, &me) {
+		return tidy("", me.Err.Error()) + "; record the evaluation again with --record DIR against the models"
+	}
 	if errors.Is(err, model.ErrNoServer) && errors.As(err, &me) {
 		return nothingAnswered(me) + "; or check the model's address in --models, or give its provider there, as in openai:MODEL@URL"
 	}

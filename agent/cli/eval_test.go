@@ -154,7 +154,7 @@ func TestEvalGivesEachRunItsCassette(t *testing.T) {
 	if live.code != 0 || !strings.Contains(live.stdout, "3/3") {
 		t.Fatalf("the live evaluation: want 3/3\n%s", live)
 	}
-	if files, _ := os.ReadDir(cassettes); len(files) != 3 {
+	if files, _ := filepath.Glob(filepath.Join(cassettes, "*.jsonl")); len(files) != 3 {
 		t.Errorf("%d cassettes for 3 runs", len(files))
 	}
 	replay := run(t, invocation{args: []string{"eval", "--replay", cassettes, "--models", "ollama:m", set}})
@@ -556,4 +556,88 @@ func TestEvalBaseURLIsTheServerOfModelsGivenWithoutOne(t *testing.T) {
 			t.Errorf("want\n%s\n%s", want, got)
 		}
 	})
+}
+
+// TestAReplayTakesTheSettingsOfItsRecording replays the README's
+// evaluation with settings that shape the prompt set elsewhere: the
+// config file's prompt: compact, REACT_AGENT_MAX_ITERATIONS, a default
+// set of tools. The replay sends what was recorded, since it takes the
+// recording's settings, and a note says which of the person's it set
+// aside and where they came from. A flag on the command line keeps its
+// value: the runs diverge, and the error names the flag and the
+// recording's value. Cassettes that do not say their settings name those
+// that differ from the defaults.
+func TestAReplayTakesTheSettingsOfItsRecording(t *testing.T) {
+	t.Parallel()
+	shipped := root + "/testdata/eval/replay"
+	replay := func(dir string, flags ...string) []string {
+		return append(append([]string{"eval", "--replay", dir, "--models", "ollama:neat,ollama:sloppy", "--protocol", "text,native"}, flags...),
+			root+"/testdata/eval/arithmetic.jsonl")
+	}
+	want := args(replay(shipped)...).run(t)
+	if want.code != 0 {
+		t.Fatalf("the shipped evaluation does not replay\n%s", want)
+	}
+	config := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(config, []byte("prompt: compact\ntool: [calculator]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"REACT_AGENT_CONFIG=" + config, "REACT_AGENT_MAX_ITERATIONS=3"}
+	got := invocation{args: replay(shipped), env: env}.run(t)
+	if got.code != 0 || got.stdout != want.stdout {
+		t.Fatalf("want the table of the recording\n%s", got)
+	}
+	note := "react-agent: the replay takes the settings of the recording: prompt full, not compact (from " + config +
+		"), tool calculator,http_request,web_search, not calculator (from " + config +
+		") and max-iterations 10, not 3 (from REACT_AGENT_MAX_ITERATIONS); a flag on the command line replays with another\n"
+	if got.stderr != note {
+		t.Errorf("the note is not\n%s\n%s", note, got)
+	}
+
+	got = invocation{args: replay(shipped, "--prompt", "compact"), env: env}.run(t)
+	if got.code != exitFailure || !strings.Contains(got.stderr, "call 1 diverges") ||
+		!strings.HasSuffix(got.stderr, "\nthis replay changes what the recording in "+shipped+" sent: --prompt compact (the recording has full)\n") {
+		t.Errorf("want the divergence blamed on --prompt\n%s", got)
+	}
+
+	old := t.TempDir()
+	if err := os.CopyFS(old, os.DirFS(shipped)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(old, "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	got = invocation{args: replay(old), env: env}.run(t)
+	if got.code != exitFailure || !strings.HasSuffix(got.stderr, "\n"+old+" does not say the settings it was recorded with, and this replay's differ from the defaults: prompt compact (from "+
+		config+"), tool calculator (from "+config+") and max-iterations 3 (from REACT_AGENT_MAX_ITERATIONS)\n") {
+		t.Errorf("want the settings that differ from the defaults named\n%s", got)
+	}
+}
+
+// TestARecordingKeepsItsSettings records an evaluation with the compact
+// prompt, the calculator alone and 4 iterations, and replays it without
+// a flag: the replay sends what was recorded, the settings being the
+// recording's.
+func TestARecordingKeepsItsSettings(t *testing.T) {
+	t.Parallel()
+	scripts := evalScripts(t)
+	neat := modeltest.NewOllama(scripts["neat"])
+	defer neat.Close()
+	dir := t.TempDir()
+	got := args("eval", "--record", dir, "--prompt", "compact", "-T", "calculator", "--max-iterations", "4",
+		"--models", "ollama:neat@"+neat.URL, root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != 0 {
+		t.Fatalf("the recording failed\n%s", got)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"prompt\": \"compact\",\n  \"tool\": [\n    \"calculator\"\n  ],\n  \"max-iterations\": 4,\n  \"max-observation\": 8192\n}\n"; string(data) != want {
+		t.Errorf("settings.json is\n%s\nwant\n%s", data, want)
+	}
+	got = args("eval", "--replay", dir, "--models", "ollama:neat", root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != 0 || !strings.Contains(got.stdout, "6/6") || got.stderr != "" {
+		t.Errorf("want the recording replayed with its settings, and no note\n%s", got)
+	}
 }
