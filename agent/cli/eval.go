@@ -116,6 +116,9 @@ func runEval(c *call, f *evalFlags) error {
 			return err
 		}
 	}
+	if f.maxIterations < 1 {
+		return usagef("%s must be at least 1, got %d", asGiven(c.fs, "max-iterations"), f.maxIterations)
+	}
 	tmpl, err := promptTemplate(f.prompt, "", "")
 	if err != nil {
 		return err

@@ -122,6 +122,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"an unknown protocol", []string{"eval", "--protocol", "smoke", root + "/testdata/eval/arithmetic.jsonl"}, `--protocol: unknown protocol "smoke"; the protocols are text, constrained and native`},
 		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", root + "/testdata/eval/arithmetic.jsonl"}, "contradict"},
 		{"a set that is not one", []string{"eval", root + "/README.md"}, "README.md:3: not a question"},
+		{"no iteration", []string{"eval", "--max-iterations", "0", root + "/testdata/eval/arithmetic.jsonl"}, "--max-iterations must be at least 1, got 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
