@@ -112,6 +112,8 @@ type runState struct {
 	tr     transcript
 	native bool // the run speaks the native protocol
 	turn   int  // the conversation's question number, or 0
+	// question is the question of the run.
+	question string
 	// history is the conversation's earlier turns.
 	history []Turn
 
@@ -195,6 +197,11 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		r.tr = t
 	}
 
+	r.question = question
+	if err := r.questionTooLong(ctx, question, nil); err != nil {
+		res.StopReason = event.StopError
+		return res, err
+	}
 	runCtx := ctx
 	if a.opts.timeout > 0 {
 		// The loop stops early enough to leave the forced answer its
@@ -310,6 +317,19 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	r.warnRefused(iter)
 	if err != nil && (r.fallBack(ctx, iter, err) || r.refit(iter, mr.attempts+1, err)) {
 		return r.ask(ctx, iter, forced)
+	}
+	var me *model.Error
+	if err != nil && !errors.Is(err, model.ErrContextFull) && errors.As(err, &me) && errors.Is(me, model.ErrContextOverflow) &&
+		me.StatusCode != 0 && me.PromptTokens > 0 && r.sent > 0 {
+		// The server counted the prompt it refused: the question's
+		// share of it may be more than the window alone.
+		r.bytesPerToken = float64(r.sent) / float64(me.PromptTokens)
+		if me.ContextTokens > 0 {
+			r.window = me.ContextTokens
+		}
+		if qerr := r.questionTooLong(ctx, r.question, err); qerr != nil {
+			err = qerr
+		}
 	}
 	r.iter = iter
 	r.res.Usage.Add(mr.usage)

@@ -1,11 +1,13 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/react-agent/react-agent/agent/event"
+	"github.com/react-agent/react-agent/agent/model"
 )
 
 // LimitError is the error of a run that reached a limit and got no final
@@ -69,4 +71,69 @@ func (e *LimitError) Unwrap() []error {
 		return []error{ErrNoAnswer}
 	}
 	return []error{ErrNoAnswer, e.Err}
+}
+
+// QuestionTooLongError is the error of a run whose question alone is
+// longer than the model's context window can hold: no prompt that holds
+// it fits, however little else it holds, and a shorter prompt or fewer
+// tools are of no help. It matches model.ErrContextOverflow.
+type QuestionTooLongError struct {
+	// Tokens is about how many tokens the question is: at least that
+	// many, by its size, before the server counted a prompt of it.
+	Tokens int
+	// Window is what the model knows of its context window: Window.Max
+	// is the most it holds, and its Fix, Detail and Hint say how it can
+	// be larger, if at all.
+	Window model.Window
+	// Err is the server's refusal of the prompt that held the question,
+	// or nil when the run found the question too long before sending it.
+	Err error
+}
+
+func (e *QuestionTooLongError) Error() string {
+	msg := fmt.Sprintf("agent: the question is about %d tokens, more than the model's context window of %d tokens holds", e.Tokens, e.Window.Max)
+	if e.Err == nil {
+		return msg + "; it was not sent"
+	}
+	return fmt.Sprintf("%s: %v", msg, e.Err)
+}
+
+// Unwrap returns model.ErrContextOverflow, and the server's refusal.
+func (e *QuestionTooLongError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{model.ErrContextOverflow}
+	}
+	return []error{model.ErrContextOverflow, e.Err}
+}
+
+// leastBytesPerToken is the most bytes a token of a prompt is before the
+// server has counted one: no tokenizer gives fewer tokens, so that a
+// question longer than the window by this count is sure not to fit.
+const leastBytesPerToken = 8
+
+// questionTooLong returns a QuestionTooLongError when question alone is
+// sure to be longer than the model's context window, as it knows it,
+// can hold with room for a reply, or nil. Before the server counted a
+// prompt, a token is taken to be leastBytesPerToken bytes; after, as
+// many as the server's count says. refused is the server's refusal of
+// the prompt, when it refused one, whose window it says.
+func (r *runState) questionTooLong(ctx context.Context, question string, refused error) error {
+	win := model.WindowOf(ctx, r.a.model)
+	if r.window > 0 {
+		win.Tokens, win.Max = r.window, max(win.Max, r.window)
+	}
+	if win.Max <= 0 {
+		win.Max = max(win.Tokens, r.a.opts.contextWindow)
+	}
+	if win.Max <= 0 {
+		return nil
+	}
+	tokens := len(question) / leastBytesPerToken
+	if r.bytesPerToken > 0 {
+		tokens = int(float64(len(question)) / r.bytesPerToken)
+	}
+	if tokens <= win.Max-replyReserve(win.Max) {
+		return nil
+	}
+	return &QuestionTooLongError{Tokens: tokens, Window: win, Err: refused}
 }

@@ -30,6 +30,7 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 	var me *model.Error
 	var unreachable *tools.UnreachableError
 	var long *agent.WaitTooLongError
+	var question *agent.QuestionTooLongError
 	var mcpStart *mcp.StartError
 	var mcpConfig *mcp.ConfigError
 	var more string
@@ -42,6 +43,8 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
 	case errors.Is(err, model.ErrCannotConstrain):
 		more = constrainAdvice
+	case errors.As(err, &question):
+		msg, more = questionAdvice(question)
 	case errors.Is(err, model.ErrContextOverflow) && errors.As(err, &me):
 		// The model says what makes its window larger, if anything does:
 		// said once, with the flags that do it.
@@ -208,6 +211,30 @@ func windowAdvice(e *model.Error) string {
 		return e.Hint + ", or " + less
 	}
 	return less
+}
+
+// questionAdvice says that the question of q is longer than the
+// model's context window holds, and what can help, the window's own way
+// to be larger first: never a shorter prompt, or fewer tools, or
+// shorter observations, which leave the question as long.
+func questionAdvice(q *agent.QuestionTooLongError) (string, string) {
+	w := q.Window
+	msg := fmt.Sprintf("the question is about %d tokens, more than the model's context window of %d tokens holds", q.Tokens, w.Max)
+	if q.Err == nil {
+		msg += ", and was not sent"
+	} else {
+		msg += ", as the server found"
+	}
+	ways := []string{"ask a shorter question"}
+	switch {
+	case w.Fix == model.SettingNumCtx && w.Detail != "":
+		ways = append(ways, "raise --num-ctx ("+w.Detail+")")
+	case w.Fix == model.SettingNumCtx:
+		ways = append(ways, "raise --num-ctx")
+	case w.Hint != "":
+		ways = append(ways, w.Hint)
+	}
+	return msg, strings.Join(append(ways, "use a model with a larger context window"), ", or ")
 }
 
 // nothingAnswered says that nothing answered at the address where a

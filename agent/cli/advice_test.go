@@ -133,7 +133,7 @@ func TestTheWindowIsAdvisedOneWay(t *testing.T) {
 	t.Parallel()
 	s := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.ContextSize(32768))
 	defer s.Close()
-	question := "Sum these: " + strings.Repeat("1 + ", 5000) + "1"
+	question := "Sum these: " + strings.Repeat("1 + ", 3000) + "1" // the prompt cannot fit; the question alone could
 	got := args("--no-log", "--base-url", s.URL, "-m", "m", "--num-ctx", "2048", question).run(t)
 	const advice = "raise --num-ctx (if the model takes it), or lower --max-observation"
 	if got.code != 1 || !strings.Contains(got.stderr, "warning: the prompt is about") || !strings.Contains(got.stderr, "error: ") {

@@ -90,8 +90,9 @@ func (s *session) windowAdvice(fn func(event.Event)) func(event.Event) {
 // are long, and fewer tools; or "" for another error, or when nothing is
 // left to leave out.
 func (s *session) shorterPrompt(err error) string {
-	if !errors.Is(err, model.ErrContextOverflow) {
-		return ""
+	var question *agent.QuestionTooLongError
+	if !errors.Is(err, model.ErrContextOverflow) || errors.As(err, &question) {
+		return "" // a question too long alone is no shorter with less around it
 	}
 	f := s.flags
 	var ways []string
