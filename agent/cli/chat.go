@@ -229,7 +229,7 @@ func (s *session) runSlash(chat **agent.Chat, name, arg string) (quit bool) {
 	case err != nil && isUsage(err):
 		fmt.Fprintf(stderr, "/%s %s\n", name, s.forTerminal(stderr, err.Error()))
 	case err != nil:
-		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(adviseStop(err, "", true)))
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(explain(err, situation{chat: true}).String()))
 	}
 	return quit
 }

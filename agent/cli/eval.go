@@ -19,6 +19,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/model/cassette"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -398,29 +399,35 @@ func (e *evalFailure) Error() string {
 	if e.total == 1 {
 		runs = "run"
 	}
-	msg := fmt.Sprintf("%d of %d %s failed to run; the first, %s: %s", e.n, e.total, runs, e.where, evalAdvice(e.err))
+	x := evalAdvice(e.err)
+	msg := fmt.Sprintf("%d of %d %s failed to run, the first (%s) because %s", e.n, e.total, runs, e.where, explanation{x.what, x.do})
 	if e.also != "" {
 		msg += "\n" + e.also
 	}
 	return msg
 }
 
-// evalAdvice is advise for eval, whose models and their servers are
-// given with --models rather than --model and --base-url.
-func evalAdvice(err error) string {
+// evalAdvice explains err for eval, whose models and their servers are
+// given with --models (or --base-url) rather than --model, and whose
+// cassettes are a folder's.
+func evalAdvice(err error) explanation {
 	var me *model.Error
-	if errors.Is(err, model.ErrDiverged) && errors.As(err, &me) {
-		return tidy("", me.Err.Error()) + "; record the evaluation again with --record DIR against the models"
+	var diverged *cassette.DivergedError
+	const inModels = "check the model and its server's address in --models (or --base-url), as in "
+	ollama, _ := model.Lookup("ollama")
+	switch x := explain(err, situation{}); {
+	case errors.As(err, &diverged):
+		x.do = "record the evaluation again with --record DIR against the models"
+		return x
+	case errors.Is(err, model.ErrNoServer) && errors.As(err, &me):
+		what, do := nothingAnswered(me)
+		return explanation{what, or(do, "check the model's address in --models (or --base-url), or give its provider there, as in openai:MODEL@URL")}
+	case errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel):
+		x.do = or(me.Hint, inModels+"ollama:"+ollama.DefaultModel+"@"+ollama.Address)
+		return x
+	default:
+		return x
 	}
-	if errors.Is(err, model.ErrNoServer) && errors.As(err, &me) {
-		return nothingAnswered(me) + "; or check the model's address in --models, or give its provider there, as in openai:MODEL@URL"
-	}
-	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
-		msg, _ := modelAdvice(me, tidy("", err.Error()), false)
-		ollama, _ := model.Lookup("ollama")
-		return msg + "; check the model and its server's address in --models, as in ollama:" + ollama.DefaultModel + "@" + ollama.Address
-	}
-	return advise(err)
 }
 
 // runner returns how eval runs one question against one target: the

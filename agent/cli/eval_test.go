@@ -244,7 +244,7 @@ func TestConstrainUsage(t *testing.T) {
 		{"a word that is no mode", []string{"--constrain", "always", "What?"}, `--constrain: unknown mode "always"; the modes are auto, on and off`},
 		{"on with the native protocol", []string{"--constrain", "on", "--protocol", "native", "What?"}, "pass --protocol text"},
 		{"on with a server that cannot", []string{"--constrain", "on", "--provider", "openai", "--base-url", plain.URL, "-m", "m", "What?"},
-			"steps are bound by --provider llamacpp"},
+			"use a server that binds steps: llama-server (--provider llamacpp)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -265,7 +265,7 @@ func TestEvalFailsWhenRunsCannotRun(t *testing.T) {
 	if got.code != exitFailure || !strings.Contains(got.stdout, "0/6") {
 		t.Fatalf("want the table and exit 1\n%s", got)
 	}
-	if !strings.Contains(got.stderr, "6 of 6 runs failed to run; the first, ollama:m@http://127.0.0.1:9 with text, question sum: ") ||
+	if !strings.Contains(got.stderr, "6 of 6 runs failed to run, the first (ollama:m@http://127.0.0.1:9 with text, question sum) because ") ||
 		!strings.Contains(got.stderr, "cannot reach Ollama at http://127.0.0.1:9") {
 		t.Errorf("the cause is not said\n%s", got)
 	}
@@ -353,7 +353,7 @@ func TestEvalTakesModelsInPlainTextOnly(t *testing.T) {
 func TestEvalSaysWhereNothingAnswered(t *testing.T) {
 	t.Parallel()
 	got := args("eval", "--models", "m@http://127.0.0.1:9", root+"/testdata/eval/arithmetic.jsonl").run(t)
-	if got.code != exitFailure || !strings.Contains(got.stderr, "nothing answered at http://127.0.0.1:9 (connection refused): start a model server there") ||
+	if got.code != exitFailure || !strings.Contains(got.stderr, "because nothing answered at http://127.0.0.1:9 (connection refused); start a model server there") ||
 		strings.Contains(got.stderr, "Ollama at") {
 		t.Errorf("want it said that nothing answered, and how to start a server\n%s", got)
 	}
