@@ -14,8 +14,8 @@
 // the stop reason, or the server's error, classified where it is read
 // from the status and the server's error body (transport.go). The
 // transport bounds a response's bytes and the time the server may be
-// silent; it never reads or changes a request. Anthropic goes through
-// langchaingo's own client.
+// silent, and adds to a request only the W3C traceparent of the span in
+// its context, if any. Anthropic goes through langchaingo's own client.
 //
 // Errors of model calls are *Error values. Their Fix field, a Setting,
 // names the part of Config to change, so that a command line can say which

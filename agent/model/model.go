@@ -138,7 +138,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	}
 	var m llms.Model = &served{client: o.client, provider: r.Provider.Name, name: r.Model, url: Redact(r.URL),
 		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(r), con: o.con,
-		options: maps.Clone(cfg.Options), images: o.images}
+		options: maps.Clone(cfg.Options), images: o.images, about: describeServer(r.URL, cfg)}
 	if cfg.Record != "" {
 		rec, err := NewRecorder(m, cfg.Record)
 		if err != nil {
@@ -191,6 +191,7 @@ type served struct {
 	options             map[string]any // Config.Options, sent with every call
 	images              bool           // the client sends images
 	drop                dropped        // the parameters the server refused
+	about               Description    // the server and the sampling options, for Describe
 }
 
 // Dropped returns the request parameters ("stop", "temperature") the

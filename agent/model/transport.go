@@ -13,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Sentinel causes of a reply the client refused to take, for errors.Is.
@@ -125,6 +128,22 @@ func (b *boundedBody) Close() error {
 	return b.rc.Close()
 }
 
+// propagating is a transport that sends the trace of a request's context
+// on to the server, in a W3C traceparent header, so that a server that
+// traces its work (vLLM, SGLang) nests its spans under the call's. A
+// request whose context holds no span goes as it is.
+type propagating struct{ base http.RoundTripper }
+
+func (t propagating) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return t.base.RoundTrip(req)
+	}
+	req = req.Clone(ctx) // a RoundTripper does not change the request it is given
+	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
+	return t.base.RoundTrip(req)
+}
+
 // newHTTPClient returns the client the providers talk through, bounded
 // as b says: base's, when given, with its transport kept.
 func newHTTPClient(base *http.Client, maxReply int64, idle time.Duration) *http.Client {
@@ -139,7 +158,7 @@ func newHTTPClient(base *http.Client, maxReply int64, idle time.Duration) *http.
 		t.DialContext = (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext
 		rt = t
 	}
-	c.Transport = boundedTransport{base: rt, maxReply: maxReply, idle: idle}
+	c.Transport = boundedTransport{base: propagating{rt}, maxReply: maxReply, idle: idle}
 	if c.CheckRedirect == nil {
 		c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 			if len(via) >= maxRedirects {
