@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/react-agent/react-agent/agent/constrain"
 	"github.com/react-agent/react-agent/agent/model"
@@ -59,6 +60,9 @@ type Agent struct {
 
 	constraints *constrain.Set // the registry's constraints, or nil
 	saidBinding atomic.Bool    // the trace was told how steps are bound
+
+	tracer trace.Tracer      // makes the spans of runs
+	about  model.Description // the model as its spans name it
 }
 
 // New returns an agent that asks model and calls the tools in reg, which
@@ -78,6 +82,7 @@ func New(model llms.Model, reg *tools.Registry, opts ...Option) *Agent {
 	}
 	a := &Agent{model: model, reg: reg, parser: parser.New(reg), opts: o}
 	a.constraints = constraintsFor(o, a)
+	a.initSpans()
 	return a
 }
 
@@ -120,6 +125,7 @@ type runState struct {
 // (0 for a single question).
 func (a *Agent) answer(ctx context.Context, history []Turn, question string, turn int) (*Result, error) {
 	r := &runState{a: a, res: &Result{Question: question}, start: time.Now(), calls: map[string]*pastCall{}, turn: turn}
+	ctx, span := a.startRun(ctx, question)
 	res, err := r.loop(ctx, history, question)
 	res.Duration = time.Since(r.start)
 	if err != nil {
@@ -136,6 +142,7 @@ func (a *Agent) answer(ctx context.Context, history []Turn, question string, tur
 		r.emit(event.Event{Kind: event.Error, Iteration: max(res.Iterations, r.iter), Text: err.Error(), Err: err, StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
+	a.endRun(span, res, err)
 	return res, err
 }
 
@@ -275,12 +282,14 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 		return nil, err
 	}
 	r.emit(event.Event{Kind: event.Model, Iteration: iter, Forced: forced, Messages: msgs})
+	spans := a.startChat(ctx, iter, forced, msgs)
+	defer spans.end()
 	var mr generation
 	var err error
 	if r.native {
-		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit)
+		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit, spans)
 	} else {
-		mr, err = a.generate(ctx, msgs, r.constraint(forced), iter, r.emit, r.showTokens(iter))
+		mr, err = a.generate(ctx, msgs, r.constraint(forced), iter, r.emit, r.showTokens(iter), spans)
 	}
 	r.warnDropped(iter)
 	r.warnRefused(iter)
@@ -313,6 +322,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	} else {
 		reply.Step, reply.Err = a.parser.ParseWith(mr.text, parser.Options{Truncated: mr.cut, Previous: r.pastSteps()})
 	}
+	spans.parsed(reply)
 	return reply, nil
 }
 
@@ -650,6 +660,8 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 	// A tool's error is cut as its output is: an error text can be as
 	// large as an output (an MCP result with isError, a server's page).
 	limit := a.reg.Limits().MaxObservation
+	ctx, span := a.startTool(ctx, call, reply)
+	defer func() { a.endTool(span, obs, d.Deny) }()
 	if d.Deny {
 		reason := d.Reason
 		if reason == "" {

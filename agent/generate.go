@@ -23,6 +23,7 @@ type generation struct {
 	calls     []llms.ToolCall // the native protocol's tool calls
 	cut       bool            // the server stopped the reply at its token limit
 	model     string          // the model the server says wrote the reply, or ""
+	stop      string          // the server's reason for stopping, in its words, or ""
 }
 
 // generate asks the model for the next reply, with the stop sequences,
@@ -30,14 +31,14 @@ type generation struct {
 // inside a reasoning block, where they must not apply, it asks again
 // without them and cuts the reply itself, outside reasoning only.
 // The reply's text is passed to onToken, when not nil, as it streams.
-func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event), onToken func(string)) (generation, error) {
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event), onToken func(string), spans *chatSpans) (generation, error) {
 	start := time.Now()
 	notice := noticeOf(iter, emit)
-	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+	r, err := a.withRetries(ctx, iter, emit, spans, func(ctx context.Context) (generation, error) {
 		return a.callOnce(ctx, msgs, a.opts.stops, con, onToken, notice)
 	})
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
-		r, err = a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+		r, err = a.withRetries(ctx, iter, emit, spans, func(ctx context.Context) (generation, error) {
 			return a.callOnce(ctx, msgs, nil, con, onToken, notice)
 		})
 	}
@@ -48,10 +49,10 @@ func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *m
 // generateNative asks the model for the next reply in the native
 // protocol, with the tools unless withTools is false, retrying transient
 // failures.
-func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, iter int, emit func(event.Event)) (generation, error) {
+func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, iter int, emit func(event.Event), spans *chatSpans) (generation, error) {
 	start := time.Now()
 	notice := noticeOf(iter, emit)
-	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+	r, err := a.withRetries(ctx, iter, emit, spans, func(ctx context.Context) (generation, error) {
 		return a.callNative(ctx, msgs, withTools, notice)
 	})
 	r.duration = time.Since(start)
@@ -76,14 +77,14 @@ const maxSameTries = 2
 // withRetries makes a model call, retrying transient failures with
 // backoff and saying so in a warning. A server that fell silent, and a
 // model Ollama stopped for repeating itself, are tried again only once
-// (see maxSameTries).
-func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), call func(context.Context) (generation, error)) (generation, error) {
+// (see maxSameTries). Each attempt is a span of spans.
+func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), spans *chatSpans, call func(context.Context) (generation, error)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
 	silent, looped := 0, 0
 	attempt := func() (generation, error) {
-		r, err := call(ctx)
+		r, err := spans.attempt(ctx, call)
 		if errors.Is(err, ErrToolsRefused) {
 			return r, backoff.Permanent(err)
 		}
@@ -115,6 +116,7 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 		backoff.WithMaxTries(uint(a.opts.retries)+1),
 		backoff.WithMaxElapsedTime(0),
 		backoff.WithNotify(func(err error, wait time.Duration) {
+			spans.retrying(err, wait)
 			emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err,
 				Text: "model call failed, retrying in " + wait.Round(time.Millisecond).String() + ": " + model.Brief(err)})
 		}))
@@ -171,7 +173,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	}
 	c := resp.Choices[0]
 	r := generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), cut: model.AtTokenLimit(c.StopReason),
-		model: model.ServedModel(c)}
+		model: model.ServedModel(c), stop: c.StopReason}
 	if cutter.streamed && cutter.cut < 0 {
 		// A label that ends the action may have come last, whole only
 		// once the stream ended ("\nObservation").

@@ -156,7 +156,7 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 	}
 	c := resp.Choices[0]
 	return generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), calls: c.ToolCalls,
-		cut: model.AtTokenLimit(c.StopReason), model: model.ServedModel(c)}, nil
+		cut: model.AtTokenLimit(c.StopReason), model: model.ServedModel(c), stop: c.StopReason}, nil
 }
 
 // toolsRefused reports whether a model's error says its server takes no
