@@ -1,0 +1,225 @@
+package telemetry_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/react-agent/react-agent/agent/telemetry"
+)
+
+// env is an environment of the variables given.
+func env(vars ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(vars); i += 2 {
+		m[vars[i]] = vars[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+// collector is an OTLP/HTTP collector that keeps what it is sent.
+type collector struct {
+	*httptest.Server
+	mu       sync.Mutex
+	paths    []string
+	headers  []http.Header
+	requests []*coltracepb.ExportTraceServiceRequest
+}
+
+func newCollector(t *testing.T) *collector {
+	c := &collector{}
+	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		req := &coltracepb.ExportTraceServiceRequest{}
+		if err := proto.Unmarshal(body, req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		c.mu.Lock()
+		c.paths, c.headers, c.requests = append(c.paths, r.URL.Path), append(c.headers, r.Header), append(c.requests, req)
+		c.mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	t.Cleanup(c.Close)
+	return c
+}
+
+// TestTracingIsOffWithoutACollector: with no endpoint, or with the SDK
+// disabled, Setup makes a provider that makes no spans, and starts no
+// goroutine.
+func TestTracingIsOffWithoutACollector(t *testing.T) {
+	tests := []struct {
+		name string
+		env  func(string) string
+	}{
+		{"no variable", env()},
+		{"other variables only", env(telemetry.EnvServiceName, "svc", telemetry.EnvProtocol, "grpc")},
+		{"the SDK disabled", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvDisabled, "TRUE")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			tr, err := telemetry.Setup(context.Background(), tt.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, span := tr.Provider.Tracer("t").Start(context.Background(), "s")
+			span.End()
+			if tr.On() || span.IsRecording() || tr.Endpoint != "" {
+				t.Errorf("tracing is on (%q), or its span records", tr.Endpoint)
+			}
+			if after := runtime.NumGoroutine(); after != before {
+				t.Errorf("%d goroutines before Setup, %d after", before, after)
+			}
+			if err := tr.Shutdown(context.Background()); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestSpansReachTheCollectorAsTheEnvironmentSays sends a span to a
+// collector named each way the variables can, with their headers and
+// resource.
+func TestSpansReachTheCollectorAsTheEnvironmentSays(t *testing.T) {
+	c := newCollector(t)
+	tests := []struct {
+		name, path, service string
+		env                 []string
+	}{
+		{"the endpoint of every signal", "/v1/traces", "react-agent", []string{telemetry.EnvEndpoint, c.URL}},
+		{"the endpoint of every signal with a path", "/otlp/v1/traces", "react-agent", []string{telemetry.EnvEndpoint, c.URL + "/otlp/"}},
+		{"the endpoint of traces, as it is", "/custom", "react-agent",
+			[]string{telemetry.EnvEndpoint, "http://127.0.0.1:1", telemetry.EnvTracesEndpoint, c.URL + "/custom"}},
+		{"a service name of its own", "/v1/traces", "svc",
+			[]string{telemetry.EnvEndpoint, c.URL, telemetry.EnvServiceName, "svc", telemetry.EnvProtocol, "http/protobuf"}},
+		{"a service name in the resource", "/v1/traces", "from-resource",
+			[]string{telemetry.EnvEndpoint, c.URL, telemetry.EnvResource, "service.name=from-resource,team=a%20b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vars := append(tt.env, telemetry.EnvHeaders, "api-key=s3cret%2C1,x-team=agents", telemetry.EnvContent, "true")
+			tr, err := telemetry.Setup(context.Background(), env(vars...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tr.On() || !tr.Content {
+				t.Fatalf("tracing on %v, content %v; want both", tr.On(), tr.Content)
+			}
+			_, span := tr.Provider.Tracer("t").Start(context.Background(), "invoke_agent")
+			span.End()
+			c.mu.Lock()
+			n := len(c.requests)
+			c.mu.Unlock()
+			if err := tr.Shutdown(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if len(c.requests) != n+1 {
+				t.Fatalf("the collector got %d requests, want 1", len(c.requests)-n)
+			}
+			req, h := c.requests[n], c.headers[n]
+			if c.paths[n] != tt.path || h.Get("api-key") != "s3cret,1" || h.Get("x-team") != "agents" ||
+				h.Get("Content-Type") != "application/x-protobuf" {
+				t.Errorf("the spans went to %s with the headers %v", c.paths[n], h)
+			}
+			res := map[string]string{}
+			for _, kv := range req.ResourceSpans[0].Resource.Attributes {
+				res[kv.Key] = kv.Value.GetStringValue()
+			}
+			if res["service.name"] != tt.service || res["telemetry.sdk.language"] != "go" {
+				t.Errorf("the resource is %v, want the service %q", res, tt.service)
+			}
+			if name := req.ResourceSpans[0].ScopeSpans[0].Spans[0].Name; name != "invoke_agent" {
+				t.Errorf("the span sent is %q", name)
+			}
+		})
+	}
+}
+
+// TestSettingsThatCannotBeUsedSayWhichToChange: each error names the
+// variable and what to write, and never a header's value.
+func TestSettingsThatCannotBeUsedSayWhichToChange(t *testing.T) {
+	tests := []struct {
+		name string
+		env  func(string) string
+		want string
+	}{
+		{"gRPC", env(telemetry.EnvEndpoint, "http://127.0.0.1:4317", telemetry.EnvProtocol, "grpc"), "OTEL_EXPORTER_OTLP_PROTOCOL=grpc"},
+		{"gRPC for traces", env(telemetry.EnvEndpoint, "http://127.0.0.1:4317", telemetry.EnvTracesProtocol, "grpc", telemetry.EnvProtocol, "http/protobuf"),
+			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc"},
+		{"JSON", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvProtocol, "http/json"), "http/protobuf"},
+		{"no URL", env(telemetry.EnvEndpoint, "127.0.0.1:4318"), "write it as http://host:4318"},
+		{"another scheme", env(telemetry.EnvTracesEndpoint, "file:///tmp/x"), "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is not"},
+		{"headers that are no pairs", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvHeaders, "Bearer sk-secret-value"),
+			"OTEL_EXPORTER_OTLP_HEADERS is not a list"},
+		{"a resource that is no pairs", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvResource, "=x"),
+			"OTEL_RESOURCE_ATTRIBUTES is not a list"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := telemetry.Setup(context.Background(), tt.env)
+			if !errors.Is(err, telemetry.ErrSetting) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "sk-secret") {
+				t.Errorf("Setup: %v; want an error that says %q", err, tt.want)
+			}
+			if tr == nil || tr.On() {
+				t.Error("a setting that cannot be used leaves tracing on")
+			}
+		})
+	}
+}
+
+// TestACollectorThatIsDownOrSlowCostsAtMostTheBound: a port nothing
+// listens on, and a collector that takes the connection and never
+// answers, each cost Shutdown at most ShutdownTimeout, and say so once.
+func TestACollectorThatIsDownOrSlowCostsAtMostTheBound(t *testing.T) {
+	dead, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadURL := "http://" + dead.Addr().String()
+	dead.Close()
+	hang := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	defer silent.Close()
+	defer close(hang)
+	for name, url := range map[string]string{"down": deadURL, "silent": silent.URL} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := telemetry.Setup(context.Background(), env(telemetry.EnvEndpoint, url))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				_, span := tr.Provider.Tracer("t").Start(context.Background(), "s")
+				span.End()
+			}
+			start := time.Now()
+			err = tr.Shutdown(context.Background())
+			took := time.Since(start)
+			if took > telemetry.ShutdownTimeout+200*time.Millisecond {
+				t.Errorf("Shutdown took %s, more than its bound of %s", took, telemetry.ShutdownTimeout)
+			}
+			if err == nil || !strings.Contains(err.Error(), url+"/v1/traces") {
+				t.Errorf("Shutdown: %v; want an error that names the collector", err)
+			}
+			t.Logf("%s after %s", err, took.Round(time.Millisecond))
+		})
+	}
+}
