@@ -59,10 +59,19 @@ func CheckCassettes(targets []Target, qs []Question) error {
 }
 
 // withoutURL returns a model as the user gives it, provider:model@url,
-// without its URL (see [ParseModel]).
+// without its URL (see [ParseModel]), also a URL whose user information
+// holds an @ of its own, or a password.
 func withoutURL(model string) string {
-	if i := strings.LastIndex(model, "@"); i >= 0 && strings.Contains(model[i+1:], "://") {
-		return model[:i]
+	for i := strings.IndexByte(model, '@'); i >= 0; {
+		scheme, _, ok := strings.Cut(model[i+1:], "://")
+		if ok && scheme != "" && strings.Trim(scheme, "abcdefghijklmnopqrstuvwxyz") == "" {
+			return model[:i]
+		}
+		next := strings.IndexByte(model[i+1:], '@')
+		if next < 0 {
+			break
+		}
+		i += next + 1
 	}
 	return model
 }
