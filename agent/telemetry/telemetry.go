@@ -49,6 +49,19 @@ const ShutdownTimeout = time.Second
 // ErrSetting is matched by the errors of Setup: a variable it cannot use.
 var ErrSetting = errors.New("an OpenTelemetry setting cannot be used")
 
+// settingError is an error of Setup, which says what is wrong and what to
+// write instead, and matches ErrSetting.
+type settingError string
+
+func (e settingError) Error() string { return string(e) }
+
+func (e settingError) Is(target error) bool { return target == ErrSetting }
+
+// settingErrorf formats a settingError.
+func settingErrorf(format string, args ...any) error {
+	return settingError(fmt.Sprintf(format, args...))
+}
+
 // Traces is where the spans of a program go, as the environment says.
 type Traces struct {
 	// Provider makes the spans: one that sends them to the collector, or
@@ -71,7 +84,7 @@ func (t *Traces) On() bool { return t.sdk != nil }
 // Setup returns where the spans go, as the environment getenv reads (the
 // process's, os.Getenv, or one with a config file's settings beside it)
 // says. When no collector is named, or OTEL_SDK_DISABLED is true, tracing
-// is off and Setup starts nothing. Its errors wrap ErrSetting and name the
+// is off and Setup starts nothing. Its errors match ErrSetting and name the
 // variable to change, without its value, which may hold a key.
 func Setup(ctx context.Context, getenv func(string) string) (*Traces, error) {
 	t := &Traces{Provider: noop.NewTracerProvider(), Content: strings.EqualFold(strings.TrimSpace(getenv(EnvContent)), "true")}
@@ -168,7 +181,7 @@ func endpointOf(getenv func(string) string) (*url.URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: %s is not a collector's URL: write it as http://host:4318, the collector's OTLP/HTTP port", ErrSetting, name)
+		return nil, settingErrorf("%s is not a collector's URL: write it as http://host:4318, the collector's OTLP/HTTP port", name)
 	}
 	if name == EnvEndpoint {
 		u.Path = strings.TrimSuffix(u.Path, "/") + "/v1/traces"
@@ -186,9 +199,9 @@ func checkProtocol(getenv func(string) string) error {
 		case "http/protobuf":
 			return nil
 		case "grpc":
-			return fmt.Errorf("%w: %s=grpc: react-agent sends OTLP over HTTP only; set it to http/protobuf, and the endpoint to the collector's OTLP/HTTP port (4318 by default)", ErrSetting, name)
+			return settingErrorf("%s=grpc: react-agent sends OTLP over HTTP only; set it to http/protobuf, and the endpoint to the collector's OTLP/HTTP port (4318 by default)", name)
 		default:
-			return fmt.Errorf("%w: %s=%q: react-agent sends OTLP over HTTP with protobuf only; set it to http/protobuf", ErrSetting, name, p)
+			return settingErrorf("%s=%q: react-agent sends OTLP over HTTP with protobuf only; set it to http/protobuf", name, p)
 		}
 	}
 	return nil
@@ -200,7 +213,7 @@ func headersOf(getenv func(string) string) (map[string]string, error) {
 	headers := map[string]string{}
 	for _, name := range []string{EnvHeaders, EnvTracesHeaders} {
 		if err := pairs(getenv(name), func(k, v string) { headers[k] = v }); err != nil {
-			return nil, fmt.Errorf("%w: %s is not a list of key=value pairs, as in api-key=secret,team=agents", ErrSetting, name)
+			return nil, settingErrorf("%s is not a list of key=value pairs, as in api-key=secret,team=agents", name)
 		}
 	}
 	return headers, nil
@@ -211,7 +224,7 @@ func headersOf(getenv func(string) string) (map[string]string, error) {
 func resourceOf(ctx context.Context, getenv func(string) string) (*resource.Resource, error) {
 	attrs := []attribute.KeyValue{semconv.ServiceName(DefaultServiceName)}
 	if err := pairs(getenv(EnvResource), func(k, v string) { attrs = append(attrs, attribute.String(k, v)) }); err != nil {
-		return nil, fmt.Errorf("%w: %s is not a list of key=value pairs, as in deployment.environment.name=test", ErrSetting, EnvResource)
+		return nil, settingErrorf("%s is not a list of key=value pairs, as in deployment.environment.name=test", EnvResource)
 	}
 	if name := strings.TrimSpace(getenv(EnvServiceName)); name != "" {
 		attrs = append(attrs, semconv.ServiceName(name))
