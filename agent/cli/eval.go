@@ -16,6 +16,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/telemetry"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -38,6 +39,7 @@ type evalFlags struct {
 	failures      bool
 	record        string
 	replay        string
+	otlpEndpoint  string
 }
 
 // addEvalFlags adds the flags of eval to fs.
@@ -60,6 +62,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	pathFlag(fs, "record")
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
+	grouped(fs, "Trace flags", func() { addTraceFlag(fs, &f.otlpEndpoint) })
 	f.toolFlags = addToolFlags(fs)
 	addYes(fs, f.toolFlags)
 	return f
@@ -138,10 +141,16 @@ func runEval(c *call, f *evalFlags) error {
 			}
 		}
 	}
+	traces, err := c.startTraces(f.otlpEndpoint)
+	if err != nil {
+		return err
+	}
+	defer c.stopTraces(traces)
 	ctx := c.ctx
 	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr))
 	failed := &runFailures{}
-	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base, tmpl)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base, tmpl, traces)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+		TracerProvider: traces.Provider,
 		Progress: func(done, total int, last evalpkg.Outcome) {
 			mark := "right"
 			switch {
@@ -272,7 +281,7 @@ func evalAdvice(err error) string {
 // runner returns how eval runs one question against one target: a model
 // for the target (replaying or recording a cassette of its own), the
 // tools the question asks for, and an agent.
-func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) evalpkg.Runner {
+func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, traces *telemetry.Traces) evalpkg.Runner {
 	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
 		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
 		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
@@ -315,8 +324,10 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) 
 			}
 			reg.SetLimits(base.Limits())
 		}
-		a := agent.New(m, reg, agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain), agent.WithTemplate(tmpl),
-			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes))))
+		opts := append([]agent.Option{agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain),
+			agent.WithTemplate(tmpl), agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes)))},
+			spanOptions(traces)...)
+		a := agent.New(m, reg, opts...)
 		res, err := a.Run(ctx, q.Question)
 		out := evalpkg.Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,
 			Rescued: res.Rescued, Forced: res.Forced, StopReason: string(res.StopReason),
