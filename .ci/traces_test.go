@@ -45,8 +45,8 @@ const (
 
 // jaeger is a Jaeger all-in-one running for a test.
 type jaeger struct {
-	otlp, query string // the OTLP/HTTP receiver's URL and the query API's
-	log         bytes.Buffer
+	otlp, otlpGRPC, query string // the OTLP receivers' URLs, over HTTP and gRPC, and the query API's
+	log                   bytes.Buffer
 }
 
 // loopbackPort returns a loopback port nothing listens on, now.
@@ -80,7 +80,7 @@ func startJaeger(t *testing.T) *jaeger {
 		ui = "\n    ui:\n      assets_path: " + dir
 	}
 	j := &jaeger{}
-	otlp, query, grpc := loopbackPort(t), loopbackPort(t), loopbackPort(t)
+	otlp, otlpGRPC, query, grpc := loopbackPort(t), loopbackPort(t), loopbackPort(t), loopbackPort(t)
 	config := fmt.Sprintf(`service:
   extensions: [jaeger_storage, jaeger_query]
   pipelines:
@@ -96,6 +96,8 @@ receivers:
   otlp:
     protocols:
       http:
+        endpoint: 127.0.0.1:%d
+      grpc:
         endpoint: 127.0.0.1:%d
 extensions:
   jaeger_storage:
@@ -113,7 +115,7 @@ extensions:
 exporters:
   jaeger_storage_exporter:
     trace_storage: memstore
-`, otlp, query, grpc, ui)
+`, otlp, otlpGRPC, query, grpc, ui)
 	path := filepath.Join(t.TempDir(), "jaeger.yaml")
 	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -133,7 +135,8 @@ exporters:
 			t.Logf("Jaeger's log:\n%s", tail(j.log.String(), 40))
 		}
 	})
-	j.otlp, j.query = fmt.Sprintf("http://127.0.0.1:%d", otlp), fmt.Sprintf("http://127.0.0.1:%d", query)
+	j.otlp, j.otlpGRPC = fmt.Sprintf("http://127.0.0.1:%d", otlp), fmt.Sprintf("http://127.0.0.1:%d", otlpGRPC)
+	j.query = fmt.Sprintf("http://127.0.0.1:%d", query)
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		if resp, err := http.Get(j.query + "/api/services"); err == nil {
 			resp.Body.Close()
@@ -424,6 +427,18 @@ func TestTracesInJaeger(t *testing.T) {
 			if !strings.Contains(text, want) {
 				t.Errorf("the trace lacks %q with content capture:\n%s", want, tail(text, 60))
 			}
+		}
+	})
+
+	t.Run("ask over gRPC", func(t *testing.T) {
+		o := runWithin(t, invocation{args: append(slices.Clone(asked), q.Question),
+			env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + j.otlpGRPC, "OTEL_EXPORTER_OTLP_PROTOCOL=grpc"}}, 2*time.Minute)
+		if o.code != 0 || o.stderr != "" {
+			t.Fatalf("ask failed or warned\n%s", o)
+		}
+		tr := newTrace(t, "invoke_agent react-agent")
+		if !slices.ContainsFunc(tr.Spans, func(s jSpan) bool { return strings.HasPrefix(s.OperationName, "execute_tool") }) {
+			t.Errorf("the trace sent over gRPC has no execute_tool span:\n%s", everything(tr))
 		}
 	})
 

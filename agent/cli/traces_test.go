@@ -205,9 +205,9 @@ func TestACollectorThatIsDownOrSilentCostsARunOneWarning(t *testing.T) {
 // --otlp-endpoint is a usage error.
 func TestTraceSettingsThatCannotBeUsed(t *testing.T) {
 	got := invocation{args: append(append([]string{"-q"}, demo...), demoQuestion),
-		env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4317", "OTEL_EXPORTER_OTLP_PROTOCOL=grpc"}}.run(t)
+		env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL=http/json"}}.run(t)
 	if got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" || strings.Count(got.stderr, "\n") != 1 ||
-		!strings.Contains(got.stderr, "react-agent: not tracing: ") || !strings.Contains(got.stderr, "set it to http/protobuf") {
+		!strings.Contains(got.stderr, "react-agent: not tracing: ") || !strings.Contains(got.stderr, "set it to grpc or http/protobuf") {
 		t.Errorf("want the answer and one line that says what to set\n%s", got)
 	}
 	got = args(append(append([]string{"-q", "--otlp-endpoint", "localhost:4318"}, demo...), demoQuestion)...).run(t)

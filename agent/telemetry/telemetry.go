@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -25,7 +26,7 @@ import (
 const (
 	EnvEndpoint       = "OTEL_EXPORTER_OTLP_ENDPOINT"
 	EnvTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
-	EnvProtocol       = "OTEL_EXPORTER_OTLP_PROTOCOL"
+	EnvProtocol       = "OTEL_EXPORTER_OTLP_PROTOCOL" // http/protobuf (the default) or grpc
 	EnvTracesProtocol = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
 	EnvHeaders        = "OTEL_EXPORTER_OTLP_HEADERS"
 	EnvTracesHeaders  = "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
@@ -91,11 +92,12 @@ func Setup(ctx context.Context, getenv func(string) string) (*Traces, error) {
 	if strings.EqualFold(strings.TrimSpace(getenv(EnvDisabled)), "true") {
 		return t, nil
 	}
-	endpoint, err := endpointOf(getenv)
-	if endpoint == nil || err != nil {
+	grpc, err := overGRPC(getenv)
+	if err != nil {
 		return t, err
 	}
-	if err := checkProtocol(getenv); err != nil {
+	endpoint, err := endpointOf(getenv, grpc)
+	if endpoint == nil || err != nil {
 		return t, err
 	}
 	headers, err := headersOf(getenv)
@@ -106,11 +108,12 @@ func Setup(ctx context.Context, getenv func(string) string) (*Traces, error) {
 	if err != nil {
 		return t, err
 	}
-	opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(endpoint.String())}
-	if len(headers) > 0 {
-		opts = append(opts, otlptracehttp.WithHeaders(headers))
+	var exp sdktrace.SpanExporter
+	if grpc {
+		exp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(endpoint.String()), otlptracegrpc.WithHeaders(headers))
+	} else {
+		exp, err = otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint.String()), otlptracehttp.WithHeaders(headers))
 	}
-	exp, err := otlptracehttp.New(ctx, opts...)
 	if err != nil {
 		return t, fmt.Errorf("%w: the OTLP exporter: %w", ErrSetting, err)
 	}
@@ -169,9 +172,10 @@ func (r *reporting) first() error {
 }
 
 // endpointOf returns the URL to send spans to: the traces endpoint as it
-// is, or the endpoint of every signal with /v1/traces after its path, as
-// the OTLP exporter specification says; nil when neither is set.
-func endpointOf(getenv func(string) string) (*url.URL, error) {
+// is, or the endpoint of every signal, with /v1/traces after its path
+// over HTTP, as the OTLP exporter specification says; nil when neither is
+// set.
+func endpointOf(getenv func(string) string, grpc bool) (*url.URL, error) {
 	name, raw := EnvTracesEndpoint, strings.TrimSpace(getenv(EnvTracesEndpoint))
 	if raw == "" {
 		name, raw = EnvEndpoint, strings.TrimSpace(getenv(EnvEndpoint))
@@ -179,32 +183,36 @@ func endpointOf(getenv func(string) string) (*url.URL, error) {
 	if raw == "" {
 		return nil, nil
 	}
+	port := "4318"
+	if grpc {
+		port = "4317"
+	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, settingErrorf("%s is not a collector's URL: write it as http://host:4318, the collector's OTLP/HTTP port", name)
+		return nil, settingErrorf("%s is not a collector's URL: write it as http://host:%s, the collector's OTLP port", name, port)
 	}
-	if name == EnvEndpoint {
+	if name == EnvEndpoint && !grpc {
 		u.Path = strings.TrimSuffix(u.Path, "/") + "/v1/traces"
 	}
 	return u, nil
 }
 
-// checkProtocol refuses an OTLP protocol other than HTTP with protobuf,
-// the one the exporter speaks.
-func checkProtocol(getenv func(string) string) error {
+// overGRPC reports whether the spans go over gRPC rather than HTTP with
+// protobuf, the default; it refuses the other protocols.
+func overGRPC(getenv func(string) string) (bool, error) {
 	for _, name := range []string{EnvTracesProtocol, EnvProtocol} {
 		switch p := strings.TrimSpace(getenv(name)); p {
 		case "":
 			continue
 		case "http/protobuf":
-			return nil
+			return false, nil
 		case "grpc":
-			return settingErrorf("%s=grpc: react-agent sends OTLP over HTTP only; set it to http/protobuf, and the endpoint to the collector's OTLP/HTTP port (4318 by default)", name)
+			return true, nil
 		default:
-			return settingErrorf("%s=%q: react-agent sends OTLP over HTTP with protobuf only; set it to http/protobuf", name, p)
+			return false, settingErrorf("%s=%q: react-agent sends OTLP over gRPC or over HTTP with protobuf; set it to grpc or http/protobuf", name, p)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // headersOf returns the headers to send with the spans: those of every

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/react-agent/react-agent/agent/telemetry"
@@ -64,7 +66,7 @@ func TestTracingIsOffWithoutACollector(t *testing.T) {
 		env  func(string) string
 	}{
 		{"no variable", env()},
-		{"other variables only", env(telemetry.EnvServiceName, "svc", telemetry.EnvProtocol, "grpc")},
+		{"other variables only", env(telemetry.EnvServiceName, "svc", telemetry.EnvProtocol, "grpc", telemetry.EnvContent, "true")},
 		{"the SDK disabled", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvDisabled, "TRUE")},
 	}
 	for _, tt := range tests {
@@ -157,10 +159,10 @@ func TestSettingsThatCannotBeUsedSayWhichToChange(t *testing.T) {
 		env  func(string) string
 		want string
 	}{
-		{"gRPC", env(telemetry.EnvEndpoint, "http://127.0.0.1:4317", telemetry.EnvProtocol, "grpc"), "OTEL_EXPORTER_OTLP_PROTOCOL=grpc"},
-		{"gRPC for traces", env(telemetry.EnvEndpoint, "http://127.0.0.1:4317", telemetry.EnvTracesProtocol, "grpc", telemetry.EnvProtocol, "http/protobuf"),
-			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc"},
-		{"JSON", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvProtocol, "http/json"), "http/protobuf"},
+		{"JSON", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvProtocol, "http/json"),
+			`OTEL_EXPORTER_OTLP_PROTOCOL="http/json": react-agent sends OTLP over gRPC or over HTTP with protobuf; set it to grpc or http/protobuf`},
+		{"JSON for traces", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvTracesProtocol, "http/json", telemetry.EnvProtocol, "grpc"),
+			`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL="http/json"`},
 		{"no URL", env(telemetry.EnvEndpoint, "127.0.0.1:4318"), "write it as http://host:4318"},
 		{"another scheme", env(telemetry.EnvTracesEndpoint, "file:///tmp/x"), "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is not"},
 		{"headers that are no pairs", env(telemetry.EnvEndpoint, "http://127.0.0.1:4318", telemetry.EnvHeaders, "Bearer sk-secret-value"),
@@ -183,7 +185,8 @@ func TestSettingsThatCannotBeUsedSayWhichToChange(t *testing.T) {
 
 // TestACollectorThatIsDownOrSlowCostsAtMostTheBound: a port nothing
 // listens on, and a collector that takes the connection and never
-// answers, each cost Shutdown at most ShutdownTimeout, and say so once.
+// answers, each cost Shutdown at most ShutdownTimeout, over HTTP and over
+// gRPC, and say so once.
 func TestACollectorThatIsDownOrSlowCostsAtMostTheBound(t *testing.T) {
 	dead, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -191,35 +194,96 @@ func TestACollectorThatIsDownOrSlowCostsAtMostTheBound(t *testing.T) {
 	}
 	deadURL := "http://" + dead.Addr().String()
 	dead.Close()
-	hang := make(chan struct{})
-	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-hang:
-		case <-r.Context().Done():
-		}
-	}))
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer silent.Close()
-	defer close(hang)
-	for name, url := range map[string]string{"down": deadURL, "silent": silent.URL} {
-		t.Run(name, func(t *testing.T) {
-			tr, err := telemetry.Setup(context.Background(), env(telemetry.EnvEndpoint, url))
+	go func() {
+		for {
+			conn, err := silent.Accept()
 			if err != nil {
-				t.Fatal(err)
+				return
 			}
-			for range 3 {
-				_, span := tr.Provider.Tracer("t").Start(context.Background(), "s")
-				span.End()
+			defer conn.Close() // held open, never read nor answered
+		}
+	}()
+	for _, protocol := range []string{"http/protobuf", "grpc"} {
+		for name, url := range map[string]string{"down": deadURL, "silent": "http://" + silent.Addr().String()} {
+			t.Run(protocol+" "+name, func(t *testing.T) {
+				tr, err := telemetry.Setup(context.Background(), env(telemetry.EnvEndpoint, url, telemetry.EnvProtocol, protocol))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 3 {
+					_, span := tr.Provider.Tracer("t").Start(context.Background(), "s")
+					span.End()
+				}
+				start := time.Now()
+				err = tr.Shutdown(context.Background())
+				took := time.Since(start)
+				if took > telemetry.ShutdownTimeout+200*time.Millisecond {
+					t.Errorf("Shutdown took %s, more than its bound of %s", took, telemetry.ShutdownTimeout)
+				}
+				if err == nil || !strings.Contains(err.Error(), "sent to "+url) {
+					t.Errorf("Shutdown: %v; want an error that names the collector", err)
+				}
+				t.Logf("%s after %s", err, took.Round(time.Millisecond))
+			})
+		}
+	}
+}
+
+// grpcCollector is an OTLP/gRPC collector that keeps the metadata of
+// each export and the spans it is sent.
+type grpcCollector struct {
+	coltracepb.UnimplementedTraceServiceServer
+	mu    sync.Mutex
+	md    []metadata.MD
+	names []string
+}
+
+func (c *grpcCollector) Export(ctx context.Context, req *coltracepb.ExportTraceServiceRequest) (*coltracepb.ExportTraceServiceResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.md = append(c.md, md)
+	for _, rs := range req.ResourceSpans {
+		for _, ss := range rs.ScopeSpans {
+			for _, s := range ss.Spans {
+				c.names = append(c.names, s.Name)
 			}
-			start := time.Now()
-			err = tr.Shutdown(context.Background())
-			took := time.Since(start)
-			if took > telemetry.ShutdownTimeout+200*time.Millisecond {
-				t.Errorf("Shutdown took %s, more than its bound of %s", took, telemetry.ShutdownTimeout)
-			}
-			if err == nil || !strings.Contains(err.Error(), url+"/v1/traces") {
-				t.Errorf("Shutdown: %v; want an error that names the collector", err)
-			}
-			t.Logf("%s after %s", err, took.Round(time.Millisecond))
-		})
+		}
+	}
+	return &coltracepb.ExportTraceServiceResponse{}, nil
+}
+
+// TestSpansReachACollectorOverGRPC: with OTEL_EXPORTER_OTLP_PROTOCOL=grpc
+// the spans go over gRPC, to the endpoint as it is, with the headers as
+// metadata.
+func TestSpansReachACollectorOverGRPC(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	c := &grpcCollector{}
+	coltracepb.RegisterTraceServiceServer(srv, c)
+	go srv.Serve(ln)
+	defer srv.Stop()
+	tr, err := telemetry.Setup(context.Background(), env(telemetry.EnvEndpoint, "http://"+ln.Addr().String(),
+		telemetry.EnvProtocol, "grpc", telemetry.EnvHeaders, "api-key=s3cret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tr.Provider.Tracer("t").Start(context.Background(), "invoke_agent")
+	span.End()
+	if err := tr.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.names) != 1 || c.names[0] != "invoke_agent" || len(c.md) != 1 || strings.Join(c.md[0].Get("api-key"), "") != "s3cret" {
+		t.Errorf("the collector got the spans %v with the metadata %v", c.names, c.md)
 	}
 }
