@@ -2,9 +2,14 @@ package telemetry
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,10 +24,11 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 )
 
-// The environment variables Setup reads. The OTLP exporter reads the
-// others of its own (OTEL_EXPORTER_OTLP_TIMEOUT, _CERTIFICATE,
-// _COMPRESSION…), and the SDK those of the batching (OTEL_BSP_*) and the
-// sampler (OTEL_TRACES_SAMPLER).
+// The environment variables Setup reads, beside OTEL_EXPORTER_OTLP_TIMEOUT,
+// _CERTIFICATE, _CLIENT_CERTIFICATE and _CLIENT_KEY (and their _TRACES_
+// forms). The OTLP exporter reads the others of its own
+// (OTEL_EXPORTER_OTLP_COMPRESSION…), and the SDK those of the batching
+// (OTEL_BSP_*) and the sampler (OTEL_TRACES_SAMPLER).
 const (
 	EnvEndpoint       = "OTEL_EXPORTER_OTLP_ENDPOINT"
 	EnvTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
@@ -112,7 +118,12 @@ func Setup(ctx context.Context, getenv func(string) string) (*Traces, error) {
 	if grpc {
 		exp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(endpoint.String()), otlptracegrpc.WithHeaders(headers))
 	} else {
-		exp, err = otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint.String()), otlptracehttp.WithHeaders(headers))
+		var hc *http.Client
+		if hc, err = httpClient(getenv); err != nil {
+			return t, err
+		}
+		exp, err = otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint.String()), otlptracehttp.WithHeaders(headers),
+			otlptracehttp.WithHTTPClient(hc))
 	}
 	if err != nil {
 		return t, fmt.Errorf("%w: the OTLP exporter: %w", ErrSetting, err)
@@ -213,6 +224,55 @@ func overGRPC(getenv func(string) string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// errRedirect is the error of a collector that redirects the spans.
+var errRedirect = errors.New("the collector redirected the spans elsewhere; name the address they are to go to")
+
+// httpClient returns the client the spans go over HTTP with: as the
+// exporter's own, with the proxy of the environment, the certificates of
+// OTEL_EXPORTER_OTLP_CERTIFICATE, _CLIENT_CERTIFICATE and _CLIENT_KEY
+// (or their _TRACES_ forms) and the time limit of
+// OTEL_EXPORTER_OTLP_TIMEOUT (10 seconds by default), but one that
+// follows no redirect: the headers, which hold keys, would go along.
+func httpClient(getenv func(string) string) (*http.Client, error) {
+	setting := func(name string) (string, string) {
+		traces := strings.Replace(name, "OTEL_EXPORTER_OTLP_", "OTEL_EXPORTER_OTLP_TRACES_", 1)
+		if v := strings.TrimSpace(getenv(traces)); v != "" {
+			return traces, v
+		}
+		return name, strings.TrimSpace(getenv(name))
+	}
+	timeout := 10 * time.Second
+	if name, v := setting("OTEL_EXPORTER_OTLP_TIMEOUT"); v != "" {
+		ms, err := strconv.Atoi(v)
+		if err != nil || ms <= 0 {
+			return nil, settingErrorf("%s=%q is not a number of milliseconds, as in 10000", name, v)
+		}
+		timeout = time.Duration(ms) * time.Millisecond
+	}
+	tlsConfig := &tls.Config{}
+	if name, path := setting("OTEL_EXPORTER_OTLP_CERTIFICATE"); path != "" {
+		pem, err := os.ReadFile(path)
+		pool := x509.NewCertPool()
+		if err != nil || !pool.AppendCertsFromPEM(pem) {
+			return nil, settingErrorf("%s=%s is not a file of PEM certificates", name, path)
+		}
+		tlsConfig.RootCAs = pool
+	}
+	certName, cert := setting("OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE")
+	keyName, key := setting("OTEL_EXPORTER_OTLP_CLIENT_KEY")
+	if cert != "" || key != "" {
+		pair, err := tls.LoadX509KeyPair(cert, key)
+		if err != nil {
+			return nil, settingErrorf("%s=%s and %s=%s are not a certificate and its key: %v", certName, cert, keyName, key, err)
+		}
+		tlsConfig.Certificates = []tls.Certificate{pair}
+	}
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.TLSClientConfig = tlsConfig
+	return &http.Client{Transport: transport, Timeout: timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect }}, nil
 }
 
 // headersOf returns the headers to send with the spans: those of every

@@ -2,11 +2,14 @@ package telemetry_test
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -285,5 +288,66 @@ func TestSpansReachACollectorOverGRPC(t *testing.T) {
 	defer c.mu.Unlock()
 	if len(c.names) != 1 || c.names[0] != "invoke_agent" || len(c.md) != 1 || strings.Join(c.md[0].Get("api-key"), "") != "s3cret" {
 		t.Errorf("the collector got the spans %v with the metadata %v", c.names, c.md)
+	}
+}
+
+// TestACollectorThatRedirectsGetsNoHeaderElsewhere: the spans, and the
+// headers that hold keys, do not follow a redirect; Shutdown says why
+// they were not sent.
+func TestACollectorThatRedirectsGetsNoHeaderElsewhere(t *testing.T) {
+	reached := false
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached = true }))
+	defer elsewhere.Close()
+	// Another host than the collector's, to which Go's client would send
+	// every header but Authorization and Cookie.
+	target := "http://localhost:" + strings.TrimPrefix(elsewhere.URL, "http://127.0.0.1:") + "/v1/traces"
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+	}))
+	defer redirecting.Close()
+	tr, err := telemetry.Setup(context.Background(), env(telemetry.EnvEndpoint, redirecting.URL, telemetry.EnvHeaders, "api-key=s3cret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tr.Provider.Tracer("t").Start(context.Background(), "s")
+	span.End()
+	err = tr.Shutdown(context.Background())
+	if reached || err == nil || !strings.Contains(err.Error(), "redirected") {
+		t.Errorf("the redirect's target was reached: %v; Shutdown: %v", reached, err)
+	}
+}
+
+// TestACollectorOverTLSIsTrustedAsTheCertificateSays: a collector whose
+// certificate OTEL_EXPORTER_OTLP_CERTIFICATE holds gets the spans; without
+// it they are not sent.
+func TestACollectorOverTLSIsTrustedAsTheCertificateSays(t *testing.T) {
+	got := 0
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got++ }))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600)
+	for _, trusted := range []bool{true, false} {
+		vars := []string{telemetry.EnvEndpoint, srv.URL}
+		if trusted {
+			vars = append(vars, "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE", path)
+		}
+		tr, err := telemetry.Setup(context.Background(), env(vars...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, span := tr.Provider.Tracer("t").Start(context.Background(), "s")
+		span.End()
+		err = tr.Shutdown(context.Background())
+		if trusted != (err == nil) || trusted != (got == 1) {
+			t.Errorf("with the certificate %v: Shutdown: %v, %d requests", trusted, err, got)
+		}
+		got = 0
+	}
+	for _, vars := range [][]string{{"OTEL_EXPORTER_OTLP_CERTIFICATE", filepath.Join(t.TempDir(), "none.pem")},
+		{"OTEL_EXPORTER_OTLP_TIMEOUT", "10s"}, {"OTEL_EXPORTER_OTLP_CLIENT_KEY", path}} {
+		_, err := telemetry.Setup(context.Background(), env(append(vars, telemetry.EnvEndpoint, srv.URL)...))
+		if !errors.Is(err, telemetry.ErrSetting) || !strings.Contains(err.Error(), vars[0]) {
+			t.Errorf("%s=%s: %v; want an error that names it", vars[0], vars[1], err)
+		}
 	}
 }
