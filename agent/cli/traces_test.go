@@ -15,6 +15,8 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/react-agent/react-agent/agent/modeltest"
 )
 
 // collector is an OTLP/HTTP collector that keeps the spans it is sent.
@@ -213,5 +215,34 @@ func TestTraceSettingsThatCannotBeUsed(t *testing.T) {
 	got = args(append(append([]string{"-q", "--otlp-endpoint", "localhost:4318"}, demo...), demoQuestion)...).run(t)
 	if got.code != exitUsage || !strings.Contains(got.stderr, "--otlp-endpoint \"localhost:4318\" is not a collector's URL: write it as http://host:4318") {
 		t.Errorf("want a usage error\n%s", got)
+	}
+}
+
+// TestEachQuestionOfAChatIsATraceOfTheConversation: a chat's questions
+// are a trace each, their runs' spans naming the same conversation.
+func TestEachQuestionOfAChatIsATraceOfTheConversation(t *testing.T) {
+	c := newCollector(t)
+	s := ollama(t, "calculator.json", modeltest.Repeat())
+	got := invocation{args: []string{"chat", "-q"}, stdin: "What is 17 * 23 + 4?\nAnd again?\n",
+		env: []string{"OLLAMA_HOST=" + s.URL, "OTEL_EXPORTER_OTLP_ENDPOINT=" + c.URL}}.run(t)
+	if got.code != 0 {
+		t.Fatal(got)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	traces, conversations := map[string]bool{}, map[string]bool{}
+	for _, sp := range c.spans {
+		if sp.Name != "invoke_agent react-agent" {
+			continue
+		}
+		traces[string(sp.TraceId)] = true
+		for _, kv := range sp.Attributes {
+			if kv.Key == "gen_ai.conversation.id" {
+				conversations[kv.Value.GetStringValue()] = true
+			}
+		}
+	}
+	if len(traces) != 2 || len(conversations) != 1 {
+		t.Errorf("the chat's questions are %d traces of %d conversations, want 2 of 1", len(traces), len(conversations))
 	}
 }
