@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/websocket"
+
 	"github.com/react-agent/react-agent/agent/modeltest/realserver"
 )
 
@@ -502,15 +504,101 @@ func TestTracesInJaeger(t *testing.T) {
 }
 
 // screenshot takes the README's picture of the trace in Jaeger's UI with
-// headless Chromium, into path.
+// headless Chromium, into path: the waterfall, with the last chat span
+// opened on its attributes. Chromium is driven through its DevTools
+// protocol, on a loopback port, to open the span as a person would.
 func screenshot(t *testing.T, j *jaeger, traceID, path string) {
 	t.Helper()
+	port := loopbackPort(t)
+	page := j.query + "/trace/" + traceID + "?uiEmbed=v0&uiTimelineHideMinimap=1"
 	cmd := exec.Command("chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+t.TempDir(), "--window-size=1200,620", "--virtual-time-budget=15000",
-		"--screenshot="+path, j.query+"/trace/"+traceID+"?uiEmbed=v0&uiTimelineCollapseTitle=0&uiTimelineHideMinimap=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
+		"--user-data-dir="+t.TempDir(), fmt.Sprintf("--remote-debugging-port=%d", port), "--remote-allow-origins=http://127.0.0.1", page)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	defer func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }()
+	var ws string
+	for deadline := time.Now().Add(time.Minute); ws == ""; time.Sleep(300 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("chromium's DevTools did not answer:\n%s", log.String())
+		}
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/json/list", port))
+		if err != nil {
+			continue
+		}
+		var targets []struct{ Type, WebSocketDebuggerURL string }
+		json.NewDecoder(resp.Body).Decode(&targets)
+		resp.Body.Close()
+		for _, tg := range targets {
+			if tg.Type == "page" {
+				ws = tg.WebSocketDebuggerURL
+			}
+		}
+	}
+	conn, err := websocket.Dial(ws, "", "http://127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	id := 0
+	call := func(method string, params map[string]any) json.RawMessage {
+		id++
+		if err := websocket.JSON.Send(conn, map[string]any{"id": id, "method": method, "params": params}); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			var msg struct {
+				ID     int             `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if err := websocket.JSON.Receive(conn, &msg); err != nil {
+				t.Fatal(err)
+			}
+			if msg.ID == id {
+				if msg.Error != nil {
+					t.Fatalf("%s: %s", method, msg.Error)
+				}
+				return msg.Result
+			}
+		}
+	}
+	eval := func(js string) string {
+		var r struct {
+			Result struct{ Value any } `json:"result"`
+		}
+		json.Unmarshal(call("Runtime.evaluate", map[string]any{"expression": js, "returnByValue": true}), &r)
+		return fmt.Sprint(r.Result.Value)
+	}
+	call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1200, "height": 880, "deviceScaleFactor": 1, "mobile": false})
+	// The last chat span's row, once the trace is drawn: opened, its
+	// attributes shown below the rows of the others.
+	const row = `[...document.querySelectorAll(".span-name")].findLast(e => e.textContent.includes("chat"))`
+	for deadline := time.Now().Add(30 * time.Second); eval(row+` ? "yes" : "no"`) != "yes"; time.Sleep(300 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Jaeger's UI did not draw the trace within 30s:\n%s", eval("document.body.innerText"))
+		}
+	}
+	eval(row + ".click()")
+	time.Sleep(time.Second)
+	eval(`[...document.querySelectorAll(".AccordianKeyValues--header")].forEach(e => { if (e.textContent.startsWith("Tags")) e.click() })`)
+	time.Sleep(time.Second)
+	// The table of attributes scrolls: to its end, where the response's
+	// model, finish reasons and tokens are, past the stop sequences.
+	eval(`document.querySelectorAll(".KeyValueTable").forEach(e => { e.scrollTop = e.scrollHeight })`)
+	time.Sleep(500 * time.Millisecond)
+	var shot struct{ Data []byte }
+	json.Unmarshal(call("Page.captureScreenshot", map[string]any{"format": "png",
+		"clip": map[string]any{"x": 0, "y": 0, "width": 1200, "height": 820, "scale": 1}}), &shot)
+	if len(shot.Data) == 0 {
+		t.Fatal("chromium took no screenshot")
+	}
+	if err := os.WriteFile(path, shot.Data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("the trace %s in Jaeger's UI is in %s", traceID, path)
 }
