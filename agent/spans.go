@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
@@ -203,10 +204,19 @@ type chatSpans struct {
 	span     trace.Span // the latest attempt's, not ended yet, or nil
 }
 
-// startChat returns the chat spans of the model call of iteration iter.
+// startChat returns the chat spans of the model call of iteration iter;
+// nil, which makes none, when the run is not traced.
 func (a *Agent) startChat(ctx context.Context, iter int, forced bool, msgs []llms.MessageContent) *chatSpans {
+	if !traced(ctx) {
+		return nil
+	}
 	return &chatSpans{a: a, ctx: ctx, iter: iter, forced: forced, msgs: msgs}
 }
+
+// traced reports whether ctx holds the span of a trace: a run whose
+// provider makes no spans (the global one of a program that set none)
+// makes none for its calls either, and costs nothing more.
+func traced(ctx context.Context) bool { return trace.SpanContextFromContext(ctx).IsValid() }
 
 // attempt makes one attempt of the call in a span of its own, whose
 // context call gets.
@@ -303,6 +313,9 @@ func (c *chatSpans) end() {
 
 // startTool starts the execute_tool span of call, a call of the reply's.
 func (a *Agent) startTool(ctx context.Context, call *ToolCall, reply *Reply) (context.Context, trace.Span) {
+	if !traced(ctx) {
+		return ctx, noop.Span{}
+	}
 	ctx, span := a.tracer.Start(ctx, "execute_tool "+call.Tool, trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(call.Tool)))
 	if !span.IsRecording() {
