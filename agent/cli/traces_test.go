@@ -206,13 +206,19 @@ func TestACollectorThatIsDownOrSilentCostsARunOneWarning(t *testing.T) {
 // cannot be used is said once, and the run goes on untraced; a bad
 // --otlp-endpoint is a usage error.
 func TestTraceSettingsThatCannotBeUsed(t *testing.T) {
-	got := invocation{args: append(append([]string{"-q"}, demo...), demoQuestion),
-		env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL=http/json"}}.run(t)
-	if got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" || strings.Count(got.stderr, "\n") != 1 ||
-		!strings.Contains(got.stderr, "react-agent: not tracing: ") || !strings.Contains(got.stderr, "set it to grpc or http/protobuf") {
-		t.Errorf("want the answer and one line that says what to set\n%s", got)
+	for protocol, want := range map[string]string{
+		"grpc": "react-agent: not tracing: OTEL_EXPORTER_OTLP_PROTOCOL=grpc: react-agent sends OTLP over HTTP, not gRPC; " +
+			"name the collector's OTLP/HTTP port, 4318, as in http://127.0.0.1:4318, and set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf or leave it unset\n",
+		"http/json": "react-agent: not tracing: OTEL_EXPORTER_OTLP_PROTOCOL=\"http/json\": react-agent sends OTLP over HTTP with protobuf; " +
+			"set it to http/protobuf or leave it unset\n",
+	} {
+		got := invocation{args: append(append([]string{"-q"}, demo...), demoQuestion),
+			env: []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4317", "OTEL_EXPORTER_OTLP_PROTOCOL=" + protocol}}.run(t)
+		if got.code != 0 || got.stdout != "17 * 23 + 4 = 395\n" || got.stderr != want {
+			t.Errorf("%s: want the answer and one line that says what to set\n%s", protocol, got)
+		}
 	}
-	got = args(append(append([]string{"-q", "--otlp-endpoint", "localhost:4318"}, demo...), demoQuestion)...).run(t)
+	got := args(append(append([]string{"-q", "--otlp-endpoint", "localhost:4318"}, demo...), demoQuestion)...).run(t)
 	if got.code != exitUsage || !strings.Contains(got.stderr, "--otlp-endpoint \"localhost:4318\" is not a collector's URL: write it as http://host:4318") {
 		t.Errorf("want a usage error\n%s", got)
 	}

@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
@@ -25,14 +23,13 @@ import (
 )
 
 // The environment variables Setup reads, beside OTEL_EXPORTER_OTLP_TIMEOUT,
-// _CERTIFICATE, _CLIENT_CERTIFICATE and _CLIENT_KEY (and their _TRACES_
-// forms). The OTLP exporter reads the others of its own
-// (OTEL_EXPORTER_OTLP_COMPRESSION…), and the SDK those of the batching
-// (OTEL_BSP_*) and the sampler (OTEL_TRACES_SAMPLER).
+// _COMPRESSION, _CERTIFICATE, _CLIENT_CERTIFICATE and _CLIENT_KEY (and
+// their _TRACES_ forms). The SDK reads those of the batching (OTEL_BSP_*)
+// and the sampler (OTEL_TRACES_SAMPLER).
 const (
 	EnvEndpoint       = "OTEL_EXPORTER_OTLP_ENDPOINT"
 	EnvTracesEndpoint = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
-	EnvProtocol       = "OTEL_EXPORTER_OTLP_PROTOCOL" // http/protobuf (the default) or grpc
+	EnvProtocol       = "OTEL_EXPORTER_OTLP_PROTOCOL" // http/protobuf, the one Setup sends
 	EnvTracesProtocol = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
 	EnvHeaders        = "OTEL_EXPORTER_OTLP_HEADERS"
 	EnvTracesHeaders  = "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
@@ -81,8 +78,9 @@ type Traces struct {
 	// password; "" when tracing is off.
 	Endpoint string
 
-	sdk      *sdktrace.TracerProvider // nil when off
-	exporter *reporting
+	sdk       *sdktrace.TracerProvider // nil when off
+	exporter  *exporter
+	reporting *reporting
 }
 
 // On reports whether spans are sent anywhere.
@@ -98,15 +96,26 @@ func Setup(ctx context.Context, getenv func(string) string) (*Traces, error) {
 	if strings.EqualFold(strings.TrimSpace(getenv(EnvDisabled)), "true") {
 		return t, nil
 	}
-	grpc, err := overGRPC(getenv)
-	if err != nil {
-		return t, err
-	}
-	endpoint, err := endpointOf(getenv, grpc)
+	endpoint, err := endpointOf(getenv)
 	if endpoint == nil || err != nil {
 		return t, err
 	}
+	if err := protocolOf(getenv); err != nil {
+		return t, err
+	}
 	headers, err := headersOf(getenv)
+	if err != nil {
+		return t, err
+	}
+	gzip, err := compressionOf(getenv)
+	if err != nil {
+		return t, err
+	}
+	timeout, err := timeoutOf(getenv)
+	if err != nil {
+		return t, err
+	}
+	hc, err := httpClient(getenv)
 	if err != nil {
 		return t, err
 	}
@@ -114,22 +123,9 @@ func Setup(ctx context.Context, getenv func(string) string) (*Traces, error) {
 	if err != nil {
 		return t, err
 	}
-	var exp sdktrace.SpanExporter
-	if grpc {
-		exp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(endpoint.String()), otlptracegrpc.WithHeaders(headers))
-	} else {
-		var hc *http.Client
-		if hc, err = httpClient(getenv); err != nil {
-			return t, err
-		}
-		exp, err = otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint.String()), otlptracehttp.WithHeaders(headers),
-			otlptracehttp.WithHTTPClient(hc))
-	}
-	if err != nil {
-		return t, fmt.Errorf("%w: the OTLP exporter: %w", ErrSetting, err)
-	}
-	t.exporter = &reporting{SpanExporter: exp}
-	t.sdk = sdktrace.NewTracerProvider(sdktrace.WithBatcher(t.exporter), sdktrace.WithResource(res))
+	t.exporter = newExporter(endpoint.String(), headers, gzip, timeout, hc)
+	t.reporting = &reporting{SpanExporter: t.exporter}
+	t.sdk = sdktrace.NewTracerProvider(sdktrace.WithBatcher(t.reporting), sdktrace.WithResource(res))
 	t.Provider, t.Endpoint = t.sdk, endpoint.Redacted()
 	return t, nil
 }
@@ -144,11 +140,21 @@ func (t *Traces) Shutdown(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, ShutdownTimeout)
 	defer cancel()
 	err := t.sdk.Shutdown(ctx)
+	// The batch still under way, if the time ran out, ends now: no
+	// goroutine goes on sending once Shutdown has returned.
+	t.exporter.Shutdown(ctx)
+	first := t.reporting.first()
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("the collector did not take them within %s", ShutdownTimeout)
+		if first != nil && !errors.Is(first, context.Canceled) && !errors.Is(first, context.DeadlineExceeded) && !errors.Is(first, errStopped) {
+			err = fmt.Errorf("%w: %w", err, first)
+		}
+	} else if err == nil {
+		err = first
 	}
-	if err == nil {
-		err = t.exporter.first()
+	var w *warning
+	if errors.As(err, &w) {
+		return fmt.Errorf("the collector at %s took the traces and said: %s", t.Endpoint, w.message)
 	}
 	if err != nil {
 		return fmt.Errorf("the traces were not all sent to %s: %w", t.Endpoint, err)
@@ -183,10 +189,9 @@ func (r *reporting) first() error {
 }
 
 // endpointOf returns the URL to send spans to: the traces endpoint as it
-// is, or the endpoint of every signal, with /v1/traces after its path
-// over HTTP, as the OTLP exporter specification says; nil when neither is
-// set.
-func endpointOf(getenv func(string) string, grpc bool) (*url.URL, error) {
+// is, or the endpoint of every signal with /v1/traces after its path, as
+// the OTLP exporter specification says; nil when neither is set.
+func endpointOf(getenv func(string) string) (*url.URL, error) {
 	name, raw := EnvTracesEndpoint, strings.TrimSpace(getenv(EnvTracesEndpoint))
 	if raw == "" {
 		name, raw = EnvEndpoint, strings.TrimSpace(getenv(EnvEndpoint))
@@ -194,63 +199,73 @@ func endpointOf(getenv func(string) string, grpc bool) (*url.URL, error) {
 	if raw == "" {
 		return nil, nil
 	}
-	port := "4318"
-	if grpc {
-		port = "4317"
-	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, settingErrorf("%s is not a collector's URL: write it as http://host:%s, the collector's OTLP port", name, port)
+		return nil, settingErrorf("%s is not a collector's URL: write it as http://host:4318, the collector's OTLP/HTTP port", name)
 	}
-	if name == EnvEndpoint && !grpc {
+	if name == EnvEndpoint {
 		u.Path = strings.TrimSuffix(u.Path, "/") + "/v1/traces"
 	}
 	return u, nil
 }
 
-// overGRPC reports whether the spans go over gRPC rather than HTTP with
-// protobuf, the default; it refuses the other protocols.
-func overGRPC(getenv func(string) string) (bool, error) {
-	for _, name := range []string{EnvTracesProtocol, EnvProtocol} {
-		switch p := strings.TrimSpace(getenv(name)); p {
-		case "":
-			continue
-		case "http/protobuf":
-			return false, nil
-		case "grpc":
-			return true, nil
-		default:
-			return false, settingErrorf("%s=%q: react-agent sends OTLP over gRPC or over HTTP with protobuf; set it to grpc or http/protobuf", name, p)
-		}
+// protocolOf checks that the protocol asked for is OTLP over HTTP with
+// protobuf, the default and the one Setup sends.
+func protocolOf(getenv func(string) string) error {
+	name, p := setting(getenv, EnvProtocol)
+	switch p {
+	case "", "http/protobuf":
+		return nil
+	case "grpc":
+		return settingErrorf("%s=grpc: react-agent sends OTLP over HTTP, not gRPC; name the collector's OTLP/HTTP port, 4318, as in http://127.0.0.1:4318, and set %s=http/protobuf or leave it unset", name, name)
 	}
-	return false, nil
+	return settingErrorf("%s=%q: react-agent sends OTLP over HTTP with protobuf; set it to http/protobuf or leave it unset", name, p)
 }
 
-// errRedirect is the error of a collector that redirects the spans.
-var errRedirect = errors.New("the collector redirected the spans elsewhere; name the address they are to go to")
+// compressionOf reports whether the batches are to be compressed with
+// gzip.
+func compressionOf(getenv func(string) string) (bool, error) {
+	switch name, v := setting(getenv, "OTEL_EXPORTER_OTLP_COMPRESSION"); v {
+	case "", "none":
+		return false, nil
+	case "gzip":
+		return true, nil
+	default:
+		return false, settingErrorf("%s=%q: the compression is gzip or none", name, v)
+	}
+}
 
-// httpClient returns the client the spans go over HTTP with: as the
-// exporter's own, with the proxy of the environment, the certificates of
-// OTEL_EXPORTER_OTLP_CERTIFICATE, _CLIENT_CERTIFICATE and _CLIENT_KEY
-// (or their _TRACES_ forms) and the time limit of
-// OTEL_EXPORTER_OTLP_TIMEOUT (10 seconds by default), but one that
-// follows no redirect: the headers, which hold keys, would go along.
+// timeoutOf returns the time one batch has to reach the collector: that
+// of OTEL_EXPORTER_OTLP_TIMEOUT, 10 seconds by default.
+func timeoutOf(getenv func(string) string) (time.Duration, error) {
+	name, v := setting(getenv, "OTEL_EXPORTER_OTLP_TIMEOUT")
+	if v == "" {
+		return 10 * time.Second, nil
+	}
+	ms, err := strconv.Atoi(v)
+	if err != nil || ms <= 0 {
+		return 0, settingErrorf("%s=%q is not a number of milliseconds, as in 10000", name, v)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// setting returns the name and value of the variable of traces that
+// stands for name, OTEL_EXPORTER_OTLP_TRACES_X for OTEL_EXPORTER_OTLP_X,
+// if it is set, or else name's own.
+func setting(getenv func(string) string, name string) (string, string) {
+	traces := strings.Replace(name, "OTEL_EXPORTER_OTLP_", "OTEL_EXPORTER_OTLP_TRACES_", 1)
+	if v := strings.TrimSpace(getenv(traces)); v != "" {
+		return traces, v
+	}
+	return name, strings.TrimSpace(getenv(name))
+}
+
+// httpClient returns the client the spans go over: with the proxy of the
+// environment and the certificates of OTEL_EXPORTER_OTLP_CERTIFICATE,
+// _CLIENT_CERTIFICATE and _CLIENT_KEY (or their _TRACES_ forms), and one
+// that follows no redirect: the headers, which hold keys, would go along.
 func httpClient(getenv func(string) string) (*http.Client, error) {
-	setting := func(name string) (string, string) {
-		traces := strings.Replace(name, "OTEL_EXPORTER_OTLP_", "OTEL_EXPORTER_OTLP_TRACES_", 1)
-		if v := strings.TrimSpace(getenv(traces)); v != "" {
-			return traces, v
-		}
-		return name, strings.TrimSpace(getenv(name))
-	}
-	timeout := 10 * time.Second
-	if name, v := setting("OTEL_EXPORTER_OTLP_TIMEOUT"); v != "" {
-		ms, err := strconv.Atoi(v)
-		if err != nil || ms <= 0 {
-			return nil, settingErrorf("%s=%q is not a number of milliseconds, as in 10000", name, v)
-		}
-		timeout = time.Duration(ms) * time.Millisecond
-	}
+	setting := func(name string) (string, string) { return setting(getenv, name) }
 	tlsConfig := &tls.Config{}
 	if name, path := setting("OTEL_EXPORTER_OTLP_CERTIFICATE"); path != "" {
 		pem, err := os.ReadFile(path)
@@ -271,8 +286,8 @@ func httpClient(getenv func(string) string) (*http.Client, error) {
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
-	return &http.Client{Transport: transport, Timeout: timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect }}, nil
+	return &http.Client{Transport: transport,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, nil
 }
 
 // headersOf returns the headers to send with the spans: those of every
@@ -280,11 +295,38 @@ func httpClient(getenv func(string) string) (*http.Client, error) {
 func headersOf(getenv func(string) string) (map[string]string, error) {
 	headers := map[string]string{}
 	for _, name := range []string{EnvHeaders, EnvTracesHeaders} {
-		if err := pairs(getenv(name), func(k, v string) { headers[k] = v }); err != nil {
-			return nil, settingErrorf("%s is not a list of key=value pairs, as in api-key=secret,team=agents", name)
+		valid := true
+		err := pairs(getenv(name), func(k, v string) {
+			valid = valid && headerName(k) && headerValue(v)
+			headers[k] = v
+		})
+		if err != nil || !valid {
+			return nil, settingErrorf("%s is not a list of key=value pairs, as in api-key=secret,team=agents, each key a header's name and each value, percent-encoded, one line", name)
 		}
 	}
 	return headers, nil
+}
+
+// headerName reports whether k can name an HTTP header: a token of
+// RFC 9110.
+func headerName(k string) bool {
+	for _, c := range []byte(k) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return k != ""
+}
+
+// headerValue reports whether v can be an HTTP header's value: no
+// control character but the tab.
+func headerValue(v string) bool {
+	for _, c := range []byte(v) {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // resourceOf describes the program: its service name and the attributes
