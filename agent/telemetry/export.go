@@ -176,6 +176,11 @@ func (e *exporter) post(ctx context.Context, body []byte) error {
 		if errors.As(err, &uerr) {
 			err = uerr.Err // the URL is said once, by the caller
 		}
+		// What Go's client says of an answer in HTTP/2's frames, which
+		// begin with a length of three bytes, a SETTINGS frame's small.
+		if strings.Contains(err.Error(), `malformed HTTP response "\x00\x00`) {
+			return errors.New("the collector answered in HTTP/2 without TLS, as an OTLP/gRPC port (4317) does: name the collector's OTLP/HTTP port, 4318")
+		}
 		// A collector that hung up without an answer is tried again, as
 		// the specification says; one that is not there is not: it is
 		// most often not started, and a retry would cost the run's end

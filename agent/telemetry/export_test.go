@@ -195,6 +195,8 @@ func TestACollectorThatHangsUpIsAnErrorWithinTheTime(t *testing.T) {
 		{"mid-body", "HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nContent-Length: 100\r\n\r\n\x0a\x02", "the collector's answer broke off: unexpected EOF"},
 		{"mid-headers", "HTTP/1.1 200 OK\r\nContent-Ty", "transport connection broken"},
 		{"before answering", "", "EOF"},
+		{"in HTTP/2, as a gRPC port", "\x00\x00\x06\x04\x00\x00\x00\x00\x00\x00\x05\x00\x00@\x00",
+			"the collector answered in HTTP/2 without TLS, as an OTLP/gRPC port (4317) does: name the collector's OTLP/HTTP port, 4318"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
