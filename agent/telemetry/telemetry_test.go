@@ -1,6 +1,7 @@
 package telemetry_test
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/pem"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
 
@@ -43,7 +45,16 @@ type collector struct {
 func newCollector(t *testing.T) *collector {
 	c := &collector{}
 	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+		var reader io.Reader = r.Body
+		if r.Header.Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			reader = zr
+		}
+		body, _ := io.ReadAll(reader)
 		req := &coltracepb.ExportTraceServiceRequest{}
 		if err := proto.Unmarshal(body, req); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -238,6 +249,9 @@ func TestACollectorThatIsDownOrSlowCostsAtMostTheBound(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "sent to "+url) {
 				t.Errorf("Shutdown: %v; want an error that names the collector", err)
 			}
+			if name == "down" && !strings.HasSuffix(err.Error(), ": nothing listens at "+strings.TrimPrefix(url, "http://")+" (connection refused): is the collector running?") {
+				t.Errorf("Shutdown: %v; want an error that says nothing listens", err)
+			}
 			// The batch under way ended with Shutdown: nothing goes on.
 			for deadline := time.Now().Add(time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
@@ -308,5 +322,45 @@ func TestACollectorOverTLSIsTrustedAsTheCertificateSays(t *testing.T) {
 		if !errors.Is(err, telemetry.ErrSetting) || !strings.Contains(err.Error(), vars[0]) {
 			t.Errorf("%s=%s: %v; want an error that names it", vars[0], vars[1], err)
 		}
+	}
+}
+
+// TestSpansOfAMebibyteEachReachTheCollectorWhole: a run's spans, each
+// with an attribute of 1 MiB, all reach the collector within Shutdown's
+// bound, gzipped or not.
+func TestSpansOfAMebibyteEachReachTheCollectorWhole(t *testing.T) {
+	huge := strings.Repeat("observation ", 1<<20/12)
+	for _, compression := range []string{"none", "gzip"} {
+		t.Run(compression, func(t *testing.T) {
+			c := newCollector(t)
+			tr, err := telemetry.Setup(context.Background(), env(telemetry.EnvEndpoint, c.URL, "OTEL_EXPORTER_OTLP_COMPRESSION", compression))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 5 {
+				_, span := tr.Provider.Tracer("t").Start(context.Background(), "execute_tool")
+				span.SetAttributes(attribute.String("gen_ai.tool.call.result", huge), attribute.Int("i", i))
+				span.End()
+			}
+			start := time.Now()
+			if err := tr.Shutdown(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			took := time.Since(start)
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			n := 0
+			for _, req := range c.requests {
+				for _, s := range req.ResourceSpans[0].ScopeSpans[0].Spans {
+					if s.Attributes[0].Value.GetStringValue() == huge {
+						n++
+					}
+				}
+			}
+			if n != 5 {
+				t.Errorf("the collector got %d spans of 1 MiB whole, want 5", n)
+			}
+			t.Logf("5 spans of 1 MiB, %s, sent at Shutdown in %s", compression, took.Round(time.Millisecond))
+		})
 	}
 }
