@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -328,5 +331,49 @@ func TestTheHeadersGoWithEachBatch(t *testing.T) {
 		if got.Get(k) != v {
 			t.Errorf("%s: %q, want %q", k, got.Get(k), v)
 		}
+	}
+}
+
+// TestAServerThatSpeaksFirstIsReadAsItsAnswer: a port of HTTP/2 without
+// TLS, as an OTLP/gRPC port is, writes its SETTINGS frame as soon as it
+// accepts a connection; each time, the exporter says what it is, and Go's
+// client logs nothing of an unsolicited answer.
+func TestAServerThatSpeaksFirstIsReadAsItsAnswer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				// As grpc-go's server: its SETTINGS, then, when what it
+				// reads is no HTTP/2 preface, a hang-up.
+				conn.Write([]byte("\x00\x00\x06\x04\x00\x00\x00\x00\x00\x00\x05\x00\x00@\x00"))
+				conn.Read(make([]byte, 24))
+			}()
+		}
+	}()
+	var logged strings.Builder
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	client, err := httpClient(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newExporter("http://"+ln.Addr().String()+"/v1/traces", nil, false, 2*time.Second, client)
+	for range 300 {
+		err := e.ExportSpans(context.Background(), oneSpan())
+		if err == nil || !strings.HasPrefix(err.Error(), "the collector answered in HTTP/2 without TLS, as an OTLP/gRPC port (4317) does") {
+			t.Fatalf("ExportSpans: %v; want the error of a gRPC port", err)
+		}
+	}
+	if logged.Len() > 0 {
+		t.Errorf("Go's client logged:\n%s", logged.String())
 	}
 }

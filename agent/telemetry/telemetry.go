@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -286,8 +287,43 @@ func httpClient(getenv func(string) string) (*http.Client, error) {
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.TLSClientConfig = tlsConfig
+	dial := transport.DialContext
+	transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &speaksSecond{Conn: conn, written: make(chan struct{})}, nil
+	}
 	return &http.Client{Transport: transport,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, nil
+}
+
+// speaksSecond is a connection that is not read before it is first
+// written to. A server that speaks first, as one of HTTP/2 without TLS
+// does (an OTLP/gRPC port), is then read as the answer to the request;
+// else Go's client, reading it before the request is sent, may take it for
+// an unsolicited answer, say so on the standard logger, and fail with an
+// error that says nothing.
+type speaksSecond struct {
+	net.Conn
+	once    sync.Once
+	written chan struct{} // closed at the first write, or at Close
+}
+
+func (c *speaksSecond) Write(b []byte) (int, error) {
+	defer c.once.Do(func() { close(c.written) })
+	return c.Conn.Write(b)
+}
+
+func (c *speaksSecond) Read(b []byte) (int, error) {
+	<-c.written
+	return c.Conn.Read(b)
+}
+
+func (c *speaksSecond) Close() error {
+	c.once.Do(func() { close(c.written) })
+	return c.Conn.Close()
 }
 
 // headersOf returns the headers to send with the spans: those of every
