@@ -142,13 +142,23 @@ func attempts(err error, n int) error {
 	return fmt.Errorf("%w (%d attempts)", err, n)
 }
 
-// Shutdown ends the batches under way, and returns once they have; the
-// exporter sends no more.
-func (e *exporter) Shutdown(context.Context) error {
+// Shutdown ends the batches under way, and returns once they have, or
+// when ctx ends; the exporter sends no more, and keeps no connection.
+func (e *exporter) Shutdown(ctx context.Context) error {
 	e.stop()
-	e.mu.Lock() // once each batch under way has ended, as it does at once
-	e.mu.Unlock()
-	return nil
+	ended := make(chan struct{})
+	go func() {
+		e.mu.Lock() // once each batch under way has ended
+		e.mu.Unlock()
+		close(ended)
+	}()
+	defer e.client.CloseIdleConnections()
+	select {
+	case <-ended:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // retryable is the error of an attempt that may be made again, after

@@ -51,6 +51,10 @@ const DefaultServiceName = "react-agent"
 // run no more.
 const ShutdownTimeout = time.Second
 
+// stopTime is the part of ShutdownTimeout kept to end a batch that the
+// collector has not taken.
+const stopTime = 50 * time.Millisecond
+
 // ErrSetting is matched by the errors of Setup: a variable it cannot use.
 var ErrSetting = errors.New("an OpenTelemetry setting cannot be used")
 
@@ -140,9 +144,12 @@ func (t *Traces) Shutdown(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, ShutdownTimeout)
 	defer cancel()
-	err := t.sdk.Shutdown(ctx)
-	// The batch still under way, if the time ran out, ends now: no
-	// goroutine goes on sending once Shutdown has returned.
+	// The batches have the second but its last moments, in which the one
+	// still under way, if the time ran out, ends and says why: nothing
+	// goes on sending once Shutdown has returned.
+	sending, stop := context.WithTimeout(ctx, ShutdownTimeout-stopTime)
+	defer stop()
+	err := t.sdk.Shutdown(sending)
 	t.exporter.Shutdown(ctx)
 	first := t.reporting.first()
 	if errors.Is(err, context.DeadlineExceeded) {

@@ -206,8 +206,9 @@ func TestSettingsThatCannotBeUsedSayWhichToChange(t *testing.T) {
 }
 
 // TestACollectorThatIsDownOrSlowCostsAtMostTheBound: a port nothing
-// listens on, and a collector that takes the connection and never
-// answers, each cost Shutdown at most ShutdownTimeout, and say so once.
+// listens on, a collector that takes the connection and never answers,
+// and one that is always too busy, each cost Shutdown at most
+// ShutdownTimeout, and say so once.
 func TestACollectorThatIsDownOrSlowCostsAtMostTheBound(t *testing.T) {
 	dead, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -229,7 +230,11 @@ func TestACollectorThatIsDownOrSlowCostsAtMostTheBound(t *testing.T) {
 			defer conn.Close() // held open, never read nor answered
 		}
 	}()
-	for name, url := range map[string]string{"down": deadURL, "silent": "http://" + silent.Addr().String()} {
+	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "overloaded", http.StatusServiceUnavailable)
+	}))
+	defer busy.Close()
+	for name, url := range map[string]string{"down": deadURL, "silent": "http://" + silent.Addr().String(), "busy": busy.URL} {
 		t.Run(name, func(t *testing.T) {
 			before := runtime.NumGoroutine()
 			tr, err := telemetry.Setup(context.Background(), env(telemetry.EnvEndpoint, url))
@@ -248,6 +253,9 @@ func TestACollectorThatIsDownOrSlowCostsAtMostTheBound(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), "sent to "+url) {
 				t.Errorf("Shutdown: %v; want an error that names the collector", err)
+			}
+			if name == "busy" && !strings.Contains(err.Error(), "did not take them within 1s: the collector answered 503 Service Unavailable: overloaded (") {
+				t.Errorf("Shutdown: %v; want an error that says what the collector answered", err)
 			}
 			if name == "down" && !strings.HasSuffix(err.Error(), ": nothing listens at "+strings.TrimPrefix(url, "http://")+" (connection refused): is the collector running?") {
 				t.Errorf("Shutdown: %v; want an error that says nothing listens", err)
