@@ -108,3 +108,28 @@ func TestTextSafetyImportsNothingOfOurs(t *testing.T) {
 		}
 	}
 }
+
+// TestTheModelPackageReadsNoEnvironment checks that agent/model takes
+// the environment from its caller (Config.Getenv) and never reads the
+// process's: once New and Models read os.Getenv, and a test's
+// environment without a key still sent the process's OPENAI_API_KEY.
+// The proxy variables count too, which http.DefaultTransport reads.
+func TestTheModelPackageReadsNoEnvironment(t *testing.T) {
+	forbidden := map[string]bool{"os.Getenv": true, "os.LookupEnv": true, "os.Environ": true, "os.ExpandEnv": true,
+		"http.ProxyFromEnvironment": true, "http.DefaultTransport": true, "http.DefaultClient": true, "httpproxy.FromEnvironment": true}
+	for path, f := range goFiles(t, "../agent/model") {
+		if filepath.Dir(path) != "../agent/model" {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); ok && forbidden[pkg.Name+"."+sel.Sel.Name] {
+				t.Errorf("%s reads the process's environment: %s.%s", path, pkg.Name, sel.Sel.Name)
+			}
+			return true
+		})
+	}
+}

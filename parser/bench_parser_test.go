@@ -79,6 +79,19 @@ var benchShapes = []struct {
 		b.WriteString(`"query": "zig"}`)
 		return b.String()
 	}},
+	{"LongProgramInput", func(n int) string {
+		// A program of many parts parted by blank lines, read whole.
+		head := "Thought: run it\nAction: Python_REPL\nAction Input: "
+		return head + fill("total = compute(total)\n\n# the next part\nprint(total)\n\n", n-len(head))
+	}},
+	{"LongFencedCode", func(n int) string {
+		// Fences of code that name no tool, each looked at for a call.
+		return "Thought: look\n" + fill("```python\nprint(1)\n```\n", n-14)
+	}},
+	{"LongGateProse", func(n int) string {
+		// Tool gates answered Yes on one line, no Action after them.
+		return fill("Do I need to use a tool? Yes, I use the tool `x` with input `y`. ", n)
+	}},
 	{"WideColonLabelsOneLine", func(n int) string {
 		// Labels with full-width colons, all on one line, each input an
 		// unclosed JSON object: no half-width colon to find.

@@ -32,10 +32,12 @@
 // labels.go reads the labels that open lines, inline.go those inside a
 // line, words.go holds every word list (labels, refusals, placeholders,
 // in each language); names.go matches tool names; input.go and json.go
-// read an Action Input as written, python.go its Python forms, and
-// args.go fits it to the tool's arguments; calls.go reads inline calls,
-// markup.go calls written as tags, protocol.go JSON-object protocols,
-// prose.go replies without labels, reasoning.go <think> blocks,
-// context.go what the loop knows (Options), and scan.go a reply as it
-// streams.
+// read an Action Input as written, program.go tells a program written as
+// one (which runs on across blank lines) from the commentary after an
+// input, python.go reads its Python forms, and args.go fits it to the
+// tool's arguments; calls.go reads inline calls, markup.go calls written
+// as tags or as code fences tagged with a tool's name, wordcalls.go
+// calls written in words, protocol.go JSON-object protocols, prose.go
+// replies without labels, reasoning.go <think> blocks, context.go what
+// the loop knows (Options), and scan.go a reply as it streams.
 package parser

@@ -72,8 +72,9 @@ type value struct {
 
 // decodeInput reads an Action Input: JSON or a sloppy object (in a fence
 // or not, with commentary after it), a quoted string, backtick-quoted
-// text, or raw text. Raw text ends at a blank line unless whole is set,
-// for an input that came whole, as a JSON string's value.
+// text, or raw text. Raw text ends at a blank line, unless it is a
+// program, or whole is set, for an input that came whole, as a JSON
+// string's value.
 func decodeInput(raw string, whole bool) value {
 	s := strings.TrimSpace(raw)
 	fenced := strings.HasPrefix(s, "```")
@@ -114,10 +115,9 @@ func decodeInput(raw string, whole bool) value {
 	}
 	if !fenced && !whole {
 		// Raw input ends at a blank line: what follows is commentary
-		// ("I'll wait for the result."). Fence input to keep blank lines.
-		if i := strings.Index(s, "\n\n"); i >= 0 {
-			s = strings.TrimSpace(s[:i])
-		}
+		// ("I'll wait for the result."), unless the input is a program
+		// (see rawInput). Fence input to keep blank lines.
+		s = rawInput(s)
 	}
 	return value{text: s, raw: true}
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Calls written as XML-ish markup instead of labels: Anthropic's
@@ -410,4 +411,180 @@ func (info *toolInfo) markupInput(input string) (map[string]any, bool) {
 		}
 	}
 	return info.adaptArgs(obj), true
+}
+
+// fencedCall reads a call written as a code fence whose info string is
+// a registered tool's name, a protocol some cookbooks' prompts define:
+// "```weather\nLisbon\n```" calls weather with "Lisbon". A fence tagged
+// with a language that names no tool ("```python", "```json") is code,
+// and stays what it was. A call waits for its result: the fence is the
+// last thing in the reply, but for a made-up output fence after it; and
+// the line before it does not speak to the reader ("You can run:",
+// "Here is the command:"), as an answer that shows code does. The
+// thought is what stands before the fence.
+func (r *reply) fencedCall() (reading, bool) {
+	if len(r.p.tools.byName) == 0 {
+		return reading{}, false
+	}
+	s := r.body[:r.end]
+	for pos := r.start; pos < len(s); {
+		f, ok := nextFence(s, pos)
+		if !ok {
+			return reading{}, false
+		}
+		pos = f.after
+		if f.info == "" || strings.ContainsAny(f.info, " \t") || r.p.tools.lookup(f.info) == nil {
+			continue // a fence that names no tool: code, or text
+		}
+		if !madeUpOutput(s[f.after:]) || speaksToReader(lastLine(s[r.start:f.at])) {
+			return reading{}, false
+		}
+		st, err := r.p.call(r.thought(f.at), f.info, s[f.at:f.after], asWritten)
+		return reading{st, err}, true
+	}
+	return reading{}, false
+}
+
+// toolFence reads s, the value of an Action label below it, when it
+// opens with a fence tagged with a registered tool's name that holds the
+// input: "Action:\n```weather\nLisbon\n```".
+func (p *Parser) toolFence(s string) (reading, bool) {
+	f, ok := nextFence(s, 0)
+	if !ok || f.at != 0 || f.body == f.close || strings.TrimSpace(s[f.body:f.close]) == "" || strings.ContainsAny(f.info, " \t") || p.tools.lookup(f.info) == nil {
+		return reading{}, false
+	}
+	st, err := p.call("", f.info, s[:f.after], asWritten)
+	return reading{st, err}, true
+}
+
+// fence is a code fence found in a text: where its opening line starts,
+// its info string, where its body starts and ends (at its closing line,
+// or the end of the text), and where the text after it starts.
+type fence struct {
+	at, body, close, after int
+	info                   string
+}
+
+// nextFence finds the first code fence of s that opens a line at or
+// after pos, the start of a line or of the text read. Each line's start
+// is found once, so that a text of many backticks is read in linear time.
+func nextFence(s string, pos int) (fence, bool) {
+	line := pos // the start of the line that holds pos
+	for pos < len(s) {
+		k := strings.Index(s[pos:], "```")
+		if k < 0 {
+			return fence{}, false
+		}
+		at := pos + k
+		if nl := strings.LastIndexByte(s[pos:at], '\n'); nl >= 0 {
+			line = pos + nl + 1
+		}
+		ticks := at
+		for ticks < len(s) && s[ticks] == '`' {
+			ticks++
+		}
+		pos = ticks
+		if strings.TrimLeft(s[line:at], " \t") != "" {
+			continue // backticks inside a line
+		}
+		nl := strings.IndexByte(s[ticks:], '\n')
+		if nl < 0 {
+			return fence{}, false // a fence line and nothing below it
+		}
+		f := fence{at: line, body: ticks + nl + 1, info: strings.TrimSpace(s[ticks : ticks+nl])}
+		f.close, f.after = fenceEnd(s, f.body, ticks-at)
+		return f, true
+	}
+	return fence{}, false
+}
+
+// fenceEnd returns where the body of a fence of n backticks whose body
+// starts at s[from], the start of a line, ends, at its closing line (a
+// line of at least n backticks and nothing else), and where the text
+// after that line starts; both are len(s) when the fence is never
+// closed.
+func fenceEnd(s string, from, n int) (end, after int) {
+	line := from // the start of the line that holds pos
+	for pos := from; pos < len(s); {
+		k := strings.Index(s[pos:], "```")
+		if k < 0 {
+			break
+		}
+		at := pos + k
+		if nl := strings.LastIndexByte(s[pos:at], '\n'); nl >= 0 {
+			line = pos + nl + 1
+		}
+		ticks := at
+		for ticks < len(s) && s[ticks] == '`' {
+			ticks++
+		}
+		pos = ticks
+		if ticks-at < n || strings.TrimLeft(s[line:at], " \t") != "" {
+			continue
+		}
+		eol := strings.IndexByte(s[ticks:], '\n')
+		if eol < 0 {
+			eol = len(s)
+		} else {
+			eol += ticks
+		}
+		if strings.TrimSpace(s[ticks:eol]) == "" {
+			return line, min(len(s), eol+1)
+		}
+	}
+	return len(s), len(s)
+}
+
+// outputTags are the info strings of a fence that shows a call's output,
+// as a model that makes the output up writes it after the call.
+var outputTags = []string{"tool_output", "output", "result", "results", "observation", "console"}
+
+// madeUpOutput reports whether s, what follows a call's fence, holds
+// nothing the call would not wait for: white space, or a fence of the
+// call's output that the model made up.
+func madeUpOutput(s string) bool {
+	s = strings.TrimLeft(s, " \t\n")
+	if s == "" {
+		return true
+	}
+	if !strings.HasPrefix(s, "```") {
+		return false
+	}
+	tag, _, _ := strings.Cut(strings.TrimLeft(s, "`"), "\n")
+	tag = strings.TrimSpace(tag)
+	for _, t := range outputTags {
+		if strings.EqualFold(tag, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLine returns the last line of s that is not blank, trimmed.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, " \t\n")
+	return strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
+}
+
+// speaksToReader reports whether line, the lead-in of a code block,
+// speaks to the one who reads the reply, as an answer that shows code
+// does: it names them ("you", "your") or presents the code ("Here is",
+// "Here's", "Here are").
+func speaksToReader(line string) bool {
+	words := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '\'' && r != '’'
+	})
+	for i, w := range words {
+		switch w {
+		case "you", "your", "yours", "you'll", "you're", "you'd", "you've", "you’ll", "you’re":
+			return true
+		case "here's", "here’s":
+			return i == 0
+		case "here":
+			if i == 0 && i+1 < len(words) && (words[i+1] == "is" || words[i+1] == "are") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -350,6 +350,7 @@ type reply struct {
 	skipping   bool   // an echoed observation is skipped: the next label starts the reply
 	noTool     string // the first Action value that named no tool, if any
 	nextOwn    int    // see inThought: 0 until looked for
+	nested     bool   // the reply is the part of one after a tool gate (see callAfterGate)
 }
 
 // init readies r to parse body.
@@ -548,6 +549,12 @@ func (r *reply) step() (Step, error) {
 		if rd, ok := r.callLine(r.start); ok {
 			return rd.step, rd.err
 		}
+		if rd, ok := r.fencedCall(); ok {
+			return rd.step, rd.err
+		}
+		if rd, ok := r.callAfterGate(); ok {
+			return rd.step, rd.err
+		}
 		if answer, ok := gateAnswer(content); ok {
 			return r.p.answer("", answer)
 		}
@@ -561,6 +568,9 @@ func (r *reply) step() (Step, error) {
 		}
 		if before, answer, ok := answerAfterStockLine(content); ok {
 			return r.p.answer(cleanText(before), answer)
+		}
+		if rd, ok := r.wordCall(); ok {
+			return rd.step, rd.err
 		}
 		if err := r.p.notAnAnswer(content); err != nil {
 			return Step{}, err
@@ -609,11 +619,22 @@ func (r *reply) step() (Step, error) {
 	if rd, ok := r.callLine(r.start); ok {
 		return rd.step, rd.err
 	}
+	if rd, ok := r.fencedCall(); ok {
+		return rd.step, rd.err
+	}
+	if rd, ok := r.callAfterGate(); ok {
+		return rd.step, rd.err
+	}
 	if answer, ok := gateAnswer(r.body[r.start:r.end]); ok {
 		return r.p.answer("", answer)
 	}
 	if rd, ok := r.answerInThought(); ok {
 		return rd.step, rd.err
+	}
+	if !emptyAction {
+		if rd, ok := r.wordCall(); ok {
+			return rd.step, rd.err
+		}
 	}
 	if emptyAction {
 		return Step{}, r.p.errNoToolName(r.noTool)
@@ -622,6 +643,27 @@ func (r *reply) step() (Step, error) {
 		return Step{}, r.p.errGate(g.answer)
 	}
 	return Step{}, r.p.errNoAction()
+}
+
+// callAfterGate reads the call that follows LangChain's conversational
+// tool gate, answered "Yes", on the gate's own line, where no label opens
+// the line to show it: "The user asks for the weather. Do I need to use
+// a tool? Yes Action: web_search Action Input: Lisbon". The reply is read
+// again from the Action label, once: not again for a gate in that part.
+func (r *reply) callAfterGate() (reading, bool) {
+	if r.nested {
+		return reading{}, false
+	}
+	at, ok := gateCall(r.body[r.start:r.end])
+	if !ok {
+		return reading{}, false
+	}
+	at += r.start
+	var again reply
+	again.init(r.p, r.body[at:r.end])
+	again.nested = true
+	st, err := again.step()
+	return reading{r.withThought(st, at), err}, true
 }
 
 // answer builds the step for a final answer written as text. A JSON call
@@ -760,6 +802,10 @@ func (r *reply) action(i int) (reading, bool) {
 			}
 		}
 		if strings.HasPrefix(rest, "```") {
+			if rd, ok := p.toolFence(rest); ok {
+				// A fence tagged with the tool's name, its input inside.
+				return reading{r.withThought(rd.step, r.marks.at(i).line), rd.err}, true
+			}
 			// The name in a code block of its own.
 			rest = unfence(rest)
 		}
@@ -815,6 +861,14 @@ func (r *reply) action(i int) (reading, bool) {
 		// "2. **Action:** Perform the addition": a step of a plan
 		// written as a numbered list, not a call.
 		naming = namesNothing
+	}
+	if naming == namesSentence && input == "" && len(line) <= maxWordCallTail {
+		// "Action: I will use the calculator tool with input `2+2`": a
+		// call written in words, as the Action's value.
+		if c, ok := p.callInWords(line, 0); ok && idle(line[c.end:]) {
+			st, err := p.wordCallStep(thought, c)
+			return reading{st, err}, true
+		}
 	}
 	if !p.callsWith(naming, name, input, form) {
 		// A word that calls only with an input, written without one, or

@@ -595,10 +595,13 @@ func hasGate(text string) bool {
 }
 
 // gate is LangChain's conversational tool gate: "Do I need to use a
-// tool? Yes", on a line of its own, perhaps after a Thought label.
+// tool? Yes", on a line of its own, perhaps after a Thought label, or
+// inside a line, after what the model thought before it ("..., so no
+// lookup is needed. Do I need to use a tool? No").
 type gate struct {
-	at     int    // where its line starts
+	at     int    // where it starts: its line, or its question inside a line
 	answer string // "yes", "no", or "" when it gives neither
+	after  int    // where what follows its answer starts
 }
 
 // firstGate returns the first tool gate of text.
@@ -625,9 +628,10 @@ func lastGate(text string) (gate, bool) {
 
 // eachGate calls fn with the tool gates of text in order, until fn
 // returns false. A gate is the question, in any case, at the start of a
-// line (past white space and a "Thought:" label), then after white space
-// a "yes" or "no" as a word, or else any word, or the gate is none. It
-// reads text once, question marks at memchr speed.
+// line (past white space and a "Thought:" label) or inside one, where a
+// word starts, then after white space a "yes" or "no" as a word, or else
+// any word, or the gate is none. It reads text once, question marks at
+// memchr speed.
 func eachGate(text string, fn func(gate) bool) {
 	for i := 0; ; {
 		k := strings.IndexByte(text[i:], '?')
@@ -639,7 +643,7 @@ func eachGate(text string, fn func(gate) bool) {
 		if q < len(gatePhrase) || !strings.EqualFold(text[q-len(gatePhrase):q], gatePhrase) {
 			continue
 		}
-		at, ok := gateLine(text, q-len(gatePhrase))
+		at, ok := gateStart(text, q-len(gatePhrase))
 		if !ok {
 			continue
 		}
@@ -656,16 +660,17 @@ func eachGate(text string, fn func(gate) bool) {
 		case j == len(text) || !isWordByte(text[j]):
 			continue // nothing after the question: no gate
 		}
-		if !fn(gate{at: at, answer: answer}) {
+		if !fn(gate{at: at, answer: answer, after: j + len(answer)}) {
 			return
 		}
 	}
 }
 
-// gateLine reports whether the gate's question, which starts at
-// text[start], opens its line, past white space and a "Thought:" label,
-// and returns where the white space before it starts.
-func gateLine(text string, start int) (int, bool) {
+// gateStart reports whether the gate's question, which starts at
+// text[start], is one: it opens its line, past white space and a
+// "Thought:" label, and then the gate starts where that white space
+// does; or it starts a word inside a line, and the gate starts with it.
+func gateStart(text string, start int) (int, bool) {
 	p := skipSpaceBack(text, start)
 	if label := len("thought:"); p >= label && strings.EqualFold(text[p-label:p], "thought:") {
 		q := skipSpaceBack(text, p-label)
@@ -676,7 +681,55 @@ func gateLine(text string, start int) (int, bool) {
 	if p == 0 || strings.IndexByte(text[p:start], '\n') >= 0 {
 		return p, true
 	}
-	return 0, false
+	return start, !isWordByte(text[start-1])
+}
+
+// gateFollowedBy returns where the text that follows the answer of gate
+// g on its line starts, past white space and punctuation ("No. AI:
+// ...", "Yes — Action: ..."), and whether anything does.
+func gateFollowedBy(text string, g gate) (int, bool) {
+	i := g.after
+	for i < len(text) {
+		if c := text[i]; c == ' ' || c == '\t' || c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '-' {
+			i++
+		} else if strings.HasPrefix(text[i:], "—") || strings.HasPrefix(text[i:], "–") {
+			i += len("—")
+		} else {
+			break
+		}
+	}
+	return i, i < len(text) && text[i] != '\n' && text[i] != '\r'
+}
+
+// gateCall returns where the Action label stands that follows the first
+// tool gate of text, answered "Yes", on the gate's own line ("The user
+// asks for the weather. Do I need to use a tool? Yes Action: ..."): the
+// call the gate opens, which no label before it on its line shows.
+func gateCall(text string) (int, bool) {
+	g, ok := firstGate(text)
+	if !ok || g.answer != "yes" {
+		return 0, false
+	}
+	return gateAction(text, g)
+}
+
+// gateAction returns where the Action label stands that follows gate g
+// on its line, if one does.
+func gateAction(text string, g gate) (int, bool) {
+	at, ok := gateFollowedBy(text, g)
+	if !ok {
+		return 0, false
+	}
+	end := strings.IndexByte(text[at:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += at
+	}
+	if m, ok := lineLabel(text, at, end); !ok || m.kind != labelAction {
+		return 0, false
+	}
+	return at, true
 }
 
 // skipSpaceBack returns where the white space that ends at text[end]
@@ -722,10 +775,19 @@ func dropSpeaker(content string) string {
 }
 
 // gateAnswer reads the answer of LangChain's conversational format: the
-// gate line answered "No", then "AI: <answer>".
+// gate line answered "No", then "AI: <answer>", on the lines below or
+// right after the gate's answer ("... Do I need to use a tool? No AI:
+// Hello!").
 func gateAnswer(content string) (string, bool) {
 	if !hasGate(content) {
 		return "", false
+	}
+	if g, ok := firstGate(content); ok && g.answer == "no" {
+		if at, ok := gateFollowedBy(content, g); ok {
+			if answer := strings.TrimSpace(aiAt(content, at)); answer != "" {
+				return answer, true
+			}
+		}
 	}
 	answer := strings.TrimSpace(aiAnswer(content))
 	return answer, answer != ""
@@ -742,20 +804,8 @@ func aiAnswer(text string) string {
 		for i < len(text) && isRegexpSpace(text[i]) {
 			i++
 		}
-		if strings.HasPrefix(text[i:], "AI") {
-			j := i + len("AI")
-			for j < len(text) && isRegexpSpace(text[j]) {
-				j++
-			}
-			if j < len(text) && text[j] == ':' {
-				j++
-				for j < len(text) && isRegexpSpace(text[j]) {
-					j++
-				}
-				if j < len(text) {
-					return text[j:]
-				}
-			}
+		if answer := aiAt(text, i); answer != "" {
+			return answer
 		}
 		nl := strings.IndexByte(text[i:], '\n')
 		if nl < 0 {
@@ -764,4 +814,26 @@ func aiAnswer(text string) string {
 		start = i + nl + 1
 	}
 	return ""
+}
+
+// aiAt returns what follows "AI:" at text[i] (white space may stand
+// before the colon), from the first letter after it that is not white
+// space to the end of text, or "" when "AI:" does not stand there or
+// nothing follows it.
+func aiAt(text string, i int) string {
+	if !strings.HasPrefix(text[i:], "AI") {
+		return ""
+	}
+	j := i + len("AI")
+	for j < len(text) && isRegexpSpace(text[j]) {
+		j++
+	}
+	if j == len(text) || text[j] != ':' {
+		return ""
+	}
+	j++
+	for j < len(text) && isRegexpSpace(text[j]) {
+		j++
+	}
+	return text[j:]
 }

@@ -83,3 +83,42 @@ func TestAnAnswerAfterAStockLine(t *testing.T) {
 		}
 	}
 }
+
+// gateBranches are LangChain's conversational tool gate inside a line,
+// and inside an unclosed <think>: 2e78e25 read the gate only where it
+// began its line, and so took some of these for answers.
+var gateBranches = shapeTable{why: "the conversational agent's tool gate is read anywhere in a line, and inside an unclosed <think>", tools: builtins,
+	cases: []parseCase{
+		{"answered No inside an unclosed think", "<think>The user thanks me, so no lookup is needed. Do I need to use a tool? No\nAI: Glad to help.",
+			final("", "Glad to help.")},
+		{"after a dash inside an unclosed think", "<think>\nThe user says hi — do I need to use a tool? No\nAI: Hi there!", final("", "Hi there!")},
+		{"with words after No inside an unclosed think", "<think>Let me see. Do I need to use a tool? No. I can answer directly.\nAI: Paris.", final("", "Paris.")},
+		{"the answer on the gate's line", "The user greets me. Do I need to use a tool? No AI: Hello!", final("", "Hello!")},
+		{"the answer on the gate's line, after a thought's label", "Thought: The user greets me. Do I need to use a tool? No. AI: Hello!", final("", "Hello!")},
+		{"the answer on the gate's line inside an unclosed think", "<think>The user greets me. Do I need to use a tool? No AI: Hello!", final("", "Hello!")},
+		{"answered Yes, the call on its line", "The user asks for the weather. Do I need to use a tool? Yes Action: web_search Action Input: Lisbon weather",
+			action("The user asks for the weather. Do I need to use a tool? Yes", "web_search", obj{"query": "Lisbon weather"})},
+		{"answered Yes, the call on its line and below it", "The user asks for the weather. Do I need to use a tool? Yes, Action: web_search\nAction Input: Lisbon weather",
+			action("The user asks for the weather. Do I need to use a tool? Yes,", "web_search", obj{"query": "Lisbon weather"})},
+		{"answered Yes inside an unclosed think", "<think>The user asks for the weather. Do I need to use a tool? Yes Action: web_search Action Input: Lisbon weather",
+			action("Do I need to use a tool? Yes", "web_search", obj{"query": "Lisbon weather"})},
+	},
+	errors: []errCase{
+		{"answered No and no answer", "Thought: The user thanks me. Do I need to use a tool? No", parser.ErrNotAnAnswer, "says no tool is needed"},
+		{"answered Yes and no call", "The user asks for the weather. Do I need to use a tool? Yes", parser.ErrNotAnAnswer, "asks whether a tool is needed"},
+	}}
+
+func TestTheToolGateIsReadAnywhereInALine(t *testing.T) {
+	gateBranches.run(t)
+}
+
+func TestWhatIsNoToolGateStaysWhatItWas(t *testing.T) {
+	runCases(t, []parseCase{
+		{"the gate opening its line", "Do I need to use a tool? No\nAI: Glad to help.", final("", "Glad to help.")},
+		{"answered Yes and words before the Action below", "Do I need to use a tool? Yes, the search.\nAction: web_search\nAction Input: zig",
+			action("Do I need to use a tool? Yes, the search.", "web_search", obj{"query": "zig"})},
+		{"a Final Answer after the gate", "The user greets me. Do I need to use a tool? No\nFinal Answer: Hi", final("The user greets me. Do I need to use a tool? No", "Hi")},
+		{"another question", "I wonder whether I need to use a tool? No idea, so: Paris.", final("", "I wonder whether I need to use a tool? No idea, so: Paris.")},
+		{"the question inside a word", "Tododo I need to use a tool? No AI: x", final("", "Tododo I need to use a tool? No AI: x")},
+	})
+}

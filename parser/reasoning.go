@@ -65,10 +65,11 @@ func ReasoningEnd(text string) (end int, open bool) {
 // protocolInOpenReasoning returns the protocol a model wrote inside a
 // reasoning block it never closed: the last step (from its Thought, or
 // its Action or Final Answer label) that has an action or an answer, to
-// the end of the text; or else the last answer of LangChain's
-// conversational format, from its tool gate answered "No" ("Do I need
-// to use a tool? No", then "AI: <answer>"). What comes before, a plan or
-// a decoy JSON object among it, stays reasoning.
+// the end of the text; or else the last step of LangChain's
+// conversational format, from its tool gate: answered "No", then "AI:
+// <answer>"; answered "Yes", then an Action on the gate's line. What
+// comes before, a plan or a decoy JSON object among it, stays
+// reasoning.
 func protocolInOpenReasoning(text string) (string, bool) {
 	at, open := -1, false
 	open = scanReasoning(text, func(_, end int, m tagRole) {
@@ -100,24 +101,31 @@ func protocolInOpenReasoning(text string) (string, bool) {
 	if found >= 0 {
 		return strings.TrimSpace(block[marks[stepStart].line:]), true
 	}
-	if gate, ok := lastGateAnswer(block); ok {
+	if gate, ok := lastGateStep(block); ok {
 		return strings.TrimSpace(block[gate:]), true
 	}
 	return "", false
 }
 
-// lastGateAnswer returns where the last tool gate of text starts
-// ("Thought: Do I need to use a tool? No") when it is answered "No" and
-// an "AI:" line with the answer follows it.
-func lastGateAnswer(text string) (int, bool) {
+// lastGateStep returns where the last tool gate of text starts
+// ("Thought: Do I need to use a tool? No", or the question inside a
+// line) when a step follows it: answered "No", an "AI:" line with the
+// answer; answered "Yes", an Action label on the gate's line (one on a
+// line of its own is a step without the gate).
+func lastGateStep(text string) (int, bool) {
 	g, ok := lastGate(text)
-	if !ok || g.answer != "no" {
+	if !ok {
 		return 0, false
 	}
-	if _, ok := gateAnswer(text[g.at:]); !ok {
-		return 0, false
+	switch g.answer {
+	case "no":
+		_, ok = gateAnswer(text[g.at:])
+	case "yes":
+		_, ok = gateAction(text, g)
+	default:
+		ok = false
 	}
-	return g.at, true
+	return g.at, ok
 }
 
 // tagRole is what a reasoning tag does where it stands.

@@ -305,9 +305,11 @@ func checkFlat(t *testing.T, s string) {
 }
 
 // The tool gate and the answer line after it were read with these
-// regular expressions; the hand-written readers must read as they did.
+// regular expressions; the hand-written readers must read as they do.
+// The gate is read inside a line too, where a word starts, since
+// 2e78e25, and so a second gate on the line of the first.
 var (
-	gateRegexp = regexp.MustCompile(`(?im)^\s*(?:thought:\s*)?do i need to use a tool\?\s*(yes|no)?\b.*$`)
+	gateRegexp = regexp.MustCompile(`(?im)(?:^\s*(?:thought:\s*)?|\b)do i need to use a tool\?\s*(yes|no)?\b`)
 	aiRegexp   = regexp.MustCompile(`(?m)^\s*AI\s*:\s*(\S.*(?:\n.*)*)`)
 )
 
@@ -317,6 +319,8 @@ var gateTexts = []string{
 	"Do I need to use a tool? Nothing", "Do I need to use a tool? NO.", "  \n  Do I need to use a tool? no way", "Thought:   Do I need to use a tool? yes",
 	"xThought: Do I need to use a tool? yes", "Do I need to use a tool? No\nDo I need to use a tool? Yes", "AI: x", "  AI : \n\n y", "AIM: x", "AI:", "AI:   ",
 	"a\nAI:\nb\nc", "Do I need to use a tool?_x", "Do I need to use a  tool? No",
+	"The user greets me. Do I need to use a tool? No AI: Hi", "Tododo I need to use a tool? No", "é do I need to use a tool? Yes Action: x",
+	"So — do I need to use a tool? yes\nThought: Do I need to use a tool? no",
 }
 
 func TestGatesReadAsTheRegularExpressions(t *testing.T) {

@@ -114,7 +114,7 @@ func (s *webSearch) Call(ctx context.Context, args map[string]any) (string, erro
 func (s *webSearch) fetch(ctx context.Context, u string, accept string) (data []byte, cut bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, false, fmt.Errorf("bad search URL: %w", err)
+		return nil, false, fmt.Errorf("bad search URL: %w", unwrapURLError(err)) // the URL may hold a password
 	}
 	req.Header.Set("User-Agent", searchUserAgent)
 	req.Header.Set("Accept", accept)
@@ -240,7 +240,7 @@ type searxngAnswer struct {
 func (s *webSearch) searxng(ctx context.Context, query string) ([]searchResult, error) {
 	base, err := url.Parse(s.endpoint)
 	if err != nil {
-		return nil, fmt.Errorf("bad search URL %q: %w", s.endpoint, err)
+		return nil, fmt.Errorf("bad search URL: %w", unwrapURLError(err)) // the URL may hold a password
 	}
 	if !strings.HasSuffix(base.Path, "/search") {
 		base.Path = strings.TrimSuffix(base.Path, "/") + "/search"
@@ -300,8 +300,11 @@ func parseSearXNG(data []byte) ([]searchResult, error) {
 // withQuery returns endpoint with q merged into its query string.
 func withQuery(endpoint string, q url.Values) (string, error) {
 	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("bad search URL %q: it must be an http or https URL", endpoint)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("bad search URL: %w; it must be an http or https URL", unwrapURLError(err)) // the URL may hold a password
+	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return "", fmt.Errorf("bad search URL %q: it must be an http or https URL", u.Redacted())
 	}
 	merged := u.Query()
 	for k, v := range q {

@@ -219,3 +219,15 @@ func TestParseDuckDuckGoRefusesResultsItCannotRead(t *testing.T) {
 		t.Errorf("parseDuckDuckGo = %v, %v; want a markup error", results, err)
 	}
 }
+
+// TestWebSearchShowsNoPasswordOfABadSearchURL gives a search URL with a
+// password that is no URL Go reads: once the model read the password in
+// the error, which quoted the URL.
+func TestWebSearchShowsNoPasswordOfABadSearchURL(t *testing.T) {
+	for _, engine := range []string{EngineSearXNG, EngineDuckDuckGo} {
+		_, err := newWebSearch(Options{SearchEngine: engine, SearchURL: "http://bob:hunter2-secret@127.0.0.1:port"}).Call(context.Background(), map[string]any{"query": "x"})
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "bad search URL") {
+			t.Errorf("%s: error %v, want a bad URL without its password", engine, err)
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strings"
 	"syscall"
 
@@ -44,6 +46,8 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 		if errors.As(err, &me) && me.Fix == model.SettingNumCtx {
 			more = "raise --num-ctx or lower --max-observation"
 		}
+	case errors.Is(err, model.ErrNoServer) && errors.As(err, &me):
+		msg, more = nothingAnswered(me), "or check --base-url, or pass --provider to say which server it is"
 	case errors.As(err, &me):
 		msg, more = modelAdvice(me, msg, chat)
 	case errors.As(err, &mcpStart) && mcpStart.URL == "" && errors.Is(err, context.DeadlineExceeded):
@@ -119,6 +123,13 @@ func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 	}
 	switch e.Fix {
 	case model.SettingAPIKey:
+		if errors.Is(e, model.ErrFoundKey) {
+			more := "pass --api-key (or set REACT_AGENT_API_KEY)"
+			if p.KeyEnv != "" {
+				more += fmt.Sprintf(", or --provider %s to send %s", p.Name, p.KeyEnv)
+			}
+			return msg, more
+		}
 		if errors.Is(e, model.ErrNoAPIKey) {
 			msg = fmt.Sprintf("%s: no API key: set %s or pass --api-key", e.Provider, p.KeyEnv)
 			if e.URL != "" {
@@ -175,6 +186,27 @@ func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 		return msg, "record the run again with --record FILE against a model"
 	}
 	return msg, ""
+}
+
+// nothingAnswered says that nothing answered at the address where a
+// server was to be found (model.ErrNoServer), and how to start each kind
+// of server there.
+func nothingAnswered(e *model.Error) string {
+	msg := tidy("", model.Brief(e))
+	if cause := networkCause(e); cause != "" {
+		msg = fmt.Sprintf("nothing answered at %s (%s)", e.URL, cause)
+	}
+	u, err := url.Parse(e.URL)
+	if err != nil {
+		return msg
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443"}[u.Scheme]
+		port = cmp.Or(port, "80")
+	}
+	return fmt.Sprintf("%s: start a model server there, such as Ollama (OLLAMA_HOST=%s ollama serve), llama.cpp (llama-server -m MODEL.gguf --port %s) or vLLM (vllm serve MODEL --port %s)",
+		msg, net.JoinHostPort(u.Hostname(), port), port, port)
 }
 
 // networkCause names in a few words why a server could not be reached,

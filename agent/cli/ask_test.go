@@ -62,9 +62,13 @@ func TestCommandLine(t *testing.T) {
 		{"ask reads the question from stdin", invocation{args: append([]string{"ask", "-q"}, demo...), stdin: question + "\n"}, 0, " = 395", ""},
 		{"ask reads the question from stdin when it is -", invocation{args: append(append([]string{"ask", "-q"}, demo...), "-"), stdin: question}, 0, " = 395", ""},
 		{"chat answers a line", invocation{args: append([]string{"chat", "-q"}, demo...), stdin: question + "\n"}, 0, " = 395", ""},
-		{"ask explains an unreachable server", invocation{args: []string{"ask", "-q", "--base-url", "http://127.0.0.1:9", "hi"}},
+		{"ask explains an unreachable server", invocation{args: []string{"ask", "-q", "--provider", "ollama", "--base-url", "http://127.0.0.1:9", "hi"}},
 			1, "=", "cannot reach Ollama at http://127.0.0.1:9"},
-		{"the trace shows an unreachable server once", invocation{args: []string{"ask", "--base-url", "http://127.0.0.1:9", "hi"}},
+		{"ask says that nothing answered where a server was to be found, and how to start one",
+			invocation{args: []string{"ask", "-q", "--base-url", "http://127.0.0.1:9", "hi"}}, 1, "=",
+			"react-agent: nothing answered at http://127.0.0.1:9 (connection refused): start a model server there, such as Ollama (OLLAMA_HOST=127.0.0.1:9 ollama serve), " +
+				"llama.cpp (llama-server -m MODEL.gguf --port 9) or vLLM (vllm serve MODEL --port 9); or check --base-url, or pass --provider to say which server it is\n"},
+		{"the trace shows an unreachable server once", invocation{args: []string{"ask", "--provider", "ollama", "--base-url", "http://127.0.0.1:9", "hi"}},
 			1, "=", "cannot reach Ollama"},
 		{"ask explains a missing key", invocation{args: []string{"ask", "--provider", "openai", "hi"}}, 1, "=", "set OPENAI_API_KEY or pass --api-key"},
 		{"ask rejects an unknown provider", invocation{args: []string{"--provider", "nope", "hi"}}, 2, "=", `unknown provider "nope"`},
@@ -73,11 +77,11 @@ func TestCommandLine(t *testing.T) {
 			1, "=", "replays only the conversation it recorded"},
 		{"a command may come after flags", invocation{args: append(append([]string{"-q"}, demo...), "chat"), stdin: question + "\n"}, 0, " = 395", ""},
 		{"a setting before a command that does not use it is ignored", invocation{args: []string{"--base-url", "http://127.0.0.1:9", "-q", "tools"}}, 0, "calculator\n    Evaluate", ""},
-		{"a flag's value is not taken for a command", invocation{args: []string{"--model", "tools", "--base-url", "http://127.0.0.1:9", "hello there"}}, 1, "=", "cannot reach Ollama"},
+		{"a flag's value is not taken for a command", invocation{args: []string{"--model", "tools", "--base-url", "http://127.0.0.1:9", "hello there"}}, 1, "=", "nothing answered at http://127.0.0.1:9"},
 		{"a setting before a command that uses it is taken", invocation{args: []string{"--json", "--provider", "openai", "--base-url", models.URL, "models"}}, 0, "=[\n  {\n    \"name\": \"m-one\"\n  }\n]\n", ""},
 		{"a mistyped command after flags is a usage error", invocation{args: []string{"-q", "tols"}}, 2, "=", `did you mean "tools"?`},
 		{"a command of another tool is a usage error", invocation{args: []string{"keys", "set", "openai"}}, 2, "=", "OPENAI_API_KEY"},
-		{"a question of three words is asked", invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "what", "is", "zig?"}}, 1, "=", "cannot reach Ollama"},
+		{"a question of three words is asked", invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "what", "is", "zig?"}}, 1, "=", "nothing answered at http://127.0.0.1:9"},
 		{"help names a command", invocation{args: []string{"help", "logs"}}, 0, "Usage: react-agent logs", ""},
 		{"models --help lists its own flags only", invocation{args: []string{"models", "--help"}}, 0, "--base-url", ""},
 		{"tools --json lists the tools as JSON", invocation{args: []string{"tools", "--json"}}, 0, `"input_schema": {`, ""},
@@ -85,7 +89,7 @@ func TestCommandLine(t *testing.T) {
 		{"a tool that takes arguments needs an input", invocation{args: []string{"tool", "calculator"}}, 2, "=", "calculator needs an input"},
 		{"a mistyped command is a usage error", invocation{args: []string{"tols"}}, 2, "=", `did you mean "tools"?`},
 		{"a swapped pair of letters is a typo too", invocation{args: []string{"chta"}}, 2, "=", `did you mean "chat"?`},
-		{"a one-word question far from any command is asked", invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "hello"}}, 1, "=", "cannot reach Ollama"},
+		{"a one-word question far from any command is asked", invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "hello"}}, 1, "=", "nothing answered at http://127.0.0.1:9"},
 		{"models lists what an OpenAI-compatible server serves", invocation{args: []string{"models", "--provider", "openai", "--base-url", models.URL}}, 0, "=m-one\n", ""},
 		{"-u prints the tokens after the answer", invocation{args: append(append([]string{"-q", "-u"}, demo...), question)}, 0, "=17 * 23 + 4 = 395\n", "usage: 1722 tokens in, 98 out, 3 model calls"},
 		{"ask rejects an unknown language", invocation{args: []string{"--lang", "fr", "hi"}}, 2, "=", "--lang"},
@@ -203,7 +207,7 @@ func TestJSONEvents(t *testing.T) {
 	}
 
 	t.Run("a failed run ends with an error event", func(t *testing.T) {
-		got := run(t, invocation{args: []string{"ask", "--json", "-q", "--base-url", "http://127.0.0.1:9", "hi"}})
+		got := run(t, invocation{args: []string{"ask", "--json", "-q", "--provider", "ollama", "--base-url", "http://127.0.0.1:9", "hi"}})
 		lines := strings.Split(strings.TrimSpace(got.stdout), "\n")
 		var last map[string]any
 		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || got.code != 1 {

@@ -76,7 +76,7 @@ func TestAttachmentsThatAreNotText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			got := run(t, invocation{args: append(append([]string{"-q", "--base-url", "http://127.0.0.1:9"}, tt.args...), "Summarize this")})
+			got := run(t, invocation{args: append(append([]string{"-q", "--provider", "ollama", "--base-url", "http://127.0.0.1:9"}, tt.args...), "Summarize this")})
 			if got.code != tt.code || !strings.Contains(got.stderr, tt.want) {
 				t.Fatalf("want exit %d and %q\n%s", tt.code, tt.want, got)
 			}

@@ -32,10 +32,15 @@ const (
 // stderr, and returns the exit status: 0 answered, 1 failed, 2 a usage
 // error, 3 no real final answer, 130 interrupted. It takes the
 // environment, signals and the terminal from the process, and hides an
-// API key from the processes its tools start (on Linux, where they could
-// read it in /proc).
+// API key and the passwords of URLs from the processes its tools start
+// (on Linux, where they could read them in /proc). While it runs, what
+// libraries write through Go's standard logger is shown only with -v,
+// redacted and escaped (see libraryLog).
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return osEnv(stdin, stdout, stderr).run(hideSecrets(args))
+	e := osEnv(stdin, stdout, stderr)
+	args = hideSecrets(args)
+	defer e.takeStandardLog(args)()
+	return e.run(args)
 }
 
 // env is what a run of the command line takes from its process: the
@@ -63,6 +68,9 @@ type env struct {
 	defaultLog func() (string, error)
 	// now returns the time.
 	now func() time.Time
+	// stdlog is where Go's standard logger writes, when Run took it; nil
+	// in a test's run, which leaves the logger alone.
+	stdlog *libraryLog
 }
 
 // osEnv returns the env of this process.

@@ -184,7 +184,7 @@ func TestRun(t *testing.T) {
 		{"the provider's variable gives the server", invocation{args: []string{"settings"}, env: []string{"OLLAMA_HOST=http://127.0.0.1:9"}},
 			0, "http://127.0.0.1:9  (OLLAMA_HOST)\n", ""},
 		{"-q and -v contradict each other", args(append(append([]string{"-q", "-v"}, demo...), "hi")...), 2, "=", "--quiet and --verbose contradict each other"},
-		{"an unreachable server is explained", args("-q", "--base-url", "http://127.0.0.1:9", "hi"), 1, "=", "cannot reach Ollama at http://127.0.0.1:9"},
+		{"an unreachable server is explained", args("-q", "--provider", "ollama", "--base-url", "http://127.0.0.1:9", "hi"), 1, "=", "cannot reach Ollama at http://127.0.0.1:9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

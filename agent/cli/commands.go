@@ -142,6 +142,7 @@ func (e *env) dispatch(name string, args []string) error {
 	if err != nil {
 		return err
 	}
+	e.stdlog.follow(call.fs)
 	switch c.signals {
 	case signalsCancel:
 		ctx, stop := e.interruptible()

@@ -305,7 +305,7 @@ func (e *env) servedModels(args []string) []string {
 		return nil
 	}
 	f.model.DefaultModel = cf.defaultModel
-	names, _ := model.List(ctx, e.withProviderEnv(f.model))
+	names, _ := model.List(ctx, e.withEnv(f.model))
 	var ok []string
 	for _, n := range names {
 		if completable(n) {

@@ -84,8 +84,44 @@ func TestSettingsHideAPasswordInTheServersURL(t *testing.T) {
 		{args: []string{"settings"}, env: []string{"OLLAMA_HOST=http://bob:hunter2-secret@127.0.0.1:11434"}},
 	} {
 		got := r.run(t)
-		if got.code != 0 || strings.Contains(got.stdout, "hunter2-secret") || strings.Contains(got.stdout, "k3y-in-the-query") || !strings.HasPrefix(func() string { v, _ := settingLine(got.stdout, "base-url"); return v }(), "http://bob:xxxxx@127.0.0.1:") {
+		if got.code != 0 || strings.Contains(got.stdout, "hunter2-secret") || strings.Contains(got.stdout, "k3y-in-the-query") || !strings.HasPrefix(func() string { v, _ := settingLine(got.stdout, "base-url"); return v }(), "http://bob:***@127.0.0.1:") {
 			t.Errorf("want the password and the key hidden\n%s", got)
+		}
+	}
+	got := args("settings", "--search-engine", "searxng", "--search-url", "http://bob:hunter2-secret@127.0.0.1:8888").run(t)
+	if v, _ := settingLine(got.stdout, "search-url"); got.code != 0 || strings.Contains(got.stdout, "hunter2-secret") || v != "http://bob:***@127.0.0.1:8888" {
+		t.Errorf("want the password of --search-url hidden\n%s", got)
+	}
+}
+
+// TestAContinuedConversationGetsNoKeyMeantForAnother logs a conversation
+// with a vLLM found at --base-url, which gets no OPENAI_API_KEY, and
+// continues it: the provider and the address come from the log, which
+// does not say that the server was found rather than chosen, and once
+// the key went to it. Now it goes only when --provider names it again.
+func TestAContinuedConversationGetsNoKeyMeantForAnother(t *testing.T) {
+	const key = "k3y-of-openai-in-the-environment"
+	s := modeltest.NewVLLM([]string{"Thought: done\nFinal Answer: 4"}, modeltest.Repeat(), modeltest.Model("m"))
+	defer s.Close()
+	env := []string{"REACT_AGENT_LOG_DB=" + filepath.Join(t.TempDir(), "logs.db"), "OPENAI_API_KEY=" + key}
+	sent := func() bool {
+		for _, a := range s.Arrived() {
+			if strings.Contains(a.Header.Get("Authorization"), key) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range []struct {
+		args []string
+		sent bool
+	}{
+		{[]string{"-q", "--base-url", s.URL, "-m", "m", "What is 2 + 2?"}, false},
+		{[]string{"-q", "-c", "And 3 + 3?"}, false},
+		{[]string{"-q", "-c", "--provider", "vllm", "And 4 + 4?"}, true},
+	} {
+		if got := (invocation{args: r.args, env: env}).run(t); got.code != 0 || sent() != r.sent {
+			t.Errorf("%q: the key of OPENAI_API_KEY was sent: %v, want %v\n%s", r.args, sent(), r.sent, got)
 		}
 	}
 }

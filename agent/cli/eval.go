@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/tmc/langchaingo/llms"
 
 	"github.com/react-agent/react-agent/agent"
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
@@ -19,6 +20,7 @@ import (
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/escape"
 )
 
 // evalFlags are the flags of eval.
@@ -49,7 +51,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
 	fs.IntVar(&f.maxIterations, "max-iterations", 10, "model calls a question may take before the model is asked for its best answer")
-	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY)")
+	fs.StringVar(&f.apiKey, "api-key", "", "API key for the models that need one (default: the provider's variable, such as OPENAI_API_KEY, for a model given with its provider; a server found at a model's URL gets none)")
 	addPromptFlag(fs, &f.prompt)
 	fs.Var(atLeast(&f.numCtx, 0, 1, model.DefaultNumCtx), "num-ctx", numCtxUsage)
 	fs.IntVar(&f.maxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
@@ -116,6 +118,9 @@ func runEval(c *call, f *evalFlags) error {
 		if _, _, _, err := evalpkg.ParseModel(t.Model, model.Names()); err != nil {
 			return usagef("--models: %v", err)
 		}
+		if shown := escape.Visible(t.Model); shown != t.Model {
+			return usagef("--models: %s holds characters that do not show as written; give the model and its server's URL in plain text", shown)
+		}
 	}
 	if f.record != "" || f.replay != "" {
 		if err := evalpkg.CheckCassettes(targets, qs); err != nil {
@@ -141,7 +146,9 @@ func runEval(c *call, f *evalFlags) error {
 	ctx := c.ctx
 	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr))
 	failed := &runFailures{}
-	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base, tmpl)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+	models := &sharedModels{}
+	defer models.close()
+	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base, tmpl, models)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
 		Progress: func(done, total int, last evalpkg.Outcome) {
 			mark := "right"
 			switch {
@@ -261,6 +268,9 @@ func (e *evalFailure) Error() string {
 // given with --models rather than --model and --base-url.
 func evalAdvice(err error) string {
 	var me *model.Error
+	if errors.Is(err, model.ErrNoServer) && errors.As(err, &me) {
+		return nothingAnswered(me) + "; or check the model's address in --models, or give its provider there, as in openai:MODEL@URL"
+	}
 	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
 		msg, _ := modelAdvice(me, tidy("", err.Error()), false)
 		ollama, _ := model.Lookup("ollama")
@@ -269,37 +279,27 @@ func evalAdvice(err error) string {
 	return advise(err)
 }
 
-// runner returns how eval runs one question against one target: a model
-// for the target (replaying or recording a cassette of its own), the
-// tools the question asks for, and an agent.
-func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) evalpkg.Runner {
+// runner returns how eval runs one question against one target: the
+// target's model, which models keeps for every run of the model given
+// (replaying or recording a cassette of the run's own), the tools the
+// question asks for, and an agent.
+func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, models *sharedModels) evalpkg.Runner {
 	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
-		provider, name, url, _ := evalpkg.ParseModel(t.Model, model.Names())
-		cfg := model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
-			MaxTokens: f.maxTokens, Temperature: f.temperature}
 		protocol, constrain := agent.Protocol(t.Protocol), agent.ConstrainOff
 		if t.Protocol == evalpkg.Constrained {
 			protocol, constrain = agent.ProtocolText, agent.ConstrainOn
 		}
 		cassette := evalpkg.Cassette(t, q)
-		switch {
-		case f.replay != "":
-			cfg = model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)}
-		case f.record != "":
-			cfg.Record = filepath.Join(f.record, cassette)
+		var m llms.Model
+		var err error
+		if f.replay != "" {
+			m, err = model.New(ctx, model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)})
+		} else {
+			m, err = models.get(ctx, t.Given(), func(ctx context.Context) (llms.Model, error) { return f.openModel(ctx, e, t.Given()) })
 		}
-		if provider == "" && url != "" && f.replay == "" {
-			// An address without a provider: the server says which it is,
-			// as with --base-url alone.
-			found, err := model.Identify(ctx, cfg)
-			if errors.Is(err, model.ErrUnknownServer) {
-				return evalpkg.Result{}, err
-			}
-			if err == nil {
-				cfg.Provider, cfg.Server = found.Provider, found.Server
-			}
+		if err == nil && f.record != "" {
+			m, err = model.NewRecorder(m, filepath.Join(f.record, cassette))
 		}
-		m, err := model.New(ctx, e.withProviderEnv(cfg))
 		if err != nil {
 			return evalpkg.Result{}, err
 		}
@@ -325,5 +325,76 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template) 
 			out.Replies = append(out.Replies, s.Reply)
 		}
 		return out, err
+	}
+}
+
+// openModel opens the model given as --models gives it,
+// provider:model@url: at an address without a provider, the server says
+// which it is, as with --base-url alone, and gets only --api-key.
+func (f *evalFlags) openModel(ctx context.Context, e *env, given string) (llms.Model, error) {
+	provider, name, url, _ := evalpkg.ParseModel(given, model.Names())
+	cfg := e.withEnv(model.Config{Provider: provider, Model: name, BaseURL: url, APIKey: f.apiKey, NumCtx: f.numCtx,
+		MaxTokens: f.maxTokens, Temperature: f.temperature})
+	if provider == "" && url != "" {
+		found, err := model.Identify(ctx, cfg)
+		switch {
+		case errors.Is(err, model.ErrUnknownServer), errors.Is(err, model.ErrNoServer), errors.Is(err, model.ErrRedirected):
+			return nil, err
+		case err == nil:
+			cfg = found
+		}
+	}
+	return model.New(ctx, cfg)
+}
+
+// sharedModels are the models of an evaluation, one for each model given
+// with its server, each opened when a run first asks for it and kept for
+// the runs after, which share its connections to the server.
+type sharedModels struct {
+	mu     sync.Mutex
+	models map[string]*sharedModel
+}
+
+// sharedModel is a model of sharedModels, or none yet.
+type sharedModel struct {
+	mu sync.Mutex // held while the model is opened
+	m  llms.Model
+}
+
+// get returns the model kept for key, opening it with open when none is
+// kept yet; a model that failed to open is opened again by the next run.
+func (s *sharedModels) get(ctx context.Context, key string, open func(context.Context) (llms.Model, error)) (llms.Model, error) {
+	s.mu.Lock()
+	if s.models == nil {
+		s.models = map[string]*sharedModel{}
+	}
+	sm := s.models[key]
+	if sm == nil {
+		sm = &sharedModel{}
+		s.models[key] = sm
+	}
+	s.mu.Unlock()
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	if sm.m == nil {
+		m, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sm.m = m
+	}
+	return sm.m, nil
+}
+
+// close closes the connections the models keep open.
+func (s *sharedModels) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sm := range s.models {
+		sm.mu.Lock()
+		if c, ok := sm.m.(interface{ CloseIdleConnections() }); ok {
+			c.CloseIdleConnections()
+		}
+		sm.mu.Unlock()
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/react-agent/react-agent/agent"
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
@@ -326,5 +327,75 @@ func TestFailedToRunBlamesTheServerNotTheModel(t *testing.T) {
 		if got := failedToRun(tt.err); got != tt.want {
 			t.Errorf("failedToRun(%v) = %v, want %v", tt.err, got, tt.want)
 		}
+	}
+}
+
+// TestEvalTakesModelsInPlainTextOnly gives --models with escape
+// sequences and invisible characters in the model and in its URL: each
+// is refused before any run, with the characters shown as escapes.
+func TestEvalTakesModelsInPlainTextOnly(t *testing.T) {
+	t.Parallel()
+	for _, m := range []string{"ollama:m\x1b[31m@http://127.0.0.1:9", "openai:m@http://127.0.0.1:9/v1\x1b]0;x\x07", "ollama:m\u202e@http://127.0.0.1:9"} {
+		got := args("eval", "--models", m, root+"/testdata/eval/arithmetic.jsonl").run(t)
+		if got.code != exitUsage || !strings.Contains(got.stderr, "do not show as written") || strings.ContainsAny(got.stderr, "\x1b\x07\u202e") {
+			t.Errorf("%q: want a usage error with the characters escaped\n%s", m, got)
+		}
+	}
+}
+
+// TestEvalSaysWhereNothingAnswered evaluates a model given with an
+// address and no provider where nothing listens: each run says that
+// nothing answered there and how to start a server, not that Ollama
+// cannot be reached.
+func TestEvalSaysWhereNothingAnswered(t *testing.T) {
+	t.Parallel()
+	got := args("eval", "--models", "m@http://127.0.0.1:9", root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != exitFailure || !strings.Contains(got.stderr, "nothing answered at http://127.0.0.1:9 (connection refused): start a model server there") ||
+		strings.Contains(got.stderr, "Ollama at") {
+		t.Errorf("want it said that nothing answered, and how to start a server\n%s", got)
+	}
+}
+
+// TestEvalWorkersShareOneModelPerServer evaluates two models on two
+// servers, one found by asking it, four runs at once: the runs of each
+// model share its connections, and every run is answered.
+func TestEvalWorkersShareOneModelPerServer(t *testing.T) {
+	t.Parallel()
+	var servers []*modeltest.Server
+	for range 2 {
+		s := modeltest.NewOllama([]string{"Thought: done\nFinal Answer: 395"}, modeltest.Repeat())
+		defer s.Close()
+		servers = append(servers, s)
+	}
+	got := args("eval", "-j", "4", "--protocol", "text,native", "--models", "m@"+servers[0].URL+",ollama:m@"+servers[1].URL,
+		root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != 0 || strings.Count(got.stdout, "/6 ") != 4 {
+		t.Fatalf("want four rows of six runs\n%s", got)
+	}
+	for i, s := range servers {
+		if s.Calls() != 12 || s.Connections() > 6 {
+			t.Errorf("server %d: %d calls on %d connections; want 12 calls on a few", i+1, s.Calls(), s.Connections())
+		}
+	}
+}
+
+// TestEvalKeepsAConnectionForEachRunAtOnce evaluates 64 questions eight
+// at a time on a server slow enough that the runs overlap: each keeps
+// its connection for the next, where Go's client keeps two to a server
+// and opened a new one for most calls.
+func TestEvalKeepsAConnectionForEachRunAtOnce(t *testing.T) {
+	t.Parallel()
+	s := modeltest.NewOllama([]string{"Thought: done\nFinal Answer: 4"}, modeltest.Repeat(), modeltest.Slow(5*time.Millisecond))
+	defer s.Close()
+	var set strings.Builder
+	for i := range 64 {
+		fmt.Fprintf(&set, `{"id": "q%d", "question": "What is 2 + 2?", "expect": "4"}`+"\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "set.jsonl")
+	os.WriteFile(path, []byte(set.String()), 0o644)
+	got := args("eval", "-j", "8", "--models", "ollama:m@"+s.URL, path).run(t)
+	t.Logf("%d calls on %d connections", s.Calls(), s.Connections())
+	if got.code != 0 || s.Calls() != 64 || s.Connections() > 10 {
+		t.Errorf("%d calls on %d connections; want 64 on no more than the runs at once, and a few\n%s", s.Calls(), s.Connections(), got)
 	}
 }

@@ -571,7 +571,7 @@ func TestTheLogSaysWhatItNeeds(t *testing.T) {
 func TestTheLatestAnswerOfAFailedRunSaysItFailed(t *testing.T) {
 	t.Parallel()
 	env := []string{"REACT_AGENT_LOG_DB=" + filepath.Join(t.TempDir(), "logs.db")}
-	run(t, invocation{args: []string{"-q", "--base-url", "http://127.0.0.1:9", "hi there"}, env: env})
+	run(t, invocation{args: []string{"-q", "--provider", "ollama", "--base-url", "http://127.0.0.1:9", "hi there"}, env: env})
 	got := run(t, invocation{args: []string{"logs", "-r"}, env: env})
 	if got.code != 1 || got.stdout != "" || !strings.Contains(got.stderr, " failed: ollama: ") || !strings.Contains(got.stderr, "; react-agent logs show ") {
 		t.Errorf("want that the latest run failed, why, and how to see it\n%s", got)

@@ -26,7 +26,7 @@ func addModelFlags(fs *pflag.FlagSet, m *model.Config, sampling bool) {
 		}
 		fs.StringVar(&m.BaseURL, "base-url", "", fmt.Sprintf("server URL (default: %s or %s for ollama, OPENAI_BASE_URL for openai); without --provider, the server is asked which it is",
 			ollama.URLEnv, ollama.Address))
-		fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY); a local server needs none")
+		fs.StringVar(&m.APIKey, "api-key", "", "API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY, for the provider chosen; a server found at --base-url gets none); a local server needs none")
 		if sampling {
 			fs.Var(atLeast(&m.NumCtx, 0, 1, model.DefaultNumCtx), "num-ctx", numCtxUsage)
 			fs.IntVar(&m.MaxTokens, "max-tokens", model.DefaultMaxTokens, "tokens one reply may hold, sent on every call (-1: the server's own bound); a reply cut at it is never an answer")
@@ -51,18 +51,14 @@ func checkProvider(fs *pflag.FlagSet, name string) error {
 var numCtxUsage = fmt.Sprintf("context window asked of Ollama, in tokens, and the most it grows to (default: %d, grown once when a prompt needs more, up to what the model takes)",
 	model.DefaultNumCtx)
 
-// withProviderEnv returns cfg as model.Resolve works it out in e's
-// environment: the server's URL, the API key and the model, from the
-// provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …) and its
-// defaults where cfg leaves them empty, as model.New would from the
-// process's. A cfg it cannot resolve comes back as it is, for model.New
-// to say why.
-func (e *env) withProviderEnv(cfg model.Config) model.Config {
-	r, err := model.Resolve(cfg, e.getenv)
-	if err != nil {
-		return cfg
+// withEnv returns cfg read in e's environment, from which model.New
+// takes what cfg leaves empty: the server's URL and the API key from the
+// provider's own variables (OLLAMA_HOST, OPENAI_API_KEY, …; a key only
+// for a provider chosen, not found), and the proxy.
+func (e *env) withEnv(cfg model.Config) model.Config {
+	if cfg.Getenv == nil {
+		cfg.Getenv = e.getenv
 	}
-	cfg.BaseURL, cfg.APIKey, cfg.Model = r.URL, r.Key, r.Model
 	return cfg
 }
 
@@ -169,7 +165,7 @@ func runModels(c *call, f *modelsFlags) error {
 		fmt.Fprintln(stdout, c.forTerminal(stdout, def))
 		return nil
 	}
-	infos, err := model.Models(ctx, c.withProviderEnv(*m))
+	infos, err := model.Models(ctx, c.withEnv(*m))
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -230,7 +226,7 @@ func (c *call) setDefaultModel(path string, m model.Config, name string) error {
 	if m.Provider == "llamacpp" {
 		return nil // llama-server serves the one model it loaded, whatever it is asked for
 	}
-	names, err := model.List(c.ctx, c.withProviderEnv(m))
+	names, err := model.List(c.ctx, c.withEnv(m))
 	if err != nil {
 		return nil // no server to ask now: the model is asked for when it is used
 	}
@@ -295,24 +291,28 @@ func (e *env) askSettings(fs *pflag.FlagSet) (*pflag.FlagSet, *agentFlags, confi
 // findProvider makes m's provider that of the server at m's address, as
 // what the server answers tells (see model.Identify), when an address
 // was given and no provider chosen: on the command line, in the
-// environment or the config file, or by a continued conversation. A
-// server that answers as none of those known is an error that says to
-// pass --provider; one that cannot be reached is left to the default
+// environment or the config file, or by a continued conversation. The
+// server found gets a key only from --api-key (or REACT_AGENT_API_KEY,
+// or the config file's api-key), never from the provider's variable
+// (OPENAI_API_KEY), which holds a key for the servers the user chose.
+// A server that answers as none of those known, where nothing answers,
+// or that sends the questions to another server, is an error that says
+// what to do; one whose answers break off is left to the default
 // provider, whose call says so.
 func (e *env) findProvider(ctx context.Context, fs *pflag.FlagSet, m *model.Config) error {
 	if fs.Changed("provider") || m.BaseURL == "" || m.Replay != "" {
 		return nil
 	}
-	found, err := model.Identify(ctx, *m)
+	found, err := model.Identify(ctx, e.withEnv(*m))
 	switch {
-	case errors.Is(err, model.ErrUnknownServer):
+	case errors.Is(err, model.ErrUnknownServer), errors.Is(err, model.ErrNoServer), errors.Is(err, model.ErrRedirected):
 		return err
 	case err != nil:
 		return nil
 	}
 	fs.Set("provider", found.Provider)
 	fs.SetAnnotation("provider", sourceAnnotation, []string{foundAt + hideURLSecrets(m.BaseURL)})
-	m.Provider, m.Server = found.Provider, found.Server
+	m.Provider, m.Server, m.Found = found.Provider, found.Server, found.Found
 	return nil
 }
 

@@ -110,7 +110,9 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 // the environment or the config file, as for any run; when the
 // conversation's provider replaces the one the environment or the config
 // file named, their base URL and key, meant for that one, are dropped,
-// so that the provider's own variables (OPENAI_API_KEY, …) apply.
+// so that the provider's own variables (OPENAI_API_KEY, …) apply, unless
+// the log says the provider was found by asking the server: then, as
+// for a server found, only a key given for it goes (see findProvider).
 func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
 	last, ok := sess.Continued()
 	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
@@ -141,6 +143,9 @@ func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Ses
 	if !onCommandLine("base-url") && last.BaseURL != "" && !sess.SameServer(e.baseURL(f)) {
 		set("base-url", last.BaseURL)
 	}
+	if from := fs.Lookup("provider").Annotations[sourceAnnotation]; len(from) > 0 && from[0] == "conversation "+sess.ID() {
+		f.model.Found = last.ProviderFound
+	}
 }
 
 // baseURL is the server's URL as the flags and the provider's variable
@@ -164,14 +169,20 @@ func (e *env) runMeta(f *agentFlags) logs.Run {
 	if name == "" {
 		name = r.Model
 	}
-	return logs.Run{Provider: f.model.Provider, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol}
+	return logs.Run{Provider: f.model.Provider, ProviderFound: f.model.Found, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol}
 }
 
 // logSecrets are the strings the log must not keep: the API key in use,
-// the keys of every provider's variable, and the headers of MCP servers
-// and their environment variables that name a secret.
+// the keys of every provider's variable, the passwords of the model's and
+// the search engine's URLs, and the headers of MCP servers and their
+// environment variables that name a secret.
 func (e *env) logSecrets(f *agentFlags, servers []mcp.Server) []string {
 	secrets := []string{f.model.APIKey}
+	for _, u := range []string{f.model.BaseURL, f.tools().SearchURL} {
+		for _, span := range urlPasswords(u) {
+			secrets = append(secrets, u[span[0]:span[1]])
+		}
+	}
 	for _, p := range model.Providers() {
 		if p.KeyEnv != "" {
 			secrets = append(secrets, e.getenv(p.KeyEnv))

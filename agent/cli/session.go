@@ -284,6 +284,7 @@ func (s *session) traceOptions() []agent.Option {
 		trace.Color(tty && s.getenv("NO_COLOR") == "" && s.getenv("TERM") != "dumb"),
 		trace.Spinner(tty && s.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
 		trace.Verbose(f.verbose))
+	s.stdlog.beforeNote(s.trace.EndLine)
 	opts := []agent.Option{agent.WithEvents(advised(s.chat, notices(f.verbose, withHints(s.trace.Event))))}
 	if !f.noStream && (f.stream || (tty && !s.fs.Changed("stream"))) {
 		opts = append(opts, agent.WithStreaming(s.trace.Token))
@@ -296,7 +297,7 @@ func (s *session) newModel(ctx context.Context) (llms.Model, error) {
 	if err := checkProvider(s.fs, s.flags.model.Provider); err != nil {
 		return nil, err
 	}
-	m, err := model.New(ctx, s.withProviderEnv(s.flags.model))
+	m, err := model.New(ctx, s.withEnv(s.flags.model))
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -82,8 +81,8 @@ func runSettings(c *call, f *agentFlags) error {
 	if err := c.adoptLoggedConversation(f); err != nil {
 		return err
 	}
-	if err := c.findProvider(c.ctx, fs, &f.model); err != nil {
-		return err
+	if err := c.findProvider(c.ctx, fs, &f.model); err != nil && !errors.Is(err, model.ErrNoServer) {
+		return err // where nothing answers, the settings are still those a run would take
 	}
 	f.model.DefaultModel = c.config.defaultModel
 	resolved, rerr := model.Resolve(f.model, c.getenv)
@@ -117,6 +116,9 @@ func runSettings(c *call, f *agentFlags) error {
 			value, source = resolved.Model, "default of "+prov.Name
 		case name == "api-key" && resolved.KeyFrom != model.FromDefault && resolved.KeyFrom != "":
 			source = resolved.KeyFrom
+		case name == "api-key" && f.model.Found && prov.KeyEnv != "" && c.getenv(prov.KeyEnv) != "":
+			// The key waits for a server the user chooses.
+			value, source = "(none)", fmt.Sprintf("not %s: a server found gets it only with --provider %s", prov.KeyEnv, prov.Name)
 		case name == "num-ctx" && value == "0":
 			value, source = strconv.Itoa(model.DefaultNumCtx), "default: grows as a prompt needs"
 		case name == "stream" && !f.noStream:
@@ -133,11 +135,12 @@ func runSettings(c *call, f *agentFlags) error {
 			}
 		}
 		switch {
+		case name == "api-key" && value == "(none)":
 		case name == "api-key" && (value != "" || source != "default"):
 			value = "(set)"
 		case name == "api-key":
 			value = "(none)"
-		case name == "base-url":
+		case name == "base-url", name == "search-url":
 			value = hideURLSecrets(value)
 		}
 		value = strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(c.forTerminal(stdout, value))
@@ -252,10 +255,5 @@ func (c *call) adoptLoggedConversation(f *agentFlags) error {
 // hideURLSecrets returns a server's URL with its password, and a key in
 // its query, hidden, as the API key is.
 func hideURLSecrets(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		if _, ok := u.User.Password(); ok {
-			raw = u.Redacted()
-		}
-	}
-	return redact.Text(raw)
+	return redact.Text(redact.URL(raw))
 }

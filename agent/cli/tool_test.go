@@ -33,7 +33,7 @@ func TestListsFitTheTerminal(t *testing.T) {
 		})
 		t.Run("/tools in chat", func(t *testing.T) {
 			t.Parallel()
-			got := invocation{args: []string{"chat", "-q", "--base-url", "http://127.0.0.1:9"}, stdin: "/tools\n", terminal: true, width: width}.run(t)
+			got := invocation{args: []string{"chat", "-q", "--provider", "ollama", "--base-url", "http://127.0.0.1:9"}, stdin: "/tools\n", terminal: true, width: width}.run(t)
 			for _, line := range strings.Split(got.stderr, "\n") {
 				if n := utf8.RuneCountInString(line); n >= width {
 					t.Errorf("at %d columns, a line of %d: %q", width, n, line)

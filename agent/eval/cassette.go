@@ -61,10 +61,8 @@ func CheckCassettes(targets []Target, qs []Question) error {
 // withoutURL returns a model as the user gives it, provider:model@url,
 // without its URL (see [ParseModel]).
 func withoutURL(model string) string {
-	if i := strings.LastIndex(model, "@"); i >= 0 && strings.Contains(model[i+1:], "://") {
-		return model[:i]
-	}
-	return model
+	m, _ := splitURL(model)
+	return m
 }
 
 // slug returns s as a part of a file's name: letters, digits, dots and

@@ -205,9 +205,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return nil
 }
 
-// maxReplyShown bounds each reply the failure view quotes.
-const maxReplyShown = 300
-
 // WriteFailures writes, for each run that was wrong or failed, what was
 // asked, what was expected, what the model answered and wrote, and where
 // it went wrong. Text from the model is quoted, never written raw.
@@ -221,7 +218,7 @@ func (r *Report) WriteFailures(w io.Writer) error {
 		fmt.Fprintf(w, "  expected: %s\n", expected(o.Question))
 		fmt.Fprintf(w, "  answered: %q (stop: %s, %s, %s)\n", o.Answer, o.StopReason, count(o.Steps, "step", "steps"), count(o.FormatErrors, "format error", "format errors"))
 		for i, reply := range o.Replies {
-			fmt.Fprintf(w, "  reply %d: %q\n", i+1, clip(reply, maxReplyShown))
+			fmt.Fprintf(w, "  reply %d: %q\n", i+1, clip(reply, MaxReplyKept))
 		}
 		if _, err := fmt.Fprintln(w); err != nil {
 			return err
@@ -252,9 +249,12 @@ func expected(q Question) string {
 	return strings.Join(parts, ", ")
 }
 
+// clip returns s cut to its first n bytes, on a character's boundary,
+// and "…", or s when it is no longer, as a copy: a short answer is often
+// part of a long reply, which it would keep whole.
 func clip(s string, n int) string {
 	if len(s) <= n {
-		return s
+		return strings.Clone(s)
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
 }

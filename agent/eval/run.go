@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/react-agent/react-agent/agent/redact"
 )
 
 // The protocols a target may use: the ReAct text protocol, the same bound
@@ -23,23 +26,34 @@ const (
 // Target is one model and protocol to evaluate.
 type Target struct {
 	// Model is the model as the user gave it: "provider:model@base-url",
-	// where the provider and the URL may be left out.
+	// where the provider and the URL may be left out, and where the
+	// password of the URL's user is hidden ("http://bob:***@host/v1"),
+	// so that the model may be shown anywhere: in the table, in JSON, in
+	// errors and in file names.
 	Model string `json:"model"`
 	// Protocol is "text", "constrained" or "native".
 	Protocol string `json:"protocol"`
+	// given is the model as the user gave it, password and all, when
+	// Model hides one.
+	given string
 }
 
 func (t Target) String() string { return t.Model + " " + t.Protocol }
 
+// Given returns the model as the user gave it, with the password of its
+// server's URL that Model hides: what a Runner connects with, never what
+// it shows.
+func (t Target) Given() string { return cmp.Or(t.given, t.Model) }
+
 // ParseModel splits a model as the user gives it, "provider:model@url",
 // into its parts. Model names hold colons too ("qwen2.5:7b"): the part
-// before the first colon is the provider only when it is one of providers.
-// The URL is what follows the last "@" when it starts with a scheme.
+// before the first colon is the provider only when it is one of
+// providers. The URL starts at the first "@" that a scheme and "://"
+// follow, so that its user information may hold "@" and ":"
+// ("http://bob:p@ss:w@host/v1"), and a model's name "://" (an Ollama
+// model of a registry given with its scheme), but not "@http://".
 func ParseModel(s string, providers []string) (provider, name, baseURL string, err error) {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndex(s, "@"); i >= 0 && strings.Contains(s[i+1:], "://") {
-		s, baseURL = s[:i], s[i+1:]
-	}
+	s, baseURL = splitURL(strings.TrimSpace(s))
 	if p, rest, ok := strings.Cut(s, ":"); ok && slices.Contains(providers, p) {
 		provider, s = p, rest
 	}
@@ -49,7 +63,46 @@ func ParseModel(s string, providers []string) (provider, name, baseURL string, e
 	return provider, s, baseURL, nil
 }
 
-// ParseTargets returns every model with every protocol, models first.
+// splitURL splits a model as the user gives it into the model and the
+// URL of its server (see ParseModel); the URL is "" when there is none.
+func splitURL(s string) (modelPart, url string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '@' && startsWithScheme(s[i+1:]) {
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
+}
+
+// startsWithScheme reports whether s starts with a URL's scheme and
+// "://": a letter, then letters, digits, "+", "-" or ".".
+func startsWithScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return strings.HasPrefix(s[i:], "://")
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// hidePassword returns a model as the user gives it with the password of
+// its server's URL hidden.
+func hidePassword(s string) string {
+	m, url := splitURL(s)
+	if url == "" {
+		return s
+	}
+	return m + "@" + redact.URL(url)
+}
+
+// ParseTargets returns every model with every protocol, models first,
+// each model's password hidden (see Target).
 func ParseTargets(models, protocols []string) ([]Target, error) {
 	if len(models) == 0 {
 		return nil, errors.New("no model to evaluate")
@@ -65,7 +118,11 @@ func ParseTargets(models, protocols []string) ([]Target, error) {
 			default:
 				return nil, fmt.Errorf("the protocol %q is not text, constrained or native", p)
 			}
-			ts = append(ts, Target{Model: strings.TrimSpace(m), Protocol: p})
+			t := Target{Model: hidePassword(strings.TrimSpace(m)), Protocol: p}
+			if given := strings.TrimSpace(m); given != t.Model {
+				t.given = given
+			}
+			ts = append(ts, t)
 		}
 	}
 	return ts, nil
@@ -122,9 +179,22 @@ type Outcome struct {
 	TokensOut    int           `json:"tokens_out"`
 	Duration     time.Duration `json:"duration_ns"`
 	Err          string        `json:"error,omitempty"`
-	// Replies are what the model wrote, a reply a step.
+	// Replies are what the model wrote, a reply a step, each cut to its
+	// first MaxReplyKept bytes: what the failures view shows of it.
 	Replies []string `json:"replies,omitempty"`
 }
+
+// Bounds of what an Outcome keeps of a run, so that an evaluation of many
+// questions keeps little of each, however long the model's replies: cut,
+// a text ends in "…".
+const (
+	// MaxReplyKept bounds each of Outcome.Replies, in bytes.
+	MaxReplyKept = 300
+	// MaxAnswerKept bounds Outcome.Answer, in bytes, once it is judged.
+	MaxAnswerKept = 4 << 10
+	// MaxErrorKept bounds Outcome.Err and Outcome.Why, in bytes.
+	MaxErrorKept = 4 << 10
+)
 
 // Run asks every question of every target, Options.Concurrency at a time,
 // and reports the outcomes in order: targets as given, then questions as
@@ -184,13 +254,19 @@ func runOne(ctx context.Context, t Target, q Question, run Runner, timeout time.
 	start := time.Now()
 	res, err := run(ctx, t, q)
 	o := Outcome{Target: t, Question: q, Duration: time.Since(start),
-		Answer: res.Answer, Steps: res.Steps, FormatErrors: res.ParseErrors, Recovered: res.Recovered, Rescued: res.Rescued,
-		Forced: res.Forced, StopReason: res.StopReason, TokensIn: res.TokensIn, TokensOut: res.TokensOut, Replies: res.Replies}
-	if err != nil && o.Answer == "" {
-		o.Err = err.Error()
-		o.Why = "the run failed: " + err.Error()
-		return o
+		Steps: res.Steps, FormatErrors: res.ParseErrors, Recovered: res.Recovered, Rescued: res.Rescued,
+		Forced: res.Forced, StopReason: res.StopReason, TokensIn: res.TokensIn, TokensOut: res.TokensOut}
+	for _, reply := range res.Replies {
+		o.Replies = append(o.Replies, clip(reply, MaxReplyKept))
 	}
-	o.Correct, o.Why = q.Judge(o.Answer)
+	switch {
+	case err != nil && res.Answer == "":
+		o.Err = clip(err.Error(), MaxErrorKept)
+		o.Why = clip("the run failed: "+err.Error(), MaxErrorKept)
+	default:
+		o.Correct, o.Why = q.Judge(res.Answer)
+		o.Why = clip(o.Why, MaxErrorKept)
+	}
+	o.Answer = clip(res.Answer, MaxAnswerKept)
 	return o
 }

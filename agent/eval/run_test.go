@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
@@ -126,6 +127,12 @@ func TestParseModel(t *testing.T) {
 		{"ollama:qwen2.5:7b", "ollama", "qwen2.5:7b", ""},
 		{"openai:gpt-4o-mini@http://127.0.0.1:8080/v1", "openai", "gpt-4o-mini", "http://127.0.0.1:8080/v1"},
 		{"llama3@http://host:11434", "", "llama3", "http://host:11434"},
+		{"openai:m@http://user:pass@host/v1", "openai", "m", "http://user:pass@host/v1"},
+		{"openai:m@http://us@er:p@ss:w@host:8000/v1", "openai", "m", "http://us@er:p@ss:w@host:8000/v1"},
+		{"openai:m@https://us%40er:p%3Ass@host", "openai", "m", "https://us%40er:p%3Ass@host"},
+		{"ollama:https://registry.example/me/tiny:q4@http://127.0.0.1:11434", "ollama", "https://registry.example/me/tiny:q4", "http://127.0.0.1:11434"},
+		{"ollama:https://registry.example/me/tiny:q4", "ollama", "https://registry.example/me/tiny:q4", ""},
+		{"org/model@v2", "", "org/model@v2", ""},
 	}
 	for _, tt := range tests {
 		p, n, u, err := ParseModel(tt.in, providers)
@@ -135,6 +142,66 @@ func TestParseModel(t *testing.T) {
 	}
 	if _, err := ParseTargets([]string{"m"}, []string{"smoke"}); err == nil {
 		t.Error("an unknown protocol was taken")
+	}
+}
+
+// TestAPasswordInAModelsURLIsNeverShown gives a model whose server's URL
+// has a password, with "@" and ":" in it: once the model was split at the
+// last "@", inside the password, and the whole became a model's name,
+// sent to the provider's default address, and shown in the table, the
+// JSON and the failures. Now the URL is the URL, and everything shown
+// says user:***@host; Given keeps the password for the runner alone.
+func TestAPasswordInAModelsURLIsNeverShown(t *testing.T) {
+	given := "openai:m@http://bob:hunter@2:secret@127.0.0.1:8000/v1"
+	targets, err := ParseTargets([]string{given}, []string{Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := targets[0]
+	if want := "openai:m@http://bob:***@127.0.0.1:8000/v1"; tg.Model != want || tg.Given() != given {
+		t.Fatalf("target %q, given %q; want %q, and the model as given", tg.Model, tg.Given(), want)
+	}
+	_, _, url, _ := ParseModel(tg.Given(), []string{"openai"})
+	if url != "http://bob:hunter@2:secret@127.0.0.1:8000/v1" {
+		t.Errorf("the URL given is %q", url)
+	}
+	q := Question{ID: "q1", Question: "2+2?", Expect: "4"}
+	r, err := Run(context.Background(), targets, []Question{q}, func(ctx context.Context, t Target, q Question) (Result, error) {
+		return Result{Answer: "5", Replies: []string{"Final Answer: 5"}}, nil
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	r.WriteTable(&out)
+	r.WriteJSON(&out)
+	r.WriteFailures(&out)
+	out.WriteString(Cassette(tg, q))
+	if strings.Contains(out.String(), "hunter") || strings.Contains(out.String(), "secret") || !strings.Contains(out.String(), "bob:***@127.0.0.1:8000") {
+		t.Errorf("what is shown holds the password, or not the server:\n%s", out.String())
+	}
+}
+
+// TestAnOutcomeKeepsLittleOfLongReplies runs a question whose replies
+// are 400 KB each, and whose answer is a part of one: the outcome keeps
+// each reply and the answer cut, as the failures view shows them, and
+// nothing of the memory of the replies.
+func TestAnOutcomeKeepsLittleOfLongReplies(t *testing.T) {
+	long := "Thought: " + strings.Repeat("a", 400<<10) + "\nFinal Answer: 395"
+	answer := long[len(long)-3:]
+	r, err := Run(context.Background(), []Target{{Model: "m", Protocol: Text}}, []Question{{ID: "q", Question: "?", Expect: "395"}},
+		func(ctx context.Context, t Target, q Question) (Result, error) {
+			return Result{Answer: answer, Steps: 2, Replies: []string{long, long}}, nil
+		}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := r.Outcomes[0]
+	if !o.Correct || len(o.Replies) != 2 || len(o.Replies[0]) > MaxReplyKept+len("…") || !strings.HasSuffix(o.Replies[0], "…") {
+		t.Fatalf("outcome: correct %v, %d replies of %d bytes", o.Correct, len(o.Replies), len(o.Replies[0]))
+	}
+	if unsafe.StringData(o.Answer) == unsafe.StringData(answer) {
+		t.Errorf("the answer kept is the reply's memory")
 	}
 }
 
@@ -172,7 +239,7 @@ func TestRunRealAgents(t *testing.T) {
 			TokensIn: res.Usage.PromptTokens, TokensOut: res.Usage.CompletionTokens}, err
 	}
 	qs := arithmetic[:2]
-	targets := []Target{{"neat", "text"}, {"sloppy", "text"}}
+	targets := []Target{{Model: "neat", Protocol: "text"}, {Model: "sloppy", Protocol: "text"}}
 	r, err := Run(context.Background(), targets, qs, run, Options{}) // one at a time: each server's script is in order
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +260,8 @@ sloppy  text      1/2 50%   1.5 / 1.5          0              2          0      
 // columns: no line is wider, the names are given by keys with a legend,
 // and every column is still there.
 func TestTableFitsTheWidth(t *testing.T) {
-	long := []Target{{"openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1", "text"}, {"openai:llama-3.1-8b-instruct@http://127.0.0.1:8000/v1", "native"}}
+	long := []Target{{Model: "openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1", Protocol: "text"},
+		{Model: "openai:llama-3.1-8b-instruct@http://127.0.0.1:8000/v1", Protocol: "native"}}
 	r := &Report{Targets: long, Width: 80}
 	for _, tg := range long {
 		r.Outcomes = append(r.Outcomes, Outcome{Target: tg, Correct: true, Steps: 2, TokensIn: 123456, TokensOut: 7890, Duration: 90 * time.Second})

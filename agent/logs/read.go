@@ -227,7 +227,8 @@ func (s *Store) Runs(ctx context.Context, id string) (_ []Run, err error) {
 
 func (s *Store) runs(ctx context.Context, id string) ([]Run, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, conversation, started_at, finished_at, question, context,
-		provider, model, base_url, protocol, answer, stop_reason, error, prompt_tokens, completion_tokens, total_tokens, duration_ns
+		provider, model, base_url, protocol, answer, stop_reason, error, prompt_tokens, completion_tokens, total_tokens, duration_ns,
+		provider_found
 		FROM runs WHERE conversation = ? ORDER BY id`, id)
 	if err != nil {
 		return nil, err
@@ -242,7 +243,7 @@ func (s *Store) runs(ctx context.Context, id string) ([]Run, error) {
 		)
 		err := rows.Scan(&r.ID, &r.Conversation, &started, &finished, &r.Question, &r.Context,
 			&r.Provider, &r.Model, &r.BaseURL, &r.Protocol, &r.Answer, &r.StopReason, &r.Error,
-			&r.Usage.PromptTokens, &r.Usage.CompletionTokens, &r.Usage.TotalTokens, &duration)
+			&r.Usage.PromptTokens, &r.Usage.CompletionTokens, &r.Usage.TotalTokens, &duration, &r.ProviderFound)
 		if err != nil {
 			return nil, err
 		}

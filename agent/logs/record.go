@@ -56,6 +56,10 @@ type Run struct {
 	// BaseURL is the server's URL as it was given, without its secrets;
 	// empty for the provider's usual address.
 	BaseURL string `json:"base_url,omitempty"`
+	// ProviderFound says that Provider is the kind of server found at
+	// BaseURL by asking it, not one the user chose: such a server is sent
+	// only a key given for it, not the provider's variable's.
+	ProviderFound bool `json:"provider_found,omitempty"`
 	// Protocol is how the model was asked to act, such as "text" for the
 	// Thought / Action / Observation text protocol.
 	Protocol string `json:"protocol"`
@@ -167,9 +171,10 @@ func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
 	}
 	c := s.redact.Redact
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(conversation, started_at, question, context, provider, model, base_url, protocol)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, s.redactURL(r.BaseURL), r.Protocol)
+		(conversation, started_at, question, context, provider, model, base_url, protocol, provider_found)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, s.redactURL(r.BaseURL), r.Protocol,
+		r.ProviderFound)
 	if err != nil {
 		return nil, fmt.Errorf("logging the start of a run: %w", err)
 	}

@@ -91,6 +91,11 @@ var migrations = []string{
 	INSERT INTO runs_fts (runs_fts) VALUES ('rebuild');
 	INSERT INTO events_fts (events_fts) VALUES ('rebuild');
 	UPDATE runs SET indexed_upto = coalesce((SELECT max(id) FROM events WHERE run_id = runs.id), 0);`,
+
+	// 4: whether the provider of each run was found by asking the server
+	// rather than chosen, so that a continued conversation sends the key
+	// of the provider's variable only to a server the user chose.
+	`ALTER TABLE runs ADD COLUMN provider_found INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings db up to the current schema, one migration per

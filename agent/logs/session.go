@@ -126,15 +126,16 @@ func (s *Session) ID() string {
 	return s.id
 }
 
-// Use sets the provider, model, server URL and protocol written with each
-// run from now on; the other fields of meta are ignored.
+// Use sets the provider (and whether it was found), model, server URL and
+// protocol written with each run from now on; the other fields of meta
+// are ignored.
 func (s *Session) Use(meta Run) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.meta = Run{Provider: meta.Provider, Model: meta.Model, BaseURL: meta.BaseURL, Protocol: meta.Protocol}
+	s.meta = Run{Provider: meta.Provider, ProviderFound: meta.ProviderFound, Model: meta.Model, BaseURL: meta.BaseURL, Protocol: meta.Protocol}
 }
 
 // Begin starts a run that asks question, with context attached (empty

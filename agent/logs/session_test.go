@@ -241,3 +241,28 @@ func TestAParseErrorIsShownAsTheTraceShowedIt(t *testing.T) {
 		t.Errorf("the args column holds %q, %v", raw, err)
 	}
 }
+
+// TestSessionKeepsWhetherTheProviderWasFound logs a run whose provider
+// was found by asking the server, and one whose provider was chosen: a
+// conversation continued says which each was, so that the key of the
+// provider's variable goes only to a server the user chose.
+func TestSessionKeepsWhetherTheProviderWasFound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "logs.db")
+	ctx := context.Background()
+	for _, found := range []bool{true, false} {
+		s := openSession(t, path)
+		s.Use(Run{Provider: "vllm", ProviderFound: found, Model: "m", BaseURL: "http://127.0.0.1:8000/v1"})
+		s.Begin(ctx, "What is 2+2?", "")
+		s.End(ctx, Outcome{Answer: "4", StopReason: "final_answer"})
+		id := s.ID()
+		s.Close()
+		again := openSession(t, path)
+		if err := again.Continue(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if last, _ := again.Continued(); last.ProviderFound != found {
+			t.Errorf("a provider found %v is continued as found %v", found, last.ProviderFound)
+		}
+		again.Close()
+	}
+}

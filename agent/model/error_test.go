@@ -100,10 +100,10 @@ func TestExplain(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"http://user:secret@host:8080/v1", "http://user:xxxxx@host:8080/v1"},
+		{"http://user:secret@host:8080/v1", "http://user:***@host:8080/v1"},
 		{"http://host:8080", "http://host:8080"},
 		{"not a url", "not a url"},
-		{"http://user:secret@[::1", "http://user:xxxxx@[::1"},
+		{"http://user:secret@[::1", "http://user:***@[::1"},
 		{"http://user@[::1/x", "http://user@[::1/x"},
 	}
 	for _, tt := range tests {

@@ -19,8 +19,8 @@ func TestGoogleAIServesThroughTheOpenAICompatibleEndpoint(t *testing.T) {
 	srv := modeltest.NewOpenAI([]string{"Thought: easy\nFinal Answer: 4\nObservation: made up"},
 		modeltest.APIKey("gemini-key"), modeltest.Model("gemini-2.5-flash"))
 	defer srv.Close()
-	t.Setenv("GOOGLE_API_KEY", "gemini-key")
-	m, err := model.New(context.Background(), model.Config{Provider: "googleai", BaseURL: srv.URL + "/v1"})
+	env := map[string]string{"GOOGLE_API_KEY": "gemini-key"}
+	m, err := model.New(context.Background(), model.Config{Provider: "googleai", BaseURL: srv.URL + "/v1", Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,8 +43,7 @@ func TestGoogleAIServesThroughTheOpenAICompatibleEndpoint(t *testing.T) {
 // TestGoogleAIDefaultsToGeminisEndpoint checks the address used when no
 // base URL is given.
 func TestGoogleAIDefaultsToGeminisEndpoint(t *testing.T) {
-	t.Setenv("GOOGLE_API_KEY", "k")
-	m, err := model.New(context.Background(), model.Config{Provider: "googleai"})
+	m, err := model.New(context.Background(), model.Config{Provider: "googleai", APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,11 @@ import (
 // of the servers Identify knows.
 var ErrUnknownServer = errors.New("unknown kind of server")
 
+// ErrNoServer means that nothing answered at the address Identify was to
+// ask: no server listens there, its host cannot be found or reached, or
+// it did not answer in time.
+var ErrNoServer = errors.New("nothing answered")
+
 // identifyTimeout bounds the questions Identify asks a server, together.
 const identifyTimeout = 5 * time.Second
 
@@ -29,11 +34,15 @@ const identifyTimeout = 5 * time.Second
 // where its list tells. An address whose path ends in /v1 is the
 // OpenAI-compatible API of any of them, and gets "openai". It is meant
 // for an address given without a provider: it sends no API key, keeps
-// nothing, and asks at most three questions, within five seconds.
+// nothing, and asks at most three questions, within five seconds. The
+// Config it returns is Found: the server gets a key from its APIKey
+// alone, not from the environment, where a key waits for the servers the
+// user chose.
 //
 // Its errors are *Error values: ErrUnknownServer for a server that
-// answers as none of them, with Fix SettingProvider, or the failure of a
-// server that cannot be reached, as a call's.
+// answers as none of them, with Fix SettingProvider; ErrNoServer when
+// nothing answers at the address, with Fix SettingBaseURL; or the failure
+// of a server that answered, as a call's.
 func Identify(ctx context.Context, cfg Config) (Config, error) {
 	raw := cfg.BaseURL
 	if raw == "" {
@@ -43,14 +52,29 @@ func Identify(ctx context.Context, cfg Config) (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	hc := newHTTPClient(cfg.HTTPClient, 1<<20, identifyTimeout)
-	ctx, cancel := context.WithTimeout(ctx, identifyTimeout)
+	hc := newHTTPClient(cfg.HTTPClient, cfg.Getenv, 1<<20, identifyTimeout)
+	if cfg.HTTPClient == nil {
+		defer hc.CloseIdleConnections() // the client's connections are of no use after
+	}
+	asked, cancel := context.WithTimeout(ctx, identifyTimeout)
 	defer cancel()
 	root, v1 := strings.CutSuffix(base, "/v1")
-	kind, ierr := identify(ctx, hc, root, base)
+	kind, ierr := identify(asked, hc, root, base)
 	if ierr != nil {
-		return cfg, explain(Classify(ctx, redact.Error(ierr, secretsOf(Resolved{URL: base})...)), "", "", Redact(base))
+		ierr = redact.Error(ierr, secretsOf(Resolved{URL: base})...)
+		var ue *unreachableError
+		switch {
+		case ctx.Err() != nil:
+		case errors.As(ierr, &ue):
+			return cfg, &Error{Fix: SettingBaseURL, URL: Redact(base), Hint: "start the model server there, or say which provider it is",
+				Err: fmt.Errorf("%w at %s: %w", ErrNoServer, Redact(base), ierr)}
+		case asked.Err() != nil:
+			return cfg, &Error{Fix: SettingBaseURL, URL: Redact(base), Hint: "start the model server there, or say which provider it is",
+				Err: fmt.Errorf("%w at %s within %s", ErrNoServer, Redact(base), identifyTimeout)}
+		}
+		return cfg, explain(Classify(asked, ierr), "", "", Redact(base))
 	}
+	cfg.Found = true
 	switch {
 	case kind == "":
 		return cfg, &Error{Fix: SettingProvider, URL: Redact(base),

@@ -70,8 +70,29 @@ func TestIdentifyTellsTheServerFromWhatItAnswers(t *testing.T) {
 		t.Errorf("a web server: want ErrUnknownServer that names it, with Fix SettingProvider; got %v", err)
 	}
 	_, err = model.Identify(context.Background(), model.Config{BaseURL: "http://127.0.0.1:9"})
-	if !errors.As(err, &me) || errors.Is(err, model.ErrUnknownServer) || me.Fix != model.SettingBaseURL || !strings.Contains(err.Error(), "cannot reach the server at http://127.0.0.1:9") {
-		t.Errorf("no server: want it said that none can be reached; got %v", err)
+	if !errors.As(err, &me) || !errors.Is(err, model.ErrNoServer) || me.Fix != model.SettingBaseURL || !strings.Contains(err.Error(), "nothing answered at http://127.0.0.1:9") {
+		t.Errorf("no server: want it said that nothing answered there; got %v", err)
+	}
+}
+
+// TestIdentifyFindsAServerThatGetsNoKeyFromTheEnvironment has Identify
+// find an OpenAI-compatible server, with OPENAI_API_KEY in the
+// environment it is given: the Config it returns is Found, and resolves
+// to no key, or to the key given for the server.
+func TestIdentifyFindsAServerThatGetsNoKeyFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	keyed := modeltest.NewOpenAI(nil, modeltest.APIKey("sk-test"))
+	defer keyed.Close()
+	env := func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-meant-for-openai"}[k] }
+	for _, given := range []string{"", "sk-given-for-it"} {
+		found, err := model.Identify(context.Background(), model.Config{BaseURL: keyed.URL, APIKey: given, Getenv: env})
+		if err != nil || !found.Found || found.Provider != "openai" {
+			t.Fatalf("got provider %q, found %v, error %v; want openai, found", found.Provider, found.Found, err)
+		}
+		r, err := model.Resolve(found, found.Getenv)
+		if err != nil || r.Key != given {
+			t.Errorf("with the key %q given, it resolves to the key %q (%v)", given, r.Key, err)
+		}
 	}
 }
 
@@ -117,8 +138,8 @@ func TestSameModel(t *testing.T) {
 
 // TestIdentifyBoundsWhatItReads points Identify at hostile servers: one
 // whose answer never ends, one that redirects forever, and one that
-// redirects to where a key would be welcome. Each is given up on, and no
-// key is sent anywhere.
+// redirects to another server, where a key would be welcome. Each is
+// given up on, and no key is sent anywhere.
 func TestIdentifyBoundsWhatItReads(t *testing.T) {
 	t.Parallel()
 	endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -149,8 +170,9 @@ func TestIdentifyBoundsWhatItReads(t *testing.T) {
 			t.Errorf("%s: got provider %q, error %v; want the server given up on", url, got.Provider, err)
 		}
 	}
-	if _, err := model.Identify(context.Background(), model.Config{BaseURL: away.URL, APIKey: "sk-secret"}); !errors.Is(err, model.ErrUnknownServer) {
-		t.Errorf("a server that redirects to none: %v", err)
+	_, err := model.Identify(context.Background(), model.Config{BaseURL: away.URL, APIKey: "sk-secret"})
+	if !errors.Is(err, model.ErrRedirected) || !strings.Contains(err.Error(), elsewhere.URL+"/api/version") {
+		t.Errorf("a server that redirects to another: want the redirect refused, naming where it led; got %v", err)
 	}
 	for _, k := range keys {
 		if k != "" {

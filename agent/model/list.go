@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -72,16 +71,19 @@ func List(ctx context.Context, cfg Config) ([]string, error) {
 }
 
 // Models describes the models the server cfg describes serves, sorted by
-// name:
-// Ollama's installed models (/api/tags), or an OpenAI-compatible server's
-// (/models under its base URL, /v1/models usually). Other providers have
-// no such list here.
+// name: Ollama's installed models (/api/tags), or an OpenAI-compatible
+// server's (/models under its base URL, /v1/models usually). Other
+// providers have no such list here. It reads the environment through
+// cfg.Getenv alone, as New does.
 func Models(ctx context.Context, cfg Config) ([]Info, error) {
-	r, err := Resolve(cfg, os.Getenv)
+	r, err := Resolve(cfg, cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	hc := newHTTPClient(cfg.HTTPClient, DefaultMaxReplyBytes, 30*time.Second)
+	hc := newHTTPClient(cfg.HTTPClient, cfg.Getenv, DefaultMaxReplyBytes, 30*time.Second)
+	if cfg.HTTPClient == nil {
+		defer hc.CloseIdleConnections() // the client's connections are of no use after
+	}
 	var infos []Info
 	where := r.URL
 	switch p := r.Provider; {

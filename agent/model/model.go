@@ -7,7 +7,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -30,7 +29,8 @@ const DefaultNumCtx = 8192
 const DefaultMaxTokens = 4096
 
 // Config says which model to talk to and how. The zero Config means Ollama
-// at OLLAMA_HOST or the provider's Address, with its default model.
+// at the provider's Address, with its default model; with Getenv, at
+// OLLAMA_HOST.
 type Config struct {
 	// Provider is the name of one of Providers; empty means "ollama".
 	Provider string
@@ -45,9 +45,22 @@ type Config struct {
 	// its Address. With openai it points at any OpenAI-compatible server
 	// (llama.cpp server, vLLM, LM Studio); a URL without a path gets /v1.
 	BaseURL string
-	// APIKey is the provider's key; empty means the provider's KeyEnv. A
-	// local OpenAI-compatible server (a BaseURL on this machine) needs none.
+	// APIKey is the provider's key; empty means the provider's KeyEnv,
+	// unless Found. A local OpenAI-compatible server (a BaseURL on this
+	// machine) needs none.
 	APIKey string
+	// Getenv reads the environment for what the fields leave empty: the
+	// provider's URLEnv and KeyEnv (OLLAMA_HOST, OPENAI_API_KEY, …), and
+	// the proxy of its requests (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). Nil
+	// reads none: the package never reads the process's environment
+	// itself. Pass os.Getenv for it.
+	Getenv func(key string) string
+	// Found says that Provider is the kind of server found at BaseURL by
+	// asking it (see Identify), not one chosen. Such a server gets a key
+	// only from APIKey, never from the provider's KeyEnv, which holds a
+	// key for the servers the user chose; and it needs none unless it
+	// asks for one.
+	Found bool
 	// NumCtx is the context window asked of Ollama, in tokens, and the
 	// most it grows to; zero means DefaultNumCtx, grown when a prompt
 	// needs more, up to the longest context the model takes.
@@ -110,9 +123,11 @@ type opened struct {
 // New returns the model cfg describes, as Resolve works it out. Every call
 // through it carries the sampling options of cfg, and its errors are
 // *Error values that say what to change. With cfg.Record set, every call
-// is also written to the cassette.
+// is also written to the cassette. It reads the environment through
+// cfg.Getenv alone. The model keeps its connections to the server for
+// the calls after; its CloseIdleConnections method closes those idle.
 func New(ctx context.Context, cfg Config) (llms.Model, error) {
-	r, err := Resolve(cfg, os.Getenv)
+	r, err := Resolve(cfg, cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +141,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	if idle <= 0 {
 		idle = DefaultIdleTimeout
 	}
-	hc := newHTTPClient(cfg.HTTPClient, maxReply, idle)
+	hc := newHTTPClient(cfg.HTTPClient, cfg.Getenv, maxReply, idle)
 	o, err := r.Provider.open(ctx, r, cfg, hc)
 	if err != nil {
 		var me *Error
@@ -136,7 +151,7 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", r.Provider.Name, err)
 	}
-	var m llms.Model = &served{client: o.client, provider: r.Provider.Name, name: r.Model, url: Redact(r.URL),
+	var m llms.Model = &served{client: o.client, hc: hc, found: r.Found, provider: r.Provider.Name, name: r.Model, url: Redact(r.URL),
 		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(r), con: o.con,
 		options: maps.Clone(cfg.Options), images: o.images}
 	if cfg.Record != "" {
@@ -183,6 +198,8 @@ func secretsOf(r Resolved) []string {
 // configuration sent on every call and errors that say what to change.
 type served struct {
 	client              client
+	hc                  *http.Client // the client's, whose idle connections CloseIdleConnections closes
+	found               bool         // Config.Found: the server gets only Config.APIKey
 	provider, name, url string
 	numCtx              int
 	defaults            []llms.CallOption
@@ -192,6 +209,13 @@ type served struct {
 	images              bool           // the client sends images
 	drop                dropped        // the parameters the server refused
 }
+
+// CloseIdleConnections closes the connections to the server that no
+// call is using, as http.Client's method does: those of the client given
+// in Config.HTTPClient, or of the model's own. A model kept for many
+// calls, as an evaluation keeps one for all its questions, is closed so
+// when it is done with; it may be called again after.
+func (m *served) CloseIdleConnections() { m.hc.CloseIdleConnections() }
 
 // Dropped returns the request parameters ("stop", "temperature") the
 // server refused, which the model leaves out of its calls since.
@@ -272,6 +296,10 @@ func (m *served) generate(ctx context.Context, k *call) (*llms.ContentResponse, 
 	}
 	if refusedImages(e.StatusCode, k.msgs) {
 		e.Hint = "the model may not see images: use one that does (a vision model), or leave the images out"
+	}
+	if m.found && e.Fix == SettingAPIKey {
+		// Not the provider's KeyEnv, which the hint would name.
+		e.Err, e.Hint = fmt.Errorf("%w; %w", e.Err, ErrFoundKey), ""
 	}
 	return nil, e
 }

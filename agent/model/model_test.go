@@ -6,11 +6,27 @@ import (
 	"testing"
 )
 
+// poisonProcessEnv sets every variable the package could read in the
+// process's environment, to values a test fails on if they are read.
+func poisonProcessEnv(t *testing.T) {
+	for k, v := range map[string]string{
+		"OPENAI_API_KEY": "sk-poison-openai", "ANTHROPIC_API_KEY": "sk-poison-anthropic", "GOOGLE_API_KEY": "sk-poison-google",
+		"OPENAI_BASE_URL": "http://127.0.0.1:1/v1", "OLLAMA_HOST": "127.0.0.1:1", "LLAMACPP_HOST": "127.0.0.1:1",
+		"LLAMAFILE_HOST": "127.0.0.1:1", "HTTP_PROXY": "http://127.0.0.1:1", "HTTPS_PROXY": "http://127.0.0.1:1",
+	} {
+		t.Setenv(k, v)
+	}
+}
+
+// mapEnv is an environment of vars, as Config.Getenv reads one.
+func mapEnv(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// TestNewErrors runs with every key set in the process's environment,
+// which New does not read: only Config.Getenv's environment counts.
 func TestNewErrors(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("OPENAI_BASE_URL", "")
-	t.Setenv("ANTHROPIC_API_KEY", "")
-	t.Setenv("GOOGLE_API_KEY", "")
+	poisonProcessEnv(t)
 	tests := []struct {
 		name string
 		cfg  Config
@@ -34,10 +50,7 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestNewModelDefaults(t *testing.T) {
-	t.Setenv("OLLAMA_HOST", "")
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("OPENAI_BASE_URL", "")
-	t.Setenv("LLAMAFILE_HOST", "")
+	poisonProcessEnv(t)
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -50,13 +63,12 @@ func TestNewModelDefaults(t *testing.T) {
 		{"a base URL wins over OLLAMA_HOST", map[string]string{"OLLAMA_HOST": "gpu:11434"}, Config{BaseURL: "http://box:9999", NumCtx: 32768}, "ollama qwen2.5:7b at http://box:9999", 32768},
 		{"a local OpenAI-compatible server needs no key and gets /v1", nil, Config{Provider: "openai", BaseURL: "localhost:8080", Model: "qwen"}, "openai qwen at http://localhost:8080/v1", 0},
 		{"OPENAI_BASE_URL is read", map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, Config{Provider: "openai"}, "openai gpt-4o-mini at http://127.0.0.1:8000/v1", 0},
+		{"a password in the URL is never shown", nil, Config{Provider: "openai", BaseURL: "http://bob:hunter2@127.0.0.1:8000/v1"}, "openai gpt-4o-mini at http://bob:***@127.0.0.1:8000/v1", 0},
 		{"llamafile speaks the OpenAI API on port 8080, and its window is its own", nil, Config{Provider: "llamafile"}, "llamafile LLaMA_CPP at http://127.0.0.1:8080/v1", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for k, v := range tt.env {
-				t.Setenv(k, v)
-			}
+			tt.cfg.Getenv = mapEnv(tt.env)
 			m, err := New(context.Background(), tt.cfg)
 			if err != nil {
 				t.Fatal(err)

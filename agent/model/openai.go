@@ -54,7 +54,7 @@ func serving(server string) func(context.Context, Resolved, Config, *http.Client
 // openOpenAI opens the OpenAI-compatible server r resolves to.
 func openOpenAI(_ context.Context, r Resolved, cfg Config, hc *http.Client) (opened, error) {
 	p := r.Provider
-	if r.Key == "" && p.KeyEnv != "" && (p.keyed || p.hosted && !isLocal(r.URL)) {
+	if r.Key == "" && p.KeyEnv != "" && !r.Found && (p.keyed || p.hosted && !isLocal(r.URL)) {
 		e := &Error{Fix: SettingAPIKey, Err: fmt.Errorf("%w: set %s", ErrNoAPIKey, p.KeyEnv)}
 		if p.hosted {
 			e.URL = Redact(r.URL)

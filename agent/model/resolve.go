@@ -2,9 +2,12 @@ package model
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/react-agent/react-agent/agent/redact"
 )
 
 // Resolved is what a Config comes to once its empty fields are taken from
@@ -29,23 +32,37 @@ type Resolved struct {
 	// ModelFrom is "" for Config.Model, or FromDefault for a default:
 	// Config.DefaultModel's or the provider's.
 	ModelFrom string
+	// Found is Config.Found: the provider is the kind of server found at
+	// the URL, which gets no key from the provider's KeyEnv and needs
+	// none unless it asks.
+	Found bool
 }
+
+// ErrFoundKey is in the error of a call that a server found by asking it
+// (Config.Found) refused for its API key: such a server is sent only
+// Config.APIKey, never the key of the provider's KeyEnv.
+var ErrFoundKey = errors.New("a server found at an address is sent only the API key given for it")
 
 // FromDefault is the source of a Resolved field that came from the
 // provider's defaults rather than from the Config or the environment.
 const FromDefault = "default"
 
 // Resolve returns what cfg comes to with the environment getenv reads
-// (os.Getenv for the process's): the provider, the server's URL, the key
-// and the model. It asks no server anything. Its errors are *Error values:
-// an unknown provider, or an address that is not a URL.
+// (os.Getenv for the process's, nil for none; New reads cfg.Getenv): the
+// provider, the server's URL, the key and the model. The key of a
+// provider cfg.Found is cfg.APIKey alone. It asks no server anything. Its
+// errors are *Error values: an unknown provider, or an address that is
+// not a URL.
 func Resolve(cfg Config, getenv func(string) string) (Resolved, error) {
 	p, ok := Lookup(cfg.Provider)
 	if !ok {
 		return Resolved{}, &Error{Provider: cfg.Provider, Fix: SettingProvider,
 			Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
 	}
-	r := Resolved{Provider: p, Key: cfg.APIKey, Model: cfg.Model}
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	r := Resolved{Provider: p, Key: cfg.APIKey, Model: cfg.Model, Found: cfg.Found}
 	raw := cfg.BaseURL
 	if raw == "" && p.URLEnv != "" {
 		raw, r.URLFrom = getenv(p.URLEnv), p.URLEnv
@@ -53,7 +70,7 @@ func Resolve(cfg Config, getenv func(string) string) (Resolved, error) {
 	if raw == "" {
 		raw, r.URLFrom = p.Address, FromDefault
 	}
-	if r.Key == "" && p.KeyEnv != "" {
+	if r.Key == "" && p.KeyEnv != "" && !cfg.Found {
 		r.Key, r.KeyFrom = getenv(p.KeyEnv), p.KeyEnv
 	}
 	if r.Key == "" {
@@ -115,28 +132,6 @@ func isLocal(raw string) bool {
 }
 
 // Redact returns raw with the password of a URL's user information
-// replaced by "xxxxx", for messages and files, also in an address that is
-// no valid URL; other text comes back unchanged.
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err == nil {
-		if u.User == nil {
-			return raw
-		}
-		return u.Redacted()
-	}
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return raw
-	}
-	authority := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		authority = rest[:i]
-	}
-	at := strings.LastIndex(authority, "@")
-	user, _, hasPassword := strings.Cut(authority[:max(at, 0)], ":")
-	if at < 0 || !hasPassword {
-		return raw
-	}
-	return scheme + "://" + user + ":xxxxx" + rest[at:]
-}
+// replaced by "***" (see redact.URL), for messages and files, also in an
+// address that is no valid URL; other text comes back unchanged.
+func Redact(raw string) string { return redact.URL(raw) }

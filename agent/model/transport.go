@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,11 +9,16 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/net/http/httpproxy"
+
+	"github.com/react-agent/react-agent/agent/redact"
 )
 
 // Sentinel causes of a reply the client refused to take, for errors.Is.
@@ -49,6 +55,10 @@ const (
 	maxErrorBody = 64 << 10
 	// maxRedirects bounds the redirects a call follows.
 	maxRedirects = 3
+	// maxIdlePerServer bounds the idle connections a model keeps to its
+	// server for the calls after: as many as an evaluation's runs at once
+	// (eval -j) may want, where Go's default keeps 2.
+	maxIdlePerServer = 16
 )
 
 // boundedTransport is the transport of every call: it bounds the bytes of a
@@ -125,9 +135,20 @@ func (b *boundedBody) Close() error {
 	return b.rc.Close()
 }
 
-// newHTTPClient returns the client the providers talk through, bounded
-// as b says: base's, when given, with its transport kept.
-func newHTTPClient(base *http.Client, maxReply int64, idle time.Duration) *http.Client {
+// CloseIdleConnections closes the idle connections of the transport
+// below, so that http.Client.CloseIdleConnections reaches them.
+func (t boundedTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// newHTTPClient returns the client the providers talk through, with the
+// bounds of a reply: base's, when given, with its transport kept; else
+// one of its own, which takes its proxy from the environment getenv
+// reads (none when nil). A call is redirected only within its server
+// (see sameServer), unless base says otherwise.
+func newHTTPClient(base *http.Client, getenv func(string) string, maxReply int64, idle time.Duration) *http.Client {
 	c := &http.Client{}
 	var rt http.RoundTripper
 	if base != nil {
@@ -135,20 +156,93 @@ func newHTTPClient(base *http.Client, maxReply int64, idle time.Duration) *http.
 		rt = base.Transport
 	}
 	if rt == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.DialContext = (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext
-		rt = t
+		rt = &http.Transport{
+			Proxy:                 proxyOf(getenv),
+			DialContext:           (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          100,
+			MaxIdleConnsPerHost:   maxIdlePerServer,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		}
 	}
 	c.Transport = boundedTransport{base: rt, maxReply: maxReply, idle: idle}
 	if c.CheckRedirect == nil {
-		c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-			if len(via) >= maxRedirects {
-				return fmt.Errorf("%w %d times", errRedirects, len(via))
-			}
-			return nil
-		}
+		c.CheckRedirect = checkRedirect
 	}
 	return c
+}
+
+// proxyOf returns the proxy of requests as the environment getenv reads
+// names it, in HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case
+// forms), as http.ProxyFromEnvironment reads the process's: a request to
+// this machine goes through none. It returns nil for no proxy.
+func proxyOf(getenv func(string) string) func(*http.Request) (*url.URL, error) {
+	if getenv == nil {
+		return nil
+	}
+	either := func(name string) string { return cmp.Or(getenv(name), getenv(strings.ToLower(name))) }
+	c := httpproxy.Config{HTTPProxy: either("HTTP_PROXY"), HTTPSProxy: either("HTTPS_PROXY"), NoProxy: either("NO_PROXY"),
+		CGI: getenv("REQUEST_METHOD") != ""}
+	if c.HTTPProxy == "" && c.HTTPSProxy == "" {
+		return nil
+	}
+	proxy := c.ProxyFunc()
+	return func(req *http.Request) (*url.URL, error) { return proxy(req.URL) }
+}
+
+// ErrRedirected means that the server redirected a call to another
+// server (another scheme, host or port), where the call is not made: its
+// key, or the password of its URL, would go along.
+var ErrRedirected = errors.New("the call was redirected to another server")
+
+// redirectError is a call redirected from one server to another.
+type redirectError struct{ from, to *url.URL }
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("the server at %s redirected the call to %s, which is not followed: a call and its key go only to the server given",
+		origin(e.from), redact.URL(e.to.String()))
+}
+
+func (e *redirectError) Unwrap() error { return ErrRedirected }
+
+// checkRedirect follows a redirect within the server of the first
+// request, maxRedirects times at most. Go's client drops the key on the
+// way to another host, but not to another port or scheme of the same
+// one, and never the password of a URL's user: a redirect to any other
+// server is refused.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if !sameServer(via[0].URL, req.URL) {
+		return &redirectError{from: via[0].URL, to: req.URL}
+	}
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("%w %d times", errRedirects, len(via))
+	}
+	return nil
+}
+
+// sameServer reports whether a and b have one scheme, host and port, a
+// port left out being the scheme's.
+func sameServer(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		switch strings.ToLower(u.Scheme) {
+		case "https":
+			return "443"
+		case "http":
+			return "80"
+		}
+		return ""
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
+}
+
+// origin returns the scheme, host and port of u: the server it names.
+func origin(u *url.URL) string {
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 }
 
 // errorDetail is what an error body says beyond its message: llama.cpp's
@@ -301,9 +395,13 @@ var errRedirects = errors.New("the server redirected the call")
 // an unreachable server.
 func sendError(ctx context.Context, err error) error {
 	var se *statusError
+	var re *redirectError
 	switch {
 	case errors.As(err, &se):
 		return se
+	case errors.As(err, &re):
+		return &Error{Fix: SettingBaseURL, URL: origin(re.from),
+			Hint: "if the server it leads to is the one meant, give its address instead", Err: re}
 	case errors.Is(err, errRedirects):
 		return &Error{Fix: SettingBaseURL, Hint: "give the server's own address", Err: err}
 	case errors.Is(err, ErrIdle):

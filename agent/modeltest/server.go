@@ -3,6 +3,7 @@ package modeltest
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -30,10 +31,21 @@ type Server struct {
 	closed  chan struct{} // closed by Close, to release hanging calls
 	closing sync.Once
 
-	mu       sync.Mutex
-	requests []map[string]any // the body of every chat call, in order
-	sent     map[int]int      // streamed pieces written, by call number from 1
-	served   int              // the replies used up
+	mu          sync.Mutex
+	requests    []map[string]any // the body of every chat call, in order
+	sent        map[int]int      // streamed pieces written, by call number from 1
+	served      int              // the replies used up
+	arrived     []Arrival        // every request, of any path
+	connections int              // the connections clients opened
+}
+
+// An Arrival is a request that reached a Server, on any path: what a test
+// checks of what a client sent, the key above all.
+type Arrival struct {
+	// Method and Path are the request's, as "POST" and "/api/chat".
+	Method, Path string
+	// Header is the request's headers, Authorization included.
+	Header http.Header
 }
 
 // A dialect is the wire protocol of one kind of server.
@@ -62,8 +74,38 @@ func newServer(d dialect, replies []string, opts []Option, routes func(*Server, 
 	}
 	mux := http.NewServeMux()
 	routes(s, mux)
-	s.Server = httptest.NewServer(mux)
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.arrived = append(s.arrived, Arrival{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()})
+		s.mu.Unlock()
+		mux.ServeHTTP(w, r)
+	}))
+	s.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			s.mu.Lock()
+			s.connections++
+			s.mu.Unlock()
+		}
+	}
+	s.Start()
 	return s
+}
+
+// Arrived returns every request that reached the server so far, of any
+// path, in the order they arrived.
+func (s *Server) Arrived() []Arrival {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.arrived)
+}
+
+// Connections returns the number of connections clients opened to the
+// server so far: a client that keeps its connections for the calls after
+// opens few.
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.connections
 }
 
 // Close shuts the server down and blocks until all its requests have been
