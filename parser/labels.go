@@ -191,7 +191,7 @@ func (s *labelScanner) lineStart() (mark, bool) {
 		}
 		if !ok {
 			if m, ok = readLineLabel(lt, text, start, end); !ok {
-				s.needs(end, m.value+labelSlack)
+				s.needs(end, m.value)
 				continue
 			}
 		}
@@ -256,8 +256,7 @@ func (s *labelScanner) needs(end, n int) {
 // ends at end as a label, (m, ok), to stay as it is whatever comes after
 // it: a label whose value has begun stays one; a label whose value has
 // not may yet be other words ("Action" and "Action Input"); a line that
-// is no label stays none once labelSlack bytes have come after where its
-// reading stopped.
+// is no label says how far the reading needed it (see readLineLabel).
 func readingNeed(m mark, ok bool, end int) int {
 	switch {
 	case ok && m.value < end:
@@ -265,11 +264,11 @@ func readingNeed(m mark, ok bool, end int) int {
 	case ok:
 		return end + 1
 	}
-	return m.value + labelSlack
+	return m.value
 }
 
-// labelSlack bounds how far past where it stopped the reading of a line
-// that is no label may have looked: the closing parenthesis of a
+// labelSlack bounds how far past where it stopped the reading of what
+// closes a label may have looked: the closing parenthesis of a
 // qualifier, a character of several bytes.
 const labelSlack = maxQualifier + utf8.UTFMax
 
@@ -379,8 +378,9 @@ func lineLabel(text string, start, end int) (mark, bool) {
 // readLineLabel is lineLabel's general reading, in three parts: the
 // markup that opens the label, its words, and what closes it.
 //
-// When it reports false, m.value is where the reading stopped: a longer
-// line that reads the same before m.value+labelSlack is no label either.
+// When it reports false, m.value is how long the text must be for that
+// to stay so whatever comes after: one past the last byte the reading
+// needed, or past end when it needed to know what follows end.
 func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 	if strings.HasPrefix(text[start:end], userTurn) {
 		// Llama 2's token that starts a user turn begins a made-up next
@@ -389,7 +389,7 @@ func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 	}
 	open, ok := labelOpening(text, start, end)
 	if !ok {
-		return mark{value: open.words}, false
+		return mark{value: max(open.words, turnNeed(text, start, end))}, false
 	}
 	kind, i, finish := labelName(lt, text, open.words, end)
 	if kind == labelNone {
@@ -397,13 +397,36 @@ func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 		if finish && i < end && text[i] == '[' && !open.bracket {
 			return mark{kind: labelAction, line: start, value: open.words}, true
 		}
-		return mark{value: i}, false
+		// The words stopped at the character at i: a letter no label
+		// goes on with, or no letter.
+		switch {
+		case i == end:
+			i = end + 1
+		case text[i] < utf8.RuneSelf && text[i] != '\\':
+			i++
+		default:
+			i += utf8.UTFMax // a character of several bytes, an escape
+		}
+		return mark{value: max(i, turnNeed(text, start, end))}, false
 	}
 	m := mark{kind: kind, line: start, lower: text[open.words] >= 'a' && text[open.words] <= 'z', listed: open.listed}
 	if m.value, ok = labelClosing(text, i, end, open, m.lower); !ok {
-		return mark{value: m.value}, false
+		return mark{value: max(m.value+labelSlack, turnNeed(text, start, end))}, false
 	}
 	return m, true
+}
+
+// turnNeed is how long the text must be to tell whether the line text[start:end]
+// opens with one of Llama 2's tokens around the user's turn: 0 when it
+// is too long to be the start of one and is not.
+func turnNeed(text string, start, end int) int {
+	need, line := 0, text[start:end]
+	for _, token := range [...]string{userTurn, userTurnEnd} {
+		if len(line) < len(token) && strings.HasPrefix(token, line) {
+			need = max(need, start+len(token))
+		}
+	}
+	return need
 }
 
 // opening is the markup that opens a label on its line.
@@ -419,7 +442,7 @@ type opening struct {
 // "[", "1. ", an emoji ("💭 Thought:"), and Llama 2's token that ends the
 // user's turn ("[/INST] Thought:"). ok is false when the line holds
 // nothing else, or opens with a number that numbers no list; o.words is
-// then where the reading stopped.
+// then one past the last byte the reading needed.
 func labelOpening(text string, start, end int) (opening, bool) {
 	var o opening
 	i := start
@@ -448,7 +471,7 @@ func labelOpening(text string, start, end int) (opening, bool) {
 				i, o.listed = j+1, true
 				continue
 			}
-			return opening{words: j}, false
+			return opening{words: j + 1}, false
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(text[i:end])
 			if !unicode.Is(unicode.So, r) && r != '\uFE0F' && r != '\u200D' {
@@ -461,7 +484,7 @@ func labelOpening(text string, start, end int) (opening, bool) {
 			return o, true
 		}
 	}
-	return opening{words: end}, false
+	return opening{words: end + 1}, false
 }
 
 // labelName reads the words of a label that start at text[i], up to end,

@@ -341,21 +341,29 @@ func (e *actionEnd) at(text string, end int) int {
 // as the parse needs them: a step decided on its first lines leaves the
 // rest of a long reply unread.
 type reply struct {
-	p          *Parser
+	p       *Parser
+	marks   marks
+	span    // body, start, end
+	scan    labelScanner
+	scanned bool   // every label before end is in marks
+	noTool  string // the first Action value that named no tool, if any
+	nextOwn int    // see inThought: 0 until looked for
+	nested  bool   // the reply is the part of one after a tool gate (see callAfterGate)
+}
+
+// span is the part of a reply that counts, as its observations say: from
+// start, past an observation the model echoed before writing anything,
+// to end, where one it made up begins (madeUp).
+type span struct {
 	body       string
-	marks      marks
 	start, end int
-	scan       labelScanner
-	scanned    bool   // every label before end is in marks
-	skipping   bool   // an echoed observation is skipped: the next label starts the reply
-	noTool     string // the first Action value that named no tool, if any
-	nextOwn    int    // see inThought: 0 until looked for
-	nested     bool   // the reply is the part of one after a tool gate (see callAfterGate)
+	skipping   bool // an echoed observation is skipped: the next label starts the reply
+	madeUp     bool
 }
 
 // init readies r to parse body.
 func (r *reply) init(p *Parser, body string) {
-	*r = reply{p: p, body: body, end: len(body), scan: labelScanner{text: body}}
+	*r = reply{p: p, span: span{body: body, end: len(body)}, scan: labelScanner{text: body}}
 }
 
 // has reports whether the reply has a label numbered i, reading lines
@@ -383,35 +391,38 @@ func (r *reply) more() {
 	for _, m := range line {
 		if r.take(m) {
 			r.marks.push(m)
-		} else if r.scanned {
+		} else if r.madeUp {
+			r.scanned = true
 			return
 		}
 	}
 }
 
-// take reads m, the next label of the reply, and reports whether the step
-// is read from it: every label but an observation. An observation that
-// follows some content ends the reply there (r.scanned); one the model
+// take reads m, the next label of the reply, and reports whether the
+// step is read from it: every label but an observation. An observation
+// that follows some content ends the reply there (madeUp); one the model
 // echoed before writing anything is skipped, and the reply starts at the
 // label after it.
-func (r *reply) take(m mark) bool {
-	if r.skipping {
-		r.start, r.skipping = m.line, false
+func (sp *span) take(m mark) bool {
+	if sp.skipping {
+		sp.start, sp.skipping = m.line, false
 	}
-	if m.kind != labelObservation {
-		return true
-	}
-	r.observation(m)
-	return false
+	return m.kind != labelObservation || sp.observation(m.line)
 }
 
-// observation reads the observation m: it ends the reply, or is skipped.
-func (r *reply) observation(m mark) {
-	if strings.TrimSpace(r.body[r.start:m.line]) != "" {
-		r.end, r.scanned = m.line, true
+// observation reads the observation at, the start of its label: it ends
+// the reply, or is skipped. It reports false, as take does of it. It is
+// seldom called, and kept apart so that take is inlined where each label
+// is read.
+//
+//go:noinline
+func (sp *span) observation(at int) bool {
+	if strings.TrimSpace(sp.body[sp.start:at]) != "" {
+		sp.end, sp.madeUp = at, true
 	} else {
-		r.skipping = true
+		sp.skipping = true
 	}
+	return false
 }
 
 // marks are the labels of a reply read so far. The first few are held in

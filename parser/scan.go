@@ -35,12 +35,13 @@ type Scanner struct {
 	// The labels of the text after vis, in offsets from vis. lines has
 	// read for good the lines before lines.pos, or, with inLine, the
 	// start of the last line, which is still coming, and the labels
-	// inside it as far as they are sure; r and e follow those labels.
+	// inside it as far as they are sure; sp and e follow those labels.
 	lines    labelScanner
 	inLine   bool
 	labelled bool // with inLine: the line starts with a label
 	lineAt   int  // with inLine: how long the text was when the line was last read
-	r        reply
+	held     bool // with inLine: a label inside the line, whose value has not begun, is read again
+	sp       span
 	e        actionEnd
 
 	cut   int  // the answer: where to cut, or -1
@@ -119,8 +120,8 @@ func (s *Scanner) Settled() int {
 func (s *Scanner) restart(vis int) {
 	s.vis, s.cut, s.final = vis, -1, false
 	s.lines = labelScanner{lt: labelTables(), partial: true, wide: 1}
-	s.inLine, s.labelled, s.lineAt = false, false, 0
-	s.r, s.e = reply{}, actionEnd{}
+	s.inLine, s.labelled, s.lineAt, s.held = false, false, 0, false
+	s.sp, s.e = span{}, actionEnd{}
 	s.unsureAt, s.unsureLen = -1, 0
 }
 
@@ -148,8 +149,7 @@ func (s *Scanner) scan() {
 		return
 	}
 	body := text[s.vis:]
-	s.lines.text = body
-	s.r.body = body
+	s.lines.text, s.sp.body = body, body
 	s.advance(body)
 	if !s.final {
 		s.cut = s.guess(body)
@@ -213,7 +213,7 @@ func (s *Scanner) advance(body string) {
 		partial := l.pos > len(body)
 		if !ok {
 			if partial {
-				s.inLine, s.labelled, s.lineAt = true, false, len(body)
+				s.inLine, s.labelled, s.lineAt, s.held = true, false, len(body), false
 			}
 			return
 		}
@@ -256,6 +256,7 @@ func (s *Scanner) growLine(body string) bool {
 func (s *Scanner) insideLine(body string) {
 	l := &s.lines
 	var buf [1]mark
+	s.held = false
 	for !s.final && l.open {
 		before := *l
 		marks := l.inline(buf[:0], 1)
@@ -264,7 +265,7 @@ func (s *Scanner) insideLine(body string) {
 		}
 		m := marks[0]
 		if m.value == len(body) {
-			*l = before
+			*l, s.held = before, true
 			return
 		}
 		s.take(body, m)
@@ -274,52 +275,50 @@ func (s *Scanner) insideLine(body string) {
 // take follows m, a label read for good, and settles the answer when it
 // is known for good.
 func (s *Scanner) take(body string, m mark) {
-	if s.r.take(m) {
+	if s.sp.take(m) {
 		s.e.see(m)
 	}
 	switch {
 	case s.e.state == followed:
 		s.cut, s.final = s.vis+s.e.at(body, len(body)), true
-	case s.r.scanned:
-		s.cut, s.final = s.answer(body, &s.r, &s.e), true
+	case s.sp.madeUp:
+		s.cut, s.final = s.answer(body, &s.sp, &s.e), true
 	}
 }
 
 // guess returns the answer for body while it is not known for good: the
 // labels read for good, and those after them read again.
 func (s *Scanner) guess(body string) int {
-	t, r, e := s.lines, s.r, s.e
-	switch {
-	case s.inLine && !s.labelled:
+	if s.inLine && !s.held || !s.inLine && s.putOff(body) {
 		return -1
-	case s.inLine:
+	}
+	t, sp, e := s.lines, s.sp, s.e
+	if s.inLine {
 		// A label inside the line whose value has not begun.
 		var buf [1]mark
 		for _, m := range t.inline(buf[:0], 1) {
-			if r.take(m) {
+			if sp.take(m) {
 				e.see(m)
 			}
 		}
-	case s.putOff(body):
-		return -1
-	default:
+	} else {
 		s.reread += len(body) - t.pos
 		var buf [maxLineMarks + 1]mark
-		for !r.scanned {
+		for !sp.madeUp {
 			marks, ok := t.next(buf[:0])
 			if !ok {
 				break
 			}
 			for _, m := range marks {
-				if r.take(m) {
+				if sp.take(m) {
 					e.see(m)
-				} else if r.scanned {
+				} else if sp.madeUp {
 					break
 				}
 			}
 		}
 	}
-	return s.answer(body, &r, &e)
+	return s.answer(body, &sp, &e)
 }
 
 // putOff reports whether the lines after those read for good, whose
@@ -334,19 +333,19 @@ func (s *Scanner) putOff(body string) bool {
 
 // answer returns where to cut, in the text's offsets, given what the
 // labels of body come to, or -1, as ActionEnd does.
-func (s *Scanner) answer(body string, r *reply, e *actionEnd) int {
+func (s *Scanner) answer(body string, sp *span, e *actionEnd) int {
 	end := len(body)
-	if r.scanned {
-		end = r.end
+	if sp.madeUp {
+		end = sp.end
 	}
 	if c := e.at(body, end); c >= 0 {
 		return s.vis + c
 	}
-	if !r.scanned {
+	if !sp.madeUp {
 		return -1
 	}
-	if obs := s.vis + r.end; obs != s.obsAt {
-		s.obsAt, s.obsCut = obs, s.p.actionBefore(body[:r.end])
+	if obs := s.vis + sp.end; obs != s.obsAt {
+		s.obsAt, s.obsCut = obs, s.p.actionBefore(body[:sp.end])
 	}
 	if s.obsCut {
 		return s.obsAt

@@ -267,7 +267,7 @@ func TestASureReadingStaysAsMoreComes(t *testing.T) {
 					if l.need > len(text) {
 						continue
 					}
-					for _, c := range continuations {
+					for _, c := range append(continuations, reply[k:]) {
 						m2, ok2, _ := read(text+c, start, last)
 						checked++
 						if !ok && ok2 && m2.line >= len(text) {
