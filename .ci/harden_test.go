@@ -443,7 +443,8 @@ func TestConcurrentSettingsSetKeepEverySetting(t *testing.T) {
 		}
 		var runs []*started
 		for _, kv := range twentySettings {
-			runs = append(runs, start(t, invocation{args: []string{"settings", "set", "--config", config, kv[0], kv[1]}}))
+			// --force: no server is asked whether it serves the model.
+			runs = append(runs, start(t, invocation{args: []string{"settings", "set", "--force", "--config", config, kv[0], kv[1]}}))
 		}
 		for i, s := range runs {
 			s.cmd.Wait()

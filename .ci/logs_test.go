@@ -14,14 +14,16 @@ import (
 
 // logRun is a run as `react-agent logs show --json` prints it.
 type logRun struct {
-	Conversation string `json:"conversation"`
-	Status       string `json:"status"`
-	Question     string `json:"question"`
-	Provider     string `json:"provider"`
-	Model        string `json:"model"`
-	Protocol     string `json:"protocol"`
-	Answer       string `json:"answer"`
-	StopReason   string `json:"stop_reason"`
+	Conversation string   `json:"conversation"`
+	Status       string   `json:"status"`
+	Question     string   `json:"question"`
+	Provider     string   `json:"provider"`
+	Model        string   `json:"model"`
+	Protocol     string   `json:"protocol"`
+	Prompt       string   `json:"prompt"`
+	Tools        []string `json:"tools"`
+	Answer       string   `json:"answer"`
+	StopReason   string   `json:"stop_reason"`
 	Usage        struct {
 		TotalTokens int `json:"total_tokens"`
 	} `json:"usage"`

@@ -132,7 +132,8 @@ func TestReadmeCommands(t *testing.T) {
 			if strings.Contains(c.text, "testdata/mcp/") {
 				mcptest.ReferenceServers(t) // the MCP examples need them
 			}
-			ollama := ollama(t, "calculator.json", modeltest.Repeat())
+			// The models the README names, as Ollama lists them.
+			ollama := ollama(t, "calculator.json", modeltest.Repeat(), modeltest.Models("qwen2.5:7b", "llama3.1:8b"))
 			openai := modeltest.NewOpenAI(replies(t, "calculator.json"), modeltest.Repeat())
 			defer openai.Close()
 			text := localServers.ReplaceAllStringFunc(c.text, func(u string) string {

@@ -39,7 +39,7 @@ func TestOllamaIsNeverLeftToShiftTheWindowInsideAReply(t *testing.T) {
 	srv := ollamaServer.start(t, spelled(finalText), realserver.Context(16384))
 	flags := ollamaServer.flags(srv)
 	prompt := promptTokens(t, append(flags, "--num-ctx", "16384"))
-	got := ollamaServer.ask(t, srv, "--num-ctx", fmt.Sprint(prompt+8), "What is 6 * 7?")
+	got := ollamaServer.ask(t, srv, "--prompt", "full", "--num-ctx", fmt.Sprint(prompt+8), "What is 6 * 7?")
 	if strings.Contains(srv.Log(), "context limit hit - shifting") {
 		t.Errorf("Ollama shifted the window inside the reply\n%s", got)
 	}
@@ -55,7 +55,7 @@ func TestOllamaIsNeverLeftToShiftTheWindowInsideAReply(t *testing.T) {
 // exit 0; --provider ollama found it on both endpoints.
 func TestAPromptOllamaCutIsFoundUnderTheOpenAIProvider(t *testing.T) {
 	srv := ollamaServer.start(t, spelled(finalText), realserver.Context(2048))
-	got := run(t, invocation{args: []string{"--no-log", "--provider", "openai", "--base-url", srv.URL + "/v1", "-m", srv.Model, "What is 6 * 7?"}})
+	got := run(t, invocation{args: []string{"--no-log", "--provider", "openai", "--base-url", srv.URL + "/v1", "-m", srv.Model, "--prompt", "full", "What is 6 * 7?"}})
 	if !strings.Contains(srv.Log(), "truncating input prompt") {
 		t.Fatalf("the prompt was not cut: the test needs one longer than the window\n%s", got)
 	}

@@ -624,3 +624,30 @@ func TestTerminalEvalFitsEightyColumns(t *testing.T) {
 		t.Errorf("no progress was shown:\n%q", term.text())
 	}
 }
+
+// TestTerminalTypingAheadInAChatWaitsForThePrompt types the next
+// question while a chat's answer is written: it does not land on the
+// spinner's line, and the next prompt shows it, ready to edit or send.
+func TestTerminalTypingAheadInAChatWaitsForThePrompt(t *testing.T) {
+	s := ollama(t, "calculator.json", modeltest.Repeat(), modeltest.Pieces(4096), modeltest.Slow(1500*time.Millisecond))
+	term := startTerminal(t, invocation{args: []string{"chat", "--base-url", s.URL}, env: []string{"NO_COLOR=1"}})
+	term.waitText("> ")
+	term.enterLine("What is 17 * 23 + 4?")
+	term.waitText("thinking")
+	if _, err := term.master.Write([]byte("/tools")); err != nil {
+		t.Fatal(err)
+	}
+	term.waitText("= 395")
+	term.waitLastLine("> /tools")
+	// The spinner's line is erased once the answer comes: what was on
+	// it shows in what was written, not on the screen at the end.
+	if text := term.text(); strings.Index(text, "/tools") < strings.Index(text, "= 395") {
+		t.Errorf("what was typed ahead showed while the answer was written:\n%q", text)
+	}
+	term.enterLine("")
+	term.waitText("http_request") // the typed-ahead line ran
+	term.enterLine("/exit")
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d; the terminal shows:\n%s", code, strings.Join(term.lines(), "\n"))
+	}
+}

@@ -31,10 +31,10 @@ var (
 	// ErrNoAnswer is matched by the error of a run that reached a limit
 	// and could not get a final answer from the model.
 	ErrNoAnswer = errors.New("no final answer")
-	// ErrContextWindow is matched by the Err of the warning that the
-	// prompt nears or passes the model's context window, or was fitted
-	// to it.
-	ErrContextWindow = errors.New("the prompt nears or passes the model's context window")
+	// ErrFallbackTemplate is matched by the Err of the notice that a run
+	// goes on with the template of WithFallbackTemplate, the prompt of
+	// the first being longer than the model's context window.
+	ErrFallbackTemplate = errors.New("the prompt is longer than the model's context window; the smaller template is used")
 	// ErrPromptTooLarge is matched by the error of a run whose prompt grew
 	// past maxPromptBytes, far beyond any model's context window.
 	ErrPromptTooLarge = errors.New("the prompt is too large")
@@ -53,17 +53,33 @@ const maxPromptBytes = 16 << 20
 // concurrent use if its model, tools and hooks are.
 type Agent struct {
 	model  llms.Model
+	gen    model.Generator // model, as the agent calls it
 	reg    *tools.Registry
 	parser *parser.Parser
 	opts   options
 
 	constraints *constrain.Set // the registry's constraints, or nil
 	saidBinding atomic.Bool    // the trace was told how steps are bound
+	// fellBack says that a prompt of the template did not fit the
+	// model's context window: the runs use the fallback template.
+	fellBack atomic.Bool
 }
 
-// New returns an agent that asks model and calls the tools in reg, which
-// may be nil for none.
-func New(model llms.Model, reg *tools.Registry, opts ...Option) *Agent {
+// template returns the template of the text protocol: the fallback one
+// once a prompt of the first did not fit the context window.
+func (a *Agent) template() *prompt.Template {
+	if a.opts.fallback != nil && a.fellBack.Load() {
+		return a.opts.fallback
+	}
+	return a.opts.template
+}
+
+// New returns an agent that asks the model m and calls the tools in reg,
+// which may be nil for none. A model that is a model.Generator (those of
+// package model) is called through it, and tells the agent its usage,
+// stop reason, served model and server typed; any other llms.Model is
+// called through model.AsGenerator.
+func New(m llms.Model, reg *tools.Registry, opts ...Option) *Agent {
 	if reg == nil {
 		reg, _ = tools.NewRegistry()
 	}
@@ -72,11 +88,11 @@ func New(model llms.Model, reg *tools.Registry, opts ...Option) *Agent {
 		opt(&o)
 	}
 	if o.contextWindow == 0 {
-		if w, ok := model.(interface{ ContextWindow() int }); ok {
+		if w, ok := m.(model.Windowed); ok {
 			o.contextWindow = w.ContextWindow()
 		}
 	}
-	a := &Agent{model: model, reg: reg, parser: parser.New(reg), opts: o}
+	a := &Agent{model: m, gen: model.AsGenerator(m), reg: reg, parser: parser.New(reg), opts: o}
 	a.constraints = constraintsFor(o, a)
 	return a
 }
@@ -96,6 +112,8 @@ type runState struct {
 	tr     transcript
 	native bool // the run speaks the native protocol
 	turn   int  // the conversation's question number, or 0
+	// history is the conversation's earlier turns.
+	history []Turn
 
 	bytesPerToken   float64 // measured on the last prompt the server counted
 	sent            int     // the bytes of the last prompt sent
@@ -106,6 +124,7 @@ type runState struct {
 	fitSaid         bool    // the warning that says so was given
 	fitNewest       bool    // the newest observation was shortened, and the warning said so
 	warned          bool
+	fellBack        bool // the run went on with the fallback template
 	reminded        bool // a correction reminded the model of the format
 	iter            int  // the iteration of the last model call
 	lastErr         error
@@ -148,6 +167,11 @@ func (r *runState) emit(e event.Event) {
 
 func (r *runState) loop(ctx context.Context, history []Turn, question string) (*Result, error) {
 	a, res := r.a, r.res
+	r.history = history
+	if a.opts.fallback != nil && a.fellBack.Load() {
+		// An earlier run found the template too large for the window.
+		r.fellBack, res.FellBack = true, true
+	}
 	if a.opts.protocol == ProtocolNative || a.opts.protocol == ProtocolAuto {
 		r.tr, r.native = a.nativeMessages(history, question), true
 	} else {
@@ -284,7 +308,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	}
 	r.warnDropped(iter)
 	r.warnRefused(iter)
-	if err != nil && r.refit(iter, err) {
+	if err != nil && (r.fallBack(ctx, iter, err) || r.refit(iter, mr.attempts+1, err)) {
 		return r.ask(ctx, iter, forced)
 	}
 	r.iter = iter
@@ -307,7 +331,8 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	if mr.reasoning != "" {
 		reasoning = strings.TrimSpace(mr.reasoning + "\n" + reasoning)
 	}
-	reply := &Reply{Iteration: iter, Text: mr.text, Reasoning: reasoning, Duration: mr.duration, Usage: mr.usage}
+	reply := &Reply{Iteration: iter, Text: mr.text, Reasoning: reasoning, Duration: mr.duration, Usage: mr.usage,
+		Finish: mr.finish, FinishWord: mr.finishWord, Model: mr.model, Server: mr.server, Attempts: mr.attempts}
 	if r.native {
 		a.readNative(reply, mr)
 	} else {
@@ -350,7 +375,7 @@ func (r *runState) pastSteps() []parser.PastStep {
 // warnDropped says once a run which parameters the model's server refused
 // and the model now leaves out.
 func (r *runState) warnDropped(iter int) {
-	d, ok := r.a.model.(interface{ Dropped() []string })
+	d, ok := r.a.model.(model.Dropper)
 	if !ok {
 		return
 	}
@@ -368,6 +393,44 @@ func (r *runState) warnDropped(iter int) {
 	}
 }
 
+// fallBack makes the run go on with the fallback template (see
+// WithFallbackTemplate) when err says that the server found the prompt
+// longer than its context window, before the run's first step, and
+// reports whether it did, for the prompt to be sent again.
+func (r *runState) fallBack(ctx context.Context, iter int, err error) bool {
+	a := r.a
+	t, text := r.tr.(*textTranscript)
+	if a.opts.fallback == nil || r.fellBack || !text || len(t.entries) > 0 || !errors.Is(err, model.ErrContextOverflow) {
+		return false
+	}
+	a.fellBack.Store(true)
+	tmpl, err2 := r.bind(ctx, iter)
+	var next *textTranscript
+	if err2 == nil {
+		next, err2 = a.textTranscript(r.history, t.question, tmpl)
+	}
+	if err2 != nil {
+		return false
+	}
+	r.tr, r.fellBack, r.res.FellBack = next, true, true
+	said := "the prompt"
+	var me *model.Error
+	if errors.As(err, &me) && me.PromptTokens > 0 {
+		said = fmt.Sprintf("the prompt of %d tokens", me.PromptTokens)
+	}
+	window := ""
+	if errors.As(err, &me) && me.ContextTokens > 0 {
+		window = fmt.Sprintf(" of %d tokens", me.ContextTokens)
+	}
+	what := said + " does not fit the model's context window" + window
+	if errors.Is(err, model.ErrContextFull) {
+		what = said + " left the reply no room in the model's context window" + window
+	}
+	r.emit(event.Event{Kind: event.Notice, Iteration: iter, Err: fmt.Errorf("%w: %w", ErrFallbackTemplate, err),
+		Text: fmt.Sprintf("%s; the run goes on with the smaller template, %s", what, a.opts.fallback.Name())})
+	return true
+}
+
 // contextWindow returns the model's context window in tokens: what the
 // server said when it refused a prompt, else what the agent was told.
 func (r *runState) contextWindow() int {
@@ -382,8 +445,8 @@ func (r *runState) contextWindow() int {
 // how many tokens the prompt is (llama-server), or at least the window it
 // did not fit (Ollama): the tokens a byte are now known, or known to be
 // more than thought. It reports whether the prompt now fits, to be sent
-// again.
-func (r *runState) refit(iter int, err error) bool {
+// again as attempt attempt of the call, which a retry event says.
+func (r *runState) refit(iter, attempt int, err error) bool {
 	var me *model.Error
 	t, text := r.tr.(*textTranscript)
 	if r.refitted || !text || !errors.As(err, &me) || !errors.Is(err, model.ErrContextOverflow) || r.sent <= 0 ||
@@ -424,7 +487,7 @@ func (r *runState) refit(iter int, err error) bool {
 		msg = fmt.Sprintf("the reply filled the context window of %d tokens after %s; the prompt was %s, to leave the reply more room, and sent again",
 			w, said, left)
 	}
-	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: err, Text: msg})
+	r.emit(event.Event{Kind: event.Retry, Iteration: iter, Attempt: attempt, RetryReason: model.RetryPromptFitted, Err: err, Text: msg})
 	return true
 }
 
@@ -468,22 +531,29 @@ func (r *runState) checkWindow(ctx context.Context, iter int) {
 		if win.Cuts {
 			left += "; the server may drop its beginning, where the instructions are"
 		}
-		err := &model.Error{Fix: win.Fix, Hint: win.Hint,
-			Err: windowError(fmt.Sprintf("the prompt is about %d tokens, %s the context window of %d%s", tokens, where, w, left))}
-		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
+		r.warnWindow(iter, win, fmt.Sprintf("the prompt is about %d tokens, %s the context window of %d%s", tokens, where, w, left))
 	case left != "":
-		r.emit(event.Event{Kind: event.Warning, Iteration: iter, Err: ErrContextWindow,
-			Text: fmt.Sprintf("to fit the context window of %d tokens, the prompt %s", w, left)})
+		r.warnWindow(iter, model.WindowOf(ctx, r.a.model), fmt.Sprintf("to fit the context window of %d tokens, the prompt %s", w, left))
 	}
 }
 
+// warnWindow warns that the prompt nears or passes the context window, or
+// was fitted to it, as text says, with what the model knows of making the
+// window larger: the warning's Err is a *model.Error that matches
+// model.ErrContextOverflow.
+func (r *runState) warnWindow(iter int, win model.Window, text string) {
+	err := &model.Error{Fix: win.Fix, Detail: win.Detail, Hint: win.Hint, Err: windowError(text)}
+	r.emit(event.Event{Kind: event.Warning, Iteration: iter, Text: err.Error(), Err: err})
+}
+
 // windowError is the warning that the prompt nears or passes the context
-// window, saying which; it matches ErrContextWindow without its words.
+// window, or was fitted to it, in words that say which; it matches
+// model.ErrContextOverflow, whose words it does not take.
 type windowError string
 
 func (e windowError) Error() string { return string(e) }
 
-func (e windowError) Is(target error) bool { return target == ErrContextWindow }
+func (e windowError) Is(target error) bool { return target == model.ErrContextOverflow }
 
 // replyReserve is the part of a context window of w tokens kept for the
 // reply: Ollama counts the generated tokens in the window too.

@@ -241,10 +241,10 @@ func TestRetries(t *testing.T) {
 				}
 				return final("ok"), nil
 			})
-			var warnings int
+			var retries []event.Event
 			res, err := New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
-				if e.Kind == event.Warning {
-					warnings++
+				if e.Kind == event.Retry {
+					retries = append(retries, e)
 				}
 			})).Run(context.Background(), "q")
 			if (err != nil) != tt.wantErr || calls != tt.wantCalls {
@@ -257,8 +257,13 @@ func TestRetries(t *testing.T) {
 			if tt.wantErr && !errors.As(err, &me) {
 				t.Errorf("error %T is not a *model.Error", err)
 			}
-			if !tt.wantErr && warnings != tt.wantCalls-1 {
-				t.Errorf("got %d retry warnings, want %d", warnings, tt.wantCalls-1)
+			if want := tt.wantCalls - 1; len(retries) != want {
+				t.Errorf("got %d retry events, want %d", len(retries), want)
+			}
+			for i, e := range retries {
+				if e.Attempt != i+2 || e.Wait <= 0 || e.RetryReason == "" || e.Err == nil || !strings.Contains(e.Text, "retrying in") {
+					t.Errorf("retry event %d: attempt %d, wait %s, reason %q, %q", i+1, e.Attempt, e.Wait, e.RetryReason, e.Text)
+				}
 			}
 		})
 	}
@@ -307,7 +312,7 @@ func TestContextWindowWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warned) != 1 || !errors.Is(warned[0].Err, ErrContextWindow) || !strings.Contains(warned[0].Text, "context window of 2000") {
+	if len(warned) != 1 || !errors.Is(warned[0].Err, model.ErrContextOverflow) || !strings.Contains(warned[0].Text, "context window of 2000") {
 		t.Errorf("warnings = %+v, want one about the context window", warned)
 	}
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/model/cassette"
 	"github.com/react-agent/react-agent/agent/modeltest"
 
 	"bytes"
@@ -18,7 +19,7 @@ import (
 func TestRecordThenReplay(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	inner := scripted(action("add", `{"a": 1, "b": 2}`), final("3"))
-	rec, err := model.NewRecorder(inner, path)
+	rec, err := cassette.NewRecorder(inner, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestRecordThenReplay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rp, err := model.NewReplay(path)
+			rp, err := cassette.Open(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +63,7 @@ func TestRecordThenReplay(t *testing.T) {
 func TestReplayRunsOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "short.jsonl")
 	os.WriteFile(path, []byte(`{"response":{"content":"Thought: a\nAction: echo\nAction Input: {\"text\": \"x\"}"}}`+"\n"), 0o644)
-	rp, err := model.NewReplay(path)
+	rp, err := cassette.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestReplayRecordedErrors(t *testing.T) {
 	os.WriteFile(path, []byte(
 		`{"error":{"message":"HTTP 503: busy","status_code":503,"temporary":true}}`+"\n"+
 			`{"response":{"content":"Final Answer: ok"}}`+"\n"), 0o644)
-	rp, err := model.NewReplay(path)
+	rp, err := cassette.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,19 +98,19 @@ func TestNewReplayErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, "c.jsonl")
 			os.WriteFile(path, []byte(tt.content), 0o644)
-			_, err := model.NewReplay(path)
+			_, err := cassette.Open(context.Background(), path)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error = %v, want %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := model.NewReplay(filepath.Join(dir, "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := cassette.Open(context.Background(), filepath.Join(dir, "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("error = %v, want a missing file", err)
 	}
 }
 
 func TestReplayStreams(t *testing.T) {
-	m, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, err := cassette.Open(context.Background(), "../testdata/agent/demo.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,11 @@ func TestRecordACutStreamThenReplay(t *testing.T) {
 	s := modeltest.NewOllama(replies)
 	defer s.Close()
 	path := filepath.Join(t.TempDir(), "cut.jsonl")
-	rec, err := model.New(context.Background(), model.Config{BaseURL: s.URL, Record: path})
+	m, err := model.New(context.Background(), model.Config{BaseURL: s.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := cassette.NewRecorder(m, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +151,7 @@ func TestRecordACutStreamThenReplay(t *testing.T) {
 	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("the cassette is %v, %v; want it readable by its owner only", info.Mode(), err)
 	}
-	rp, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: path})
+	rp, err := cassette.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

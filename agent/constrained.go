@@ -56,21 +56,21 @@ type binding struct {
 func (r *runState) bind(ctx context.Context, iter int) (*prompt.Template, error) {
 	a := r.a
 	if a.opts.constrain == ConstrainOff || a.opts.constrain == "" || a.constraints == nil {
-		return a.opts.template, nil
+		return a.template(), nil
 	}
 	mode, how := model.Constraining(ctx, a.model)
 	switch {
 	case mode == model.ModeNone && a.opts.constrain == ConstrainOn:
 		return nil, fmt.Errorf("agent: %w: %s", model.ErrCannotConstrain, a.model)
 	case mode == model.ModeNone, mode == model.ModeSchema && a.opts.constrain != ConstrainOn:
-		return a.opts.template, nil
+		return a.template(), nil
 	}
 	if err := a.constraints.Build(ctx); err != nil {
 		return nil, fmt.Errorf("agent: writing the constraints of the tools: %w", err)
 	}
 	r.bound = &binding{step: a.constraints.Step(), object: !mode.Text()}
 	what := "the tool name and its arguments are bound by " + how + "; the thought stays free"
-	tmpl := a.opts.template
+	tmpl := a.template()
 	if r.bound.object {
 		r.bound.final = a.constraints.Final()
 		tmpl = tmpl.Object()

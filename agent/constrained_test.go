@@ -66,7 +66,7 @@ func sameRequest(a, b string) bool {
 type warnings []string
 
 func (w *warnings) event(e event.Event) {
-	if e.Kind == event.Warning || e.Kind == event.Notice {
+	if e.Kind == event.Warning || e.Kind == event.Notice || e.Kind == event.Retry {
 		*w = append(*w, e.Text)
 	}
 }

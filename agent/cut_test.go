@@ -10,6 +10,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/model/cassette"
 	"github.com/react-agent/react-agent/agent/modeltest"
 	"github.com/react-agent/react-agent/agent/trace"
 )
@@ -122,8 +123,12 @@ func TestReasoningSurvivesTheAgentsOwnCut(t *testing.T) {
 				s := start([]string{first, "Thought: done\nFinal Answer: 42"},
 					modeltest.Reject("stop"), modeltest.IgnoreStops(), modeltest.SeparateThinking())
 				defer s.Close()
-				cassette := filepath.Join(t.TempDir(), "run.jsonl")
-				m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, APIKey: "k", Model: "m", Record: cassette})
+				path := filepath.Join(t.TempDir(), "run.jsonl")
+				served, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, APIKey: "k", Model: "m"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := cassette.NewRecorder(served, path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -153,7 +158,7 @@ func TestReasoningSurvivesTheAgentsOwnCut(t *testing.T) {
 					false: "thinking:\n    " + thinking}[shown]; !strings.Contains(screen.String(), want) {
 					t.Errorf("the trace lacks the reasoning:\n%s", screen.String())
 				}
-				replay, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: cassette})
+				replay, err := cassette.Open(context.Background(), path)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -5,8 +5,11 @@
 //
 // The model is any langchaingo model (github.com/tmc/langchaingo/llms);
 // model.New (package agent/model) builds one for Ollama, OpenAI-compatible
-// servers, llamafile, Anthropic or Google AI, and can record a run to a
-// cassette that the "replay" provider plays back offline.
+// servers, llamafile, Anthropic or Google AI, which tells the agent its
+// usage, stop reason, served model and server typed (a model.Generator),
+// and package agent/model/cassette records a run to a cassette that it
+// plays back offline. A model call is made again only by the agent's
+// retry policy (see WithRetries), each time with an event.Retry.
 //
 //	m, err := model.New(ctx, model.Config{Provider: "ollama"})
 //	...

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/react-agent/react-agent/agent"
-	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/model/cassette"
 	"github.com/react-agent/react-agent/tools"
 )
 
@@ -16,7 +16,7 @@ import (
 // calculator does the arithmetic.
 func ExampleAgent_Run() {
 	ctx := context.Background()
-	m, err := model.New(ctx, model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, err := cassette.Open(ctx, "../testdata/agent/demo.jsonl")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -47,7 +47,7 @@ func ExampleAgent_Run() {
 // The event stream as JSON, one object a line, as the CLI's --json prints
 // it.
 func ExampleJSONLines() {
-	m, _ := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, _ := cassette.Open(context.Background(), "../testdata/agent/demo.jsonl")
 	reg, _ := tools.Builtins(tools.DefaultOptions())
 	write := event.JSONLines(os.Stdout)
 	a := agent.New(m, reg, agent.WithEvents(func(e event.Event) {
@@ -70,7 +70,7 @@ func ExampleJSONLines() {
 }
 
 func ExampleChat() {
-	m, _ := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../testdata/agent/demo.jsonl"})
+	m, _ := cassette.Open(context.Background(), "../testdata/agent/demo.jsonl")
 	reg, _ := tools.Builtins(tools.DefaultOptions())
 	chat := agent.NewChat(agent.New(m, reg), 20)
 	res, err := chat.Ask(context.Background(), "What is 17*23+4?")

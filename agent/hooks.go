@@ -62,6 +62,17 @@ type Reply struct {
 	Duration time.Duration
 	// Usage counts the call's tokens where the provider reports them.
 	Usage model.Usage
+	// Finish says why the reply ended, and FinishWord in the server's own
+	// word, when it said.
+	Finish     model.FinishReason
+	FinishWord string
+	// Model is the model the server says wrote the reply, or "".
+	Model string
+	// Server is the address of the server that answered, when known.
+	Server model.Address
+	// Attempts is how many times the call was made: 1 when it was not
+	// made again.
+	Attempts int
 
 	content string // the native protocol's reply text, without the call
 	callID  string // the native protocol's tool call ID

@@ -135,27 +135,21 @@ func (a *Agent) callNative(ctx context.Context, msgs []llms.MessageContent, with
 		ctx, cancel = context.WithTimeoutCause(ctx, a.opts.callTimeout, model.ErrTimeout)
 		defer cancel()
 	}
-	ctx = model.WithNotice(ctx, notice)
-	var opts []llms.CallOption
+	req := model.Request{Messages: msgs, OnNotice: notice}
 	if withTools {
-		opts = append(opts, llms.WithTools(a.toolDefinitions()))
+		req.Tools = a.toolDefinitions()
 	}
-	resp, err := a.model.GenerateContent(ctx, msgs, opts...)
+	reply, err := a.gen.Generate(ctx, req)
 	if err != nil {
 		if cause := context.Cause(ctx); errors.Is(cause, model.ErrTimeout) {
-			return generation{}, &model.Error{Err: model.ErrTimeout, Temporary: true}
+			return generation{}, &model.Error{Err: model.ErrTimeout, Temporary: true, Retry: model.RetryTimeout}
 		}
 		if withTools && toolsRefused(err) {
 			return generation{}, fmt.Errorf("agent: %w: %w", ErrToolsRefused, err)
 		}
 		return generation{}, err
 	}
-	if len(resp.Choices) == 0 {
-		return generation{}, &model.Error{Err: errors.New("the model returned no reply"), Temporary: true}
-	}
-	c := resp.Choices[0]
-	return generation{text: c.Content, reasoning: c.ReasoningContent, usage: model.UsageOf(c), calls: c.ToolCalls,
-		cut: model.AtTokenLimit(c.StopReason), model: model.ServedModel(c)}, nil
+	return generationOf(reply), nil
 }
 
 // toolsRefused reports whether a model's error says its server takes no

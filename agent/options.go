@@ -21,6 +21,7 @@ type options struct {
 	backoffInitial  time.Duration
 	backoffMax      time.Duration
 	template        *prompt.Template
+	fallback        *prompt.Template
 	system          string
 	hooks           hookList
 	events          []func(event.Event)
@@ -98,7 +99,12 @@ func WithCallTimeout(d time.Duration) Option {
 // WithRetries sets how many times a model call that failed transiently
 // (connection refused, timeout, HTTP 429 or 5xx) is retried (default 3),
 // and the first and the longest wait between attempts (default 500ms and
-// 10s); the waits grow exponentially with jitter.
+// 10s); the waits grow exponentially with jitter, or are what the
+// server's Retry-After asks, up to a minute. A call the model says to make
+// again at once (its model.Error's Retry: a parameter or a constraint the
+// server refused, now left out; a larger window; a new connection) is made
+// again besides, at most four times. Each call made again is an
+// event.Retry.
 func WithRetries(n int, initial, max time.Duration) Option {
 	return func(o *options) {
 		o.retries = max0(n)
@@ -118,6 +124,16 @@ func WithTemplate(t *prompt.Template) Option {
 			o.template = t
 		}
 	}
+}
+
+// WithFallbackTemplate gives the text protocol a second template, smaller
+// than the first, for a model whose context window the first does not fit
+// (a small model on a small window, say): when the server finds the first
+// prompt of a run, before any step, longer than its window, the run goes
+// on with t, and so does every run of the agent after it. A notice whose
+// Err matches ErrFallbackTemplate says so.
+func WithFallbackTemplate(t *prompt.Template) Option {
+	return func(o *options) { o.fallback = t }
 }
 
 // WithSystem appends extra context to the system part of the prompt, as

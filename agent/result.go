@@ -34,10 +34,14 @@ type Result struct {
 	// reports them.
 	Usage model.Usage `json:"usage"`
 	// Model is the model the server says wrote the last reply (see
-	// model.ServedModel), or "" when it did not say.
+	// model.Reply), or "" when it did not say.
 	Model string `json:"model,omitempty"`
 	// Duration is the wall time of the run.
 	Duration time.Duration `json:"duration_ns"`
+	// FellBack reports that the run went on with the fallback template
+	// (see WithFallbackTemplate), its first prompt being longer than the
+	// model's context window.
+	FellBack bool `json:"fell_back,omitempty"`
 	// ParseErrors counts the replies the parser could not read.
 	ParseErrors int `json:"parse_errors"`
 	// Recovered counts the text-protocol replies the tolerant parser read

@@ -253,7 +253,7 @@ func TestSilentServerIsTriedAgainOnce(t *testing.T) {
 				var warnings int
 				began := time.Now()
 				_, err = New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
-					if e.Kind == event.Warning {
+					if e.Kind == event.Retry && e.RetryReason == model.RetryIdle {
 						warnings++
 					}
 				})).Run(context.Background(), "q")
@@ -286,12 +286,12 @@ func TestAModelOllamaStoppedForRepeatingItselfIsTriedAgainOnce(t *testing.T) {
 			}
 			var warnings int
 			res, err := New(m, registry(t), fastRetries(), WithProtocol(protocol), WithEvents(func(e event.Event) {
-				if e.Kind == event.Warning {
+				if e.Kind == event.Retry && e.RetryReason == model.RetryIncomplete {
 					warnings++
 				}
 			})).Run(context.Background(), "q")
-			if !errors.Is(err, model.ErrRepeatLimit) || res.Answer != "" {
-				t.Fatalf("error = %v, answer %q; want model.ErrRepeatLimit and no answer", err, res.Answer)
+			if !errors.Is(err, model.ErrStreamCut) || res.Answer != "" {
+				t.Fatalf("error = %v, answer %q; want model.ErrStreamCut and no answer", err, res.Answer)
 			}
 			if srv.Calls() != 2 || warnings != 1 {
 				t.Errorf("the server got %d calls and the run gave %d warnings, want 2 calls and 1 warning", srv.Calls(), warnings)
@@ -364,7 +364,7 @@ func TestRateLimitsAreWaitedOut(t *testing.T) {
 			var warnings []string
 			start := time.Now()
 			res, err := New(m, registry(t), fastRetries(), WithEvents(func(e event.Event) {
-				if e.Kind == event.Warning {
+				if e.Kind == event.Retry && e.RetryReason == model.RetryRateLimited && e.Wait == time.Second {
 					warnings = append(warnings, e.Text)
 				}
 			})).Run(context.Background(), "q")

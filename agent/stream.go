@@ -100,8 +100,9 @@ type thinking struct {
 	shown bool         // a <think> tag was shown and not closed
 }
 
-// write is the langchaingo streaming function of reasoning.
-func (t *thinking) write(_ context.Context, reasoning, _ []byte) error {
+// write is the streaming function of reasoning (model.Request's
+// OnReasoning).
+func (t *thinking) write(_ context.Context, reasoning []byte) error {
 	t.text.Write(reasoning)
 	if t.show != nil && len(reasoning) > 0 {
 		if !t.shown {

@@ -210,7 +210,7 @@ func TestTheWindowWarningSaysWhatTheServerDoes(t *testing.T) {
 			}
 			var warned []event.Event
 			New(m, registry(t), append(tt.opts, WithMaxIterations(1), WithEvents(func(e event.Event) {
-				if e.Kind == event.Warning && errors.Is(e.Err, ErrContextWindow) {
+				if e.Kind == event.Warning && errors.Is(e.Err, model.ErrContextOverflow) {
 					warned = append(warned, e)
 				}
 			}))...).Run(context.Background(), question)
@@ -218,8 +218,8 @@ func TestTheWindowWarningSaysWhatTheServerDoes(t *testing.T) {
 			if len(warned) == 0 || !errors.As(warned[0].Err, &me) {
 				t.Fatalf("warnings %+v", warned)
 			}
-			if cuts := strings.Contains(warned[0].Text, "may drop its beginning"); cuts != tt.cuts || me.Fix != tt.fix || !strings.Contains(me.Hint, tt.hint) {
-				t.Errorf("warning %q, fix %v, hint %q; want the server said to cut %v, fix %v and %q", warned[0].Text, me.Fix, me.Hint, tt.cuts, tt.fix, tt.hint)
+			if cuts := strings.Contains(warned[0].Text, "may drop its beginning"); cuts != tt.cuts || me.Fix != tt.fix || !strings.Contains(me.Detail+me.Hint, tt.hint) {
+				t.Errorf("warning %q, fix %v, %q: %q; want the server said to cut %v, fix %v and %q", warned[0].Text, me.Fix, me.Detail, me.Hint, tt.cuts, tt.fix, tt.hint)
 			}
 		})
 	}

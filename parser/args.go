@@ -246,11 +246,11 @@ func (p *Parser) inputValue(input string, form inputForm) any {
 	return args
 }
 
-// args fits the arguments to the tool: a lone positional argument is
-// the input (a dict its arguments, anything else onto the primary
-// argument); more of them are the tool's arguments in order, or, when
-// the tool has fewer or the parser does not know it, a list onto the
-// primary one.
+// pyCallArgs fits the arguments of a call written as Python's to the
+// tool: a lone positional argument is the input (a dict its arguments,
+// anything else onto the primary argument); more of them are the tool's
+// arguments in order, or, when the tool has fewer or the parser does not
+// know it, a list onto the primary one.
 func (info *toolInfo) pyCallArgs(a pyArgs) map[string]any {
 	if len(a.pos) == 1 && a.kw == nil {
 		if obj, ok := a.pos[0].(map[string]any); ok {

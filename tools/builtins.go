@@ -148,7 +148,7 @@ func Builtins(opts Options) (*Registry, error) {
 		}
 		for _, p := range plugins {
 			if err := r.Register(p); err != nil {
-				return nil, fmt.Errorf("tools config %s: %w", o.ToolsConfig, err)
+				return nil, &ConfigError{File: o.ToolsConfig, Err: err}
 			}
 		}
 	}

@@ -97,6 +97,9 @@ func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, er
 			return "", fmt.Errorf("http_request: %s %s: %w (%v); loopback, private and other non-public addresses are refused in this run",
 				req.Method, req.URL.Redacted(), ErrBlockedAddress, unwrapURLError(err))
 		}
+		if err := unreachable(httpRequestName, "", req.URL, unwrapURLError(err)); errors.Is(err, ErrUnreachable) {
+			return "", err
+		}
 		return "", fmt.Errorf("http_request: %s %s: %w", req.Method, req.URL.Redacted(), unwrapURLError(err))
 	}
 	defer resp.Body.Close()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"syscall"
 	"time"
 
@@ -99,4 +100,96 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 		b.omitted += int64(len(p))
 	}
 	return len(p), nil
+}
+
+// ErrUnreachable is matched (with errors.Is) by the error of a tool call
+// whose server could not be reached: no network, a name that does not
+// resolve, a connection refused, reset or timed out, a proxy that does
+// not answer. See [UnreachableError].
+var ErrUnreachable = errors.New("could not be reached")
+
+// UnreachableError is the error of a web_search or http_request call whose
+// server could not be reached. Its message is written for the model, which
+// reads it as the observation; a program that shows it to people says
+// what to do with Tool, Host and Cause.
+type UnreachableError struct {
+	// Tool is the tool's name: "web_search" or "http_request".
+	Tool string
+	// Host is the host that could not be reached, or the proxy's when
+	// the proxy could not be.
+	Host string
+	// Proxy says that the proxy in between could not be reached.
+	Proxy bool
+	// Engine is the search engine's name ("duckduckgo", "searxng") when
+	// the host is the search engine's; empty for another server.
+	Engine string
+	// Err is the network's error.
+	Err error
+}
+
+func (e *UnreachableError) Error() string {
+	what := e.Host
+	switch {
+	case e.Proxy:
+		what = "the proxy " + e.Host
+	case e.Engine != "":
+		what = "the search engine (" + e.Host + ")"
+	}
+	msg := fmt.Sprintf("%s: %s could not be reached (%s)", e.Tool, what, e.Cause())
+	if e.Tool == webSearchName {
+		return msg + "; searching is not possible now: answer from what you know, and say that you could not search"
+	}
+	return msg + "; check the address, or answer without it"
+}
+
+// Unwrap returns ErrUnreachable and the network's error.
+func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
+
+// Cause says in a few words why the host could not be reached.
+func (e *UnreachableError) Cause() string { return networkCause(e.Err) }
+
+// networkCause names in a few words the network failure err is, or ""
+// when it is none.
+func networkCause(err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "no such host"
+	case errors.As(err, &dns) && dns.IsTimeout:
+		return "the name could not be looked up in time"
+	case errors.As(err, &dns):
+		return "the name could not be looked up"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.ENETUNREACH):
+		return "no route to the network"
+	case errors.Is(err, syscall.EHOSTUNREACH):
+		return "no route to the host"
+	case errors.As(err, &op) && op.Op == "dial" && op.Timeout():
+		return "the connection timed out"
+	case errors.As(err, &op) && (op.Op == "dial" || op.Op == "proxyconnect"):
+		return "the connection failed"
+	}
+	return ""
+}
+
+// unreachable returns err, the error of a request of tool to u, as an
+// *UnreachableError when it is a network failure, and as it is otherwise;
+// engine names the search engine u is, if any.
+func unreachable(tool, engine string, u *url.URL, err error) error {
+	if networkCause(err) == "" || IsBlockedAddress(err) {
+		return err
+	}
+	e := &UnreachableError{Tool: tool, Host: u.Hostname(), Engine: engine, Err: err}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "proxyconnect" {
+		e.Proxy = true
+		if op.Addr != nil {
+			e.Host = op.Addr.String()
+		}
+	}
+	return e
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/configerr"
 	"github.com/react-agent/react-agent/tools/escape"
 
 	"gopkg.in/yaml.v3"
@@ -121,11 +122,13 @@ func (c *commandLine) split(s string) error {
 // integer, boolean, object, array or any. The file may also hold an "mcp" section of MCP
 // servers, which package tools/mcp reads, and no tools. It must be a
 // regular file of at most [MaxConfigFile] bytes.
+//
+// Its errors are *ConfigError values.
 func LoadPlugins(path string, opts Options) ([]Tool, error) {
 	opts = opts.withDefaults()
 	data, err := bounded.ReadFile(path, MaxConfigFile)
 	if err != nil {
-		return nil, fmt.Errorf("tools config: %w", err)
+		return nil, &ConfigError{Err: err}
 	}
 	var file pluginFile
 	if strings.EqualFold(filepath.Ext(path), ".json") {
@@ -138,13 +141,13 @@ func LoadPlugins(path string, opts Options) ([]Tool, error) {
 		err = dec.Decode(&file)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("tools config %s: %w", path, err)
+		return nil, &ConfigError{File: path, Err: configerr.Locate(data, err)}
 	}
 	if len(file.Tools) == 0 {
 		if file.MCP != nil {
 			return nil, nil // MCP servers only
 		}
-		return nil, fmt.Errorf("tools config %s: no tools declared; expected a top-level \"tools\" list, or an \"mcp\" section of MCP servers", path)
+		return nil, &ConfigError{File: path, Err: errors.New(`no tools declared; expected a top-level "tools" list, or an "mcp" section of MCP servers`)}
 	}
 	dir := filepath.Dir(path)
 	var tools []Tool
@@ -152,16 +155,35 @@ func LoadPlugins(path string, opts Options) ([]Tool, error) {
 	for i, spec := range file.Tools {
 		p, err := newPlugin(spec, dir, opts)
 		if err != nil {
-			return nil, fmt.Errorf("tools config %s: tool %d (%q): %w", path, i+1, spec.Name, err)
+			return nil, &ConfigError{File: path, Err: fmt.Errorf("tool %d (%q): %w", i+1, spec.Name, err)}
 		}
 		if slices.Contains(names, p.Name()) {
-			return nil, fmt.Errorf("tools config %s: tool %d: the name %q is declared twice", path, i+1, spec.Name)
+			return nil, &ConfigError{File: path, Err: fmt.Errorf("tool %d: the name %q is declared twice", i+1, spec.Name)}
 		}
 		names = append(names, p.Name())
 		tools = append(tools, p)
 	}
 	return tools, nil
 }
+
+// ConfigError is an error of [LoadPlugins]: a tools file that cannot be
+// read, or has a mistake in it, which Err says.
+type ConfigError struct {
+	// File is the tools file's path, or "" when Err names it.
+	File string
+	// Err says what is wrong.
+	Err error
+}
+
+func (e *ConfigError) Error() string {
+	if e.File == "" {
+		return "tools config: " + e.Err.Error()
+	}
+	return "tools config " + e.File + ": " + e.Err.Error()
+}
+
+// Unwrap returns what is wrong.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // plugin is a tool that runs an external command.
 type plugin struct {

@@ -169,7 +169,7 @@ func TestBadPluginConfigs(t *testing.T) {
 	}{
 		{name: "a YAML syntax error", file: "t.yaml", content: "tools: [", wantErr: "yaml:"},
 		{name: "a JSON syntax error", file: "t.json", content: `{"tools": [}`, wantErr: "invalid character"},
-		{name: "an unknown field", file: "t.yaml", content: "tools:\n  - name: x\n    descripton: typo\n", wantErr: "field descripton not found"},
+		{name: "an unknown field", file: "t.yaml", content: "tools:\n  - name: x\n    descripton: typo\n", wantErr: `unknown key "descripton"`},
 		{name: "an unknown JSON field", file: "t.json", content: `{"tools": [{"name": "x", "cmd": "ls"}]}`, wantErr: `unknown field "cmd"`},
 		{name: "no tools", file: "t.yaml", content: "# nothing\ntools: []\n", wantErr: `no tools declared; expected a top-level "tools" list, or an "mcp" section of MCP servers`},
 		{name: "a bad name", file: "t.yaml", content: "tools:\n  - name: two words\n    description: d\n    command: ls\n", wantErr: `tool 1 ("two words"): name must start with a letter`},

@@ -100,6 +100,9 @@ func (s *webSearch) Call(ctx context.Context, args map[string]any) (string, erro
 	default:
 		results, err = s.duckduckgo(ctx, query)
 	}
+	if errors.Is(err, ErrUnreachable) {
+		return "", err // it names the tool
+	}
 	if err != nil {
 		return "", fmt.Errorf("web_search: %w", err)
 	}
@@ -120,6 +123,9 @@ func (s *webSearch) fetch(ctx context.Context, u string, accept string) (data []
 	req.Header.Set("Accept", accept)
 	resp, err := s.client.Do(req)
 	if err != nil {
+		if err := unreachable(webSearchName, s.engine, req.URL, unwrapURLError(err)); errors.Is(err, ErrUnreachable) {
+			return nil, false, err
+		}
 		return nil, false, fmt.Errorf("%s: %w", s.engine, unwrapURLError(err))
 	}
 	defer resp.Body.Close()

@@ -28,6 +28,8 @@ func advise(err error) string { return adviseStop(err, "", false) }
 func adviseStop(err error, stop event.StopReason, chat bool) string {
 	msg := tidy("", err.Error())
 	var me *model.Error
+	var unreachable *tools.UnreachableError
+	var long *agent.WaitTooLongError
 	var mcpStart *mcp.StartError
 	var mcpConfig *mcp.ConfigError
 	var more string
@@ -40,12 +42,12 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 		msg, more = "the time limit of the run ran out before the model gave an answer", "raise --timeout to allow more"
 	case errors.Is(err, model.ErrCannotConstrain):
 		more = constrainAdvice
-	case errors.Is(err, agent.ErrContextWindow):
-		// The model says what makes its window larger, if anything does.
-		more = "lower --max-observation"
-		if errors.As(err, &me) && me.Fix == model.SettingNumCtx {
-			more = "raise --num-ctx or lower --max-observation"
-		}
+	case errors.Is(err, model.ErrContextOverflow) && errors.As(err, &me):
+		// The model says what makes its window larger, if anything does:
+		// said once, with the flags that do it.
+		msg, more = tidy("", model.Brief(me)), windowAdvice(me)
+	case errors.As(err, &long):
+		msg, more = tidy("", err.Error()), "try again once that time is past"
 	case errors.Is(err, model.ErrNoServer) && errors.As(err, &me):
 		msg, more = nothingAnswered(me), "or check --base-url, or pass --provider to say which server it is"
 	case errors.As(err, &me):
@@ -70,6 +72,8 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 		more = "move it aside (mv LOG LOG.damaged, with its -wal and -shm files) and the next run starts a new log; sqlite3 LOG .recover may save what it holds"
 	case errors.Is(err, logs.ErrNotALog):
 		more = "--log-db (or REACT_AGENT_LOG_DB, or log-db in the config file) takes the path of a log, or of a file that does not exist yet; leave it out for the usual log, or pass --no-log"
+	case errors.As(err, &unreachable):
+		msg, more = unreachableAdvice(unreachable)
 	case errors.Is(err, tools.ErrShellDisabled):
 		// The tool's own message is written for the model.
 		msg, more = "shell: "+tools.ErrShellDisabled.Error(), "pass --allow-shell to let the agent run shell commands"
@@ -112,13 +116,12 @@ func adviseStop(err error, stop event.StopReason, chat bool) string {
 // which flag changes what its Fix names, or in a chat which command.
 func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 	p, _ := model.Lookup(e.Provider)
-	if cause := networkCause(e); cause != "" && e.Hint != "" {
+	if cause := networkCause(e); cause != "" && e.Detail != "" {
 		// What could not be reached and why, without the client's
 		// request line: "cannot reach Ollama at URL (connection refused)".
-		what, todo, _ := strings.Cut(e.Hint, ": ")
-		msg = fmt.Sprintf("%s: %s (%s)", e.Provider, what, cause)
-		if todo != "" {
-			msg += ": " + todo
+		msg = fmt.Sprintf("%s: %s (%s)", e.Provider, e.Detail, cause)
+		if e.Hint != "" {
+			msg += ": " + e.Hint
 		}
 	}
 	switch e.Fix {
@@ -166,12 +169,15 @@ func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 		}
 		return msg, fmt.Sprintf("check the model's name (%s) and the sampling options", choose)
 	case model.SettingProvider:
-		if errors.Is(e, model.ErrUnknownServer) {
+		switch {
+		case errors.Is(e, model.ErrUnknownServer):
 			return msg, "pass --provider to say which server it is: " + list(model.Names())
+		case errors.Is(e, model.ErrWrongServer) && e.Fitting != "":
+			return tidy("", model.Brief(e)), "pass --provider " + e.Fitting
 		}
 		return msg, "check --provider"
 	case model.SettingNumCtx:
-		return msg, "raise --num-ctx (if the model takes it), or lower --max-observation"
+		return tidy("", model.Brief(e)), windowAdvice(e)
 	case model.SettingTemperature:
 		return msg, "raise --temperature (0.7, say), leave out --constrain on, or try another model"
 	case model.SettingTimeout:
@@ -186,6 +192,22 @@ func modelAdvice(e *model.Error, msg string, chat bool) (string, string) {
 		return msg, "record the run again with --record FILE against a model"
 	}
 	return msg, ""
+}
+
+// windowAdvice says, with the flags that do it, what makes room for a
+// prompt that nears or passes the context window, as the model error e
+// knows it: a larger window where the client asks for it (--num-ctx), or
+// the server's own words for it, or nothing; and always a prompt that
+// holds less. Every warning and error of the window says it so.
+func windowAdvice(e *model.Error) string {
+	const less = "lower --max-observation"
+	switch {
+	case e.Fix == model.SettingNumCtx:
+		return "raise --num-ctx (if the model takes it), or " + less
+	case e.Hint != "":
+		return e.Hint + ", or " + less
+	}
+	return less
 }
 
 // nothingAnswered says that nothing answered at the address where a
@@ -233,9 +255,10 @@ func networkCause(err error) string {
 
 // withHints passes each event on to fn, followed by a note for the
 // person at the terminal where the observation of a tool call is written
-// for the model: the shell tool is off, and only a flag turns it on.
+// for the model: the shell tool is off, and only a flag turns it on; a
+// server the tool calls could not be reached, and what to check.
 func withHints(fn func(event.Event)) func(event.Event) {
-	said := false
+	said, saidNet := false, false
 	return func(e event.Event) {
 		fn(e)
 		if e.Kind == event.Observation && errors.Is(e.Err, tools.ErrShellDisabled) && !said {
@@ -243,19 +266,40 @@ func withHints(fn func(event.Event)) func(event.Event) {
 			fn(event.Event{Kind: event.Notice, Turn: e.Turn, Iteration: e.Iteration,
 				Text: "the model asked for the shell, which is off: pass --allow-shell to let it run commands (each one asked first)"})
 		}
+		var unreachable *tools.UnreachableError
+		if e.Kind == event.Observation && errors.As(e.Err, &unreachable) && !saidNet {
+			saidNet = true
+			msg, more := unreachableAdvice(unreachable)
+			fn(event.Event{Kind: event.Notice, Turn: e.Turn, Iteration: e.Iteration, Text: msg + "; " + more})
+		}
 	}
 }
 
 // notices passes each event on to fn, but for the agent's notices (how
-// the server binds the steps, say) unless verbose: they tell how the run
-// goes where nothing is amiss, a detail for -v. The JSON events and the
-// log keep them.
+// the server binds the steps, say) and the calls made again at once for
+// what another line says or nothing failed (a parameter or a constraint
+// the server refused, a window that grew, a kept-alive connection the
+// server closed), unless verbose: they tell how the run goes where
+// nothing is amiss, a detail for -v. The JSON events and the log keep
+// them. The notice that the run uses the compact prompt is shown: it is
+// not the prompt the settings say.
 func notices(verbose bool, fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
-		if e.Kind != event.Notice || verbose {
+		if verbose || errors.Is(e.Err, agent.ErrFallbackTemplate) || e.Kind != event.Notice && !(e.Kind == event.Retry && quietRetry(e.RetryReason)) {
 			fn(e)
 		}
 	}
+}
+
+// quietRetry reports whether a call made again for reason is a detail for
+// -v: another line says what changed, or nothing failed.
+func quietRetry(reason model.RetryReason) bool {
+	switch reason {
+	case model.RetryParameterDropped, model.RetryConstraintDropped, model.RetryWindowGrown, model.RetryStaleConnection,
+		model.RetryStopsInReasoning:
+		return true
+	}
+	return false
 }
 
 // advised passes each event on to fn with the message of an error or a
@@ -264,7 +308,7 @@ func advised(chat bool, fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
 		// A retried call's warning stays brief: the advice comes once,
 		// with the error that ends the run.
-		if e.Kind == event.Error && e.Err != nil || e.Kind == event.Warning && errors.Is(e.Err, agent.ErrContextWindow) {
+		if e.Kind == event.Error && e.Err != nil || e.Kind == event.Warning && errors.Is(e.Err, model.ErrContextOverflow) {
 			e.Text = adviseStop(e.Err, e.StopReason, chat)
 		}
 		fn(e)

@@ -44,17 +44,27 @@ func TestTheShellOffIsSaidOnScreen(t *testing.T) {
 	}
 }
 
-// TestAModelOllamaStopsForLoopingIsToldWhatToChange runs a model that
-// Ollama stops for writing one token over and over: the call is made
-// twice, and the error says what Ollama did and which flags to change.
-func TestAModelOllamaStopsForLoopingIsToldWhatToChange(t *testing.T) {
+// TestAReplyOllamaCutIsToldAsSuch runs a model whose reply Ollama ends
+// with no "done" message, as it does when the model writes one token over
+// and over and when its runner fails: the call is made twice, and the
+// error says what is known (the reply was cut before the server finished
+// it), both causes and where to look, and does not send the person to
+// the temperature.
+func TestAReplyOllamaCutIsToldAsSuch(t *testing.T) {
 	t.Parallel()
 	s := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.Misbehave(modeltest.RepeatLimit))
 	defer s.Close()
 	got := args("-q", "--no-log", "--base-url", s.URL, "What is 6 * 7?").run(t)
-	if got.code != 1 || s.Calls() != 2 || !strings.Contains(got.stderr, "Ollama stopped it, as it does when the model writes one token more than 30 times in a row") ||
-		!strings.Contains(got.stderr, "raise --temperature") {
-		t.Fatalf("want exit 1 after 2 calls, with what Ollama did and --temperature; %d calls\n%s", s.Calls(), got)
+	if got.code != 1 || s.Calls() != 2 {
+		t.Fatalf("want exit 1 after 2 calls; %d calls\n%s", s.Calls(), got)
+	}
+	for _, want := range []string{"the reply ended before the server finished it", "more than 30 times in a row", "runner", "fails", "the server's log"} {
+		if !strings.Contains(got.stderr, want) {
+			t.Errorf("the error does not say %q\n%s", want, got)
+		}
+	}
+	if strings.Contains(got.stderr, "temperature") {
+		t.Errorf("the error sends the person to the temperature\n%s", got)
 	}
 }
 
@@ -108,5 +118,49 @@ func TestAServersErrorReachesTheTerminalEscaped(t *testing.T) {
 	got := args("--no-log", "--provider", "ollama", "--base-url", srv.URL, "-m", "m", "What?").run(t)
 	if got.code != 1 || strings.ContainsAny(got.stderr, "\x1b\x07") || !strings.Contains(got.stderr, "for you") {
 		t.Fatalf("want the server's message, escaped\n%q", got.stderr)
+	}
+}
+
+// TestTheWindowIsAdvisedOneWay runs a question too large for the context
+// window asked of Ollama: the warning that the prompt passes the window,
+// and the error that ends the run (the model's refusal of a prompt that
+// cannot fit), say what to do the same way, once each: the command line's
+// words with its flags, not those and the library's besides. The review
+// found it said three ways ("raise --num-ctx or lower --max-observation",
+// "raise --num-ctx (if the model takes it), …", "ask for a larger context
+// window, or for less").
+func TestTheWindowIsAdvisedOneWay(t *testing.T) {
+	t.Parallel()
+	s := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.ContextSize(32768))
+	defer s.Close()
+	question := "Sum these: " + strings.Repeat("1 + ", 5000) + "1"
+	got := args("--no-log", "--base-url", s.URL, "-m", "m", "--num-ctx", "2048", question).run(t)
+	const advice = "raise --num-ctx (if the model takes it), or lower --max-observation"
+	if got.code != 1 || !strings.Contains(got.stderr, "warning: the prompt is about") || !strings.Contains(got.stderr, "error: ") {
+		t.Fatalf("want a warning that the prompt passes the window, and the error that ends the run\n%s", got)
+	}
+	if n := strings.Count(got.stderr, advice); n != 2 {
+		t.Errorf("the advice %q is said %d times, want once in the warning and once in the error\n%s", advice, n, got)
+	}
+	for _, other := range []string{"ask for a larger context window", "or for less", "raise --num-ctx or"} {
+		if strings.Contains(got.stderr, other) {
+			t.Errorf("the window is advised another way too: %q\n%s", other, got)
+		}
+	}
+	if !strings.Contains(got.stderr, "the model takes up to 32768 tokens") {
+		t.Errorf("what the model knows of its window is lost\n%s", got)
+	}
+}
+
+// TestAWaitPastTheCapIsSaidOnce: a server that asks to be called again in
+// longer than a run waits ends the run at once, and the person is told
+// what it asked, once.
+func TestAWaitPastTheCapIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	s := modeltest.NewOpenAI([]string{"Final Answer: 42"}, modeltest.Fail(1, 429), modeltest.RetryAfter(7200))
+	defer s.Close()
+	got := args("--no-log", "--provider", "openai", "--base-url", s.URL+"/v1", "-m", "m", "What is 6 * 7?").run(t)
+	if got.code != 1 || s.Calls() != 1 || strings.Count(got.stderr, "2h0m0s") != 1 || !strings.Contains(got.stderr, "try again once that time is past") {
+		t.Fatalf("want exit 1 after 1 call, saying once that the server asked for 2h0m0s; %d calls\n%s", s.Calls(), got)
 	}
 }

@@ -26,6 +26,7 @@ func askCommand() *command {
 		examples: `  react-agent ask --replay testdata/agent/demo.jsonl "What is 17 * 23 + 4?"
   react-agent "What is the population of Tokyo divided by 1000?"
   react-agent --provider llamacpp "Who wrote Dune?"
+  react-agent -T calculator "What is 2**10 / 4?"   (the calculator alone)
   react-agent --provider openai --base-url http://127.0.0.1:1234/v1 "Hi"
   echo "Who wrote Dune?" | react-agent ask -q
   react-agent --json "What is 2**10?" > events.jsonl

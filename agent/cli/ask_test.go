@@ -149,7 +149,7 @@ func TestExitStatus(t *testing.T) {
 			"17 * 23 + 4 = 395\n", "max_iterations"},
 		{"no answer at all exits 3", "endless_actions.json", []modeltest.Option{modeltest.Repeat()}, []string{"--max-iterations", "2"}, 3,
 			"", "did not give a final answer"},
-		{"a model the server does not have exits 1", "calculator.json", []modeltest.Option{modeltest.Model("other")}, nil, 1,
+		{"a model the server does not have exits 1", "calculator.json", []modeltest.Option{modeltest.Model("other")}, []string{"-m", "qwen2.5:7b"}, 1,
 			"", "not found"},
 		{"a bad flag exits 2", "calculator.json", nil, []string{"--max-iterations", "zero"}, 2, "", `--max-iterations takes a whole number, like 10; got "zero"`},
 	}

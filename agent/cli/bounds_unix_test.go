@@ -54,9 +54,10 @@ func TestEveryInputHasABound(t *testing.T) {
 		{"--config at a device", []string{"settings", "--config", "/dev/zero"}, nil, 2, "/dev/zero is a character device, not a file"},
 		{"--config at a FIFO", []string{"settings", "--config", fifo}, nil, 2, "is a named pipe (FIFO), not a file"},
 		{"--config past its bound", []string{"settings", "--config", large}, nil, 2, "is larger than 1 MiB"},
-		{"--mcp-config at a device", append(append([]string{"ask", "--mcp-config", "/dev/zero"}, demo...), "hi"), nil, 1, "/dev/zero is a character device, not a file"},
-		{"--tools-config at a FIFO", append(append([]string{"ask", "--tools-config", fifo}, demo...), "hi"), nil, 1, "is a named pipe (FIFO), not a file"},
+		{"--mcp-config at a device", append(append([]string{"ask", "--mcp-config", "/dev/zero"}, demo...), "hi"), nil, 2, "/dev/zero is a character device, not a file"},
+		{"--tools-config at a FIFO", append(append([]string{"ask", "--tools-config", fifo}, demo...), "hi"), nil, 2, "is a named pipe (FIFO), not a file"},
 		{"parse's stdin without end", []string{"parse"}, endless{}, 1, "standard input is larger than 16 MiB"},
+		{"tool's input from stdin without end", []string{"tool", "calculator"}, endless{}, 1, "standard input is larger than 1 MiB"},
 		{"parse --jsonl's line without end", []string{"parse", "--jsonl"}, endless{}, 1, "stdin line 1 is longer than 16 MiB"},
 		{"parse --tools at a device", []string{"parse", "--tools", "/dev/zero"}, strings.NewReader("Final Answer: 4"), 2, "/dev/zero is a character device, not a file"},
 		{"parse --score at a device", []string{"parse", "--score", "/dev/zero"}, nil, 2, "/dev/zero is a character device, not a file"},
@@ -79,5 +80,32 @@ func TestEveryInputHasABound(t *testing.T) {
 				t.Fatal("still reading after a minute")
 			}
 		})
+	}
+}
+
+// TestCtrlCStopsToolWaitingForItsInput runs tool with its input piped
+// from a pipe nobody closes: Ctrl-C stops the wait, as it stops a run.
+func TestCtrlCStopsToolWaitingForItsInput(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	sigs := &fakeSignals{}
+	done := make(chan outcome, 1)
+	go func() { done <- runWithStdin(t, invocation{args: []string{"tool", "calculator"}, signals: sigs}, r) }()
+	for deadline := time.Now().Add(10 * time.Second); !sigs.interrupt(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("tool never listened for Ctrl-C")
+		}
+	}
+	select {
+	case got := <-done:
+		if got.code != exitInterrupted {
+			t.Errorf("want exit 130\n%s", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still reading stdin after Ctrl-C")
 	}
 }

@@ -60,8 +60,9 @@ func runChat(c *call, f *agentFlags) error {
 	if interactive {
 		s.greet()
 	}
-	read, closeReader := c.questionReader(interactive)
+	read, closeReader, confirming := c.questionReader(interactive)
 	defer closeReader()
+	s.confirming = confirming
 	return s.converse(&chat, read, c.sigs, interactive)
 }
 
@@ -94,11 +95,14 @@ func (s *session) greet() {
 }
 
 // questionReader returns the function that reads the chat's next
-// question, nil at the end of input, and what closes the reader. A
-// person at a terminal gets line editing and history (arrow keys, Ctrl-R)
-// and lines continued with a backslash; elsewhere the questions are read
-// a line at a time, and a prompt is shown when stdin is a terminal.
-func (c *call) questionReader(interactive bool) (read func() (*string, error), closeFn func()) {
+// question, nil at the end of input, what closes the reader, and what a
+// confirmation calls before it asks, and the function it returns after
+// (nil: nothing to do). A person at a terminal gets line editing and
+// history (arrow keys, Ctrl-R) and lines continued with a backslash, and
+// what they type while an answer is written waits, unseen, for the next
+// prompt; elsewhere the questions are read a line at a time, and a prompt
+// is shown when stdin is a terminal.
+func (c *call) questionReader(interactive bool) (read func() (*string, error), closeFn func(), confirming func() (done func())) {
 	stdin, stderr, sigs := c.stdin, c.stderr, c.sigs
 	if f, ok := stdin.(*os.File); !ok || !interactive || f != os.Stdin {
 		lines := newLineReader(stdin, maxChatLine)
@@ -107,13 +111,17 @@ func (c *call) questionReader(interactive bool) (read func() (*string, error), c
 				fmt.Fprint(stderr, "> ")
 			}
 			return nextLine(lines, sigs)
-		}, func() {}
+		}, func() {}, nil
 	}
 	// The editor puts the terminal in raw mode, where Enter sends a
 	// carriage return and nothing typed is shown; it is in that mode
 	// only while a question is typed, and in the person's own mode while
 	// an answer is written and a confirmation asked.
+	// While an answer is written, the echo is off: what is typed then
+	// is not drawn over the trace's spinner, and the next prompt shows
+	// it, ready to edit.
 	own, ownErr := liner.TerminalMode()
+	quiet, loud, flush := quietTerminal(os.Stdin)
 	edit := liner.NewLiner()
 	raw, rawErr := liner.TerminalMode()
 	editing := func(on bool) {
@@ -122,31 +130,42 @@ func (c *call) questionReader(interactive bool) (read func() (*string, error), c
 			raw.ApplyMode()
 		case !on && ownErr == nil:
 			own.ApplyMode()
+			quiet()
 		}
 	}
 	editing(false)
+	confirming = func() func() {
+		flush() // what was typed ahead answers no confirmation
+		loud()
+		return quiet
+	}
 	// Ctrl-C clears the line being typed, as in a shell, and says how to
 	// leave: Ctrl-D or /exit ends the session.
 	edit.SetCtrlCAborts(true)
 	return func() (*string, error) {
-		type result struct {
-			line *string
-			err  error
-		}
-		done := make(chan result, 1)
-		go func() {
-			editing(true)
-			line, err := editLine(edit, stderr)
-			editing(false)
-			done <- result{line, err}
-		}()
-		select {
-		case r := <-done:
-			return r.line, r.err
-		case <-sigs: // Ctrl-C before the terminal was put in raw mode
-			return nil, errInterrupted
-		}
-	}, func() { edit.Close() }
+			type result struct {
+				line *string
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				editing(true)
+				line, err := editLine(edit, stderr)
+				editing(false)
+				done <- result{line, err}
+			}()
+			select {
+			case r := <-done:
+				return r.line, r.err
+			case <-sigs: // Ctrl-C before the terminal was put in raw mode
+				return nil, errInterrupted
+			}
+		}, func() {
+			edit.Close()
+			if ownErr == nil {
+				own.ApplyMode() // the echo on, as it was
+			}
+		}, confirming
 }
 
 // converse answers the questions read returns, and runs the chat's
@@ -319,6 +338,14 @@ func chatModel(s *session, chat **agent.Chat, arg string) (bool, error) {
 	if err := checkModelName(arg); err != nil {
 		return false, err
 	}
+	switch err := s.checkServed(ctx, s.flags.model, arg, ""); {
+	case isUsage(err):
+		return false, &usageError{fmt.Errorf("%s: %w; the chat goes on with %s", arg, err, s.describeModel(ctx))}
+	case err != nil:
+		// A server down now may be up for the next question: the
+		// name is taken, and what was not asked is said.
+		fmt.Fprintf(s.stderr, "(%s; the name is taken all the same)\n", s.forTerminal(s.stderr, err.Error()))
+	}
 	was := s.flags.model.Model
 	s.flags.model.Model = arg
 	if err := s.switchAgent(ctx, chat); err != nil {
@@ -396,7 +423,7 @@ func (s *session) describeModel(ctx context.Context) string {
 	case err != nil:
 		return s.forTerminal(s.stderr, named)
 	case r.Provider.Name == "replay":
-		return s.forTerminal(s.stderr, "the model recorded in "+s.flags.model.Replay)
+		return s.forTerminal(s.stderr, "the model recorded in "+s.flags.cassette.replay)
 	}
 	where := r.Provider.Name
 	if r.URL != "" {

@@ -33,7 +33,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
 			t.Parallel()
-			s := ollama(t, "calculator.json", modeltest.Repeat())
+			s := ollama(t, "calculator.json", modeltest.Repeat(), modeltest.Models("qwen2.5:7b", "llama3.1:8b"))
 			got := invocation{args: []string{"chat", "-q", "--base-url", s.URL}, stdin: tt.line + "\n"}.run(t)
 			if got.code != 0 || !strings.Contains(got.stderr, tt.want) {
 				t.Fatalf("want exit 0 and %q\n%s", tt.want, got)
@@ -68,7 +68,7 @@ func TestChatCommandsAreNeverQuestions(t *testing.T) {
 // conversation so far.
 func TestChatChangesItsModelAndOptions(t *testing.T) {
 	t.Parallel()
-	s := ollama(t, "calculator.json", modeltest.Repeat())
+	s := ollama(t, "calculator.json", modeltest.Repeat(), modeltest.Models("qwen2.5:7b", "other:1b"))
 	got := invocation{args: []string{"chat", "-q", "--base-url", s.URL},
 		stdin: "What is 17 * 23 + 4?\n/model other:1b\n/set parameter repeat_penalty 1.2\nAnd plus one?\n"}.run(t)
 	if got.code != 0 || s.Calls() != 4 {
@@ -95,7 +95,8 @@ func TestChatBannerNamesTheModel(t *testing.T) {
 
 // TestChatSaysWhenNoModelWasNamed: a chat with a recording, or with a
 // llama-server and no model named, says so rather than show an empty name
-// or a placeholder.
+// or a placeholder: the model the llama-server serves, when it says, or
+// else that none was named.
 func TestChatSaysWhenNoModelWasNamed(t *testing.T) {
 	t.Parallel()
 	demo := root + "/testdata/agent/demo.jsonl"
@@ -107,7 +108,11 @@ func TestChatSaysWhenNoModelWasNamed(t *testing.T) {
 	s := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat())
 	defer s.Close()
 	got = invocation{args: []string{"chat", "--provider", "llamacpp", "--base-url", s.URL}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
-	if want := "Chatting with the model that llamacpp at " + s.URL + " serves, as none was named.\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
+	if want := "Chatting with modeltest.gguf on llamacpp at " + s.URL + ".\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
+		t.Errorf("want %q\n%s", want, got)
+	}
+	got = invocation{args: []string{"chat", "--provider", "llamacpp", "--base-url", "http://127.0.0.1:9"}, stdin: "/exit\n", terminal: true, width: 80}.run(t)
+	if want := "Chatting with the model that llamacpp at http://127.0.0.1:9 serves, as none was named.\n"; got.code != 0 || !strings.HasPrefix(got.stderr, want) {
 		t.Errorf("want %q\n%s", want, got)
 	}
 }

@@ -274,6 +274,8 @@ func flagBefore(fs *pflag.FlagSet, word string) *pflag.Flag {
 func (e *env) flagValues(f *pflag.Flag, args []string) (vals []candidate, files bool) {
 	var words []string
 	switch c, ok := f.Value.(completedValue); {
+	case f.Name == "tool":
+		words = e.toolNamesOf(args) // the plugins' too
 	case ok:
 		words = c.completions()
 	case f.Name == "provider":
@@ -301,6 +303,9 @@ func (e *env) servedModels(args []string) []string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	if f.cassette.replay != "" && !fs.Changed("provider") {
+		f.model.Provider = "replay" // as ask reads it
+	}
 	if e.findProvider(ctx, fs, &f.model) != nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,12 +18,13 @@ import (
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/configerr"
 )
 
 // notSettings are the flags that neither a REACT_AGENT_* variable nor the
 // config file may set: each is a choice for one run (--yes never runs a
 // command unasked by surprise), or names where settings come from.
-var notSettings = []string{"yes", "json", "record", "replay", "config", "continue", "cid", "attach", "help"}
+var notSettings = []string{"yes", "json", "record", "replay", "config", "continue", "cid", "attach", "help", "force"}
 
 // settingNames are the flags of fs that a REACT_AGENT_* variable or the
 // config file may set, in the order they are applied: provider comes
@@ -69,6 +71,8 @@ func (e *env) defaultConfigPath() string {
 type configFile struct {
 	path   string
 	values map[string][]string
+	// lines are the lines of the settings' keys, for messages.
+	lines map[string]int
 	// defaults are the default models by provider, from default-model;
 	// an older file's model is the default of the provider the file
 	// names, or of Ollama (see legacyOwner).
@@ -106,7 +110,7 @@ func (e *env) loadConfig(path string) (configFile, error) {
 	if !explicit {
 		path = e.defaultConfigPath()
 	}
-	cf := configFile{path: path, values: map[string][]string{}, defaults: map[string]string{}}
+	cf := configFile{path: path, values: map[string][]string{}, defaults: map[string]string{}, lines: map[string]int{}}
 	if path == "" {
 		return cf, nil
 	}
@@ -119,37 +123,38 @@ func (e *env) loadConfig(path string) (configFile, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`): %w", path, err)
+		return cf, usagef("config file %s, %w; it must be a YAML mapping of settings, like `max-iterations: 5`", path, configerr.Locate(data, err))
 	}
 	if len(doc.Content) == 0 {
 		return cf, nil // an empty file
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return cf, fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`)", path)
+		return cf, usagef("config file %s is not a YAML mapping of settings (like `max-iterations: 5`)", path)
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, v := top.Content[i].Value, top.Content[i+1]
+		cf.lines[key] = top.Content[i].Line
 		switch {
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
 			continue
 		case key == defaultModelKey:
 			if err := cf.readDefaults(v); err != nil {
-				return cf, err
+				return cf, &usageError{err}
 			}
 			continue
 		case v.Kind == yaml.SequenceNode:
 			var items []string
 			for _, item := range v.Content {
 				if item.Kind != yaml.ScalarNode {
-					return cf, fmt.Errorf("config file %s: %s must be a list of single values, as on the command line", path, key)
+					return cf, usagef("config file %s, line %d: %s must be a list of single values, as on the command line", path, item.Line, key)
 				}
 				items = append(items, item.Value)
 			}
 			cf.values[key] = items
 			continue
 		case v.Kind != yaml.ScalarNode:
-			return cf, fmt.Errorf("config file %s: %s must be a single value, as on the command line", path, key)
+			return cf, usagef("config file %s, line %d: %s must be a single value, as on the command line", path, v.Line, key)
 		}
 		cf.values[key] = []string{v.Value}
 	}
@@ -188,21 +193,32 @@ func (cf configFile) readDefaults(v *yaml.Node) error {
 	return nil
 }
 
-// check reports a key of the file that is no setting of fs.
+// check reports a key of the file that is no setting of fs, the first in
+// the file.
 func (cf configFile) check(fs *pflag.FlagSet) error {
 	names := settingNames(fs)
-	for key := range cf.values {
+	keys := slices.SortedFunc(maps.Keys(cf.values), func(a, b string) int { return cf.lines[a] - cf.lines[b] })
+	for _, key := range keys {
 		switch {
 		case key == defaultModelKey:
 		case key == "yes":
-			return fmt.Errorf("config file %s: \"yes\" cannot be set in a config file, so that a command never runs unasked by surprise; pass --yes on the command line", cf.path)
+			return fmt.Errorf("%s: \"yes\" cannot be set in a config file, so that a command never runs unasked by surprise; pass --yes on the command line", cf.at(key))
 		case slices.Contains(notSettings, key):
-			return fmt.Errorf("config file %s: %q is chosen for one run, not in a config file; pass --%s on the command line", cf.path, key, key)
+			return fmt.Errorf("%s: %q is chosen for one run, not in a config file; pass --%s on the command line", cf.at(key), key, key)
 		case !slices.Contains(names, key) && !isSetting(key):
-			return fmt.Errorf("config file %s: unknown setting %q%s (react-agent settings lists them all)", cf.path, key, didYouMean(key, slices.Compact(slices.Sorted(slices.Values(append(names, allSettings()...))))))
+			return fmt.Errorf("%s: unknown setting %q%s (react-agent settings lists them all)", cf.at(key), key, didYouMean(key, slices.Compact(slices.Sorted(slices.Values(append(names, allSettings()...))))))
 		}
 	}
 	return nil
+}
+
+// at names the line of the file that sets the setting called key, for a
+// message: "config file PATH, line 3".
+func (cf configFile) at(key string) string {
+	if n := cf.lines[key]; n > 0 {
+		return fmt.Sprintf("config file %s, line %d", cf.path, n)
+	}
+	return "config file " + cf.path
 }
 
 // isSetting reports whether name is a setting of any command, so that one
@@ -269,7 +285,7 @@ func (e *env) applySettings(fs *pflag.FlagSet) (configFile, error) {
 			continue
 		}
 		if len(values) > 1 && !repeatable {
-			return cf, usagef("config file %s: %s must be a single value, as on the command line", cf.path, name)
+			return cf, usagef("%s: %s must be a single value, as on the command line", cf.at(name), name)
 		}
 		if p := fs.Lookup("provider"); p != nil && (name == "base-url" || name == "api-key") {
 			prov, _ := model.Lookup(p.Value.String())
@@ -282,7 +298,7 @@ func (e *env) applySettings(fs *pflag.FlagSet) (configFile, error) {
 				v = filepath.Join(filepath.Dir(cf.path), v) // Relative to the file.
 			}
 			if err := setFlag(fs, name, v); err != nil {
-				return cf, usagef("config file %s: %v", cf.path, err)
+				return cf, usagef("%s: %v", cf.at(name), err)
 			}
 		}
 		fs.SetAnnotation(name, sourceAnnotation, []string{cf.path})
@@ -383,7 +399,7 @@ func writeDefaultModel(path, provider, name string, remove bool) (moved string, 
 	err = editConfig(path, func(top *yaml.Node) error {
 		defaults := valueOf(top, defaultModelKey)
 		if defaults != nil && defaults.Kind != yaml.MappingNode {
-			return fmt.Errorf("config file %s: %s must map providers to their default models", path, defaultModelKey)
+			return usagef("config file %s: %s must map providers to their default models", path, defaultModelKey)
 		}
 		legacy := valueOf(top, "model")
 		if defaults == nil {
@@ -496,14 +512,14 @@ func editConfig(path string, edit func(top *yaml.Node) error) error {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`): %w", path, err)
+		return usagef("config file %s, %w; it must be a YAML mapping of settings, like `max-iterations: 5`: fix it, then try again", path, configerr.Locate(data, err))
 	}
 	if len(doc.Content) == 0 {
 		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return fmt.Errorf("config file %s is not a YAML mapping of settings (like `max-iterations: 5`)", path)
+		return usagef("config file %s is not a YAML mapping of settings (like `max-iterations: 5`): fix it, then try again", path)
 	}
 	if err := edit(top); err != nil {
 		return err

@@ -125,3 +125,56 @@ func TestAContinuedConversationGetsNoKeyMeantForAnother(t *testing.T) {
 		}
 	}
 }
+
+// systemPrompt returns the system prompt of the chat call n (from 0) that
+// the fake server s took.
+func systemPrompt(t *testing.T, s *modeltest.Server, n int) string {
+	t.Helper()
+	msgs, _ := s.Request(n)["messages"].([]any)
+	if len(msgs) == 0 {
+		t.Fatalf("call %d has no messages", n)
+	}
+	first, _ := msgs[0].(map[string]any)
+	text, _ := first["content"].(string)
+	return text
+}
+
+// TestAContinuedConversationKeepsHowItWasHeld asks a question with the
+// compact prompt, the calculator alone and the text protocol, then goes on
+// with -c and nothing else: the next question is asked the same way, as
+// settings -c shows; a flag that changes one of them wins, and is said.
+func TestAContinuedConversationKeepsHowItWasHeld(t *testing.T) {
+	final := "Thought: I know it.\nFinal Answer: 4"
+	s := modeltest.NewOllama([]string{final, final, final}, modeltest.Model("held:1b"))
+	t.Cleanup(s.Close)
+	db := filepath.Join(t.TempDir(), "logs.db")
+	env := []string{"REACT_AGENT_LOG_DB=" + db}
+	first := invocation{args: []string{"-q", "--base-url", s.URL, "-m", "held:1b", "--prompt", "compact", "-T", "calculator", "What is 2+2?"}, env: env}.run(t)
+	if first.code != 0 {
+		t.Fatalf("the first run failed\n%s", first)
+	}
+	compact := systemPrompt(t, s, 0)
+	if !strings.HasPrefix(compact, "Answer the question.") || !strings.Contains(compact, "- calculator:") || strings.Contains(compact, "web_search") {
+		t.Fatalf("the first run's prompt is not the compact one with the calculator alone:\n%s", compact)
+	}
+	id := conversationOf(t, db)
+
+	got := invocation{args: []string{"settings", "-c"}, env: env}.run(t)
+	for name, want := range map[string]string{"prompt": "compact", "tool": "calculator", "protocol": "text", "lang": "en", "model": "held:1b"} {
+		if value, source := settingLine(got.stdout, name); value != want || source != "conversation "+id {
+			t.Errorf("settings -c shows %s %q from %q; want %q from the conversation\n%s", name, value, source, want, got)
+		}
+	}
+
+	again := invocation{args: []string{"-c", "And times 10?"}, env: env}.run(t)
+	if again.code != 0 || systemPrompt(t, s, 1) != compact || strings.Contains(again.stderr, "as it was held, but for") {
+		t.Errorf("-c did not ask as the conversation was held:\n%s\n%s", systemPrompt(t, s, 1), again)
+	}
+
+	changed := invocation{args: []string{"-c", "--prompt", "full", "And plus 1?"}, env: env}.run(t)
+	full := systemPrompt(t, s, 2)
+	if changed.code != 0 || strings.HasPrefix(full, "Answer the question.") || strings.Contains(full, "web_search") ||
+		!strings.Contains(changed.stderr, "going on with conversation "+id+" as it was held, but for --prompt full (it had compact)") {
+		t.Errorf("-c --prompt full did not change the prompt alone, or did not say so:\n%s\n%s", full, changed)
+	}
+}

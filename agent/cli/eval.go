@@ -63,6 +63,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
 	f.toolFlags = addToolFlags(fs)
+	addToolChoice(fs, f.toolFlags)
 	addYes(fs, f.toolFlags)
 	return f
 }
@@ -133,6 +134,9 @@ func runEval(c *call, f *evalFlags) error {
 		}
 	}
 	base, err := builtins(f.tools())
+	if err == nil {
+		base, err = chooseTools(base, f.chosen.names, asGiven(c.fs, "tool"))
+	}
 	if err != nil {
 		return err
 	}
@@ -224,7 +228,7 @@ func (r *runFailures) keep(run evalpkg.Runner) evalpkg.Runner {
 // reply filled the window or the server stopped it for repeating itself,
 // answered wrongly.
 func failedToRun(err error) bool {
-	if errors.Is(err, agent.ErrRepeatedParseError) || errors.Is(err, model.ErrContextFull) || errors.Is(err, model.ErrRepeatLimit) {
+	if errors.Is(err, agent.ErrRepeatedParseError) || errors.Is(err, model.ErrContextFull) || errors.Is(err, model.ErrStreamCut) {
 		return false
 	}
 	return !errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, context.DeadlineExceeded)
@@ -289,16 +293,16 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, 
 		if t.Protocol == evalpkg.Constrained {
 			protocol, constrain = agent.ProtocolText, agent.ConstrainOn
 		}
-		cassette := evalpkg.Cassette(t, q)
+		name := evalpkg.Cassette(t, q)
 		var m llms.Model
 		var err error
 		if f.replay != "" {
-			m, err = model.New(ctx, model.Config{Provider: "replay", Replay: filepath.Join(f.replay, cassette)})
+			m, err = openModel(ctx, model.Config{Provider: "replay"}, cassetteFlags{replay: filepath.Join(f.replay, name)})
 		} else {
 			m, err = models.get(ctx, t.Given(), func(ctx context.Context) (llms.Model, error) { return f.openModel(ctx, e, t.Given()) })
 		}
 		if err == nil && f.record != "" {
-			m, err = model.NewRecorder(m, filepath.Join(f.record, cassette))
+			m, err = recorded(m, filepath.Join(f.record, name))
 		}
 		if err != nil {
 			return evalpkg.Result{}, err

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
+
+	"github.com/react-agent/react-agent/agent/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with what the tests get")
@@ -230,5 +232,28 @@ func TestHelpTakesEveryCommandItLists(t *testing.T) {
 	}
 	if got := args("help", "nope").run(t); got.code != exitUsage || !strings.Contains(got.stderr, `no command or topic "nope"; react-agent help lists them`) {
 		t.Errorf("help nope: want exit 2 and where the names are\n%s", got)
+	}
+}
+
+// TestTheHelpSaysTheBoundsOfAModelReply checks that help safety, help
+// limits and help providers name the bound the client sets on a line of
+// a streamed reply, and no other: they once named bounds that
+// langchaingo's clients had and ours did not (512 KB, 64 KiB).
+func TestTheHelpSaysTheBoundsOfAModelReply(t *testing.T) {
+	bound := fmt.Sprintf("%d MiB", model.MaxLineBytes>>20)
+	for _, name := range []string{"safety", "limits", "providers"} {
+		text, ok := topic(name)
+		if !ok {
+			t.Fatalf("no help %s", name)
+		}
+		flat := strings.Join(strings.Fields(text), " ")
+		if !strings.Contains(flat, "line of a streamed reply") || !strings.Contains(flat, bound) {
+			t.Errorf("help %s does not say that a line of a streamed reply is bound to %s", name, bound)
+		}
+		for _, old := range []string{"512 KB", "64 KiB"} {
+			if strings.Contains(flat, "line") && strings.Contains(flat, old+")") {
+				t.Errorf("help %s names a bound of a line the client does not set: %s", name, old)
+			}
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -19,6 +21,8 @@ type logsFlags struct {
 	log                 *logFlags
 	limit               int
 	json, answer        bool
+	// yes deletes a conversation named by the start of its ID unasked.
+	yes bool
 }
 
 // addLogsFlags adds the flags of logs to fs.
@@ -32,7 +36,10 @@ func addLogsFlags(fs *pflag.FlagSet) *logsFlags {
 		fs.BoolVar(&f.json, "json", false, "print JSON rather than text")
 		fs.BoolVarP(&f.answer, "answer", "r", false, "with show (or alone), print only the latest answer of the conversation, as llm's logs -r does")
 	})
-	grouped(fs, "Log flags", func() { f.log = addLogFlags(fs, false) })
+	grouped(fs, "Log flags", func() {
+		f.log = addLogFlags(fs, false)
+		fs.BoolVar(&f.yes, "yes", false, "with delete, delete the conversation the start of an ID names without asking")
+	})
 	addConfigFlag(fs)
 	return f
 }
@@ -49,11 +56,13 @@ func logsCommand() *command {
   react-agent logs show 3f9a
   react-agent logs -r   (the latest answer alone)
   react-agent logs delete 3f9a2c1b7d4e
+  react-agent logs delete 3f9a --yes   (the start of an ID, unasked)
   react-agent logs path
 
 "logs" lists the latest conversations; "logs show" prints one whole, as
 the trace showed it (the latest when no ID is given; the start of an ID
-will do); "logs delete" deletes one; "logs path" prints where the log is.
+will do); "logs delete" deletes one: the start of its ID is asked about
+first, on a terminal, or needs --yes; "logs path" prints where the log is.
 
 "logs -q" lists the conversations that hold every word given, in any
 order, each also as the start of a longer word (tok finds Tokyo); case
@@ -160,6 +169,9 @@ func runLogs(c *call, f *logsFlags) error {
 		return logs.WriteList(stdout, list, c.width(stdout))
 	case sub == "delete":
 		id, err := store.Resolve(ctx, rest[0])
+		if err == nil && id != rest[0] && !f.yes {
+			err = c.confirmDelete(ctx, store, rest[0], id)
+		}
 		if err == nil {
 			err = store.Delete(ctx, id)
 		}
@@ -270,4 +282,53 @@ func (e *env) conversationIDs() []candidate {
 		cands = append(cands, candidate{s.ID, firstLine(cell(s.Question))})
 	}
 	return cands
+}
+
+// confirmDelete asks whether to delete the conversation id, which the
+// start of an ID, given, names: a slip of a few characters would delete
+// another conversation than the one meant. It asks on the terminal (stdin,
+// or the controlling one), showing the conversation's first question and
+// its runs; without a terminal to ask on, the deletion is refused, saying
+// to pass the whole ID or --yes.
+func (c *call) confirmDelete(ctx context.Context, store *logs.Store, given, id string) error {
+	runs, err := store.Runs(ctx, id)
+	if err != nil {
+		return err
+	}
+	what := id
+	if len(runs) > 0 {
+		what = fmt.Sprintf("%s, %q (%s)", id, firstLine(cell(runs[0].Question)), plural(len(runs), "run", "runs"))
+	}
+	in, out, closeTTY := c.askTerminal()
+	defer closeTTY()
+	if in == nil {
+		return usagef("%s is the start of conversation %s; with no terminal to ask on, pass the whole ID, or --yes to delete it", given, what)
+	}
+	fmt.Fprintf(out, "Delete conversation %s? [y/N] ", what)
+	answer, err := bufio.NewReader(io.LimitReader(in, 1<<10)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return nil
+	}
+	if errors.Is(err, io.EOF) {
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintf(c.stderr, "react-agent: conversation %s is kept\n", id)
+	return exitError(exitFailure)
+}
+
+// askTerminal returns where a question to the person is asked: stdin and
+// stderr when stdin is a terminal, else the controlling terminal; a nil
+// in when there is neither.
+func (e *env) askTerminal() (in io.Reader, out io.Writer, closeFn func()) {
+	if e.terminal(e.stdin) {
+		return e.stdin, e.stderr, func() {}
+	}
+	if tty, err := e.openTTY(); err == nil {
+		return tty, tty, func() { tty.Close() }
+	}
+	return nil, nil, func() {}
 }

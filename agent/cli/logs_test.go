@@ -47,6 +47,7 @@ type logSummary struct {
 	Question string `json:"question"`
 	Runs     int    `json:"runs"`
 	Status   string `json:"status"`
+	Provider string `json:"provider"`
 	Model    string `json:"model"`
 }
 
@@ -599,5 +600,85 @@ func TestTheListOfConversationsFitsTheTerminal(t *testing.T) {
 	}
 	if piped := run(t, invocation{args: []string{"logs"}, env: env}); len(piped.stdout) <= len(got.stdout) {
 		t.Errorf("in a pipe, the list keeps no more than at 80 columns:\n%s", piped.stdout)
+	}
+}
+
+// TestALogNamesNoPlaceholderModel runs a question against a llama-server
+// that does not answer, with no model named: the log shows the provider
+// alone, as no model was asked for, not llama-server's placeholder
+// "default"; with a model named, that model.
+func TestALogNamesNoPlaceholderModel(t *testing.T) {
+	t.Parallel()
+	_, env := dataHome(t)
+	for _, flags := range [][]string{nil, {"-m", "toy"}} {
+		in := invocation{args: append(append([]string{"-q", "--provider", "llamacpp", "--base-url", "http://127.0.0.1:9"}, flags...), "What is 2+2?"), env: env}
+		if got := in.run(t); got.code != exitFailure {
+			t.Fatalf("the run did not fail\n%s", got)
+		}
+	}
+	list := listLog(t, env)
+	if len(list) != 2 || list[0].Model != "toy" || list[1].Model != "" || list[1].Provider != "llamacpp" {
+		t.Errorf("logs lists %+v", list)
+	}
+	if got := mustRun(t, invocation{args: []string{"logs"}, env: env}); strings.Contains(got.stdout, "default") {
+		t.Errorf("the list shows a placeholder model:\n%s", got.stdout)
+	}
+}
+
+// TestLogsDeleteAsksAboutTheStartOfAnID deletes conversations by the
+// start of their IDs, which a slip would make another's: on a terminal
+// the person is asked, showing the conversation; without one, the
+// deletion is refused unless --yes; the whole ID deletes unasked.
+func TestLogsDeleteAsksAboutTheStartOfAnID(t *testing.T) {
+	t.Parallel()
+	_, env := dataHome(t)
+	for range 4 {
+		mustRun(t, invocation{args: append(append([]string{"ask", "-q"}, demo...), "What is 17 * 23 + 4?"), env: env})
+	}
+	var ids []string
+	for _, s := range listLog(t, env) {
+		ids = append(ids, s.ID)
+	}
+	exists := func(id string) bool {
+		for _, s := range listLog(t, env) {
+			if s.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	tests := []struct {
+		name     string
+		which    int  // the conversation to delete, in the list
+		prefix   bool // the start of its ID, not the whole
+		flags    []string
+		terminal bool
+		stdin    string
+		code     int
+		says     string
+		deleted  bool
+	}{
+		{"the start of an ID without a terminal is refused", 0, true, nil, false, "", exitUsage,
+			"is the start of conversation %s, \"What is 17 * 23 + 4?\" (1 run); with no terminal to ask on, pass the whole ID, or --yes to delete it", false},
+		{"the start of an ID on a terminal is asked about, and kept on no", 1, true, nil, true, "n\n", exitFailure,
+			"Delete conversation %s, \"What is 17 * 23 + 4?\" (1 run)? [y/N] react-agent: conversation %[1]s is kept", false},
+		{"the start of an ID on a terminal is deleted on yes", 1, true, nil, true, "y\n", 0, "deleted conversation %s", true},
+		{"the start of an ID with --yes is deleted unasked", 2, true, []string{"--yes"}, false, "", 0, "deleted conversation %s", true},
+		{"the whole ID is deleted unasked", 3, false, nil, false, "", 0, "deleted conversation %s", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := ids[tt.which]
+			arg := id
+			if tt.prefix {
+				arg = id[:6]
+			}
+			in := invocation{args: append([]string{"logs", "delete", arg}, tt.flags...), env: env, terminal: tt.terminal, stdin: tt.stdin, width: 80}
+			got := in.run(t)
+			says := fmt.Sprintf(tt.says, id)
+			if got.code != tt.code || !strings.Contains(got.stderr, says) || exists(id) == tt.deleted {
+				t.Errorf("want exit %d, %q, deleted %v\n%s", tt.code, says, tt.deleted, got)
+			}
+		})
 	}
 }

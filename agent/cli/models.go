@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -66,6 +67,7 @@ func (e *env) withEnv(cfg model.Config) model.Config {
 type modelsFlags struct {
 	model model.Config
 	json  bool
+	force bool
 }
 
 // addModelsFlags adds the flags of models to fs.
@@ -76,6 +78,7 @@ func addModelsFlags(fs *pflag.FlagSet) *modelsFlags {
 		fs.BoolVar(&f.json, "json", false, `print a JSON list, [{"name": …}], rather than a name a line`)
 	})
 	addConfigFlag(fs)
+	addForce(fs, &f.force)
 	return f
 }
 
@@ -89,10 +92,11 @@ func modelsCommand() *command {
   react-agent models --base-url http://127.0.0.1:8080   (any kind of server)
   react-agent models --json
   react-agent models default llama3.1:8b   (kept in the config file)
+  react-agent models default llama3.1:8b --force   (the server is down)
 
 The model ask and chat use unless --model says otherwise is marked
 (default); "models default NAME" makes NAME that model of the provider in
-force: each provider has its own.
+force, once its server said it serves NAME: each provider has its own.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addModelsFlags(fs)
@@ -158,7 +162,7 @@ func runModels(c *call, f *modelsFlags) error {
 	m.DefaultModel = cf.defaultModel
 	prov, _ := model.Lookup(m.Provider)
 	if len(c.args) == 2 {
-		return c.setDefaultModel(cf.path, *m, c.args[1])
+		return c.setDefaultModel(cf.path, *m, c.args[1], f.force)
 	}
 	def := c.defaultModel(*m)
 	if len(c.args) == 1 {
@@ -205,15 +209,27 @@ func runModels(c *call, f *modelsFlags) error {
 }
 
 // setDefaultModel makes name the default model of m's provider in the
-// config file at path, and warns when the provider's server does not
-// serve it.
-func (c *call) setDefaultModel(path string, m model.Config, name string) error {
+// config file at path, once the provider's server said it serves it; a
+// name it does not serve is refused, with the name meant, and the default
+// stays as it was. With force, or where the server cannot say (it lists
+// no models, or serves whatever it is asked for), the name is kept
+// without asking.
+func (c *call) setDefaultModel(path string, m model.Config, name string, force bool) error {
 	stderr := c.stderr
 	if err := checkModelName(name); err != nil {
 		return err
 	}
 	if path == "" {
 		path = c.configPath(c.fs)
+	}
+	if !force {
+		if err := c.checkServed(c.ctx, m, name, "--force"); err != nil {
+			msg := fmt.Sprintf("%s; the default model of %s stays %s", err, m.Provider, escape.Visible(c.defaultModel(m)))
+			if isUsage(err) {
+				return usagef("%s", msg)
+			}
+			return errors.New(msg)
+		}
 	}
 	moved, err := writeDefaultModel(path, m.Provider, name, false)
 	if err != nil {
@@ -223,26 +239,68 @@ func (c *call) setDefaultModel(path string, m model.Config, name string) error {
 		fmt.Fprintf(stderr, "react-agent: %s\n", c.forTerminal(stderr, moved))
 	}
 	fmt.Fprintf(stderr, "the default model of %s is %s from now on (%s: in %s)\n", m.Provider, c.forTerminal(stderr, name), defaultModelKey, path)
-	if m.Provider == "llamacpp" {
-		return nil // llama-server serves the one model it loaded, whatever it is asked for
-	}
-	names, err := model.List(c.ctx, c.withEnv(m))
-	if err != nil {
-		return nil // no server to ask now: the model is asked for when it is used
-	}
+	return nil
+}
+
+// checkServed asks m's server whether it serves the model called name,
+// as the ollama CLI does before it uses one, and returns nil when it does,
+// or when the server cannot say: a provider that lists no models, or
+// llama-server, which serves the one it loaded whatever it is asked for.
+// A name it does not serve is a usage error with the name meant; a
+// server that cannot be asked is an error that says to start it, or to
+// pass force, a flag, to go on without asking (when force is not "").
+func (e *env) checkServed(ctx context.Context, m model.Config, name, force string) error {
 	prov, _ := model.Lookup(m.Provider)
+	switch prov.Name {
+	case "llamacpp", "anthropic", "replay":
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cfg := e.withEnv(m)
+	where := prov.Name
+	if r, err := model.Resolve(cfg, e.getenv); err == nil && r.URL != "" {
+		where += " at " + model.Redact(r.URL)
+	}
+	names, err := model.List(ctx, cfg)
+	if err != nil {
+		// The model's error is not wrapped: its advice is for a run.
+		why := networkCause(err)
+		if why == "" {
+			why = model.Brief(err)
+		}
+		msg := fmt.Sprintf("cannot ask %s whether it serves %s (%s)", where, escape.Visible(name), why)
+		if force != "" {
+			msg += fmt.Sprintf("; start the server, or pass %s to go on without asking", force)
+		}
+		return errors.New(msg)
+	}
 	if slices.ContainsFunc(names, func(n string) bool { return prov.SameModel(n, name) }) {
 		return nil
 	}
-	fmt.Fprintf(stderr, "react-agent: %s does not serve %s", m.Provider, c.forTerminal(stderr, name))
+	msg := fmt.Sprintf("%s does not serve %s", where, escape.Visible(name))
 	switch near := nearest(name, modelChoices(prov, names)); {
 	case near != "":
-		fmt.Fprintf(stderr, "; did you mean %s?", c.forTerminal(stderr, near))
-	case m.Provider == "ollama":
-		fmt.Fprintf(stderr, " yet: ollama pull %s", c.forTerminal(stderr, name))
+		msg += fmt.Sprintf("; did you mean %s?", escape.Visible(near))
+	case len(names) == 0:
+		msg += "; it serves no model yet"
+	case len(names) > 10:
+		msg += fmt.Sprintf("; it serves %s and %d more (react-agent models lists them)", escape.Visible(strings.Join(names[:10], ", ")), len(names)-10)
+	default:
+		msg += fmt.Sprintf("; it serves %s", escape.Visible(list(names)))
 	}
-	fmt.Fprintln(stderr)
-	return nil
+	if prov.Name == "ollama" {
+		msg += fmt.Sprintf(" (to install %s: ollama pull %s)", escape.Visible(name), escape.Visible(name))
+	}
+	return usagef("%s", msg)
+}
+
+// addForce adds --force to fs, for the commands that set the default
+// model.
+func addForce(fs *pflag.FlagSet, force *bool) {
+	grouped(fs, "Settings flags", func() {
+		fs.BoolVar(force, "force", false, "with default NAME (settings: set model NAME), keep the name without asking the server whether it serves it, as for a server that is down")
+	})
 }
 
 // modelChoices returns the names of the models a server serves, as a
@@ -300,7 +358,7 @@ func (e *env) askSettings(fs *pflag.FlagSet) (*pflag.FlagSet, *agentFlags, confi
 // what to do; one whose answers break off is left to the default
 // provider, whose call says so.
 func (e *env) findProvider(ctx context.Context, fs *pflag.FlagSet, m *model.Config) error {
-	if fs.Changed("provider") || m.BaseURL == "" || m.Replay != "" {
+	if fs.Changed("provider") || m.BaseURL == "" || m.Provider == "replay" {
 		return nil
 	}
 	found, err := model.Identify(ctx, e.withEnv(*m))
@@ -318,6 +376,34 @@ func (e *env) findProvider(ctx context.Context, fs *pflag.FlagSet, m *model.Conf
 
 // foundAt starts the source of a provider that the server's answers told.
 const foundAt = "found at "
+
+// theOneServed is the source of a model that no setting named, and that is
+// the one model the server serves.
+const theOneServed = "the one model the server serves"
+
+// oneServed returns the model the server m names serves when no setting
+// names one (not --model, its variable, the config file's default-model,
+// nor a conversation continued) and the provider's own default is not
+// among what it serves: its one model, when it serves one alone, as
+// `ollama run` would need to be told nothing more, and as llama-server
+// serves the one it loaded whatever it is asked for. It returns "" when a
+// model was named, the server serves several or none, or cannot be asked,
+// leaving the run to say why. A hosted API, at its usual address, is not
+// asked.
+func (e *env) oneServed(ctx context.Context, m model.Config) string {
+	r, err := model.Resolve(m, e.getenv)
+	if err != nil || r.ModelFrom != model.FromDefault || r.Model != r.Provider.DefaultModel ||
+		r.Provider.Name == "replay" || r.URLFrom == model.FromDefault && r.Provider.Name != "ollama" && r.Provider.Name != "llamacpp" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	names, err := model.List(ctx, e.withEnv(m))
+	if err != nil || len(names) != 1 || r.Provider.SameModel(names[0], r.Model) || checkModelName(names[0]) != nil {
+		return "" // a name no one could type is not taken from a server either
+	}
+	return names[0]
+}
 
 // humanSize writes a size in bytes as people read it: 4.7 GB, 512 MB.
 func humanSize(n int64) string {

@@ -157,7 +157,7 @@ func TestEachProviderHasItsOwnDefaultModel(t *testing.T) {
 		t.Errorf("Ollama's default is not the older file's model: %v\n%s", ollama.Request(0)["model"], got)
 	}
 
-	got := invocation{args: []string{"models", "default", "served-by-llama", "--provider", "openai", "--base-url", llama.URL}, env: env}.run(t)
+	got := invocation{args: []string{"models", "default", "served-by-llama", "--force", "--provider", "openai", "--base-url", llama.URL}, env: env}.run(t)
 	data, _ := os.ReadFile(config)
 	if want := "# written by an older react-agent\ndefault-model:\n  ollama: llama3.1:8b\n  openai: served-by-llama\n"; got.code != 0 || string(data) != want {
 		t.Errorf("models default for openai: the file is\n%s\nwant\n%s\n%s", data, want, got)
@@ -174,7 +174,7 @@ func TestEachProviderHasItsOwnDefaultModel(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"settings", "set", "model", "qwen-vllm", "--provider", "vllm"}, "  vllm: qwen-vllm\n"},
+		{[]string{"settings", "set", "model", "qwen-vllm", "--force", "--provider", "vllm"}, "  vllm: qwen-vllm\n"},
 		{[]string{"settings", "unset", "model", "--provider", "vllm"}, "  openai: served-by-llama\n"},
 	} {
 		got := invocation{args: step.args, env: env}.run(t)

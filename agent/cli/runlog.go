@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -14,6 +15,7 @@ import (
 	"github.com/react-agent/react-agent/agent/logs"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/redact"
+	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
@@ -92,7 +94,10 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 		sess.Close()
 		return nil, err
 	default:
-		e.adoptConversation(fs, f, sess)
+		if changed := e.adoptConversation(fs, f, sess); len(changed) > 0 && !f.quiet {
+			fmt.Fprintf(stderr, "react-agent: going on with conversation %s as it was held, but for %s, as the command line says\n",
+				sess.ID(), escape.Visible(strings.Join(changed, ", ")))
+		}
 		for _, t := range sess.Turns() {
 			rl.turns = append(rl.turns, agent.Turn{Question: t.Question, Answer: t.Answer})
 		}
@@ -100,23 +105,27 @@ func (e *env) openRunLog(ctx context.Context, fs *pflag.FlagSet, f *agentFlags, 
 	return rl, nil
 }
 
-// adoptConversation gives the run the provider, model and server of the
-// conversation it continues, where the command line names none. As in llm, the
-// flags of this command line win; the conversation's own settings win
-// over the environment and the config file, which are standing defaults
-// rather than a choice for this conversation. A provider named on the
-// command line other than the conversation's starts afresh, with its own
-// model and server. The API key is never logged: it comes from the flag,
-// the environment or the config file, as for any run; when the
-// conversation's provider replaces the one the environment or the config
-// file named, their base URL and key, meant for that one, are dropped,
-// so that the provider's own variables (OPENAI_API_KEY, …) apply, unless
-// the log says the provider was found by asking the server: then, as
-// for a server found, only a key given for it goes (see findProvider).
-func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) {
+// adoptConversation gives the run how the conversation it continues was
+// held, where the command line does not say: its provider, model and
+// server, its protocol, its prompt and the prompt's language, and the
+// tools chosen with -T. As in llm, the flags of this command line win;
+// the conversation's own settings win over the environment and the
+// config file, which are standing defaults rather than a choice for this
+// conversation. A provider named on the command line other than the
+// conversation's starts afresh, with its own model and server. The API
+// key is never logged: it comes from the flag, the environment or the
+// config file, as for any run; when the conversation's provider replaces
+// the one the environment or the config file named, their base URL and
+// key, meant for that one, are dropped, so that the provider's own
+// variables (OPENAI_API_KEY, …) apply, unless the log says the provider
+// was found by asking the server: then, as for a server found, only a
+// key given for it goes (see findProvider). It returns what the command
+// line changed of how the conversation was held, as flags: "--prompt
+// full (it had compact)".
+func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Session) (changed []string) {
 	last, ok := sess.Continued()
-	if !ok || last.Provider == "" || f.model.Replay != "" { // --replay says where answers come from
-		return
+	if !ok || last.Provider == "" || f.cassette.replay != "" { // --replay says where answers come from
+		return nil
 	}
 	onCommandLine := func(name string) bool {
 		fl := fs.Lookup(name)
@@ -126,9 +135,43 @@ func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Ses
 		fs.Set(name, value)
 		fs.SetAnnotation(name, sourceAnnotation, []string{"conversation " + sess.ID()})
 	}
+	// keep gives the setting called name the conversation's value, or
+	// notes that the command line changed it.
+	keep := func(name, value string) {
+		switch now := fs.Lookup(name).Value.String(); {
+		case value == "":
+		case !onCommandLine(name):
+			set(name, value)
+		case now != value:
+			changed = append(changed, fmt.Sprintf("--%s %s (it had %s)", name, now, value))
+		}
+	}
+	keep("protocol", last.Protocol)
+	keep("lang", last.Lang)
+	switch {
+	case onCommandLine("prompt-file") || onCommandLine("prompt") && last.PromptFile != "":
+		if last.PromptFile != "" && f.promptFile != last.PromptFile {
+			changed = append(changed, fmt.Sprintf("--prompt-file (it had %s)", last.PromptFile))
+		} else if last.Prompt != "" && last.PromptFile == "" {
+			changed = append(changed, fmt.Sprintf("--prompt-file (it had --prompt %s)", last.Prompt))
+		}
+	case last.PromptFile != "":
+		set("prompt-file", last.PromptFile)
+	default:
+		keep("prompt", last.Prompt)
+	}
+	if tl := fs.Lookup("tool"); len(last.Tools) > 0 {
+		switch had := strings.Join(last.Tools, ","); {
+		case !onCommandLine("tool"):
+			tl.Value.(pflag.SliceValue).Replace(last.Tools)
+			fs.SetAnnotation("tool", sourceAnnotation, []string{"conversation " + sess.ID()})
+		case tl.Value.String() != had:
+			changed = append(changed, fmt.Sprintf("-T %s (it had %s)", tl.Value.String(), had))
+		}
+	}
 	if last.Provider != f.model.Provider {
 		if onCommandLine("provider") {
-			return
+			return append(changed, fmt.Sprintf("--provider %s (it had %s)", f.model.Provider, last.Provider))
 		}
 		set("provider", last.Provider)
 		for _, name := range []string{"base-url", "api-key"} {
@@ -137,15 +180,24 @@ func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Ses
 			}
 		}
 	}
-	if !onCommandLine("model") && last.Model != "" {
+	switch {
+	case last.Model == "":
+	case !onCommandLine("model"):
 		set("model", last.Model)
+	case f.model.Model != last.Model:
+		changed = append(changed, fmt.Sprintf("--model %s (it had %s)", f.model.Model, last.Model))
 	}
-	if !onCommandLine("base-url") && last.BaseURL != "" && !sess.SameServer(e.baseURL(f)) {
+	switch {
+	case last.BaseURL == "" || sess.SameServer(e.baseURL(f)):
+	case !onCommandLine("base-url"):
 		set("base-url", last.BaseURL)
+	default:
+		changed = append(changed, fmt.Sprintf("--base-url %s (it had %s)", hideURLSecrets(f.model.BaseURL), last.BaseURL))
 	}
 	if from := fs.Lookup("provider").Annotations[sourceAnnotation]; len(from) > 0 && from[0] == "conversation "+sess.ID() {
 		f.model.Found = last.ProviderFound
 	}
+	return changed
 }
 
 // baseURL is the server's URL as the flags and the provider's variable
@@ -166,10 +218,19 @@ func (e *env) baseURL(f *agentFlags) string {
 func (e *env) runMeta(f *agentFlags) logs.Run {
 	r, _ := model.Resolve(f.model, e.getenv)
 	name := f.model.Model
-	if name == "" {
+	if name == "" && (r.Provider.Name != "llamacpp" || r.Model != r.Provider.DefaultModel) {
+		// llama-server's default is no model's name: it serves the one
+		// it loaded, which the run's end logs, once the server said.
 		name = r.Model
 	}
-	return logs.Run{Provider: f.model.Provider, ProviderFound: f.model.Found, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol}
+	promptFile := f.promptFile
+	if promptFile != "" {
+		if abs, err := filepath.Abs(promptFile); err == nil {
+			promptFile = abs // for a conversation continued from elsewhere
+		}
+	}
+	return logs.Run{Provider: f.model.Provider, ProviderFound: f.model.Found, Model: name, BaseURL: e.baseURL(f), Protocol: f.protocol,
+		Prompt: f.prompt, PromptFile: promptFile, Lang: f.lang, Tools: f.chosen.names}
 }
 
 // logSecrets are the strings the log must not keep: the API key in use,
@@ -213,6 +274,9 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 		o = logs.Outcome{Answer: res.Answer, StopReason: string(res.StopReason), Duration: res.Duration,
 			Usage: logs.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens},
 			Model: res.Model} // what the server says ran, rather than the name asked for
+		if res.FellBack {
+			o.Prompt = prompt.CompactStyle // the full one did not fit the model's context window
+		}
 	}
 	if err != nil {
 		o.Error = err.Error()

@@ -25,6 +25,7 @@ import (
 type agentFlags struct {
 	*toolFlags
 	model         model.Config
+	cassette      cassetteFlags
 	maxIterations int
 	timeout       time.Duration
 	lang          string
@@ -76,10 +77,11 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 	})
 	grouped(fs, "Log and replay flags", func() {
 		f.log = addLogFlags(fs, true)
-		fs.StringVar(&m.Record, "record", "", "write every model request and response to this JSONL cassette")
-		fs.StringVar(&m.Replay, "replay", "", "with --provider replay: the cassette to answer from")
+		fs.StringVar(&f.cassette.record, "record", "", "write every model request and response to this JSONL cassette")
+		fs.StringVar(&f.cassette.replay, "replay", "", "with --provider replay: the cassette to answer from")
 	})
 	f.toolFlags = addToolFlags(fs)
+	addToolChoice(fs, f.toolFlags)
 	addYes(fs, f.toolFlags)
 	return f
 }
@@ -126,6 +128,10 @@ type session struct {
 	// chat says that the session is a chat's, whose advice names its
 	// commands (/model) rather than flags.
 	chat bool
+	// confirming, when not nil, is called before a confirmation is
+	// asked on the terminal, and what it returns after: a chat's
+	// terminal echoes the answer, and drops what was typed ahead.
+	confirming func() (done func())
 }
 
 // newSession builds the agent that the flags of c, with their settings
@@ -138,16 +144,12 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := f.template()
-	if err != nil {
-		return nil, err
-	}
 	servers, err := mcpServers(f.toolFlags)
 	if err != nil {
 		return nil, err
 	}
-	// The log comes before the model: a continued conversation brings
-	// its provider, model and server.
+	// The log comes before the model, the prompt and the tools: a
+	// continued conversation brings those it was held with.
 	rl, err := c.openRunLog(ctx, c.fs, f, servers)
 	if err != nil {
 		return nil, err
@@ -160,17 +162,30 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 			s.close(ctx)
 		}
 	}()
+	tmpl, err := f.template()
+	if err != nil {
+		return nil, err
+	}
+	if len(servers) == 0 {
+		// Every tool is known already: a name -T gets wrong is said
+		// before the server is asked anything.
+		if _, err := chooseTools(reg, f.chosen.names, asGiven(c.fs, "tool")); err != nil {
+			return nil, err
+		}
+	}
 	m, err := s.openModel(ctx, c.config)
 	if err != nil {
 		return nil, err
 	}
-	s.opts = append(s.agentOptions(tmpl, servers), extra...)
 	closeTools, err := startMCP(ctx, servers, f.toolFlags, reg, c.stderr)
 	if err != nil {
 		return nil, interrupted(ctx, err)
 	}
-	closeTTY := s.closeFn
-	s.closeFn = func() { closeTools(); closeTTY() }
+	s.closeFn = closeTools
+	if s.reg, err = chooseTools(reg, f.chosen.names, asGiven(c.fs, "tool")); err != nil {
+		return nil, err
+	}
+	s.opts = append(s.agentOptions(tmpl, servers), extra...)
 	s.agent = s.newAgent(m)
 	built = true
 	return s, nil
@@ -204,7 +219,7 @@ func (f *agentFlags) template() (*prompt.Template, error) {
 // tell, when none was chosen.
 func (s *session) openModel(ctx context.Context, cf configFile) (llms.Model, error) {
 	m := &s.flags.model
-	if m.Replay != "" && !s.fs.Changed("provider") {
+	if s.flags.cassette.replay != "" && !s.fs.Changed("provider") {
 		m.Provider = "replay" // --replay FILE says where the answers come from
 	}
 	if err := checkProvider(s.fs, m.Provider); err != nil {
@@ -214,6 +229,13 @@ func (s *session) openModel(ctx context.Context, cf configFile) (llms.Model, err
 		return nil, err
 	}
 	m.DefaultModel = cf.defaultModel
+	if one := s.oneServed(ctx, *m); one != "" {
+		s.fs.Set("model", one)
+		s.fs.SetAnnotation("model", sourceAnnotation, []string{theOneServed})
+		if !s.flags.quiet && !s.chat && m.Provider != "llamacpp" { // llama-server has but one; a chat's banner names it
+			fmt.Fprintf(s.stderr, "react-agent: no model named: using %s, %s (--model chooses another)\n", s.forTerminal(s.stderr, one), theOneServed)
+		}
+	}
 	if s.log != nil {
 		s.log.Use(s.runMeta(s.flags))
 	}
@@ -245,12 +267,15 @@ func (s *session) agentOptions(tmpl *prompt.Template, servers []mcp.Server) []ag
 	case len(f.stops) > 0:
 		opts = append(opts, agent.WithStopSequences(f.stops...))
 	}
+	if fallback := s.fallbackOption(); fallback != nil {
+		opts = append(opts, fallback)
+	}
 	if f.json {
-		opts = append(opts, agent.WithEvents(advised(s.chat, event.JSONLines(s.jsonOut(s.stdout)))))
+		opts = append(opts, agent.WithEvents(advised(s.chat, s.windowAdvice(s.fallenBack(event.JSONLines(s.jsonOut(s.stdout)))))))
 	}
 	opts = append(opts, s.traceOptions()...)
 	if s.log != nil {
-		opts = append(opts, agent.WithEvents(s.log.Event))
+		opts = append(opts, agent.WithEvents(s.fallenBack(s.log.Event)))
 	}
 	return opts
 }
@@ -259,7 +284,8 @@ func (s *session) agentOptions(tmpl *prompt.Template, servers []mcp.Server) []ag
 // the session closes.
 func (s *session) confirmer() *tools.TerminalConfirmer {
 	in, out, closeTTY := s.confirmTerminal()
-	s.closeFn = closeTTY
+	closeTools := s.closeFn
+	s.closeFn = func() { closeTools(); closeTTY() }
 	confirmer := tools.NewTerminalConfirmer(in, out, s.flags.yes)
 	confirmer.Scope = "in this run" // ask's: a chat's is the chat
 	if s.chat {
@@ -285,7 +311,7 @@ func (s *session) traceOptions() []agent.Option {
 		trace.Spinner(tty && s.getenv("TERM") != "dumb"), // a dumb terminal cannot redraw a line
 		trace.Verbose(f.verbose))
 	s.stdlog.beforeNote(s.trace.EndLine)
-	opts := []agent.Option{agent.WithEvents(advised(s.chat, notices(f.verbose, withHints(s.trace.Event))))}
+	opts := []agent.Option{agent.WithEvents(advised(s.chat, s.windowAdvice(s.fallenBack(notices(f.verbose, withHints(s.trace.Event))))))}
 	if !f.noStream && (f.stream || (tty && !s.fs.Changed("stream"))) {
 		opts = append(opts, agent.WithStreaming(s.trace.Token))
 	}
@@ -297,7 +323,7 @@ func (s *session) newModel(ctx context.Context) (llms.Model, error) {
 	if err := checkProvider(s.fs, s.flags.model.Provider); err != nil {
 		return nil, err
 	}
-	m, err := model.New(ctx, s.withEnv(s.flags.model))
+	m, err := openModel(ctx, s.withEnv(s.flags.model), s.flags.cassette)
 	if err != nil {
 		return nil, err
 	}
@@ -342,6 +368,9 @@ func (c onOwnLine) Confirm(ctx context.Context, prompt string) (bool, error) {
 func (c onOwnLine) ConfirmTool(ctx context.Context, name, prompt string) (bool, error) {
 	if c.s.trace != nil {
 		c.s.trace.EndLine()
+	}
+	if c.s.confirming != nil {
+		defer c.s.confirming()()
 	}
 	return c.TerminalConfirmer.ConfirmTool(ctx, name, prompt)
 }
@@ -393,7 +422,11 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		fmt.Fprintf(s.stderr, "react-agent: %s\n", escape.Visible(adviseStop(err, "", s.chat)))
+		msg := adviseStop(err, "", s.chat)
+		if more := s.shorterPrompt(err); more != "" && res != nil && res.ModelCalls == 0 {
+			msg += "\n" + more
+		}
+		fmt.Fprintf(s.stderr, "react-agent: %s\n", escape.Visible(msg))
 	}
 	if errors.Is(err, agent.ErrNoAnswer) || errors.Is(err, agent.ErrRepeatedParseError) {
 		return exitError(exitNoAnswer)

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
@@ -36,7 +38,9 @@ then from the config file; "settings set" writes it to the config file.
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
 			f := addAgentFlags(fs)
-			return func(c *call) error { return runSettings(c, f) }
+			var force bool
+			addForce(fs, &force)
+			return func(c *call) error { return runSettings(c, f, force) }
 		},
 		check: func(args []string) error {
 			switch {
@@ -70,12 +74,12 @@ then from the config file; "settings set" writes it to the config file.
 
 // runSettings prints the settings, or sets or unsets one in the config
 // file.
-func runSettings(c *call, f *agentFlags) error {
+func runSettings(c *call, f *agentFlags, force bool) error {
 	fs, stdout, stderr := c.fs, c.stdout, c.stderr
 	if len(c.args) > 0 {
-		return c.writeSettings(c.args[0] == "unset", c.args[1:]...)
+		return c.writeSettings(c.args[0] == "unset", force, c.args[1:]...)
 	}
-	if f.model.Replay != "" && !fs.Changed("provider") {
+	if f.cassette.replay != "" && !fs.Changed("provider") {
 		f.model.Provider = "replay" // as ask reads it
 	}
 	if err := c.adoptLoggedConversation(f); err != nil {
@@ -85,8 +89,13 @@ func runSettings(c *call, f *agentFlags) error {
 		return err // where nothing answers, the settings are still those a run would take
 	}
 	f.model.DefaultModel = c.config.defaultModel
+	if one := c.oneServed(c.ctx, f.model); one != "" {
+		fs.Set("model", one)
+		fs.SetAnnotation("model", sourceAnnotation, []string{theOneServed})
+	}
 	resolved, rerr := model.Resolve(f.model, c.getenv)
 	prov := resolved.Provider
+	served := c.serverSide(f.model, resolved, rerr)
 	var rows [][3]string
 	for _, name := range settingNames(fs) {
 		fl := fs.Lookup(name)
@@ -110,6 +119,10 @@ func runSettings(c *call, f *agentFlags) error {
 				source = resolved.URLFrom
 			}
 		case source != "default":
+		case name == "model" && served.modelFrom != "":
+			value, source = served.model, served.modelFrom
+		case name == "num-ctx" && served.windowFrom != "":
+			value, source = served.window, served.windowFrom
 		case name == "model" && rerr == nil && c.config.defaultModel(prov.Name) != "":
 			value, source = resolved.Model, c.config.path
 		case name == "model" && rerr == nil:
@@ -133,6 +146,8 @@ func runSettings(c *call, f *agentFlags) error {
 			if path, err := c.defaultLog(); err == nil {
 				value = path
 			}
+		case name == "tool":
+			source = "default: " + describeChoice(nil)
 		}
 		switch {
 		case name == "api-key" && value == "(none)":
@@ -158,7 +173,7 @@ func runSettings(c *call, f *agentFlags) error {
 // writeSettings is settings set NAME VALUE, and settings unset NAME with
 // unset: it writes the setting to the config file, or takes it out. The
 // model is the default model of the provider ask would use.
-func (c *call) writeSettings(unset bool, args ...string) error {
+func (c *call) writeSettings(unset, force bool, args ...string) error {
 	stderr := c.stderr
 	name, value := args[0], ""
 	if !unset {
@@ -169,8 +184,9 @@ func (c *call) writeSettings(unset bool, args ...string) error {
 	}
 	if name == "model" {
 		_, f, cf := c.askSettings(c.fs)
+		f.model.DefaultModel = cf.defaultModel
 		if !unset {
-			return c.setDefaultModel(cf.path, f.model, value)
+			return c.setDefaultModel(cf.path, f.model, value, force)
 		}
 		if _, err := writeDefaultModel(cf.path, f.model.Provider, "", true); err != nil {
 			return err
@@ -188,6 +204,45 @@ func (c *call) writeSettings(unset bool, args ...string) error {
 		fmt.Fprintf(stderr, "%s is %s from now on (in %s)\n", name, c.forTerminal(stderr, value), path)
 	}
 	return nil
+}
+
+// serverSet is what a server sets itself of the settings, for settings
+// to show: the model llama-server loaded, and the context window of a
+// server whose window the client does not ask for.
+type serverSet struct {
+	model, modelFrom   string
+	window, windowFrom string
+}
+
+// serverSide returns what the server of m, resolved as r (rerr its
+// error), sets itself, asking it for a second at most: llama-server serves
+// the one model it loaded, and every server but Ollama sets its context
+// window (llama-server's -c), which --num-ctx does not change. Ollama's
+// model and window are the client's to ask for: nothing is said of them.
+func (e *env) serverSide(m model.Config, r model.Resolved, rerr error) serverSet {
+	var s serverSet
+	if rerr != nil || r.Provider.Name == "ollama" || r.Provider.Name == "replay" {
+		return s
+	}
+	s.window, s.windowFrom = "", "set by the server, not --num-ctx"
+	if r.Provider.Name == "llamacpp" && r.ModelFrom == model.FromDefault && r.Model == r.Provider.DefaultModel {
+		s.model, s.modelFrom = "", "the one llama-server loaded; it does not answer now"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	cfg := e.withEnv(m)
+	if r.URLFrom == model.FromDefault && r.Provider.Name != "llamacpp" {
+		return s // a hosted API says nothing of its window
+	}
+	if mod, err := model.New(ctx, cfg); err == nil {
+		if n := model.WindowOf(ctx, mod).Tokens; n > 0 {
+			s.window, s.windowFrom = strconv.Itoa(n), "the server's"
+			if r.Provider.Name == "llamacpp" {
+				s.windowFrom = "llama-server's -c"
+			}
+		}
+	}
+	return s
 }
 
 // columns lays rows out in aligned columns two spaces apart, and returns

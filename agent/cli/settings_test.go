@@ -138,7 +138,7 @@ func TestSettings(t *testing.T) {
 		for body, want := range map[string]string{
 			"modle: x\n":          `unknown setting "modle"`,
 			"yes: true\n":         `"yes" cannot be set in a config file`,
-			"max-iterations: [\n": "not a YAML mapping",
+			"max-iterations: [\n": "must be a YAML mapping",
 			"timeout: 30\n":       "timeout",
 		} {
 			bad := filepath.Join(t.TempDir(), "config.yaml")
@@ -165,4 +165,33 @@ func settingLine(out, name string) (value, source string) {
 		}
 	}
 	return "", ""
+}
+
+// TestSettingsShowWhatTheServerSets: against llama-server, whose context
+// window its -c sets and which serves the one model it loaded, settings
+// shows the server's window and model, not Ollama's num-ctx default or a
+// placeholder; against one that does not answer, that the server sets
+// them.
+func TestSettingsShowWhatTheServerSets(t *testing.T) {
+	s := modeltest.NewLlamaCpp(nil, modeltest.ContextSize(2048))
+	defer s.Close()
+	tests := []struct {
+		url                            string
+		ctx, ctxFrom, model, modelFrom string
+	}{
+		{s.URL, "2048", "llama-server's -c", "modeltest.gguf", theOneServed},
+		{"http://127.0.0.1:9", "", "set by the server, not --num-ctx", "", "the one llama-server loaded; it does not answer now"},
+	}
+	for _, tt := range tests {
+		got := args("settings", "--provider", "llamacpp", "--base-url", tt.url).run(t)
+		if v, from := settingLine(got.stdout, "num-ctx"); v != tt.ctx || from != tt.ctxFrom {
+			t.Errorf("%s: num-ctx %q from %q, want %q from %q", tt.url, v, from, tt.ctx, tt.ctxFrom)
+		}
+		if v, from := settingLine(got.stdout, "model"); v != tt.model || from != tt.modelFrom {
+			t.Errorf("%s: model %q from %q, want %q from %q", tt.url, v, from, tt.model, tt.modelFrom)
+		}
+	}
+	if v, from := settingLine(args("settings").run(t).stdout, "num-ctx"); v != "8192" || from != "default: grows as a prompt needs" {
+		t.Errorf("Ollama's num-ctx: %q from %q", v, from)
+	}
 }

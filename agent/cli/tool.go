@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/tools"
+	"github.com/react-agent/react-agent/tools/bounded"
 	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/mcp"
 )
@@ -27,6 +29,9 @@ type toolFlags struct {
 	mcpConfigs []string
 	// yes runs shell, plugin and MCP commands without asking.
 	yes bool
+	// chosen are the tools -T names, which the run offers alone; none
+	// offers every tool enabled.
+	chosen toolChoice
 }
 
 // addToolFlags adds the tool flags and --config to fs.
@@ -72,6 +77,10 @@ func addToolOptions(fs *pflag.FlagSet) func() tools.Options {
 func builtins(o tools.Options) (*tools.Registry, error) {
 	reg, err := tools.Builtins(o)
 	var oe *tools.OptionError
+	var ce *tools.ConfigError
+	if errors.As(err, &ce) {
+		return nil, &usageError{err} // a mistake in the file, as in the command line
+	}
 	if errors.As(err, &oe) {
 		flag := map[string]string{"SearchEngine": "search-engine", "SearchURL": "search-url", "ToolTimeout": "tool-timeout",
 			"MaxObservation": "max-observation", "MaxResponse": "max-response", "PassEnv": "pass-env"}[oe.Option]
@@ -84,7 +93,7 @@ func builtins(o tools.Options) (*tools.Registry, error) {
 // built-in ones, the plugins, and the tools of the MCP servers that the
 // tools file and the --mcp-config files declare, which it starts. The
 // servers run until closeFn is called, or until ctx ends.
-func toolRegistry(ctx context.Context, s *toolFlags, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
+func toolRegistry(ctx context.Context, s *toolFlags, given string, stderr io.Writer) (reg *tools.Registry, closeFn func(), err error) {
 	if reg, err = builtins(s.tools()); err != nil {
 		return nil, nil, err
 	}
@@ -93,6 +102,10 @@ func toolRegistry(ctx context.Context, s *toolFlags, stderr io.Writer) (reg *too
 		return nil, nil, err
 	}
 	if closeFn, err = startMCP(ctx, servers, s, reg, stderr); err != nil {
+		return nil, nil, err
+	}
+	if reg, err = chooseTools(reg, s.chosen.names, given); err != nil {
+		closeFn()
 		return nil, nil, err
 	}
 	return reg, closeFn, nil
@@ -105,18 +118,28 @@ func mcpServers(s *toolFlags) ([]mcp.Server, error) {
 	if path := s.tools().ToolsConfig; path != "" {
 		list, err := mcp.LoadConfig(path)
 		if err != nil && !errors.Is(err, mcp.ErrNoServers) {
-			return nil, err
+			return nil, mcpConfigError(err)
 		}
 		servers = append(servers, list...)
 	}
 	for _, path := range s.mcpConfigs {
 		list, err := mcp.LoadConfig(path)
 		if err != nil {
-			return nil, err
+			return nil, mcpConfigError(err)
 		}
 		servers = append(servers, list...)
 	}
 	return servers, nil
+}
+
+// mcpConfigError returns err, an error of a file of MCP servers, as a
+// usage error, with what to do: a mistake in the file is one in the
+// command line.
+func mcpConfigError(err error) error {
+	if ce := (*mcp.ConfigError)(nil); errors.As(err, &ce) {
+		return &usageError{&reworded{advise(err), err}}
+	}
+	return err
 }
 
 // startMCP starts the MCP servers, adds their tools to reg, and says on
@@ -142,7 +165,6 @@ func startMCP(ctx context.Context, servers []mcp.Server, s *toolFlags, reg *tool
 	return func() { set.Close() }, nil
 }
 
-// interruptible returns a context cancelled by the first Ctrl-C or
 // confirmTerminal returns where shell and plugin confirmations are asked:
 // stdin and stderr when stdin is a terminal, else the controlling terminal
 // (/dev/tty) when there is one. Without either, the confirmer refuses
@@ -169,6 +191,8 @@ func addToolCommandFlags(fs *pflag.FlagSet, run bool) *toolCommandFlags {
 	f := &toolCommandFlags{toolFlags: addToolFlags(fs)}
 	if run {
 		addYes(fs, f.toolFlags)
+	} else {
+		addToolChoice(fs, f.toolFlags)
 	}
 	what := "the tools"
 	if run {
@@ -187,6 +211,7 @@ func toolsCommand() *command {
 		synopsis: "tools [flags]",
 		examples: `  react-agent tools
   react-agent tools --allow-shell --tools-config plugins.yaml
+  react-agent tools -T calculator,web_search   (the tools a run would offer)
   react-agent tools --json > tools.json   (name, description, input_schema)
 `,
 		define: func(fs *pflag.FlagSet) func(*call) error {
@@ -201,7 +226,7 @@ func toolsCommand() *command {
 // runTools lists the tools.
 func runTools(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, asGiven(c.fs, "tool"), c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
@@ -230,9 +255,10 @@ func runTools(c *call, f *toolCommandFlags) error {
 func toolCommand() *command {
 	return &command{
 		name: "tool", args: "[flags] NAME [INPUT]", does: "call one tool directly",
-		synopsis: "tool [flags] NAME [INPUT]\n\nINPUT is a JSON object, or raw text for the tool's primary argument; a tool\nwithout arguments needs none.",
+		synopsis: "tool [flags] NAME [INPUT]\n\nINPUT is a JSON object, or raw text for the tool's primary argument; a tool\nwithout arguments needs none. Without INPUT, or with \"-\", it is read from stdin\nwhen stdin is not a terminal.",
 		examples: `  react-agent tool calculator "2**10 / 4"
   react-agent tool Calculator '{"expression": "3+4"}'
+  echo '3*3' | react-agent tool calculator
   react-agent tool --allow-shell shell "ls -la"
   react-agent tool --mcp-config testdata/mcp/servers.json \
       list_allowed_directories
@@ -265,12 +291,27 @@ func toolCommand() *command {
 // an Action Input.
 func runTool(c *call, f *toolCommandFlags) error {
 	ctx, stdout := c.ctx, c.stdout
-	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, c.stderr)
+	reg, closeTools, err := toolRegistry(ctx, f.toolFlags, "", c.stderr)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
 	defer closeTools()
 	name, input := c.fs.Arg(0), c.fs.Arg(1)
+	given := len(c.args) == 2
+	if input == "-" || !given && !c.terminal(c.stdin) {
+		// The input piped, as in: echo '3*3' | react-agent tool calculator.
+		// Ctrl-C stops a read that waits on a pipe never closed.
+		if f, ok := c.stdin.(*os.File); ok {
+			stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+			defer stop()
+		}
+		data, err := bounded.ReadAll(c.stdin, "standard input", maxToolInput)
+		if err != nil {
+			return interrupted(ctx, fmt.Errorf("tool: reading the input from stdin: %w", err))
+		}
+		input = strings.TrimRight(string(data), "\r\n")
+		given = strings.TrimSpace(input) != ""
+	}
 	canonical, callArgs := parser.New(reg).Args(name, input)
 	if _, ok := reg.Get(canonical); !ok {
 		// A built-in that is off (shell without --allow-shell): infer as
@@ -282,10 +323,10 @@ func runTool(c *call, f *toolCommandFlags) error {
 			return usagef("%s", unknown("tool", name, reg.ToolNames()))
 		}
 	}
-	if t, ok := reg.Get(canonical); ok && len(c.args) == 1 && len(reg.RequiredArgs(canonical)) > 0 {
-		return usagef("%s needs an input: %s, as in: react-agent tool %s '…'", canonical, t.Schema(), canonical)
+	if t, ok := reg.Get(canonical); ok && !given && len(reg.RequiredArgs(canonical)) > 0 {
+		return usagef("%s needs an input: %s, as in: react-agent tool %s '…', or on stdin", canonical, t.Schema(), canonical)
 	}
-	if len(c.args) == 1 {
+	if !given {
 		callArgs = map[string]any{} // no input: no arguments, not an empty one
 	}
 	if t, checked, err := reg.Prepare(canonical, callArgs); err == nil {
@@ -320,6 +361,9 @@ func runTool(c *call, f *toolCommandFlags) error {
 	}
 	return nil
 }
+
+// maxToolInput bounds the input tool reads from stdin.
+const maxToolInput = 1 << 20
 
 // writeTools lists the tools of reg for `react-agent tools`, with each
 // description wrapped to width columns: a tool's name (and its MCP
@@ -391,4 +435,23 @@ func writeTools(w io.Writer, reg *tools.Registry, width int) error {
 // control character, tab or line break of it reaches the terminal.
 func cell(s string) string {
 	return strings.NewReplacer("\t", `\t`, "\n", `\n`).Replace(escape.Visible(s))
+}
+
+// unreachableAdvice says for people that the server a tool calls could
+// not be reached, and what to check or pass: the network, the proxy, the
+// search engine's flags. The tool's own message is the model's.
+func unreachableAdvice(e *tools.UnreachableError) (msg, more string) {
+	host := escape.Visible(e.Host)
+	switch {
+	case e.Proxy:
+		return fmt.Sprintf("%s: the proxy %s could not be reached (%s)", e.Tool, host, e.Cause()),
+			"check the proxy that HTTPS_PROXY (or HTTP_PROXY) names, or unset it"
+	case e.Engine == tools.EngineSearXNG:
+		return fmt.Sprintf("%s: the search engine, your SearXNG at %s, could not be reached (%s)", e.Tool, host, e.Cause()),
+			"check that it is up at the address --search-url gives, and the network"
+	case e.Engine != "":
+		return fmt.Sprintf("%s: the search engine %s could not be reached (%s)", e.Tool, host, e.Cause()),
+			"check the network, or a proxy (HTTPS_PROXY); or search with a SearXNG instance of your own: --search-engine searxng --search-url URL"
+	}
+	return fmt.Sprintf("%s: %s could not be reached (%s)", e.Tool, host, e.Cause()), "check the network and the address"
 }

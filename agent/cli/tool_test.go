@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/react-agent/react-agent/agent/modeltest"
 	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/escape"
 	"github.com/react-agent/react-agent/tools/escape/escapetest"
@@ -220,6 +222,81 @@ func TestWriteToolsShowsInvisibleCharacters(t *testing.T) {
 			}
 			if escape.Hidden(got) != "" || !strings.Contains(got, "Reads /tmp/safe"+want+" only.") {
 				t.Errorf("the list holds %s or lacks the escape:\n%q", escape.Hidden(got), got)
+			}
+		})
+	}
+}
+
+// TestAToolsServerThatCannotBeReachedIsExplained calls web_search and
+// http_request where nothing listens, directly and through a run: people
+// are told which server could not be reached and why, and what to check
+// or pass, where the model reads words of its own.
+func TestAToolsServerThatCannotBeReachedIsExplained(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	tests := []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"the search engine", []string{"tool", "--search-url", "http://" + addr + "/html/", "web_search", "population of Tokyo"},
+			"react-agent: web_search: the search engine 127.0.0.1 could not be reached (connection refused); check the network, or a proxy (HTTPS_PROXY); " +
+				"or search with a SearXNG instance of your own: --search-engine searxng --search-url URL\n"},
+		{"a SearXNG of one's own", []string{"tool", "--search-engine", "searxng", "--search-url", "http://" + addr, "web_search", "population of Tokyo"},
+			"react-agent: web_search: the search engine, your SearXNG at 127.0.0.1, could not be reached (connection refused); check that it is up at the address --search-url gives, and the network\n"},
+		{"a page", []string{"tool", "--allow-private-network", "http_request", "http://" + addr + "/"},
+			"react-agent: http_request: 127.0.0.1 could not be reached (connection refused); check the network and the address\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := args(tt.args...).run(t); got.code != exitFailure || got.stderr != tt.says {
+				t.Errorf("want %q\n%s", tt.says, got)
+			}
+		})
+	}
+	t.Run("in a run", func(t *testing.T) {
+		s := modeltest.NewOllama([]string{"Thought: I search.\nAction: web_search\nAction Input: {\"query\": \"tokyo\"}", "Thought: I know it.\nFinal Answer: 14 million"})
+		defer s.Close()
+		got := args("--no-log", "--base-url", s.URL, "-m", "qwen2.5:7b", "--search-url", "http://"+addr+"/html/", "What is the population of Tokyo?").run(t)
+		msgs, _ := s.Request(1)["messages"].([]any)
+		last, _ := msgs[len(msgs)-1].(map[string]any)
+		observation, _ := last["content"].(string)
+		if got.code != 0 || !strings.Contains(got.stderr, "note: web_search: the search engine 127.0.0.1 could not be reached (connection refused); check the network") ||
+			!strings.Contains(observation, "searching is not possible now: answer from what you know, and say that you could not search") {
+			t.Errorf("want a note for people, and words for the model:\n%s\n%s", observation, got)
+		}
+	})
+}
+
+// TestToolReadsItsInputFromStdin pipes the input of tool, as in
+// echo '3*3' | react-agent tool calculator: without INPUT, or with "-",
+// it is read from stdin when stdin is not a terminal.
+func TestToolReadsItsInputFromStdin(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   invocation
+		code int
+		out  string
+		says string
+	}{
+		{"an input piped", invocation{args: []string{"tool", "calculator"}, stdin: "3*3\n"}, 0, "9\n", ""},
+		{"a JSON input piped to -", invocation{args: []string{"tool", "calculator", "-"}, stdin: `{"expression": "2**10"}` + "\n"}, 0, "1024\n", ""},
+		{"nothing piped", invocation{args: []string{"tool", "calculator"}}, exitUsage, "", "calculator needs an input"},
+		{"a terminal is not read", invocation{args: []string{"tool", "calculator"}, stdin: "3*3\n", terminal: true}, exitUsage, "", "or on stdin"},
+		{"an input given wins over stdin", invocation{args: []string{"tool", "calculator", "1+1"}, stdin: "3*3\n"}, 0, "2\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := tt.in.run(t)
+			if got.code != tt.code || got.stdout != tt.out || !strings.Contains(got.stderr, tt.says) {
+				t.Errorf("want exit %d, %q and %q\n%s", tt.code, tt.out, tt.says, got)
 			}
 		})
 	}

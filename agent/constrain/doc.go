@@ -25,5 +25,5 @@
 //
 //	set := constrain.For(reg)    // once per registry: the grammars are cached
 //	if err := set.Build(ctx); err != nil { … }
-//	resp, err := m.GenerateContent(ctx, msgs, model.WithConstraint(set.Step()))
+//	reply, err := m.Generate(ctx, model.Request{Messages: msgs, Constraint: set.Step()})
 package constrain

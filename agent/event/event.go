@@ -1,6 +1,7 @@
 // Package event describes what happens in a run of the agent, as a stream
-// of Events: each model call, thought, action, observation, parse error,
-// warning, and the final answer or the error that ends the run. The
+// of Events: each model call and each time it is made again, thought,
+// action, observation, parse error, warning, and the final answer or the
+// error that ends the run. The
 // terminal trace (package agent/trace) and the JSON Lines of the command
 // line (JSONLines) read it; so may any caller of agent.WithEvents.
 package event
@@ -45,11 +46,17 @@ const (
 	// of the run, and its StopReason says why the run ended.
 	Error Kind = "error"
 	// Warning reports something the user should know that does not
-	// stop the run: a retried model call, a prompt near the context window.
+	// stop the run: a prompt near the context window, a parameter the
+	// server refused.
 	Warning Kind = "warning"
 	// Notice reports how the run goes where nothing is amiss: that the
 	// server binds each step to the tools.
 	Notice Kind = "notice"
+	// Retry reports a model call about to be made again after it failed:
+	// Attempt, Wait and RetryReason say which attempt, after how long, and
+	// why; Err is the failure, Text says it in words. Every model call
+	// made again has one, and nothing else makes one again.
+	Retry Kind = "retry"
 )
 
 // Event is one entry of the structured stream a run emits (see
@@ -70,6 +77,7 @@ const (
 //	{"type":"error","iteration":2,"message":"...","stop_reason":"error"}
 //	{"type":"warning","iteration":1,"message":"..."}
 //	{"type":"notice","iteration":1,"message":"..."}
+//	{"type":"retry","iteration":1,"attempt":2,"wait_ms":500,"reason":"server_error","message":"..."}
 //
 // The messages of a model event are left out of its JSON form: they are
 // large.
@@ -88,10 +96,11 @@ type Event struct {
 	Duration time.Duration
 	// Text is the thought, the observation, the answer or the message.
 	Text string
-	// Err is the error of an error event, of a warning that has one (a
-	// retried model call, ErrContextWindow), and of an observation of a
-	// tool call that failed, for errors.Is and errors.As; Text is its
-	// message, or the observation.
+	// Err is the error of an error event, of a retry, of a warning that
+	// has one (a prompt near the context window, matching
+	// model.ErrContextOverflow), and of an observation of a tool call that
+	// failed, for errors.Is and errors.As; Text is its message, or the
+	// observation.
 	Err error
 	// Messages are the messages of a model call. They are valid only
 	// while the events function runs, which must not change them.
@@ -117,7 +126,18 @@ type Event struct {
 	Usage model.Usage
 	// StopReason is set on the final event and on the error that ends a run.
 	StopReason StopReason
+	// Attempt is, on a retry event, the number of the attempt about to be
+	// made: 2 for the first made again.
+	Attempt int
+	// Wait is, on a retry event, how long the agent waits before it.
+	Wait time.Duration
+	// RetryReason is, on a retry event, why the call is made again.
+	RetryReason RetryReason
 }
+
+// RetryReason is why a model call is made again: model.RetryReason, under
+// the name of the events that carry it.
+type RetryReason = model.RetryReason
 
 // eventHead holds the fields every event's JSON form has, and the turn
 // of a conversation, which only a chat's events have.
@@ -192,6 +212,14 @@ func (e Event) wire() any {
 			Message    string     `json:"message"`
 			StopReason StopReason `json:"stop_reason"`
 		}{h, e.Text, e.StopReason}
+	case Retry:
+		v = struct {
+			eventHead
+			Attempt int         `json:"attempt"`
+			WaitMS  int64       `json:"wait_ms"`
+			Reason  RetryReason `json:"reason"`
+			Message string      `json:"message"`
+		}{h, e.Attempt, e.Wait.Milliseconds(), e.RetryReason, e.Text}
 	default: // parse_error, warning, and kinds added later
 		v = struct {
 			eventHead

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/react-agent/react-agent/agent/model"
 )
 
 func TestEventMarshalJSON(t *testing.T) {
@@ -58,6 +60,9 @@ func TestEventMarshalJSON(t *testing.T) {
 		{"a warning",
 			Event{Kind: Warning, Iteration: 1, Text: "retrying"},
 			`{"type":"warning","iteration":1,"message":"retrying"}`},
+		{"a call made again, with its attempt, its wait and why",
+			Event{Kind: Retry, Iteration: 1, Attempt: 2, Wait: 1500 * time.Millisecond, RetryReason: model.RetryServerError, Text: "model call failed, retrying in 1.5s: boom"},
+			`{"type":"retry","iteration":1,"attempt":2,"wait_ms":1500,"reason":"server_error","message":"model call failed, retrying in 1.5s: boom"}`},
 		{"a duration is cut to whole milliseconds",
 			Event{Kind: Observation, Iteration: 1, Tool: "t", Duration: 1999 * time.Microsecond},
 			`{"type":"observation","iteration":1,"tool":"t","content":"","error":false,"duration_ms":1}`},

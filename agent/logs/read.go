@@ -227,8 +227,8 @@ func (s *Store) Runs(ctx context.Context, id string) (_ []Run, err error) {
 
 func (s *Store) runs(ctx context.Context, id string) ([]Run, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, conversation, started_at, finished_at, question, context,
-		provider, model, base_url, protocol, answer, stop_reason, error, prompt_tokens, completion_tokens, total_tokens, duration_ns,
-		provider_found
+		provider, model, base_url, protocol, prompt, prompt_file, lang, tools, answer, stop_reason, error,
+		prompt_tokens, completion_tokens, total_tokens, duration_ns, provider_found
 		FROM runs WHERE conversation = ? ORDER BY id`, id)
 	if err != nil {
 		return nil, err
@@ -240,12 +240,18 @@ func (s *Store) runs(ctx context.Context, id string) ([]Run, error) {
 			r                 Run
 			started, duration int64
 			finished          sql.NullInt64
+			tools             string
 		)
 		err := rows.Scan(&r.ID, &r.Conversation, &started, &finished, &r.Question, &r.Context,
-			&r.Provider, &r.Model, &r.BaseURL, &r.Protocol, &r.Answer, &r.StopReason, &r.Error,
+			&r.Provider, &r.Model, &r.BaseURL, &r.Protocol, &r.Prompt, &r.PromptFile, &r.Lang, &tools, &r.Answer, &r.StopReason, &r.Error,
 			&r.Usage.PromptTokens, &r.Usage.CompletionTokens, &r.Usage.TotalTokens, &duration, &r.ProviderFound)
 		if err != nil {
 			return nil, err
+		}
+		if tools != "" {
+			if err := json.Unmarshal([]byte(tools), &r.Tools); err != nil {
+				return nil, fmt.Errorf("reading the tools of run %d: %w", r.ID, err)
+			}
 		}
 		r.Started, r.Duration = time.Unix(0, started), time.Duration(duration)
 		if finished.Valid {

@@ -63,6 +63,16 @@ type Run struct {
 	// Protocol is how the model was asked to act, such as "text" for the
 	// Thought / Action / Observation text protocol.
 	Protocol string `json:"protocol"`
+	// Prompt is the built-in prompt of the text protocol, such as "full"
+	// or "compact", and PromptFile the file of one's own, when one was
+	// used; Lang is the prompt's language. They are empty in runs logged
+	// before they were kept.
+	Prompt     string `json:"prompt,omitempty"`
+	PromptFile string `json:"prompt_file,omitempty"`
+	Lang       string `json:"lang,omitempty"`
+	// Tools are the tools the run was to offer alone, by name; none
+	// means every tool enabled.
+	Tools []string `json:"tools,omitempty"`
 	// Answer is the final answer, empty when there was none.
 	Answer string `json:"answer"`
 	// StopReason says why the run ended, such as "final_answer".
@@ -89,7 +99,7 @@ type Usage struct {
 // the error that ended the run.
 type Event struct {
 	// Kind is what the event reports: "thought", "action", "observation",
-	// "final", "parse_error", "warning" or "error".
+	// "final", "parse_error", "warning", "retry" or "error".
 	Kind string `json:"kind"`
 	// Iteration is the loop iteration, from 1.
 	Iteration int `json:"iteration"`
@@ -99,7 +109,9 @@ type Event struct {
 	Reasoning string `json:"reasoning,omitempty"`
 	// Tool is the tool of an action or an observation.
 	Tool string `json:"tool,omitempty"`
-	// Args are the arguments of an action.
+	// Args are the arguments of an action; of a retry, its attempt, its
+	// wait in milliseconds and its reason ({"attempt": 2, "wait_ms": 500,
+	// "reason": "server_error"}).
 	Args map[string]any `json:"args,omitempty"`
 	// Problem is, for a parse error, what was wrong with the reply in a
 	// few words, for people, where Text is the correction written for
@@ -141,6 +153,10 @@ type Outcome struct {
 	// Model is the model the server said it served, which becomes the
 	// run's Model; empty leaves the model asked for.
 	Model string
+	// Prompt is the built-in prompt the run went on with, when it was
+	// not the one it began with (the compact one, for a context window
+	// the full one did not fit); empty leaves it.
+	Prompt string
 }
 
 // NewID returns a new conversation ID: 12 random hexadecimal digits.
@@ -170,11 +186,19 @@ func (s *Store) Start(ctx context.Context, r Run) (*Recorder, error) {
 		r.Started = time.Now()
 	}
 	c := s.redact.Redact
+	var tools string
+	if len(r.Tools) > 0 {
+		b, err := json.Marshal(r.Tools)
+		if err != nil {
+			return nil, fmt.Errorf("logging the start of a run: %w", err)
+		}
+		tools = string(b)
+	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(conversation, started_at, question, context, provider, model, base_url, protocol, provider_found)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(conversation, started_at, question, context, provider, model, base_url, protocol, prompt, prompt_file, lang, tools, provider_found)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Conversation, r.Started.UnixNano(), c(r.Question), c(r.Context), r.Provider, r.Model, s.redactURL(r.BaseURL), r.Protocol,
-		r.ProviderFound)
+		r.Prompt, c(r.PromptFile), r.Lang, tools, r.ProviderFound)
 	if err != nil {
 		return nil, fmt.Errorf("logging the start of a run: %w", err)
 	}
@@ -225,9 +249,10 @@ func (r *Recorder) Finish(ctx context.Context, o Outcome) error {
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `UPDATE runs SET finished_at = ?, answer = ?, stop_reason = ?, error = ?,
-		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ?, model = COALESCE(NULLIF(?, ''), model) WHERE id = ?`,
+		prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, duration_ns = ?, model = COALESCE(NULLIF(?, ''), model),
+		prompt = COALESCE(NULLIF(?, ''), prompt) WHERE id = ?`,
 		cmp.Or(o.Finished, time.Now()).UnixNano(), c(o.Answer), o.StopReason, c(o.Error),
-		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), o.Model, r.id)
+		o.Usage.PromptTokens, o.Usage.CompletionTokens, o.Usage.TotalTokens, int64(o.Duration), o.Model, o.Prompt, r.id)
 	if err != nil {
 		return fmt.Errorf("logging the end of a run: %w", err)
 	}

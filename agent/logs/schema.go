@@ -92,10 +92,18 @@ var migrations = []string{
 	INSERT INTO events_fts (events_fts) VALUES ('rebuild');
 	UPDATE runs SET indexed_upto = coalesce((SELECT max(id) FROM events WHERE run_id = runs.id), 0);`,
 
-	// 4: whether the provider of each run was found by asking the server
-	// rather than chosen, so that a continued conversation sends the key
-	// of the provider's variable only to a server the user chose.
-	`ALTER TABLE runs ADD COLUMN provider_found INTEGER NOT NULL DEFAULT 0;`,
+	// 4: how each run asked the model, beside its protocol: the prompt
+	// (a built-in one's name, or the file of one's own), its language
+	// and the tools chosen, so that a continued conversation goes on as
+	// it was held (an empty value is the default, or was not logged); and
+	// whether its provider was found by asking the server rather than
+	// chosen, so that a continued conversation sends the key of the
+	// provider's variable only to a server the user chose.
+	`ALTER TABLE runs ADD COLUMN prompt TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN prompt_file TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN lang TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN tools TEXT NOT NULL DEFAULT ''; -- a JSON list of names; empty for every tool enabled
+	ALTER TABLE runs ADD COLUMN provider_found INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings db up to the current schema, one migration per

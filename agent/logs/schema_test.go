@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -160,4 +161,48 @@ func TestOpenMigratesAVersion2Database(t *testing.T) {
 		t.Fatalf("Runs = %+v, %v", runs, err)
 	}
 	checkIndex(t, s)
+}
+
+// TestARunKeepsHowItAskedTheModel opens a log as the version 3 schema
+// left it, whose runs did not keep their prompt, language and tools: after
+// Open, an older run reads with none, and a new run keeps them, with the
+// prompt it went on with when that changed.
+func TestARunKeepsHowItAskedTheModel(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "logs.db")
+	db := rawDB(t, path)
+	for v, m := range migrations[:3] {
+		if _, err := db.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+		db.Exec(fmt.Sprintf("PRAGMA user_version = %d", v+1))
+	}
+	if _, err := db.Exec(`INSERT INTO runs (conversation, started_at, finished_at, question, provider, model, protocol, answer, stop_reason)
+		VALUES ('old0003', 1700000000000000000, 1700000001000000000, 'What is 2+2?', 'ollama', 'qwen2.5:7b', 'text', '4', 'final_answer')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec, err := s.Start(ctx, Run{Conversation: "old0003", Question: "And 3+3?", Provider: "llamacpp", Protocol: "text",
+		Prompt: "full", Lang: "en", Tools: []string{"calculator", "web_search"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Finish(ctx, Outcome{Answer: "6", StopReason: "final_answer", Prompt: "compact"}); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := s.Runs(ctx, "old0003")
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("Runs = %+v, %v", runs, err)
+	}
+	if old := runs[0]; old.Prompt != "" || old.Lang != "" || old.Tools != nil || old.Protocol != "text" {
+		t.Errorf("the older run reads as %+v", old)
+	}
+	if r := runs[1]; r.Prompt != "compact" || r.Lang != "en" || strings.Join(r.Tools, ",") != "calculator,web_search" || r.PromptFile != "" {
+		t.Errorf("the new run reads as %+v", r)
+	}
 }

@@ -3,6 +3,7 @@ package logs
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -126,16 +127,17 @@ func (s *Session) ID() string {
 	return s.id
 }
 
-// Use sets the provider (and whether it was found), model, server URL and
-// protocol written with each run from now on; the other fields of meta
-// are ignored.
+// Use sets the provider (and whether it was found), model, server URL,
+// protocol, prompt, its language and the tools chosen, written with each
+// run from now on; the other fields of meta are ignored.
 func (s *Session) Use(meta Run) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.meta = Run{Provider: meta.Provider, ProviderFound: meta.ProviderFound, Model: meta.Model, BaseURL: meta.BaseURL, Protocol: meta.Protocol}
+	s.meta = Run{Provider: meta.Provider, ProviderFound: meta.ProviderFound, Model: meta.Model, BaseURL: meta.BaseURL, Protocol: meta.Protocol,
+		Prompt: meta.Prompt, PromptFile: meta.PromptFile, Lang: meta.Lang, Tools: slices.Clone(meta.Tools)}
 }
 
 // Begin starts a run that asks question, with context attached (empty
@@ -167,8 +169,18 @@ func (s *Session) Event(e event.Event) {
 	if e.Kind == event.ParseError && errors.As(e.Err, &pe) && pe.Err != nil {
 		logged.Problem = pe.Err.Error()
 	}
+	if e.Kind == event.Retry {
+		logged.Args = map[string]any{attemptKey: e.Attempt, waitKey: e.Wait.Milliseconds(), reasonKey: string(e.RetryReason)}
+	}
 	s.Add(logged)
 }
+
+// The keys of a retry event's attempt, wait and reason in its args.
+const (
+	attemptKey = "attempt"
+	waitKey    = "wait_ms"
+	reasonKey  = "reason"
+)
 
 // agentEvent returns e as the agent reported it, with the fields the log
 // keeps, for the trace to show.
@@ -179,6 +191,12 @@ func (e Event) agentEvent() event.Event {
 	if e.Problem != "" {
 		// As the parser gave it: the trace shows people the problem.
 		ae.Err = &parser.Error{Err: errors.New(e.Problem), Message: e.Text}
+	}
+	if e.Kind == string(event.Retry) {
+		attempt, _ := e.Args[attemptKey].(float64)
+		wait, _ := e.Args[waitKey].(float64)
+		reason, _ := e.Args[reasonKey].(string)
+		ae.Args, ae.Attempt, ae.Wait, ae.RetryReason = nil, int(attempt), time.Duration(wait)*time.Millisecond, event.RetryReason(reason)
 	}
 	return ae
 }

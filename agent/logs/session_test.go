@@ -242,6 +242,37 @@ func TestAParseErrorIsShownAsTheTraceShowedIt(t *testing.T) {
 	}
 }
 
+// TestACallMadeAgainIsLoggedWithItsReason logs the retry events of a run:
+// logs show shows them as the live trace did, the warning line of a call
+// made again, and the log keeps their attempt, wait and reason.
+func TestACallMadeAgainIsLoggedWithItsReason(t *testing.T) {
+	s := openSession(t, "")
+	defer s.Close()
+	ctx := context.Background()
+	text := "model call failed, retrying in 500ms: ollama: HTTP 503: overloaded"
+	s.Begin(ctx, "q", "")
+	s.Event(event.Event{Kind: event.Retry, Iteration: 1, Attempt: 2, Wait: 500 * time.Millisecond, RetryReason: event.RetryReason("server_error"), Text: text})
+	s.End(ctx, Outcome{StopReason: "final_answer", Answer: "42"})
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := s.store.Runs(ctx, s.ID())
+	if err != nil || len(runs) != 1 || len(runs[0].Events) != 1 {
+		t.Fatalf("Runs = %+v, %v", runs, err)
+	}
+	e := runs[0].Events[0].agentEvent()
+	if e.Kind != event.Retry || e.Attempt != 2 || e.Wait != 500*time.Millisecond || e.RetryReason != event.RetryReason("server_error") || e.Text != text || e.Args != nil {
+		t.Errorf("the retry read back: %+v", e)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, runs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[1] warning: " + text + "\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("logs show: want %q:\n%s", want, b.String())
+	}
+}
+
 // TestSessionKeepsWhetherTheProviderWasFound logs a run whose provider
 // was found by asking the server, and one whose provider was chosen: a
 // conversation continued says which each was, so that the key of the

@@ -21,10 +21,8 @@ func openAnthropic(_ context.Context, r Resolved, _ Config, hc *http.Client) (op
 	return opened{client: borrowed{m}, images: true}, err
 }
 
-// borrowed is a langchaingo model as a client: Anthropic's, and the
-// replay's. The call's options go to it as they were given, but for the
-// options of package model, which the replay takes from the context. A
-// streamed reply passes through a reply of ours, which ends it at the
+// borrowed is a langchaingo model as a client: Anthropic's. The call's
+// options go to it as they were given. A streamed reply passes through a reply of ours, which ends it at the
 // bound of the call's tokens, as the other clients do: langchaingo's
 // clients gather it with += on a string, in time that grows with its
 // square.
@@ -33,9 +31,16 @@ type borrowed struct{ llms.Model }
 // errAtBound stops a borrowed client's stream at the bound of the reply.
 var errAtBound = errors.New("the reply passed its bound")
 
-func (b borrowed) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
+func (b borrowed) generate(ctx context.Context, k *call) (*Reply, error) {
 	if !k.stream() || k.maxTokens() == 0 {
-		return b.GenerateContent(ctx, k.msgs, k.opts...)
+		resp, err := b.GenerateContent(ctx, k.msgs, k.opts...)
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Choices) == 0 || resp.Choices[0] == nil {
+			return nil, &Error{Err: errNoReply, Temporary: true, Retry: RetryNoReply}
+		}
+		return ReplyOf(resp.Choices[0]), nil
 	}
 	r := newReply(k, k.maxTokens())
 	pass := func(ctx context.Context, p piece) error {
@@ -55,8 +60,21 @@ func (b borrowed) generate(ctx context.Context, k *call) (*llms.ContentResponse,
 		}))
 	}
 	resp, err := b.GenerateContent(ctx, k.msgs, opts...)
-	if r.over {
-		return r.response(), nil // cut at the bound, as a server cuts one
+	switch {
+	case r.over:
+		return r.result(), nil // cut at the bound, as a server cuts one
+	case err != nil:
+		return nil, err
+	case len(resp.Choices) == 0 || resp.Choices[0] == nil:
+		return nil, &Error{Err: errNoReply, Temporary: true, Retry: RetryNoReply}
 	}
-	return resp, err
+	return ReplyOf(resp.Choices[0]), nil
 }
+
+// hint says nothing more of an error: langchaingo's client knows nothing
+// more of its server.
+func (borrowed) hint(context.Context, *Error) {}
+
+// info says nothing of the window: langchaingo's client knows nothing of
+// it.
+func (borrowed) info(context.Context) Window { return Window{} }

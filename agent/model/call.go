@@ -1,10 +1,13 @@
 package model
 
 import (
-	"context"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"maps"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -20,11 +23,11 @@ type call struct {
 	o    llms.CallOptions
 	// model is the model's name.
 	model string
-	// con is the constraint of the call, and fields the request fields
-	// that bind the reply to it on this server, at the top of the body;
-	// both nil for a call that binds nothing.
-	con    *Constraint
-	fields map[string]any
+	// con is the constraint of the call, and bind the request fields
+	// that bind the reply to it on this server; both nil for a call that
+	// binds nothing.
+	con  *Constraint
+	bind *Binding
 	// options are Config.Options, sent as they are: they win over what
 	// the client sets.
 	options map[string]any
@@ -48,34 +51,84 @@ func (k *call) say(msg string) {
 	}
 }
 
-// finish adds the constraint's fields and Config.Options to body, the
-// request of a client, under options when that is not "" (Ollama's
-// "options" object, but for its top-level fields): a field that is an
-// object in body too is merged into it, key by key. It then takes out the
-// parameters the server refused, and returns the JSON of the body.
-func (k *call) finish(body map[string]any, nested string, topLevel map[string]bool) ([]byte, error) {
-	for key, v := range k.fields {
-		body[key] = merged(body[key], v)
+// dropped reports whether the server refused the parameter p.
+func (k *call) dropped(p string) bool { return slices.Contains(k.drop, p) }
+
+// temperature returns the temperature to send, or nil when the server
+// refused it.
+func (k *call) temperature() *float64 {
+	if k.dropped("temperature") {
+		return nil
 	}
+	t := k.o.Temperature
+	return &t
+}
+
+// stops returns the stop sequences to send, or nil when the server
+// refused them.
+func (k *call) stops() []string {
+	if k.dropped("stop") {
+		return nil
+	}
+	return k.o.StopWords
+}
+
+// topLevel returns Config.Options, the options sent at the top of a
+// request body, but for those the server refused; nil when there are
+// none.
+func (k *call) topLevel() map[string]any {
+	if len(k.options) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(k.options))
 	for key, v := range k.options {
-		if nested != "" && !topLevel[key] {
-			inner, _ := body[nested].(map[string]any)
-			if inner == nil {
-				inner = map[string]any{}
-				body[nested] = inner
-			}
-			inner[key] = merged(inner[key], v)
-			continue
-		}
-		body[key] = merged(body[key], v)
-	}
-	for _, p := range k.drop {
-		delete(body, p)
-		if inner, ok := body[nested].(map[string]any); ok {
-			delete(inner, p)
+		if !k.dropped(key) {
+			out[key] = v
 		}
 	}
-	return jsonBody(body)
+	return out
+}
+
+// encode returns the JSON of body, a protocol's request, with the fields
+// of top added at its top level, where a server takes options of its own
+// (Config.Options): they win over body's fields of the same name, an
+// object merged into body's key by key. Without top, body is encoded as
+// it is.
+func encode(body any, top map[string]any) ([]byte, error) {
+	data, err := jsonBody(body)
+	if err != nil || len(top) == 0 {
+		return data, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	for key, v := range top {
+		raw, err := mergedJSON(fields[key], v)
+		if err != nil {
+			return nil, fmt.Errorf("the option %s: %w", key, err)
+		}
+		fields[key] = raw
+	}
+	return jsonBody(fields)
+}
+
+// mergedJSON returns the JSON of v, merged key by key into old when both
+// are objects.
+func mergedJSON(old json.RawMessage, v any) (json.RawMessage, error) {
+	add, ok := v.(map[string]any)
+	var base map[string]json.RawMessage
+	if !ok || len(old) == 0 || json.Unmarshal(old, &base) != nil || base == nil {
+		return jsonBody(v)
+	}
+	for key, val := range add {
+		raw, err := jsonBody(val)
+		if err != nil {
+			return nil, err
+		}
+		base[key] = raw
+	}
+	return jsonBody(base)
 }
 
 // merged returns v, merged key by key into old when both are objects.
@@ -88,31 +141,6 @@ func merged(old, v any) any {
 	out := maps.Clone(base)
 	maps.Copy(out, add)
 	return out
-}
-
-// sample returns the sampling parameters of the call that are set, under
-// the names most servers use; the caller renames the odd ones.
-func (k *call) sample(body map[string]any) {
-	o := k.o
-	body["temperature"] = o.Temperature
-	if o.TopP != 0 {
-		body["top_p"] = o.TopP
-	}
-	if o.TopK != 0 {
-		body["top_k"] = o.TopK
-	}
-	if o.Seed != 0 {
-		body["seed"] = o.Seed
-	}
-	if len(o.StopWords) > 0 {
-		body["stop"] = o.StopWords
-	}
-	if o.FrequencyPenalty != 0 {
-		body["frequency_penalty"] = o.FrequencyPenalty
-	}
-	if o.PresencePenalty != 0 {
-		body["presence_penalty"] = o.PresencePenalty
-	}
 }
 
 // roleOf returns the chat role of a langchaingo message type.
@@ -161,17 +189,36 @@ func dataURL(b llms.BinaryContent) string {
 	return "data:" + b.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(b.Data)
 }
 
-// contextKey is the type of the context keys of package model.
-type contextKey int
-
-// constraintCtxKey is the context key of a call's constraint, for the
-// replay, which checks it against the recording.
-const constraintCtxKey contextKey = 0
-
-// withConstraintCtx returns ctx carrying c.
-func withConstraintCtx(ctx context.Context, c *Constraint) context.Context {
-	if c == nil {
-		return ctx
+// MessageText returns the text parts of m, joined, with the tool calls
+// and tool results of the native protocol written out as text.
+func MessageText(m llms.MessageContent) string {
+	var b strings.Builder
+	for _, p := range m.Parts {
+		switch p := p.(type) {
+		case llms.TextContent:
+			b.WriteString(p.Text)
+		case llms.ToolCall:
+			if p.FunctionCall != nil {
+				fmt.Fprintf(&b, "[tool call %s] %s %s", p.ID, p.FunctionCall.Name, p.FunctionCall.Arguments)
+			}
+		case llms.ToolCallResponse:
+			fmt.Fprintf(&b, "[tool result %s] %s", p.ToolCallID, p.Content)
+		}
 	}
-	return context.WithValue(ctx, constraintCtxKey, c)
+	return b.String()
+}
+
+// Chunks splits text into pieces the size of a few tokens, on character
+// boundaries, as a server streams them.
+func Chunks(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		n := min(len(text), 6)
+		for n < len(text) && !utf8.RuneStart(text[n]) {
+			n++
+		}
+		out = append(out, text[:n])
+		text = text[n:]
+	}
+	return out
 }

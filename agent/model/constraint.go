@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
 	"net/http"
 	"sync"
 
@@ -42,8 +41,9 @@ const (
 func (m Mode) Text() bool { return m != ModeSchema }
 
 // Constraint is what a call binds the model's reply to, in each form a
-// server may take; a provider uses the form its server takes and ignores
-// the others. Package agent/constrain builds one from a tool registry.
+// server may take (see Request.Constraint); a provider uses the form its
+// server takes and ignores the others. Package agent/constrain builds one
+// from a tool registry.
 type Constraint struct {
 	// Grammar is a GBNF grammar of the whole reply, which binds what
 	// follows an "Action:" label at the start of a line and leaves the
@@ -81,35 +81,6 @@ type Structure struct {
 	End    string          `json:"end"`
 }
 
-// constraintKey is the key of the Metadata of llms.CallOptions that
-// carries a call's constraint.
-const constraintKey = "react-agent:constraint"
-
-// WithConstraint is a call option that asks a model from New to bind the
-// reply as c says, in the way its server takes (see Constrainer). Models
-// that cannot, and c == nil, make the call as it is.
-func WithConstraint(c *Constraint) llms.CallOption {
-	return func(o *llms.CallOptions) {
-		if c == nil {
-			return
-		}
-		md := make(map[string]any, len(o.Metadata)+1)
-		maps.Copy(md, o.Metadata)
-		md[constraintKey] = c
-		o.Metadata = md
-	}
-}
-
-// ConstraintOf returns the constraint of a call's options, or nil.
-func ConstraintOf(opts []llms.CallOption) *Constraint {
-	var o llms.CallOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	c, _ := o.Metadata[constraintKey].(*Constraint)
-	return c
-}
-
 // Constrainer is implemented by the models of New, and by recorders and
 // replays of them: it says how their server binds replies.
 type Constrainer interface {
@@ -132,12 +103,50 @@ func Constraining(ctx context.Context, m llms.Model) (Mode, string) {
 	return ModeNone, ""
 }
 
-// fields returns the request fields that bind a reply in mode m, at the
-// top of the request body, or nil.
-func (c *Constraint) fields(m Mode, provider string) map[string]any {
+// Binding is how a call asked its server to bind the reply: the mode,
+// and the request fields that carried it, each in the form its server
+// takes.
+type Binding struct {
+	Mode   Mode          `json:"mode"`
+	Fields BindingFields `json:"fields"`
+}
+
+// BindingFields are the request fields that bind a reply; a server takes
+// one of them.
+type BindingFields struct {
+	// Format is the JSON schema of the reply in Ollama's "format".
+	Format json.RawMessage `json:"format,omitempty"`
+	// Grammar is llama.cpp's GBNF grammar.
+	Grammar string `json:"grammar,omitempty"`
+	// ResponseFormat is OpenAI's response_format: a JSON schema, or the
+	// structural tag of vLLM and SGLang.
+	ResponseFormat *ResponseFormat `json:"response_format,omitempty"`
+}
+
+// ResponseFormat is the response_format of OpenAI's chat API and of the
+// servers that speak it: "json_object", a "json_schema", or vLLM's and
+// SGLang's "structural_tag".
+type ResponseFormat struct {
+	JSONSchema *JSONSchemaFormat `json:"json_schema,omitempty"`
+	Structures []Structure       `json:"structures,omitempty"`
+	Triggers   []string          `json:"triggers,omitempty"`
+	Type       string            `json:"type"`
+}
+
+// JSONSchemaFormat is the json_schema of a ResponseFormat.
+type JSONSchemaFormat struct {
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+	Strict bool            `json:"strict"`
+}
+
+// binding returns how a reply is bound in mode m on a server of kind
+// provider, or nil.
+func (c *Constraint) binding(m Mode, provider string) *Binding {
 	if c == nil {
 		return nil
 	}
+	b := &Binding{Mode: m}
 	switch m {
 	case ModeGrammar:
 		g := c.Grammar
@@ -147,19 +156,19 @@ func (c *Constraint) fields(m Mode, provider string) map[string]any {
 		if g == "" {
 			return nil
 		}
-		return map[string]any{"grammar": g}
+		b.Fields.Grammar = g
 	case ModeTag:
 		if c.Tag == nil {
 			return nil
 		}
-		return map[string]any{"response_format": map[string]any{
-			"type": "structural_tag", "structures": c.Tag.Structures, "triggers": c.Tag.Triggers}}
+		b.Fields.ResponseFormat = &ResponseFormat{Type: "structural_tag", Structures: c.Tag.Structures, Triggers: c.Tag.Triggers}
 	case ModeSchema:
 		if len(c.Schema) == 0 {
 			return nil
 		}
 		if provider == ollamaAPI {
-			return map[string]any{"format": c.Schema}
+			b.Fields.Format = c.Schema
+			return b
 		}
 		schema, strict := c.Schema, false
 		if provider == openaiHosted && len(c.StrictSchema) > 0 {
@@ -169,10 +178,11 @@ func (c *Constraint) fields(m Mode, provider string) map[string]any {
 		if name == "" {
 			name = "step"
 		}
-		return map[string]any{"response_format": map[string]any{"type": "json_schema",
-			"json_schema": map[string]any{"name": name, "schema": schema, "strict": strict}}}
+		b.Fields.ResponseFormat = &ResponseFormat{Type: "json_schema", JSONSchema: &JSONSchemaFormat{Name: name, Schema: schema, Strict: strict}}
+	default:
+		return nil
 	}
-	return nil
+	return b
 }
 
 // Kinds of servers that take a schema in a form of their own: OpenAI's
@@ -193,7 +203,12 @@ type constrainer struct {
 	detected  bool
 	mode      Mode
 	kind, how string
-	refused   error
+	// refused is the server's refusal of the constraint, once a call
+	// without it went through; trial is a refusal that the next call,
+	// made without the constraint, tries out: a call that fails again
+	// was not refused for its constraint alone, and the calls after bind
+	// their replies again.
+	refused, trial error
 }
 
 // fixed returns a constrainer of a server known to bind in mode.
@@ -217,6 +232,33 @@ func (c *constrainer) refusal() error {
 	return c.refused
 }
 
+// refuse notes that the server refused the constraint with err: the next
+// call goes without it.
+func (c *constrainer) refuse(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.trial = err
+}
+
+// tried takes the outcome of a call made without the constraint after
+// the server refused it: a call that went through makes the refusal
+// stand.
+func (c *constrainer) tried(ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.trial != nil && ok {
+		c.refused = c.trial
+	}
+	c.trial = nil
+}
+
+// dropped reports whether the next call goes without the constraint.
+func (c *constrainer) dropped() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refused != nil || c.trial != nil
+}
+
 // Constraining returns the mode the model's server binds replies in.
 func (m *served) Constraining(ctx context.Context) (Mode, string) {
 	if m.con == nil {
@@ -235,18 +277,14 @@ func (m *served) ConstraintRefused() error {
 	return m.con.refusal()
 }
 
-// constraintFields returns the request fields that bind a reply as c
-// says on the model's server, and the mode, for a cassette.
-func (m *served) constraintFields(ctx context.Context, c *Constraint) (Mode, map[string]any) {
-	if m.con == nil || c == nil || m.con.refusal() != nil {
-		return ModeNone, nil
+// binding returns how a call bound by c binds its reply on the model's
+// server, or nil.
+func (m *served) binding(ctx context.Context, c *Constraint) *Binding {
+	if m.con == nil || c == nil || m.con.dropped() {
+		return nil
 	}
 	mode, kind, _ := m.con.get(ctx)
-	f := c.fields(mode, kind)
-	if f == nil {
-		return ModeNone, nil
-	}
-	return mode, f
+	return c.binding(mode, kind)
 }
 
 // refusesConstraint reports whether a failed call may have failed for its

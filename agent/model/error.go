@@ -70,8 +70,8 @@ func (contextFull) Is(target error) bool { return target == ErrContextOverflow }
 var errSchemaRefused = errors.New("the server could not make a grammar of the constraint")
 
 // Setting names what to change about a failed call: a field of Config,
-// or the caller's time limit. A command line chooses its advice (the flag
-// to pass) by it.
+// the caller's time limit, or the cassette of a recorded run. A command
+// line chooses its advice (the flag to pass) by it.
 type Setting int
 
 // The settings an Error may name in its Fix field.
@@ -92,9 +92,10 @@ const (
 	SettingMaxReplyBytes
 	// SettingIdleTimeout is Config.IdleTimeout.
 	SettingIdleTimeout
-	// SettingReplay is Config.Replay, the cassette replayed.
+	// SettingReplay is the cassette replayed (package cassette's Open).
 	SettingReplay
-	// SettingRecord is Config.Record: the cassette is to be recorded again.
+	// SettingRecord is the cassette recorded (package cassette's
+	// NewRecorder): it is to be recorded again.
 	SettingRecord
 	// SettingNumCtx is Config.NumCtx, the context window asked of the
 	// server.
@@ -149,10 +150,15 @@ type Error struct {
 	// StatusCode is the HTTP status of the failed response, or 0.
 	StatusCode int
 	// Temporary is true for failures worth retrying: the server could not
-	// be reached, timed out, was rate limited (429) or failed (5xx).
+	// be reached, timed out, was rate limited (429) or failed (5xx), or
+	// the model changed what it sends (see Retry).
 	Temporary bool
+	// Retry says why a Temporary failure is worth retrying, and whether
+	// at once (see RetryReason.AtOnce); RetryNone for a failure that is
+	// not, or whose reason the model does not know.
+	Retry RetryReason
 	// RetryAfter is how long the server asked to wait before trying again
-	// (its Retry-After header), or 0.
+	// (its Retry-After header, within MaxRetryAfter), or 0.
 	RetryAfter time.Duration
 	// Fix is the setting to change, such as SettingBaseURL or
 	// SettingAPIKey; NoSetting when no setting would help.
@@ -161,9 +167,19 @@ type Error struct {
 	// not fit (ErrContextOverflow) and of the context window, when known;
 	// else 0.
 	PromptTokens, ContextTokens int
-	// Hint says what to do about it in words that name no setting, when
-	// there is something to say.
+	// Detail says what is known of the failure beyond Err, in words that
+	// name no setting ("cannot reach Ollama at http://127.0.0.1:11434",
+	// "the prompt is 9000 tokens, more than the context window of 8192"),
+	// when there is something to say.
+	Detail string
+	// Hint says what to do about it in words that name no setting ("start
+	// it with `ollama serve`"), when there is something to say. A command
+	// line that says it in its own words, with the flag Fix stands for,
+	// says those instead.
 	Hint string
+	// Fitting is, for a server that is not the kind the provider talks to
+	// (ErrWrongServer), the provider that fits it, when known.
+	Fitting string
 	// Models are the models the server has, sorted, when the error is
 	// ErrNoModel and the server said which it has; a command line may
 	// offer the one meant.
@@ -172,7 +188,8 @@ type Error struct {
 	Err error
 }
 
-// Error returns the provider, what happened and what to do about it.
+// Error returns the provider, what happened and what to do about it:
+// "provider: Err; Detail: Hint".
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Provider != "" {
@@ -180,9 +197,13 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Err.Error())
-	if e.Hint != "" {
-		b.WriteString("; ")
-		b.WriteString(e.Hint)
+	switch {
+	case e.Detail != "" && e.Hint != "":
+		b.WriteString("; " + e.Detail + ": " + e.Hint)
+	case e.Detail != "":
+		b.WriteString("; " + e.Detail)
+	case e.Hint != "":
+		b.WriteString("; " + e.Hint)
 	}
 	return b.String()
 }
@@ -191,7 +212,8 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Brief describes err without what to do about it: the warning of a
-// retried call, when the advice comes once, with the final error.
+// retried call, when the advice comes once, with the final error, and
+// the message a command line adds its own advice to.
 func Brief(err error) string {
 	var me *Error
 	if !errors.As(err, &me) || me.Hint == "" {
@@ -211,6 +233,10 @@ type statusError struct {
 	retryAfter time.Duration // what the server's Retry-After asks, or 0
 	detail     errorDetail   // what the body says beyond its message
 	inStream   bool          // sent inside a reply begun with 200
+	// object means the body's "error" is an object, as OpenAI's API and
+	// the servers that speak it write it ({"error": {"message": …}});
+	// Ollama's own API writes a string.
+	object bool
 	// kind is what the server's error means, for errors.Is: one of the
 	// sentinels (ErrContextOverflow, ErrNotUTF8, ErrNoToolCalls, ErrNoModel,
 	// errSchemaRefused), or nil.
@@ -249,36 +275,68 @@ func (e *unreachableError) Unwrap() error { return e.err }
 func Classify(ctx context.Context, err error) *Error {
 	var me *Error
 	if errors.As(err, &me) {
+		if me.Temporary && me.Retry == RetryNone {
+			me.Retry = retryOf(me.StatusCode)
+		}
 		return me
 	}
 	e := &Error{Err: err}
 	var se *statusError
 	var ue *unreachableError
+	var stale *staleError
 	switch {
-	case errors.Is(err, ErrReplyTooLarge):
-	case errors.Is(err, ErrIncomplete), errors.Is(err, ErrIdle):
-		e.Temporary = true
+	case errors.Is(err, ErrReplyTooLarge), errors.Is(err, ErrLineTooLong), errors.Is(err, ErrWrongServer):
+	case errors.Is(err, ErrIncomplete):
+		e.Temporary, e.Retry = true, RetryIncomplete
+	case errors.Is(err, ErrIdle):
+		e.Temporary, e.Retry = true, RetryIdle
 	case errors.Is(context.Cause(ctx), ErrTimeout) || errors.Is(err, ErrTimeout):
 		if !errors.Is(err, ErrTimeout) {
 			e.Err = fmt.Errorf("%w (%w)", ErrTimeout, err)
 		}
-		e.Temporary = true
+		e.Temporary, e.Retry = true, RetryTimeout
 	case errors.As(err, &se):
 		e.StatusCode, e.RetryAfter = se.code, se.retryAfter
 		e.PromptTokens, e.ContextTokens = se.detail.PromptTokens, se.detail.ContextTokens
+	case errors.As(err, &stale):
+		e.Temporary, e.Retry = true, RetryStaleConnection
 	case errors.As(err, &ue), isNetError(err):
 		e.Temporary = !refusedHere(err)
+		if e.Temporary {
+			e.Retry = RetryUnreachable
+		}
 	}
 	switch c := e.StatusCode; {
 	case errors.Is(err, ErrNotUTF8), errors.Is(err, ErrContextOverflow), errors.Is(err, errSchemaRefused):
 		// The same request gets the same answer.
 		e.Temporary = false
-	case c == http.StatusTooManyRequests, c == http.StatusRequestTimeout, c >= 500:
-		e.Temporary = true
+	case c == http.StatusTooManyRequests:
+		e.Temporary, e.Retry = true, RetryRateLimited
+	case c == http.StatusRequestTimeout:
+		e.Temporary, e.Retry = true, RetryTimeout
+	case c >= 500:
+		e.Temporary, e.Retry = true, RetryServerError
 	case c >= 400:
 		e.Temporary = false
 	}
+	if !e.Temporary {
+		e.Retry = RetryNone
+	}
 	return e
+}
+
+// retryOf returns why a call that failed with the HTTP status code is
+// worth making again, as far as the status says.
+func retryOf(code int) RetryReason {
+	switch {
+	case code == http.StatusTooManyRequests:
+		return RetryRateLimited
+	case code == http.StatusRequestTimeout:
+		return RetryTimeout
+	case code >= 500:
+		return RetryServerError
+	}
+	return RetryNone
 }
 
 // refusedHere reports whether err is a connection that this machine
@@ -302,8 +360,8 @@ func isNetError(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
-// overflowHint says what the prompt too large for the context window was,
-// in numbers, when they are known.
+// overflowWhat says what the prompt too large for the context window
+// was, in numbers, when they are known.
 func overflowWhat(e *Error) string {
 	switch p, c := e.PromptTokens, e.ContextTokens; {
 	case errors.Is(e.Err, ErrContextFull):
@@ -316,6 +374,24 @@ func overflowWhat(e *Error) string {
 	return "the prompt is larger than the model's context window"
 }
 
+// overflowed says what is known of e, a prompt that does not fit the
+// context window (ErrContextOverflow), and how the window can be made
+// larger: by fix, in the words of larger, or, with larger "", not at all,
+// as limit says. The sizes are said of a server's refusal; the clients'
+// own errors say them already. Asking for less always helps, and goes
+// without saying: a command line says it with its own flag.
+func overflowed(e *Error, fix Setting, larger, limit string) {
+	var details []string
+	var se *statusError
+	if errors.As(e.Err, &se) {
+		details = append(details, overflowWhat(e))
+	}
+	if limit != "" {
+		details = append(details, limit)
+	}
+	e.Fix, e.Detail, e.Hint = fix, strings.Join(details, "; "), larger
+}
+
 // explain fills in what to do about e, given the provider, the model and
 // the server's URL. A client that knows more of its server (the window it
 // can grow to) says so after.
@@ -326,39 +402,45 @@ func explain(e *Error, provider, model, where string) *Error {
 	}
 	var ue *unreachableError
 	unreachable := e.StatusCode == 0 && (e.Temporary || refusedHere(e.Err)) && !errors.Is(e.Err, ErrTimeout) &&
-		!errors.Is(e.Err, ErrIdle) && !errors.Is(e.Err, ErrIncomplete) && (errors.As(e.Err, &ue) || isNetError(e.Err))
+		!errors.Is(e.Err, ErrIdle) && !errors.Is(e.Err, ErrIncomplete) && e.Retry != RetryStaleConnection &&
+		(errors.As(e.Err, &ue) || isNetError(e.Err))
 	switch {
 	case unreachable && provider == ollamaProvider.Name:
-		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach Ollama at %s: start it with `ollama serve`", where)
+		e.Fix, e.Detail, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach Ollama at %s", where), "start it with `ollama serve`"
 	case unreachable:
-		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach the server at %s: check that it is running", where)
-	case errors.Is(e.Err, ErrRepeatLimit):
-		e.Fix = SettingTemperature // the error says what happened; a higher temperature may end the loop
+		e.Fix, e.Detail, e.Hint = SettingBaseURL, fmt.Sprintf("cannot reach the server at %s", where), "check that it is running"
+	case errors.Is(e.Err, ErrStreamCut):
+		e.Fix = NoSetting
+		e.Detail = "Ollama does so when the model writes one token more than 30 times in a row (its repeat limit), " +
+			"and when the runner that generates the reply fails"
+		e.Hint = "the server's log says which (the repeat limit only with OLLAMA_DEBUG=1)"
 	case errors.Is(e.Err, ErrTimeout):
 		e.Fix, e.Hint = SettingTimeout, "use a smaller or faster model"
 	case errors.Is(e.Err, ErrReplyTooLarge):
-		e.Fix, e.Hint = SettingMaxReplyBytes, "the server sent more than a reply should hold"
+		e.Fix, e.Detail = SettingMaxReplyBytes, "the server sent more than a reply should hold"
+	case errors.Is(e.Err, ErrLineTooLong):
+		e.Detail = fmt.Sprintf("the server at %s sent more in one line than a piece of a reply holds", where)
 	case errors.Is(e.Err, ErrIdle):
-		e.Fix, e.Hint = SettingIdleTimeout, fmt.Sprintf("the server at %s stopped answering", where)
+		e.Fix, e.Detail = SettingIdleTimeout, fmt.Sprintf("the server at %s stopped answering", where)
 	case errors.Is(e.Err, ErrContextOverflow):
-		e.Hint = overflowWhat(e) + ": give the server's model a larger context, or ask for less"
+		overflowed(e, NoSetting, "give the server's model a larger context", "")
 	case errors.Is(e.Err, ErrNotUTF8):
-		e.Hint = "the model wrote bytes that are no text; try a lower temperature, other sampling options or another model"
+		e.Detail, e.Hint = "the model wrote bytes that are no text", "try a lower temperature, other sampling options or another model"
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
-		e.Fix, e.Hint = SettingAPIKey, "the server refused the API key"
+		e.Fix, e.Detail = SettingAPIKey, "the server refused the API key"
 		if p, ok := Lookup(provider); ok && p.KeyEnv != "" {
-			e.Hint += ": set a valid key in " + p.KeyEnv
+			e.Hint = "set a valid key in " + p.KeyEnv
 		}
 	case errors.Is(e.Err, ErrNoModel) && provider == ollamaProvider.Name:
-		e.Fix, e.Hint = SettingModel, fmt.Sprintf("the model %q is not installed: run `ollama pull %s`", model, model)
+		e.Fix, e.Detail, e.Hint = SettingModel, fmt.Sprintf("the model %q is not installed", model), fmt.Sprintf("run `ollama pull %s`", model)
 	case e.StatusCode == http.StatusNotFound:
-		e.Fix, e.Hint = SettingModel, fmt.Sprintf("the server at %s has no model %q or no such endpoint", where, model)
+		e.Fix, e.Detail = SettingModel, fmt.Sprintf("the server at %s has no model %q or no such endpoint", where, model)
 	case e.StatusCode == http.StatusBadRequest:
-		e.Fix, e.Hint = SettingModel, "the server rejected the request"
+		e.Fix, e.Detail = SettingModel, "the server rejected the request"
 	case e.StatusCode == http.StatusTooManyRequests:
-		e.Hint = "the provider is rate limiting requests: wait and try again"
+		e.Detail, e.Hint = "the provider is rate limiting requests", "wait and try again"
 	case e.StatusCode >= 500:
-		e.Hint = "the server failed: try again later or look at its logs"
+		e.Detail, e.Hint = "the server failed", "try again later or look at its logs"
 	}
 	return e
 }

@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -121,5 +126,114 @@ func TestNewNeverShowsAPassword(t *testing.T) {
 	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")})
 	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "127.0.0.1:9") {
 		t.Fatalf("error = %v, want the server named without its password", err)
+	}
+}
+
+// TestWhatIsKnownAndWhatToDoAreFieldsApart: an error says what is known
+// of a failure (Detail) and what to do about it (Hint) in fields of their
+// own, which a command line reads as they are, rather than cutting one
+// sentence in two at its first colon.
+func TestWhatIsKnownAndWhatToDoAreFieldsApart(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: "http://" + addr, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")})
+	var me *Error
+	if !errors.As(err, &me) || me.Detail != "cannot reach Ollama at http://"+addr || me.Hint != "start it with `ollama serve`" ||
+		!strings.HasSuffix(err.Error(), "; cannot reach Ollama at http://"+addr+": start it with `ollama serve`") {
+		t.Fatalf("error %v: detail %q, hint %q", err, me.Detail, me.Hint)
+	}
+}
+
+// TestALibraryCallerGetsARefusedParameterAsATemporaryError calls a model
+// of New through langchaingo's GenerateContent, as a library user does, on
+// a server that refuses the stop sequences: the call is made once, and its
+// error says to make it again at once, which goes without them.
+func TestALibraryCallerGetsARefusedParameterAsATemporaryError(t *testing.T) {
+	srv := serveStatus(t, 400, `{"error":{"message":"Unsupported parameter: 'stop' is not supported with this model."}}`)
+	m, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}
+	_, err = m.GenerateContent(context.Background(), msgs, llms.WithStopWords([]string{"\nObservation"}))
+	var me *Error
+	if !errors.As(err, &me) || !me.Temporary || me.Retry != RetryParameterDropped || !me.Retry.AtOnce() || srv.calls() != 1 {
+		t.Fatalf("error %v (%+v) after %d calls: want one call, and a temporary error to make it again at once", err, me, srv.calls())
+	}
+	m.GenerateContent(context.Background(), msgs, llms.WithStopWords([]string{"\nObservation"}))
+	if body := srv.last(); strings.Contains(body, `"stop"`) {
+		t.Errorf("the call made again sent the stop sequences: %s", body)
+	}
+	if d := m.(Dropper).Dropped(); len(d) != 1 || d[0] != "stop" {
+		t.Errorf("dropped %q", d)
+	}
+}
+
+// statusServer answers every request with one status and body, and keeps
+// the bodies it was sent.
+type statusServer struct {
+	*httptest.Server
+	mu     sync.Mutex
+	bodies []string
+}
+
+func serveStatus(t *testing.T, status int, body string) *statusServer {
+	t.Helper()
+	s := &statusServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.bodies = append(s.bodies, string(data))
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *statusServer) calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.bodies)
+}
+
+func (s *statusServer) last() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bodies[len(s.bodies)-1]
+}
+
+func TestRetryAfterIsClampedBeforeItIsADuration(t *testing.T) {
+	for _, tt := range []struct {
+		header string
+		want   time.Duration
+	}{
+		{"", 0},
+		{"0", 0},
+		{"5", 5 * time.Second},
+		{" 30 ", 30 * time.Second},
+		{"-1", 0},
+		{"1.5", 0},
+		{"soon", 0},
+		{"31622400", MaxRetryAfter},    // a year and a day: the most
+		{"9223372037", MaxRetryAfter},  // a Duration's most, in seconds, and one more: once negative
+		{"18446744074", MaxRetryAfter}, // past a uint64 of nanoseconds: once 290 ms
+		{"99999999999999999999999", MaxRetryAfter}, // past a uint64
+		{"Fri, 31 Dec 9999 23:59:59 GMT", MaxRetryAfter},
+		{"Mon, 01 Jan 2001 00:00:00 GMT", 0}, // past
+	} {
+		if got := retryAfter(tt.header); got != tt.want {
+			t.Errorf("Retry-After %q: %s, want %s", tt.header, got, tt.want)
+		}
 	}
 }

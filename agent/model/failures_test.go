@@ -37,14 +37,14 @@ func TestAPromptLargerThanTheContextIsAnOverflow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
-				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }), WithConstraint(bound))
+			_, err = m.(Generator).Generate(context.Background(), Request{Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
+				OnText: func(context.Context, []byte) error { return nil }, Constraint: bound})
 			var me *Error
 			if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Temporary {
 				t.Fatalf("error %v: want a permanent ErrContextOverflow", err)
 			}
-			if me.PromptTokens != tt.prompt || me.ContextTokens != tt.context || !strings.Contains(me.Hint, tt.hint) {
-				t.Errorf("prompt %d, context %d, hint %q", me.PromptTokens, me.ContextTokens, me.Hint)
+			if me.PromptTokens != tt.prompt || me.ContextTokens != tt.context || !strings.Contains(me.Error(), tt.hint) {
+				t.Errorf("prompt %d, context %d, error %q", me.PromptTokens, me.ContextTokens, me.Error())
 			}
 			if n := len(srv.requests(tt.route)); n != 1 {
 				t.Errorf("the request was sent %d times: an overflow is no refused constraint", n)
@@ -139,9 +139,14 @@ func TestASchemaOllamaCannotMakeAGrammarOfIsARefusedConstraint(t *testing.T) {
 	if mode, _ := m.(Constrainer).Constraining(context.Background()); mode != ModeSchema {
 		t.Fatalf("mode %q", mode)
 	}
-	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
-		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }), WithConstraint(bound))
-	if err != nil {
+	req := Request{Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
+		OnText: func(context.Context, []byte) error { return nil }, Constraint: bound}
+	_, err = m.(Generator).Generate(context.Background(), req)
+	var me *Error
+	if !errors.As(err, &me) || !me.Temporary || me.Retry != RetryConstraintDropped || m.(Constrainer).ConstraintRefused() != nil {
+		t.Fatalf("the first call's error is %#v: want one that says to make the call again at once, without the constraint", err)
+	}
+	if _, err = m.(Generator).Generate(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.requests("POST /api/chat")
@@ -175,8 +180,8 @@ func TestTheOpenAIProviderBindsALlamaServerWithTheGrammar(t *testing.T) {
 			if mode, how := m.(Constrainer).Constraining(context.Background()); mode != ModeGrammar || !strings.Contains(how, "/v1/chat/completions") {
 				t.Fatalf("mode %q, %q", mode, how)
 			}
-			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
-				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }), WithConstraint(c))
+			_, err = m.(Generator).Generate(context.Background(), Request{Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")},
+				OnText: func(context.Context, []byte) error { return nil }, Constraint: c})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,9 @@ package model_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -95,33 +98,37 @@ func TestBrokenServersEndInBoundedTimeAndMemory(t *testing.T) {
 }
 
 // TestALongLineIsReadWithinTheBounds checks that a reply streamed as one
-// line of a megabyte is read like any other: its text cut where it passes
-// what the reply's bound on tokens can hold, whole with no bound, and an
-// error past Config.MaxReplyBytes; never the empty reply or the bare
-// "token too long" that langchaingo's clients made of a line longer than
-// they read (512,000 bytes on Ollama, 64 KiB on OpenAI's API).
+// line of nearly a megabyte is read like any other: its text cut where it
+// passes what the reply's bound on tokens can hold, whole with no bound,
+// and an error past Config.MaxReplyBytes; never the empty reply or the
+// bare "token too long" that langchaingo's clients made of a line longer
+// than they read (512,000 bytes on Ollama, 64 KiB on OpenAI's API). A line
+// past model.MaxLineBytes is an error that names the bound, not retried:
+// what help safety and help limits say.
 func TestALongLineIsReadWithinTheBounds(t *testing.T) {
 	const text = "Final Answer: x"
-	long := text + strings.Repeat(" ", 1<<20)
+	long := text + strings.Repeat(" ", model.MaxLineBytes-4<<10)
 	servers := map[string]func([]string, ...modeltest.Option) *modeltest.Server{
 		"ollama": modeltest.NewOllama, "openai": modeltest.NewOpenAI,
 	}
 	tests := []struct {
 		name      string
+		line      modeltest.Misbehaviour
 		maxTokens int
 		maxReply  int64
 		want      string // the reply's text, when there is one
 		cut       bool
 		err       error
 	}{
-		{"cut at what the bound on tokens holds", 0, 0, long[:model.DefaultMaxTokens*128], true, nil},
-		{"whole without a bound on tokens", -1, 0, long, false, nil},
-		{"an error past the bound on bytes", -1, 512 << 10, "", false, model.ErrReplyTooLarge},
+		{"cut at what the bound on tokens holds", modeltest.LongLine, 0, 0, long[:model.DefaultMaxTokens*128], true, nil},
+		{"whole without a bound on tokens", modeltest.LongLine, -1, 0, long, false, nil},
+		{"an error past the bound on bytes", modeltest.LongLine, -1, 512 << 10, "", false, model.ErrReplyTooLarge},
+		{"an error past the bound on a line", modeltest.HugeLine, -1, 0, "", false, model.ErrLineTooLong},
 	}
 	for provider, newServer := range servers {
 		for _, tt := range tests {
 			t.Run(provider+": "+tt.name, func(t *testing.T) {
-				s := newServer([]string{text}, modeltest.Misbehave(modeltest.HugeLine))
+				s := newServer([]string{text}, modeltest.Misbehave(tt.line))
 				defer s.Close()
 				m, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: s.URL, Model: "m", APIKey: "k",
 					MaxTokens: tt.maxTokens, MaxReplyBytes: tt.maxReply})
@@ -135,6 +142,9 @@ func TestALongLineIsReadWithinTheBounds(t *testing.T) {
 					var me *model.Error
 					if !errors.Is(err, tt.err) || !errors.As(err, &me) || me.Temporary {
 						t.Fatalf("error = %v, want %v, not to be retried", err, tt.err)
+					}
+					if tt.err == model.ErrLineTooLong && !strings.Contains(err.Error(), "1 MiB") {
+						t.Errorf("error = %v, want one that names the bound, 1 MiB", err)
 					}
 					return
 				}
@@ -151,12 +161,15 @@ func TestALongLineIsReadWithinTheBounds(t *testing.T) {
 	}
 }
 
-// TestAReplyOllamaStoppedForRepeatingItselfSaysSo checks that a reply
-// Ollama ended because the model wrote one token more than 30 times in a
-// row, with neither its done message nor an error, is an error that says
-// so and what to change, on its own API and on its OpenAI-compatible one,
-// streamed or not: never the 31 tokens as a reply.
-func TestAReplyOllamaStoppedForRepeatingItselfSaysSo(t *testing.T) {
+// TestAReplyOllamaCutSaysSoAndWhereToLook checks that a reply Ollama
+// ended with neither its done message nor an error, as it does when the
+// model writes one token more than 30 times in a row and when its runner
+// fails, is an error that says what is known, on its own API and on its
+// OpenAI-compatible one, streamed or not: the reply was cut before the
+// server finished it, for one of those two causes, which the server's log
+// tells apart. It is worth a try again, and no setting is to blame: not
+// the temperature, which it once said to raise.
+func TestAReplyOllamaCutSaysSoAndWhereToLook(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		v1       bool // through Ollama's /v1, under the openai provider, which knows it by its replies
@@ -184,15 +197,21 @@ func TestAReplyOllamaStoppedForRepeatingItselfSaysSo(t *testing.T) {
 			}
 			resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}, opts...)
 			var me *model.Error
-			if !errors.Is(err, model.ErrRepeatLimit) || !errors.Is(err, model.ErrIncomplete) || !errors.As(err, &me) {
+			if !errors.Is(err, model.ErrStreamCut) || !errors.Is(err, model.ErrIncomplete) || !errors.As(err, &me) {
 				content := ""
 				if resp != nil && len(resp.Choices) > 0 {
 					content = resp.Choices[0].Content
 				}
-				t.Fatalf("error = %v (reply %q), want ErrRepeatLimit", err, content)
+				t.Fatalf("error = %v (reply %q), want ErrStreamCut", err, content)
 			}
-			if !me.Temporary || me.Fix != model.SettingTemperature || !strings.Contains(err.Error(), "more than 30 times") {
-				t.Errorf("Temporary %v, Fix %v, message %q: want a temporary error that names the limit and the temperature", me.Temporary, me.Fix, err)
+			msg := err.Error()
+			for _, want := range []string{"before the server finished it", "more than 30 times in a row", "runner", "fails", "server's log"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("the message does not say %q: %s", want, msg)
+				}
+			}
+			if !me.Temporary || me.Retry != model.RetryIncomplete || me.Fix != model.NoSetting || strings.Contains(msg, "temperature") {
+				t.Errorf("Temporary %v (%q), Fix %v, message %q: want a temporary error that blames no setting", me.Temporary, me.Retry, me.Fix, msg)
 			}
 		})
 	}
@@ -224,6 +243,46 @@ func TestAStreamThatEndsWithoutItsMarkerElsewhereIsNoRepeatLimit(t *testing.T) {
 				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
 			if !errors.Is(err, model.ErrIncomplete) || errors.Is(err, model.ErrRepeatLimit) {
 				t.Fatalf("error = %v, want ErrIncomplete alone", err)
+			}
+		})
+	}
+}
+
+// TestALineWithoutEndIsCutAtItsBound streams one line that never ends, in
+// each framing of a stream: the client stops reading at model.MaxLineBytes,
+// with an error that names the bound, long before --max-reply, and never
+// holds more of it than that.
+func TestALineWithoutEndIsCutAtItsBound(t *testing.T) {
+	for _, tt := range []struct{ provider, media, start string }{
+		{"ollama", "application/x-ndjson", `{"message":{"content":"`},
+		{"openai", "text/event-stream", `data: {"choices":[{"index":0,"delta":{"content":"`},
+	} {
+		t.Run(tt.provider, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.media)
+				io.WriteString(w, tt.start)
+				chunk := strings.Repeat("a", 32<<10)
+				for r.Context().Err() == nil {
+					if _, err := io.WriteString(w, chunk); err != nil {
+						return
+					}
+				}
+			}))
+			defer srv.Close()
+			base := srv.URL
+			if tt.provider == "openai" {
+				base += "/v1"
+			}
+			m, err := model.New(context.Background(), model.Config{Provider: tt.provider, BaseURL: base, Model: "m", MaxTokens: -1, MaxReplyBytes: 64 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")},
+				llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+			var me *model.Error
+			if !errors.Is(err, model.ErrLineTooLong) || !errors.As(err, &me) || me.Temporary || time.Since(start) > 10*time.Second {
+				t.Fatalf("error %v after %s: want ErrLineTooLong, not retried", err, time.Since(start))
 			}
 		})
 	}

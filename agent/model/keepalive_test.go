@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tmc/langchaingo/llms"
@@ -39,12 +40,13 @@ func closesKeptAlive(ln net.Listener, prompt string) {
 	}
 }
 
-// TestApplyTemplateSurvivesAClosedKeptAliveConnection: /apply-template
-// changes nothing on the server, so a request of it that meets a kept-alive
-// connection the server has just closed is sent again on a new one, rather
-// than failing the step with EOF (which the agent then retried, with a
-// warning on every run against llama-server).
-func TestApplyTemplateSurvivesAClosedKeptAliveConnection(t *testing.T) {
+// TestACallOnAClosedKeptAliveConnectionIsToBeMadeAgainAtOnce: a request
+// that meets a kept-alive connection the server has just closed, before
+// any answer (llama-server does so now and then between two steps), is
+// not sent again behind the caller's back, nor failed as a server that
+// cannot be reached: its error says to make it again at once, which goes
+// out on a new connection.
+func TestACallOnAClosedKeptAliveConnectionIsToBeMadeAgainAtOnce(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -53,10 +55,17 @@ func TestApplyTemplateSurvivesAClosedKeptAliveConnection(t *testing.T) {
 	go closesKeptAlive(ln, "rendered")
 	c := &llamacpp{base: "http://" + ln.Addr().String(), hc: &http.Client{}}
 	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")}
-	for i := range 5 {
+	for i := range 6 {
 		got, err := c.applyTemplate(context.Background(), msgs)
-		if err != nil || got != "rendered" {
-			t.Fatalf("call %d: %q, %v; want the prompt, on a new connection when the kept-alive one is closed", i+1, got, err)
+		if i%2 == 0 {
+			if err != nil || got != "rendered" {
+				t.Fatalf("call %d: %q, %v; want the prompt, on a new connection", i+1, got, err)
+			}
+			continue
+		}
+		e := explain(Classify(context.Background(), err), "llamacpp", "m", c.base)
+		if !e.Temporary || e.Retry != RetryStaleConnection || !e.Retry.AtOnce() || e.Fix != NoSetting || strings.Contains(e.Error(), "cannot reach") {
+			t.Fatalf("call %d: %v (%+v); want an error that says to make the call again at once", i+1, err, e)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 // llamacpp is the client of llama.cpp's llama-server, through its own
 // endpoints: /apply-template renders the chat with the model's template
-// and /completion generates, which takes a grammar (see WithConstraint)
+// and /completion generates, which takes a grammar (see Request.Constraint)
 // and keeps the prompt's cache; /props gives the context window. Calls of
 // the native protocol, with tools or their results, go through its
 // OpenAI-compatible /v1, which renders them.
@@ -89,23 +89,57 @@ func llamacppTools(ctx context.Context, hc *http.Client, base string) (supported
 	return *props.Caps.ToolCalls, true
 }
 
-// completionRequest is the body of a /completion call, but for the
-// constraint's fields and Config.Options.
+// completionRequest is the body of llama-server's /completion: the
+// fields in the order of their names. llama-server takes options of its
+// own at its top (min_p, repeat_penalty, …), where Config.Options go (see
+// encode).
+type completionRequest struct {
+	CachePrompt bool     `json:"cache_prompt"`
+	Grammar     string   `json:"grammar,omitempty"`
+	NPredict    int      `json:"n_predict,omitempty"`
+	Prompt      string   `json:"prompt"`
+	Seed        int      `json:"seed,omitempty"`
+	Stop        []string `json:"stop,omitempty"`
+	Stream      bool     `json:"stream"`
+	Temperature *float64 `json:"temperature,omitempty"`
+	TopK        int      `json:"top_k,omitempty"`
+	TopP        float64  `json:"top_p,omitempty"`
+}
+
+// body returns the request of k for the prompt its messages make, and
+// the bound it sets on the reply's tokens (0 for none).
 func (c *llamacpp) body(k *call, prompt string) ([]byte, int, error) {
-	body := map[string]any{"prompt": prompt, "stream": k.stream(), "cache_prompt": true}
-	k.sample(body)
-	delete(body, "frequency_penalty")
-	delete(body, "presence_penalty")
-	if n := k.maxTokens(); n > 0 {
-		body["n_predict"] = n
+	o := k.o
+	body := completionRequest{Prompt: prompt, Stream: k.stream(), CachePrompt: true, Temperature: k.temperature(),
+		Stop: k.stops(), TopP: o.TopP, TopK: o.TopK, Seed: o.Seed, NPredict: k.maxTokens()}
+	if k.bind != nil {
+		body.Grammar = k.bind.Fields.Grammar
+		if body.Grammar != "" && k.con != nil && k.con.ThinkingGrammar != "" && strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
+			// The chat template opened a reasoning block in the prompt:
+			// the reply starts inside it, and nothing is bound before its
+			// end.
+			body.Grammar = k.con.ThinkingGrammar
+		}
 	}
-	if k.fields["grammar"] != nil && k.con != nil && k.con.ThinkingGrammar != "" && strings.HasSuffix(strings.TrimSpace(prompt), "<think>") {
-		// The chat template opened a reasoning block in the prompt: the
-		// reply starts inside it, and nothing is bound before its end.
-		k.fields = map[string]any{"grammar": k.con.ThinkingGrammar}
+	top := k.topLevel()
+	data, err := encode(body, top)
+	limit := body.NPredict
+	if v, ok := top["n_predict"]; ok {
+		limit = intOf(v)
 	}
-	data, err := k.finish(body, "", nil)
-	return data, intOf(body["n_predict"]), err
+	return data, limit, err
+}
+
+// templateRequest is the body of llama-server's /apply-template.
+type templateRequest struct {
+	Messages []templateMessage `json:"messages"`
+}
+
+// templateMessage is a message of a templateRequest: its text, the
+// native protocol's parts written out.
+type templateMessage struct {
+	Content string `json:"content"`
+	Role    string `json:"role"`
 }
 
 // completionEvent is one event of a streamed /completion, or the whole
@@ -120,7 +154,8 @@ type completionEvent struct {
 	Model           string `json:"model"`
 }
 
-// decode reads an event of the reply, keeping the last in last.
+// decodeCompletion returns the decoder of an event of a /completion
+// reply, which keeps the last event in last.
 func decodeCompletion(last *completionEvent) decoder {
 	return func(data []byte) (piece, error) {
 		var ev completionEvent
@@ -139,7 +174,7 @@ func decodeCompletion(last *completionEvent) decoder {
 
 // generate renders k's messages with the model's chat template and
 // generates the reply; a call of the native protocol goes through /v1.
-func (c *llamacpp) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
+func (c *llamacpp) generate(ctx context.Context, k *call) (*Reply, error) {
 	if k.native() {
 		return c.v1.generate(ctx, k)
 	}
@@ -166,7 +201,7 @@ func (c *llamacpp) generate(ctx context.Context, k *call) (*llms.ContentResponse
 		return nil, &Error{PromptTokens: last.TokensEvaluated, ContextTokens: c.nCtx, Err: fmt.Errorf(
 			"%w: %d tokens of prompt and %d of reply, in a window of %d", ErrContextFull, last.TokensEvaluated, last.TokensPredicted, c.nCtx)}
 	}
-	return r.response(), nil
+	return r.result(), nil
 }
 
 // hint says how the context window of the server can be made larger:
@@ -178,19 +213,21 @@ func (c *llamacpp) hint(ctx context.Context, e *Error) {
 	if e.ContextTokens == 0 {
 		e.ContextTokens = c.nCtx
 	}
-	e.Fix, e.Hint = NoSetting, overflowWhat(e)+": "+c.enlarge(ctx, e.ContextTokens)
+	larger, limit := c.enlarge(ctx, e.ContextTokens)
+	overflowed(e, NoSetting, larger, limit)
 }
 
-// enlarge says how to make a window of n tokens larger.
-func (c *llamacpp) enlarge(ctx context.Context, n int) string {
+// enlarge says how to make a window of n tokens larger, or, when nothing
+// can, why not.
+func (c *llamacpp) enlarge(ctx context.Context, n int) (larger, limit string) {
 	trained := c.trainedContext(ctx)
 	switch {
 	case trained > 0 && n >= trained:
-		return fmt.Sprintf("%d tokens is the context the model was trained for, which llama-server takes at most: ask for less", trained)
+		return "", fmt.Sprintf("%d tokens is the context the model was trained for, which llama-server takes at most", trained)
 	case trained > 0:
-		return fmt.Sprintf("start llama-server with a larger context (its -c), up to the %d tokens the model was trained for, or ask for less", trained)
+		return fmt.Sprintf("start llama-server with a larger context (its -c), up to the %d tokens the model was trained for", trained), ""
 	}
-	return "start llama-server with a larger context (its -c), or ask for less"
+	return "start llama-server with a larger context (its -c)", ""
 }
 
 // info returns the window of a slot of the server, which it sets when it
@@ -199,7 +236,8 @@ func (c *llamacpp) info(ctx context.Context) Window {
 	if c.nCtx == 0 {
 		return Window{}
 	}
-	return Window{Tokens: c.nCtx, Max: c.nCtx, Hint: c.enlarge(ctx, c.nCtx)}
+	larger, limit := c.enlarge(ctx, c.nCtx)
+	return Window{Tokens: c.nCtx, Max: c.nCtx, Hint: larger, Detail: limit}
 }
 
 // trainedContext returns the context the model was trained for, from the
@@ -236,19 +274,19 @@ func (c *llamacpp) trainedContext(ctx context.Context) int {
 // applyTemplate renders msgs as the prompt the model's chat template
 // makes of them, ready for the assistant's reply.
 func (c *llamacpp) applyTemplate(ctx context.Context, msgs []llms.MessageContent) (string, error) {
-	chat := make([]map[string]string, 0, len(msgs))
+	chat := templateRequest{Messages: make([]templateMessage, 0, len(msgs))}
 	for _, m := range msgs {
-		chat = append(chat, map[string]string{"role": roleOf(m.Role), "content": MessageText(m)})
+		chat.Messages = append(chat.Messages, templateMessage{Role: roleOf(m.Role), Content: MessageText(m)})
 	}
-	body, err := jsonBody(map[string]any{"messages": chat})
+	body, err := jsonBody(chat)
 	if err != nil {
 		return "", err
 	}
-	resp, err := post(ctx, c.hc, c.base+"/apply-template", body, replayable)
+	resp, err := post(ctx, c.hc, c.base+"/apply-template", body, nil)
 	if err != nil {
 		var se *statusError
 		if errors.As(err, &se) && se.code == http.StatusNotFound {
-			return "", &Error{Err: err, Fix: SettingBaseURL, Hint: "the server has no /apply-template; llama-server has it"}
+			return "", &Error{Err: err, Fix: SettingBaseURL, Detail: "the server has no /apply-template", Hint: "llama-server has it"}
 		}
 		return "", err
 	}

@@ -78,11 +78,6 @@ type Config struct {
 	// server. A stream whose text passes what that many tokens can hold
 	// is ended there, as cut at the bound.
 	MaxTokens int
-	// Record, when set, is a file to write every request and response to,
-	// as a JSONL cassette.
-	Record string
-	// Replay is the cassette the "replay" provider answers from.
-	Replay string
 	// MaxReplyBytes bounds the bytes of one response from the server;
 	// zero means DefaultMaxReplyBytes. A reply past it is an error.
 	MaxReplyBytes int64
@@ -107,9 +102,12 @@ type Config struct {
 }
 
 // client speaks one wire protocol: it builds the request of a call and
-// reads the reply, once, into a response.
+// reads the reply, once, into a Reply. It says more of an error of its
+// server it knows (hint), and what it knows of the context window (info).
 type client interface {
-	generate(ctx context.Context, k *call) (*llms.ContentResponse, error)
+	generate(ctx context.Context, k *call) (*Reply, error)
+	hint(ctx context.Context, e *Error)
+	info(ctx context.Context) Window
 }
 
 // opened is a provider's client with what New reports about it.
@@ -120,12 +118,13 @@ type opened struct {
 	images bool         // the client sends images (else the server refuses them)
 }
 
-// New returns the model cfg describes, as Resolve works it out. Every call
-// through it carries the sampling options of cfg, and its errors are
-// *Error values that say what to change. With cfg.Record set, every call
-// is also written to the cassette. It reads the environment through
+// New returns the model cfg describes, as Resolve works it out: a
+// Generator and an llms.Model, Constrainer, Windowed and Dropper. Every
+// call through it carries the sampling options of cfg, and its errors are
+// *Error values that say what to change. It reads the environment through
 // cfg.Getenv alone. The model keeps its connections to the server for
-// the calls after; its CloseIdleConnections method closes those idle.
+// the calls after; its CloseIdleConnections method closes those idle. The
+// replay provider's models are package cassette's to open.
 func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	r, err := Resolve(cfg, cfg.Getenv)
 	if err != nil {
@@ -152,15 +151,8 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 		return nil, fmt.Errorf("%s: %w", r.Provider.Name, err)
 	}
 	var m llms.Model = &served{client: o.client, hc: hc, found: r.Found, provider: r.Provider.Name, name: r.Model, url: Redact(r.URL),
-		numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(r), con: o.con,
+		addr: addressOf(r.URL), numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(r), con: o.con,
 		options: maps.Clone(cfg.Options), images: o.images}
-	if cfg.Record != "" {
-		rec, err := NewRecorder(m, cfg.Record)
-		if err != nil {
-			return nil, err
-		}
-		m = rec
-	}
 	return m, nil
 }
 
@@ -201,6 +193,7 @@ type served struct {
 	hc                  *http.Client // the client's, whose idle connections CloseIdleConnections closes
 	found               bool         // Config.Found: the server gets only Config.APIKey
 	provider, name, url string
+	addr                Address // the server's
 	numCtx              int
 	defaults            []llms.CallOption
 	secrets             []string       // removed from every error message
@@ -221,79 +214,75 @@ func (m *served) CloseIdleConnections() { m.hc.CloseIdleConnections() }
 // server refused, which the model leaves out of its calls since.
 func (m *served) Dropped() []string { return m.drop.list() }
 
-// GenerateContent makes the call with the configured options first. A
-// call's llms.WithStreamingReasoningFunc receives the reasoning a server
-// sends apart from the reply as it arrives (Ollama's "thinking",
-// OpenAI-compatible servers' "reasoning_content"), and the function of
-// WithNotice what the user should know of the call that is no error.
-// When the server refuses a parameter it can do without (stop sequences,
-// the temperature), as reasoning models and some servers do, the call is
-// made once more without it, and so are the calls after (see Dropped).
-// When it refuses the constraint of WithConstraint, the call is made once
-// more without it, and so are the calls after (see ConstraintRefused).
-func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
-	all := make([]llms.CallOption, 0, len(m.defaults)+len(opts)+1)
-	all = append(append(all, m.defaults...), opts...)
-	k := &call{msgs: msgs, model: m.name, options: m.options}
-	for _, opt := range all {
-		opt(&k.o)
-	}
-	k.con, _ = k.o.Metadata[constraintKey].(*Constraint)
-	k.notice, _ = ctx.Value(noticeKey).(func(string))
-	k.opts = append(all, withoutMetadata)
-	withoutMetadata(&k.o)
-	if k.o.Model != "" {
-		k.model = k.o.Model
-	}
-	if !m.images && slices.ContainsFunc(msgs, func(msg llms.MessageContent) bool { return !isText(msg) }) {
+// Generate makes the call req asks for, once, with the configuration's
+// options first. Its errors are *Error values. When the server refuses
+// a parameter the call can do without (stop sequences, the temperature),
+// as reasoning models and some servers do, or the constraint of
+// req.Constraint, the model leaves it out of the calls after (see Dropped
+// and ConstraintRefused), and the error says to make the call again at
+// once (RetryParameterDropped, RetryConstraintDropped); so does a
+// context window that grew (RetryWindowGrown), and a kept-alive
+// connection the server closed (RetryStaleConnection).
+func (m *served) Generate(ctx context.Context, req Request) (*Reply, error) {
+	k := m.call(req)
+	if !m.images && slices.ContainsFunc(req.Messages, func(msg llms.MessageContent) bool { return !isText(msg) }) {
 		return nil, &Error{Provider: m.provider, Fix: SettingProvider,
 			Err: fmt.Errorf("%w; use a provider whose server sees images (the OpenAI-compatible endpoint of the same server, for one)", ErrNoImages)}
 	}
-	_, k.fields = m.constraintFields(ctx, k.con)
-	resp, err := m.generate(ctx, k)
-	if k.fields == nil || err == nil || !refusesConstraint(asError(err)) {
-		return resp, err
+	// A call made without its constraint, the server having refused it,
+	// tells whether the refusal stands.
+	unbound := req.Constraint != nil && m.con != nil && m.con.dropped()
+	k.bind = m.binding(ctx, req.Constraint)
+	r, err := m.client.generate(ctx, k)
+	if unbound {
+		m.con.tried(err == nil)
 	}
-	refusal := err
-	k.fields = nil
-	if resp, err = m.generate(ctx, k); err != nil {
-		return nil, err // not the constraint's fault, or not only
+	if err != nil {
+		return nil, m.failed(ctx, k, err)
 	}
-	m.con.mu.Lock()
-	m.con.refused = refusal
-	m.con.mu.Unlock()
-	return resp, nil
+	r.Server, r.Binding = m.addr, k.bind
+	return r, nil
 }
 
-// asError returns err as an *Error, or an empty one.
-func asError(err error) *Error {
-	var me *Error
-	if errors.As(err, &me) {
-		return me
+// call returns the call req asks for, with the configuration's options.
+func (m *served) call(req Request) *call {
+	all := make([]llms.CallOption, 0, len(m.defaults)+len(req.Options)+4)
+	all = append(append(all, m.defaults...), req.Options...)
+	k := &call{msgs: req.Messages, model: m.name, options: m.options, con: req.Constraint, notice: req.OnNotice, drop: m.drop.list()}
+	for _, opt := range all {
+		opt(&k.o)
 	}
-	return &Error{Err: err}
+	if req.Stop != nil {
+		k.o.StopWords = req.Stop
+	}
+	if req.Tools != nil {
+		k.o.Tools = req.Tools
+	}
+	if fn := req.OnText; fn != nil {
+		k.o.StreamingFunc = fn
+	}
+	if fn := req.OnReasoning; fn != nil {
+		k.o.StreamingReasoningFunc = func(ctx context.Context, reasoning, _ []byte) error { return fn(ctx, reasoning) }
+	}
+	if k.o.Model != "" {
+		k.model = k.o.Model
+	}
+	k.opts = append(all, func(o *llms.CallOptions) {
+		o.StopWords, o.Tools, o.StreamingFunc, o.StreamingReasoningFunc = k.o.StopWords, k.o.Tools, k.o.StreamingFunc, k.o.StreamingReasoningFunc
+	})
+	return k
 }
 
-// generate makes the call k, once more without a parameter the server
-// refused.
-func (m *served) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
-	k.drop = m.drop.list()
-	resp, err := m.client.generate(withConstraintCtx(ctx, k.con), k)
-	var se *statusError
-	if errors.As(err, &se) && se.param != "" && m.drop.add(se.param) {
-		k.drop = m.drop.list()
-		resp, err = m.client.generate(withConstraintCtx(ctx, k.con), k)
-	}
-	if err == nil {
-		return resp, nil
-	}
+// failed returns the error of the call k, classified, with what to do
+// about it, and the secrets of the configuration taken out. A parameter
+// or a constraint the server refused is left out of the calls after, and
+// the call may be made again at once.
+func (m *served) failed(ctx context.Context, k *call, err error) error {
 	if ctx.Err() != nil {
-		return nil, redact.Error(err, m.secrets...)
+		return redact.Error(err, m.secrets...)
 	}
 	e := explain(Classify(ctx, redact.Error(err, m.secrets...)), m.provider, m.name, m.url)
-	if h, ok := m.client.(interface{ hint(context.Context, *Error) }); ok {
-		h.hint(ctx, e)
-	}
+	m.client.hint(ctx, e)
 	if refusedImages(e.StatusCode, k.msgs) {
 		e.Hint = "the model may not see images: use one that does (a vision model), or leave the images out"
 	}
@@ -301,7 +290,31 @@ func (m *served) generate(ctx context.Context, k *call) (*llms.ContentResponse, 
 		// Not the provider's KeyEnv, which the hint would name.
 		e.Err, e.Hint = fmt.Errorf("%w; %w", e.Err, ErrFoundKey), ""
 	}
-	return nil, e
+	var se *statusError
+	switch {
+	case errors.As(err, &se) && se.param != "" && m.drop.add(se.param):
+		e.Temporary, e.Retry = true, RetryParameterDropped
+		e.Detail, e.Hint = fmt.Sprintf("the server refused the parameter %q, which is left out of the calls from now on", se.param), ""
+	case k.bind != nil && refusesConstraint(e):
+		refusal := *e
+		m.con.refuse(&refusal)
+		e.Temporary, e.Retry = true, RetryConstraintDropped
+		e.Detail, e.Hint = "the server may have refused the constraint, which the next call goes without", ""
+	}
+	return e
+}
+
+// GenerateContent makes the call with the configuration's options first,
+// through Generate, once: langchaingo's options of the call are taken as
+// Request.Options, and its stop sequences, tools and streaming functions
+// as the Request's. An error whose Retry says to make the call again at
+// once (a refused parameter now left out) is the caller's to make again.
+func (m *served) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	r, err := m.Generate(ctx, RequestOf(msgs, opts))
+	if err != nil {
+		return nil, err
+	}
+	return r.Content(), nil
 }
 
 // Call implements the deprecated part of llms.Model.
@@ -314,13 +327,7 @@ func (m *served) Call(ctx context.Context, p string, opts ...llms.CallOption) (s
 func (m *served) ContextWindow() int { return m.numCtx }
 
 // Window returns what the model knows of its context window.
-func (m *served) Window(ctx context.Context) Window {
-	w := Window{Tokens: m.numCtx, Max: m.numCtx}
-	if i, ok := m.client.(interface{ info(context.Context) Window }); ok {
-		w = i.info(ctx)
-	}
-	return w
-}
+func (m *served) Window(ctx context.Context) Window { return m.client.info(ctx) }
 
 // String names the provider, model and server, for logs.
 func (m *served) String() string {
@@ -347,47 +354,40 @@ type Window struct {
 	// where the client asks for it; NoSetting where the server sets it
 	// (llama-server's -c), or where nothing can.
 	Fix Setting
-	// Hint says how to make it larger, in words that name no setting, or
-	// that nothing can; "" when there is nothing to say.
+	// Detail says what is known of the window beyond its size, in words
+	// that name no setting: that it grows, or how large it can be; ""
+	// when there is nothing to say.
+	Detail string
+	// Hint says how to make it larger, in words that name no setting; ""
+	// when nothing can, or it is not known.
 	Hint string
 }
 
-// WindowOf returns what m, a model of New or a Recorder of one, knows of
-// its context window; the zero Window for other models.
+// Windowed is a model that knows its context window: the models of New,
+// and the recorders of them.
+type Windowed interface {
+	// ContextWindow returns the context window asked of the server when
+	// the model was made, in tokens, or 0 when it is not known.
+	ContextWindow() int
+	// Window returns what the model knows of its context window now.
+	Window(ctx context.Context) Window
+}
+
+// WindowOf returns what m knows of its context window; the zero Window
+// for a model that is not Windowed.
 func WindowOf(ctx context.Context, m llms.Model) Window {
-	if w, ok := m.(interface{ Window(context.Context) Window }); ok {
+	if w, ok := m.(Windowed); ok {
 		return w.Window(ctx)
 	}
 	return Window{}
 }
 
-// noticeKey is the context key of a call's notice function.
-const noticeKey contextKey = 1
-
-// WithNotice returns ctx carrying fn, which a model of New that is called
-// with it passes what the user should know of the call that is no error,
-// as it happens: that the context window grows, and what that costs. It
-// goes in the context, as httptrace's hooks do, so that a model of any
-// other client is called with the same options.
-func WithNotice(ctx context.Context, fn func(msg string)) context.Context {
-	if fn == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, noticeKey, fn)
-}
-
-// withoutMetadata is a call option, given last, that takes the
-// constraint out of the metadata again, so that no client sends it on.
-func withoutMetadata(o *llms.CallOptions) {
-	if _, ok := o.Metadata[constraintKey]; !ok {
-		return
-	}
-	md := maps.Clone(o.Metadata)
-	delete(md, constraintKey)
-	if len(md) == 0 {
-		md = nil
-	}
-	o.Metadata = md
+// Dropper is a model that leaves out of its calls the request parameters
+// its server refused: the models of New, and the recorders of them.
+type Dropper interface {
+	// Dropped returns the parameters ("stop", "temperature") the server
+	// refused, which the calls since leave out.
+	Dropped() []string
 }
 
 // dropped is the set of parameters a model's server refused, left out of

@@ -83,18 +83,3 @@ func TestNewModelDefaults(t *testing.T) {
 		})
 	}
 }
-
-func TestNewModelRecords(t *testing.T) {
-	path := t.TempDir() + "/rec.jsonl"
-	m, err := New(context.Background(), Config{Record: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, ok := m.(*Recorder)
-	if !ok || rec.ContextWindow() != DefaultNumCtx {
-		t.Fatalf("got %T, want a *Recorder passing on the context window", m)
-	}
-	if _, err := New(context.Background(), Config{Record: t.TempDir() + "/no/such/dir/rec.jsonl"}); err == nil {
-		t.Error("recording to a missing directory succeeded")
-	}
-}

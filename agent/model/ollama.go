@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"net/http"
 	"strings"
@@ -41,67 +40,137 @@ func openOllama(ctx context.Context, r Resolved, cfg Config, hc *http.Client) (o
 		con: fixed(ModeSchema, ollamaAPI, "the JSON object protocol, bound by a JSON schema in Ollama's format")}, nil
 }
 
-// ollamaTopLevel are the fields of Ollama's /api/chat that are not model
-// options: the others of Config.Options go into its "options" object.
-var ollamaTopLevel = map[string]bool{"keep_alive": true, "think": true, "format": true, "truncate": true, "shift": true}
+// ollamaRequest is the body of Ollama's /api/chat, as its own
+// api.ChatRequest has it: the fields in the order of their names, and
+// the model options, which Ollama takes freely, in Options.
+type ollamaRequest struct {
+	Format    json.RawMessage `json:"format,omitempty"`
+	KeepAlive any             `json:"keep_alive,omitempty"`
+	Messages  []ollamaMessage `json:"messages"`
+	Model     string          `json:"model"`
+	Options   map[string]any  `json:"options"`
+	Shift     any             `json:"shift"`
+	Stream    bool            `json:"stream"`
+	Think     any             `json:"think,omitempty"`
+	Tools     []llms.Tool     `json:"tools,omitempty"`
+	Truncate  any             `json:"truncate"`
+}
+
+// ollamaMessage is a message of an ollamaRequest.
+type ollamaMessage struct {
+	Content    string           `json:"content"`
+	Images     []string         `json:"images,omitempty"`
+	Role       string           `json:"role"`
+	ToolCallID *string          `json:"tool_call_id,omitempty"`
+	ToolCalls  []ollamaToolCall `json:"tool_calls,omitempty"`
+	ToolName   *string          `json:"tool_name,omitempty"`
+}
+
+// ollamaToolCall is a tool call of an earlier reply, as Ollama takes it
+// back: its arguments an object.
+type ollamaToolCall struct {
+	Function struct {
+		Arguments json.RawMessage `json:"arguments"`
+		Name      string          `json:"name"`
+	} `json:"function"`
+	ID string `json:"id"`
+}
+
+// set puts an option of Config.Options where Ollama takes it: its own
+// fields at the top of the request, the model's options in Options.
+func (b *ollamaRequest) set(key string, v any) {
+	switch key {
+	case "keep_alive":
+		b.KeepAlive = v
+	case "think":
+		b.Think = v
+	case "truncate":
+		b.Truncate = v
+	case "shift":
+		b.Shift = v
+	case "format":
+		if raw, err := jsonBody(v); err == nil {
+			b.Format = raw
+		}
+	default:
+		b.Options[key] = merged(b.Options[key], v)
+	}
+}
 
 // body returns the request of k, asking for a window of numCtx tokens,
 // and the bound it sets on the reply's tokens (0 for none).
 func (c *ollama) body(k *call, numCtx int) ([]byte, int, error) {
-	options := map[string]any{"num_ctx": numCtx, "temperature": k.o.Temperature}
+	o := k.o
+	// The model's options are free (Ollama's own api.ChatRequest has them
+	// as a map): the client's go first, and Config.Options over them.
+	options := make(map[string]any, 8+len(k.options))
+	options["num_ctx"], options["temperature"] = numCtx, o.Temperature
 	if n := k.maxTokens(); n > 0 {
 		options["num_predict"] = n
 	}
-	sampled := map[string]any{}
-	k.sample(sampled)
-	for key, v := range sampled {
-		options[key] = v
+	if o.TopP != 0 {
+		options["top_p"] = o.TopP
 	}
-	msgs := make([]map[string]any, 0, len(k.msgs))
-	for _, m := range k.msgs {
-		msg := map[string]any{"role": roleOf(m.Role), "content": textOf(m)}
-		var images []string
-		var calls []map[string]any
+	if o.TopK != 0 {
+		options["top_k"] = o.TopK
+	}
+	if o.Seed != 0 {
+		options["seed"] = o.Seed
+	}
+	if len(o.StopWords) > 0 {
+		options["stop"] = o.StopWords
+	}
+	if o.FrequencyPenalty != 0 {
+		options["frequency_penalty"] = o.FrequencyPenalty
+	}
+	if o.PresencePenalty != 0 {
+		options["presence_penalty"] = o.PresencePenalty
+	}
+	body := ollamaRequest{Model: k.model, Messages: ollamaMessages(k.msgs), Stream: k.stream(), Options: options,
+		Truncate: false, Shift: false, Tools: o.Tools}
+	if o.JSONMode {
+		body.Format = json.RawMessage(`"json"`)
+	}
+	if k.bind != nil && len(k.bind.Fields.Format) > 0 {
+		body.Format = k.bind.Fields.Format
+	}
+	for key, v := range k.options {
+		if key != "num_ctx" {
+			// The window, asked for as an option too, is the window's to
+			// send: within its bounds, and as it grows.
+			body.set(key, v)
+		}
+	}
+	for _, p := range k.drop {
+		delete(options, p)
+	}
+	data, err := jsonBody(body)
+	return data, intOf(options["num_predict"]), err
+}
+
+// ollamaMessages returns msgs as Ollama takes them: text, images apart,
+// tool calls and their results.
+func ollamaMessages(msgs []llms.MessageContent) []ollamaMessage {
+	out := make([]ollamaMessage, 0, len(msgs))
+	for _, m := range msgs {
+		msg := ollamaMessage{Role: roleOf(m.Role), Content: textOf(m)}
 		for _, p := range m.Parts {
 			switch p := p.(type) {
 			case llms.BinaryContent:
-				images = append(images, base64.StdEncoding.EncodeToString(p.Data))
+				msg.Images = append(msg.Images, base64.StdEncoding.EncodeToString(p.Data))
 			case llms.ToolCall:
 				if p.FunctionCall != nil {
-					calls = append(calls, map[string]any{"id": p.ID,
-						"function": map[string]any{"name": p.FunctionCall.Name, "arguments": argumentsObject(p.FunctionCall.Arguments)}})
+					var tc ollamaToolCall
+					tc.ID, tc.Function.Name, tc.Function.Arguments = p.ID, p.FunctionCall.Name, argumentsObject(p.FunctionCall.Arguments)
+					msg.ToolCalls = append(msg.ToolCalls, tc)
 				}
 			case llms.ToolCallResponse:
-				msg["content"], msg["tool_call_id"], msg["tool_name"] = p.Content, p.ToolCallID, p.Name
+				msg.Content, msg.ToolCallID, msg.ToolName = p.Content, &p.ToolCallID, &p.Name
 			}
 		}
-		if len(images) > 0 {
-			msg["images"] = images
-		}
-		if len(calls) > 0 {
-			msg["tool_calls"] = calls
-		}
-		msgs = append(msgs, msg)
+		out = append(out, msg)
 	}
-	body := map[string]any{"model": k.model, "messages": msgs, "stream": k.stream(), "options": options,
-		"truncate": false, "shift": false}
-	if len(k.o.Tools) > 0 {
-		body["tools"] = k.o.Tools
-	}
-	if k.o.JSONMode {
-		body["format"] = "json"
-	}
-	if _, ok := k.options["num_ctx"]; ok {
-		// The window, asked for as an option too, is the window's to
-		// send: within its bounds, and as it grows.
-		kk := *k
-		kk.options = maps.Clone(k.options)
-		delete(kk.options, "num_ctx")
-		k = &kk
-	}
-	data, err := k.finish(body, "options", ollamaTopLevel)
-	opts, _ := body["options"].(map[string]any)
-	return data, intOf(opts["num_predict"]), err
+	return out
 }
 
 // argumentsObject returns the arguments of a tool call, a JSON object as
@@ -138,10 +207,38 @@ type ollamaLine struct {
 	EvalCount       int    `json:"eval_count"`
 }
 
+// openaiShape is what a line of an OpenAI-compatible reply has and
+// Ollama's has not: llama-server answers /api/chat so.
+type openaiShape struct {
+	Object  string          `json:"object"` // "chat.completion.chunk", "chat.completion"
+	Choices json.RawMessage `json:"choices"`
+}
+
+// notOllama is the error of an Ollama call to the server at base,
+// answered as another kind of server answers, as how says; it matches
+// ErrWrongServer.
+type notOllama struct{ base, how string }
+
+func (e notOllama) Error() string {
+	return fmt.Sprintf("the server at %s is not Ollama: it %s Ollama's /api/chat as an OpenAI-compatible server does", Redact(e.base), e.how)
+}
+
+func (e notOllama) Is(target error) bool { return target == ErrWrongServer }
+
 // decode reads a line of the reply. Ollama sends a tool call whole, its
-// arguments an object.
+// arguments an object. A reply whose first line is of the
+// OpenAI-compatible protocol is from a server that is not Ollama.
 func (c *ollama) decode(last *ollamaLine) decoder {
+	first := true
 	return func(data []byte) (piece, error) {
+		if first {
+			// A reply is in one protocol: its first line tells which.
+			first = false
+			var o openaiShape
+			if json.Unmarshal(data, &o) == nil && (strings.HasPrefix(o.Object, "chat.completion") || len(o.Choices) > 0) {
+				return piece{}, notOllama{c.base, "answers"}
+			}
+		}
 		var l ollamaLine
 		if err := json.Unmarshal(data, &l); err != nil {
 			return piece{}, err
@@ -166,10 +263,13 @@ func (c *ollama) decode(last *ollamaLine) decoder {
 	}
 }
 
-// generate makes the call k. A prompt that does not fit the window, and a
-// reply that fills it, grow the window once, to what they need, when the
-// model takes that much; a prompt that cannot fit is refused at once.
-func (c *ollama) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
+// generate makes the call k. A prompt that does not fit the window grows
+// it before it is sent, when the model takes that much; a prompt that
+// cannot fit is refused at once. A prompt the server found too long for
+// the window, or a reply that filled it, grows the window too, unless it
+// grew for this call already: the call then fails with an error that
+// says to make it again at once (RetryWindowGrown).
+func (c *ollama) generate(ctx context.Context, k *call) (*Reply, error) {
 	probe, _, err := c.body(k, c.window.now())
 	if err != nil {
 		return nil, err
@@ -186,7 +286,7 @@ func (c *ollama) generate(ctx context.Context, k *call) (*llms.ContentResponse, 
 		return resp, err
 	}
 	if g != nil {
-		return nil, small.err // grown once already
+		return nil, small.err // grown for this call already
 	}
 	if g, refused = c.window.fit(small.prompt, small.reply, small.used); refused != nil {
 		if refused.PromptTokens > 0 {
@@ -195,11 +295,8 @@ func (c *ollama) generate(ctx context.Context, k *call) (*llms.ContentResponse, 
 		return nil, small.err // what the server found
 	}
 	c.grew(k, g)
-	resp, small, err = c.attempt(ctx, k)
-	if small != nil {
-		return nil, small.err
-	}
-	return resp, err
+	small.err.Temporary, small.err.Retry = true, RetryWindowGrown
+	return nil, small.err
 }
 
 // fullSlack is how far short of num_ctx Ollama may stop a reply whose
@@ -216,13 +313,19 @@ type tooSmall struct {
 
 // attempt makes the call k once, with the window asked now. It returns a
 // tooSmall when the window was too small for the prompt or the reply.
-func (c *ollama) attempt(ctx context.Context, k *call) (*llms.ContentResponse, *tooSmall, error) {
+func (c *ollama) attempt(ctx context.Context, k *call) (*Reply, *tooSmall, error) {
 	numCtx := c.window.now()
 	body, limit, err := c.body(k, numCtx)
 	if err != nil {
 		return nil, nil, err
 	}
 	resp, err := post(ctx, c.hc, c.base+"/api/chat", body, nil)
+	var se *statusError
+	if errors.As(err, &se) && se.object && se.detail.Type != "" && !se.inStream {
+		// Ollama's own API writes its errors as strings: this server
+		// is another kind, whatever it refused.
+		return nil, nil, &Error{Err: notOllama{c.base, "refuses"}, Detail: se.Error()}
+	}
 	if err != nil {
 		if errors.Is(err, ErrContextOverflow) {
 			e := Classify(ctx, err)
@@ -255,7 +358,7 @@ func (c *ollama) attempt(ctx context.Context, k *call) (*llms.ContentResponse, *
 		return nil, &tooSmall{err: e, prompt: tokens{prompt, prompt, prompt}, reply: limit, used: numCtx}, nil
 	}
 	c.window.learn(len(body), prompt)
-	return r.response(), nil, nil
+	return r.result(), nil, nil
 }
 
 // grew says that the window grew, and what that costs.
@@ -280,28 +383,44 @@ func (c *ollama) grew(k *call, g *growth) {
 func (c *ollama) info(context.Context) Window { return c.window.info() }
 
 // hint says more of an error of the call: how large the window can be,
-// and whether the model is missing or the address is no Ollama's. For a
+// whether the model is missing, or the address is no Ollama's, and which
+// provider fits a server that answered as another kind does. For a
 // missing model it lists the installed ones.
 func (c *ollama) hint(ctx context.Context, e *Error) {
 	switch {
+	case e.Retry == RetryWindowGrown:
+		e.Detail, e.Hint = overflowWhat(e)+fmt.Sprintf("; the window asked for is now %d tokens", c.window.now()), ""
 	case errors.Is(e, ErrContextOverflow):
 		c.window.explain(e)
+	case errors.Is(e, ErrWrongServer):
+		e.Fitting = fittingOpenAI(ctx, c.hc, c.base)
+		e.Fix, e.Hint = SettingProvider, fmt.Sprintf("the %s provider fits it", e.Fitting)
 	case errors.Is(e, ErrNoModel):
 		infos, err := ollamaInfos(ctx, c.hc, c.base)
 		switch {
 		case err != nil:
 		case len(infos) == 0:
-			e.Hint += "; no model is installed yet"
+			e.Detail += ", and no model is installed yet"
 		default:
 			e.Models = names(infos)
-			e.Hint += "; installed: " + strings.Join(e.Models, ", ")
+			e.Detail += " (installed: " + strings.Join(e.Models, ", ") + ")"
 		}
 	case e.StatusCode == http.StatusNotFound:
 		// Anything else answering 404 at /api/chat is not Ollama's API
 		// (a base URL ending in /v1, or another server).
-		e.Fix, e.Hint = SettingBaseURL, fmt.Sprintf("the server at %s has no Ollama API at /api/chat: check that it is an Ollama server, "+
-			"and that its address does not end in /v1", Redact(c.base))
+		e.Fix, e.Detail = SettingBaseURL, fmt.Sprintf("the server at %s has no Ollama API at /api/chat", Redact(c.base))
+		e.Hint = "check that it is an Ollama server, and that its address does not end in /v1"
 	}
+}
+
+// fittingOpenAI returns the provider that fits a server at base that
+// answers in the OpenAI-compatible protocol: llamacpp for a llama-server,
+// which its /props tells, else openai.
+func fittingOpenAI(ctx context.Context, hc *http.Client, base string) string {
+	if props, err := llamacppProps(ctx, hc, llamaBase(base)); err == nil && props.nCtx() > 0 {
+		return llamacppProvider.Name
+	}
+	return openaiProvider.Name
 }
 
 // contextLength asks the server for the longest context the model takes,
@@ -310,7 +429,9 @@ func (c *ollama) hint(ctx context.Context, e *Error) {
 func (c *ollama) contextLength(ctx context.Context, model string) float64 {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	body, _ := json.Marshal(map[string]string{"model": model})
+	body, _ := json.Marshal(struct {
+		Model string `json:"model"`
+	}{model})
 	resp, err := post(ctx, c.hc, c.base+"/api/show", body, nil)
 	if err != nil {
 		return 0

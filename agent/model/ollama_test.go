@@ -67,7 +67,7 @@ func TestAPromptOllamaCutIsNeverSilent(t *testing.T) {
 		}
 		_, err = ask2(m)
 		var me *Error
-		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != SettingNumCtx || !strings.Contains(me.Hint, "takes up to 8192") {
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != SettingNumCtx || !strings.Contains(me.Detail, "takes up to 8192") {
 			t.Fatalf("error %v", err)
 		}
 		if n := len(srv.requests("POST /api/chat")); n != 1 {
@@ -107,5 +107,47 @@ func TestResolvingAConfigAsksTheServerNothing(t *testing.T) {
 		if n := len(srv.requests("POST /api/show")) + len(srv.requests("GET /props")); n != 0 {
 			t.Errorf("%s: resolving the config asked the server %d times", provider, n)
 		}
+	}
+}
+
+// TestALlamaServerTakenForOllamaIsToldAtOnce talks to the answers a real
+// llama-server gives Ollama's /api/chat, an OpenAI-compatible event stream
+// (or a chat.completion, not streamed), under the ollama provider: the
+// first call fails at once, not to be made again, saying that the server
+// is not Ollama and which provider fits it, rather than taking the stream
+// for empty replies, three parse errors of 20 seconds each.
+func TestALlamaServerTakenForOllamaIsToldAtOnce(t *testing.T) {
+	for _, tt := range []struct {
+		name, chat, props, fits string
+	}{
+		{"a llama-server, streamed", "llamacpp-b8355/api-chat-stream", "llamacpp-b8355/props-tools", "llamacpp"},
+		{"a llama-server, not streamed", "llamacpp-b8355/api-chat", "llamacpp-b8355/props-tools", "llamacpp"},
+		{"another OpenAI-compatible server", "llamacpp-b8355/api-chat-stream", "", "openai"},
+		{"a llama-server that refuses the prompt as too long", "llamacpp-b8355/v1-overflow", "llamacpp-b8355/props-tools", "llamacpp"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			routes := map[string]string{"POST /api/chat": tt.chat}
+			if tt.props != "" {
+				routes["GET /props"] = tt.props
+			}
+			srv := serveRecorded(t, routes)
+			m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: "tiny", IdleTimeout: quick})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := Request{Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}}
+			if strings.HasSuffix(tt.chat, "-stream") {
+				req.OnText = func(context.Context, []byte) error { return nil }
+			}
+			_, err = m.(Generator).Generate(context.Background(), req)
+			var me *Error
+			if !errors.As(err, &me) || !errors.Is(err, ErrWrongServer) || errors.Is(err, ErrContextOverflow) || me.Temporary || me.Fix != SettingProvider ||
+				me.Fitting != tt.fits {
+				t.Fatalf("error %v (%+v): want ErrWrongServer, not to be retried, whose fix is the provider, and the %s provider fits", err, me, tt.fits)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "the server at "+srv.URL+" is not Ollama") || !strings.Contains(msg, "the "+tt.fits+" provider fits it") {
+				t.Errorf("message %q: want it to say the server is not Ollama, and which provider fits", msg)
+			}
+		})
 	}
 }

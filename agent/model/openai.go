@@ -89,69 +89,148 @@ func (c *openaiClient) header() http.Header {
 	return h
 }
 
+// openaiRequest is the body of /chat/completions: the fields in the
+// order of their names. The servers that speak the protocol take options
+// of their own at its top (min_p, repeat_penalty, a grammar), where
+// Config.Options go (see encode).
+type openaiRequest struct {
+	FrequencyPenalty    float64           `json:"frequency_penalty,omitempty"`
+	Grammar             string            `json:"grammar,omitempty"`
+	MaxCompletionTokens int               `json:"max_completion_tokens,omitempty"`
+	MaxTokens           int               `json:"max_tokens,omitempty"`
+	Messages            []openaiMessageIn `json:"messages"`
+	Model               string            `json:"model"`
+	PresencePenalty     float64           `json:"presence_penalty,omitempty"`
+	ResponseFormat      *ResponseFormat   `json:"response_format,omitempty"`
+	Seed                int               `json:"seed,omitempty"`
+	Stop                []string          `json:"stop,omitempty"`
+	Stream              bool              `json:"stream"`
+	StreamOptions       *streamOptions    `json:"stream_options,omitempty"`
+	Temperature         *float64          `json:"temperature,omitempty"`
+	ToolChoice          any               `json:"tool_choice,omitempty"`
+	Tools               []llms.Tool       `json:"tools,omitempty"`
+	TopK                int               `json:"top_k,omitempty"`
+	TopP                float64           `json:"top_p,omitempty"`
+}
+
+// streamOptions asks a streamed reply for its usage.
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+// openaiMessageIn is a message of an openaiRequest.
+type openaiMessageIn struct {
+	Content    openaiContent    `json:"content"`
+	Role       string           `json:"role"`
+	ToolCallID *string          `json:"tool_call_id,omitempty"`
+	ToolCalls  []openaiToolCall `json:"tool_calls,omitempty"`
+}
+
+// openaiContent is a message's content: its text, or its parts when it
+// holds an image.
+type openaiContent struct {
+	text  string
+	parts []openaiPart
+}
+
+// MarshalJSON writes the text as a string, or the parts as a list.
+func (c openaiContent) MarshalJSON() ([]byte, error) {
+	if c.parts != nil {
+		return jsonBody(c.parts)
+	}
+	return jsonBody(c.text)
+}
+
+// openaiPart is a part of a message's content: text or an image.
+type openaiPart struct {
+	ImageURL *openaiImage `json:"image_url,omitempty"`
+	Text     *string      `json:"text,omitempty"`
+	Type     string       `json:"type"`
+}
+
+// openaiImage is the image of an openaiPart.
+type openaiImage struct {
+	URL string `json:"url"`
+}
+
+// openaiToolCall is a tool call of an earlier reply.
+type openaiToolCall struct {
+	Function struct {
+		Arguments string `json:"arguments"`
+		Name      string `json:"name"`
+	} `json:"function"`
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
 // body returns the request of k, and the bound it sets on the reply's
 // tokens (0 for none).
 func (c *openaiClient) body(k *call) ([]byte, int, error) {
-	body := map[string]any{"model": k.model, "messages": openaiMessages(k.msgs), "stream": k.stream()}
+	o := k.o
+	body := openaiRequest{Model: k.model, Messages: openaiMessages(k.msgs), Stream: k.stream(), Temperature: k.temperature(),
+		Stop: k.stops(), TopP: o.TopP, Seed: o.Seed, FrequencyPenalty: o.FrequencyPenalty, PresencePenalty: o.PresencePenalty}
 	if k.stream() {
-		body["stream_options"] = map[string]any{"include_usage": true}
+		body.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	k.sample(body)
 	if reasoningModel(k.model) {
-		delete(body, "temperature")
+		body.Temperature = nil
 	}
+	if !c.hosted {
+		body.TopK = o.TopK // not OpenAI's
+	}
+	bound, key := &body.MaxTokens, "max_tokens" // what the servers that speak OpenAI's API read (Ollama's /v1 nothing else)
 	if c.hosted {
-		delete(body, "top_k") // not OpenAI's
+		bound, key = &body.MaxCompletionTokens, "max_completion_tokens" // OpenAI's reasoning models take only this
 	}
-	bound := "max_tokens" // what the servers that speak OpenAI's API read (Ollama's /v1 nothing else)
-	if c.hosted {
-		bound = "max_completion_tokens" // OpenAI's reasoning models take only this
+	*bound = k.maxTokens()
+	if len(o.Tools) > 0 {
+		body.Tools, body.ToolChoice = o.Tools, o.ToolChoice
 	}
-	if n := k.maxTokens(); n > 0 {
-		body[bound] = n
+	if o.JSONMode {
+		body.ResponseFormat = &ResponseFormat{Type: "json_object"}
 	}
-	if len(k.o.Tools) > 0 {
-		body["tools"] = k.o.Tools
-		if k.o.ToolChoice != nil {
-			body["tool_choice"] = k.o.ToolChoice
+	if b := k.bind; b != nil {
+		body.Grammar = b.Fields.Grammar
+		if b.Fields.ResponseFormat != nil {
+			body.ResponseFormat = b.Fields.ResponseFormat
 		}
 	}
-	if k.o.JSONMode {
-		body["response_format"] = map[string]any{"type": "json_object"}
+	top := k.topLevel()
+	data, err := encode(body, top)
+	limit := *bound
+	if v, ok := top[key]; ok {
+		limit = intOf(v)
 	}
-	data, err := k.finish(body, "", nil)
-	return data, intOf(body[bound]), err
+	return data, limit, err
 }
 
 // openaiMessages returns msgs as the OpenAI API takes them: text as a
 // string, with images as a list of parts, tool calls and their results.
-func openaiMessages(msgs []llms.MessageContent) []map[string]any {
-	out := make([]map[string]any, 0, len(msgs))
+func openaiMessages(msgs []llms.MessageContent) []openaiMessageIn {
+	out := make([]openaiMessageIn, 0, len(msgs))
 	for _, m := range msgs {
-		msg := map[string]any{"role": roleOf(m.Role), "content": textOf(m)}
-		var parts, calls []map[string]any
+		msg := openaiMessageIn{Role: roleOf(m.Role), Content: openaiContent{text: textOf(m)}}
+		var parts []openaiPart
 		for _, p := range m.Parts {
 			switch p := p.(type) {
 			case llms.TextContent:
-				parts = append(parts, map[string]any{"type": "text", "text": p.Text})
+				parts = append(parts, openaiPart{Type: "text", Text: &p.Text})
 			case llms.ImageURLContent:
-				parts = append(parts, map[string]any{"type": "image_url", "image_url": map[string]any{"url": p.URL}})
+				parts = append(parts, openaiPart{Type: "image_url", ImageURL: &openaiImage{URL: p.URL}})
 			case llms.BinaryContent:
-				parts = append(parts, map[string]any{"type": "image_url", "image_url": map[string]any{"url": dataURL(p)}})
+				parts = append(parts, openaiPart{Type: "image_url", ImageURL: &openaiImage{URL: dataURL(p)}})
 			case llms.ToolCall:
 				if p.FunctionCall != nil {
-					calls = append(calls, map[string]any{"id": p.ID, "type": "function",
-						"function": map[string]any{"name": p.FunctionCall.Name, "arguments": p.FunctionCall.Arguments}})
+					tc := openaiToolCall{ID: p.ID, Type: "function"}
+					tc.Function.Name, tc.Function.Arguments = p.FunctionCall.Name, p.FunctionCall.Arguments
+					msg.ToolCalls = append(msg.ToolCalls, tc)
 				}
 			case llms.ToolCallResponse:
-				msg["content"], msg["tool_call_id"] = p.Content, p.ToolCallID
+				msg.Content.text, msg.ToolCallID = p.Content, &p.ToolCallID
 			}
 		}
-		if len(parts) > 1 || len(parts) == 1 && parts[0]["type"] != "text" {
-			msg["content"] = parts
-		}
-		if len(calls) > 0 {
-			msg["tool_calls"] = calls
+		if len(parts) > 1 || len(parts) == 1 && parts[0].Type != "text" {
+			msg.Content.parts = parts
 		}
 		out = append(out, msg)
 	}
@@ -228,7 +307,7 @@ func decodeOpenAI(data []byte) (piece, error) {
 // chat template takes none fails before it is sent; a reply from Ollama,
 // which cuts a prompt too long for the window it loaded the model with,
 // is checked against that window.
-func (c *openaiClient) generate(ctx context.Context, k *call) (*llms.ContentResponse, error) {
+func (c *openaiClient) generate(ctx context.Context, k *call) (*Reply, error) {
 	if len(k.o.Tools) > 0 && c.tools.refuses(ctx) {
 		return nil, &Error{Err: ErrNoToolCalls, Hint: "start the server with a model whose chat template supports tool calls, or use the text protocol"}
 	}
@@ -251,7 +330,7 @@ func (c *openaiClient) generate(ctx context.Context, k *call) (*llms.ContentResp
 			return nil, err
 		}
 	}
-	return r.response(), nil
+	return r.result(), nil
 }
 
 // toolSupport returns the check of whether the server takes tool
@@ -296,9 +375,8 @@ func (c *openaiClient) ollamaCut(ctx context.Context, u Usage) error {
 // OpenAI-compatible endpoint, which takes no window size.
 func (c *openaiClient) hint(_ context.Context, e *Error) {
 	if errors.Is(e, ErrContextOverflow) && c.kind.known() == ServerOllama {
-		e.Fix = NoSetting
-		e.Hint = overflowWhat(e) + "; Ollama's OpenAI-compatible endpoint takes no context size: set OLLAMA_CONTEXT_LENGTH " +
-			"where the server runs, or talk to Ollama's own API (the ollama provider), which asks for the window it needs"
+		overflowed(e, NoSetting, "set OLLAMA_CONTEXT_LENGTH where the server runs, or talk to Ollama's own API (the ollama provider), "+
+			"which asks for the window it needs", "Ollama's OpenAI-compatible endpoint takes no context size")
 	}
 }
 

@@ -1,10 +1,15 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,14 +33,56 @@ func streamed() llms.CallOption {
 	return llms.WithStreamingFunc(func(context.Context, []byte) error { return nil })
 }
 
+// boundCall makes a streamed call of msgs to m, bound by c, telling notices
+// to notice when not nil.
+func boundCall(m llms.Model, msgs []llms.MessageContent, c *Constraint, notice func(string)) (*Reply, error) {
+	return m.(Generator).Generate(context.Background(), Request{Messages: msgs, Constraint: c, OnNotice: notice,
+		OnText: func(context.Context, []byte) error { return nil }})
+}
+
 func TestRealLlamaServer(t *testing.T) {
+	t.Run("taken for Ollama, it is told at once to be no Ollama, and which provider fits", func(t *testing.T) {
+		srv := realserver.LlamaServer(t, realserver.Spell("Final Answer: 42"))
+		start := time.Now()
+		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, stream := range []bool{true, false} {
+			req := Request{Messages: words(3)}
+			if stream {
+				req.OnText = func(context.Context, []byte) error { return nil }
+			}
+			_, err = m.(Generator).Generate(context.Background(), req)
+			var me *Error
+			if !errors.As(err, &me) || !errors.Is(err, ErrWrongServer) || me.Temporary || me.Fix != SettingProvider || me.Fitting != "llamacpp" {
+				t.Fatalf("streamed %v: error %v (%+v)", stream, err, me)
+			}
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("it took %s to tell", took)
+		}
+		// A prompt longer than its context is refused as llama-server
+		// refuses one, not as Ollama does.
+		small := realserver.LlamaServer(t, realserver.Context(256), realserver.Spell("Final Answer: 42"))
+		m, err = New(context.Background(), Config{Provider: "ollama", BaseURL: small.URL, Model: small.Model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.(Generator).Generate(context.Background(), Request{Messages: words(1000)})
+		var me *Error
+		if !errors.As(err, &me) || !errors.Is(err, ErrWrongServer) || errors.Is(err, ErrContextOverflow) || me.Fitting != "llamacpp" {
+			t.Errorf("a prompt too long: error %v (%+v)", err, me)
+		}
+	})
+
 	t.Run("a prompt over the context is an overflow with both sizes", func(t *testing.T) {
 		srv := realserver.LlamaServer(t, realserver.Context(512))
 		m, err := New(context.Background(), Config{Provider: "llamacpp", BaseURL: srv.URL})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = m.GenerateContent(context.Background(), words(1000), streamed(), WithConstraint(bound))
+		_, err = boundCall(m, words(1000), bound, nil)
 		var me *Error
 		if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Temporary || me.ContextTokens != 512 || me.PromptTokens <= 512 {
 			t.Fatalf("error %v (%+v)", err, me)
@@ -57,12 +104,12 @@ func TestRealLlamaServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w := WindowOf(context.Background(), m); w.Tokens != tt.c || w.Fix != NoSetting || !strings.Contains(w.Hint, tt.hint) {
+			if w := WindowOf(context.Background(), m); w.Tokens != tt.c || w.Fix != NoSetting || !strings.Contains(w.Hint+w.Detail, tt.hint) {
 				t.Errorf("window %+v, want %d tokens, no setting, and %q", w, tt.c, tt.hint)
 			}
 			_, err = m.GenerateContent(context.Background(), words(1000), streamed())
 			var me *Error
-			if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != NoSetting || !strings.Contains(me.Hint, tt.hint) {
+			if !errors.As(err, &me) || !errors.Is(err, ErrContextOverflow) || me.Fix != NoSetting || !strings.Contains(me.Error(), tt.hint) {
 				t.Errorf("error %v (%+v), want the hint %q", err, me, tt.hint)
 			}
 		}
@@ -117,12 +164,12 @@ func TestRealLlamaServer(t *testing.T) {
 			t.Fatalf("mode %q", mode)
 		}
 		c := &Constraint{Grammar: "root ::= \"Action: \" [a-z]+\n"}
-		resp, err := m.GenerateContent(context.Background(), words(3), streamed(), WithConstraint(c))
+		got, err := boundCall(m, words(3), c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := resp.Choices[0]; got.Content != "Action: calc"[:len(got.Content)] || !AtTokenLimit(got.StopReason) {
-			t.Errorf("reply %q, stop reason %q", got.Content, got.StopReason)
+		if got.Text != "Action: calc"[:len(got.Text)] || got.Finish != FinishLength {
+			t.Errorf("reply %q, stop reason %q (%q)", got.Text, got.Finish, got.FinishWord)
 		}
 	})
 }
@@ -158,11 +205,11 @@ func TestRealOllama(t *testing.T) {
 		}
 		before := chats(srv)
 		var notices []string
-		resp, err := m.GenerateContent(WithNotice(context.Background(), func(s string) { notices = append(notices, s) }), words(1500), streamed())
+		resp, err := boundCall(m, words(1500), nil, func(s string) { notices = append(notices, s) })
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u := UsageOf(resp.Choices[0]); u.PromptTokens <= DefaultNumCtx || strings.Contains(srv.Log(), "truncating input prompt") {
+		if u := resp.Usage; u.PromptTokens <= DefaultNumCtx || strings.Contains(srv.Log(), "truncating input prompt") {
 			t.Errorf("the prompt was %d tokens; the server's log says it cut it: %v", u.PromptTokens, strings.Contains(srv.Log(), "truncating input prompt"))
 		}
 		if len(notices) != 1 || !strings.Contains(notices[0], "asking for 16384") || !strings.Contains(notices[0], "loads the model again") ||
@@ -214,7 +261,7 @@ func TestRealOllama(t *testing.T) {
 		}
 		_, err = m.GenerateContent(context.Background(), words(3), streamed())
 		var me *Error
-		if !errors.As(err, &me) || !errors.Is(err, ErrContextFull) || me.ContextTokens != 1024 || !strings.Contains(me.Hint, "1024 tokens is the longest") {
+		if !errors.As(err, &me) || !errors.Is(err, ErrContextFull) || me.ContextTokens != 1024 || !strings.Contains(me.Error(), "1024 tokens is the longest") {
 			t.Fatalf("error %v", err)
 		}
 		if strings.Contains(srv.Log(), "context limit hit - shifting") {
@@ -248,7 +295,7 @@ func TestRealOllama(t *testing.T) {
 			t.Fatalf("error %v", err)
 		}
 	})
-	t.Run("a model that writes one token over and over is stopped, and the error says so", func(t *testing.T) {
+	t.Run("a model that writes one token over and over is stopped, and the error says what is known and where to look", func(t *testing.T) {
 		srv := realserver.Ollama(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.ByteToken('a'): 20}, Seed: 1}))
 		for _, v1 := range []bool{false, true} {
 			cfg := Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model}
@@ -262,10 +309,33 @@ func TestRealOllama(t *testing.T) {
 			for _, opts := range [][]llms.CallOption{{streamed()}, nil} {
 				resp, err := m.GenerateContent(context.Background(), words(3), opts...)
 				var me *Error
-				if !errors.Is(err, ErrRepeatLimit) || !errors.As(err, &me) || me.Fix != SettingTemperature {
+				if !errors.Is(err, ErrStreamCut) || !errors.As(err, &me) || me.Fix != NoSetting || !strings.Contains(err.Error(), "before the server finished it") ||
+					!strings.Contains(err.Error(), "runner") || !strings.Contains(err.Error(), "server's log") {
 					t.Errorf("through /v1 %v, streamed %v: error %v, reply %v", v1, len(opts) > 0, err, resp)
 				}
 			}
+		}
+	})
+	t.Run("a runner that dies mid-reply is the server's error, worth a try again, not a reply", func(t *testing.T) {
+		// Of the two causes of a reply Ollama cuts that ErrStreamCut
+		// names, a runner killed while it writes is said: Ollama ends
+		// the stream with its error.
+		srv := realserver.Ollama(t, realserver.Model(gguf.Model{Prior: map[int]float32{gguf.EOS: -40}, Seed: 1}))
+		m, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, Model: srv.Model, MaxTokens: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		killed := 0
+		req := Request{Messages: words(3), OnText: func(context.Context, []byte) error {
+			if killed == 0 {
+				killed = killRunners(srv.Dir)
+			}
+			return nil
+		}}
+		r, err := m.(Generator).Generate(context.Background(), req)
+		var me *Error
+		if killed == 0 || r != nil || !errors.As(err, &me) || !me.Temporary || me.Retry != RetryServerError || !strings.Contains(err.Error(), "ended the reply with an error") {
+			t.Fatalf("%d runners killed: reply %v, error %v", killed, r, err)
 		}
 	})
 	t.Run("a schema with $refs and a loop of definitions binds the reply", func(t *testing.T) {
@@ -278,12 +348,12 @@ func TestRealOllama(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := m.GenerateContent(context.Background(), words(3), streamed(), WithConstraint(&Constraint{Schema: json.RawMessage(schema)}))
+		resp, err := boundCall(m, words(3), &Constraint{Schema: json.RawMessage(schema)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if refused := m.(Constrainer).ConstraintRefused(); refused != nil || !strings.HasPrefix(resp.Choices[0].Content, "{") {
-			t.Errorf("reply %q, refused %v", resp.Choices[0].Content, refused)
+		if refused := m.(Constrainer).ConstraintRefused(); refused != nil || !strings.HasPrefix(resp.Text, "{") {
+			t.Errorf("reply %q, refused %v", resp.Text, refused)
 		}
 	})
 }
@@ -314,7 +384,7 @@ func TestIdentifyRealServers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := m.GenerateContent(context.Background(), words(3), streamed())
+		resp, err := boundCall(m, words(3), nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.url, err)
 		}
@@ -322,8 +392,25 @@ func TestIdentifyRealServers(t *testing.T) {
 		if strings.HasPrefix(tt.url, llama.URL) {
 			want = "tiny-llama" // whatever the name asked for
 		}
-		if served := ServedModel(resp.Choices[0]); served != want {
+		if served := resp.Model; served != want {
 			t.Errorf("%s: the server says it served %q, want %q", tt.url, served, want)
 		}
 	}
+}
+
+// killRunners kills the runners of the Ollama whose folder is dir (they
+// have it in their environment), and returns how many.
+func killRunners(dir string) int {
+	n := 0
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cmd, _ := os.ReadFile(p + "/cmdline")
+		env, _ := os.ReadFile(p + "/environ")
+		if bytes.Contains(cmd, []byte("\x00runner\x00")) && bytes.Contains(env, []byte(dir)) {
+			if pid, err := strconv.Atoi(filepath.Base(p)); err == nil && syscall.Kill(pid, syscall.SIGKILL) == nil {
+				n++
+			}
+		}
+	}
+	return n
 }

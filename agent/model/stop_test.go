@@ -2,7 +2,6 @@ package model_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/tmc/langchaingo/llms"
@@ -64,31 +63,6 @@ func TestTheStopReasonSaysWhenTheReplyWasCut(t *testing.T) {
 				t.Errorf("content %q is not cut", c.Content)
 			}
 		})
-	}
-}
-
-func TestACutReplyReplaysAsCut(t *testing.T) {
-	s := modeltest.NewOpenAI([]string{"Final Answer: Paris is the capital of France."})
-	defer s.Close()
-	path := filepath.Join(t.TempDir(), "cassette.jsonl")
-	rec, err := model.New(context.Background(), model.Config{Provider: "openai", BaseURL: s.URL, Model: "m", APIKey: "k", MaxTokens: 3, Record: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}
-	if _, err := rec.GenerateContent(context.Background(), msgs); err != nil {
-		t.Fatal(err)
-	}
-	play, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := play.GenerateContent(context.Background(), msgs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := resp.Choices[0].StopReason; !model.AtTokenLimit(r) {
-		t.Errorf("replayed stop reason %q, want one at the token limit", r)
 	}
 }
 

@@ -32,13 +32,27 @@ var (
 	// ErrIdle means the server sent nothing for Config.IdleTimeout, before
 	// its headers or in the middle of a reply.
 	ErrIdle = errors.New("the server sent nothing for too long")
-	// ErrRepeatLimit means Ollama ended a reply without saying it was
-	// done, as it does (v0.24.0) when the model writes one token more
-	// than 30 times in a row: only its debug log says why ("token repeat
-	// limit reached"). It matches ErrIncomplete too. A model that looped
-	// at temperature 0 loops again on the same prompt, so such a call is
-	// worth one more try at most.
-	ErrRepeatLimit = fmt.Errorf("%w: Ollama stopped it, as it does when the model writes one token more than 30 times in a row", ErrIncomplete)
+	// ErrLineTooLong means a line of a streamed reply (an event of an
+	// event stream, a JSON object of Ollama's) grew past MaxLineBytes.
+	ErrLineTooLong = fmt.Errorf("a line of the reply is longer than a line may be (%d MiB)", MaxLineBytes>>20)
+	// ErrWrongServer means the server answered in another protocol than
+	// the provider speaks: it is another kind of server. The *Error says
+	// which provider fits it, when known (Fitting).
+	ErrWrongServer = errors.New("the server is not the kind the provider talks to")
+	// ErrStreamCut means Ollama ended a reply without saying it was done:
+	// the response ended, whole as HTTP, with no "done" message. Ollama
+	// (v0.24.0) does so when the model writes one token more than 30
+	// times in a row (its repeat limit, which only its debug log names:
+	// "token repeat limit reached"), and when the runner that generates
+	// the reply fails (its log says why). It matches ErrIncomplete too. A
+	// model that looped at temperature 0 loops again on the same prompt,
+	// so such a call is worth one more try at most.
+	ErrStreamCut = fmt.Errorf("%w: Ollama closed it with no \"done\" message", ErrIncomplete)
+	// ErrRepeatLimit is ErrStreamCut, under the name of one of its causes.
+	//
+	// Deprecated: use ErrStreamCut; the repeat limit is one of the causes
+	// of a reply Ollama cut.
+	ErrRepeatLimit = ErrStreamCut
 )
 
 // Defaults of the bounds on a model call.
@@ -51,6 +65,11 @@ const (
 	DefaultIdleTimeout = 5 * time.Minute
 	// connectTimeout bounds making the connection.
 	connectTimeout = 15 * time.Second
+	// MaxLineBytes bounds a line of a streamed reply: an event of an
+	// event stream, a JSON object of Ollama's. A line holds a few tokens,
+	// or a tool call whole; a longer one is no reply's, and is an error
+	// (ErrLineTooLong), whatever MaxReplyBytes allows the whole reply.
+	MaxLineBytes = 1 << 20
 	// maxErrorBody bounds what is read of an error response.
 	maxErrorBody = 64 << 10
 	// maxRedirects bounds the redirects a call follows.
@@ -262,7 +281,7 @@ func newStatusError(code int, body []byte, retry string) *statusError {
 		Error json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(body, &v) == nil {
-		json.Unmarshal(v.Error, &e.detail)
+		e.object = json.Unmarshal(v.Error, &e.detail) == nil
 	}
 	e.classify()
 	return e
@@ -359,17 +378,27 @@ func errorMessage(body []byte) string {
 	return strings.TrimSpace(string(body))
 }
 
-// retryAfter reads a Retry-After header: seconds, or an HTTP date.
+// MaxRetryAfter is the longest wait an Error's RetryAfter says: a server
+// that asks for a longer one (or for more seconds than a Duration holds)
+// asks for this.
+const MaxRetryAfter = 366 * 24 * time.Hour
+
+// retryAfter reads a Retry-After header: seconds, or an HTTP date. The
+// wait is clamped to MaxRetryAfter before it is a Duration, so that no
+// number of seconds overflows it.
 func retryAfter(v string) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0
 	}
-	if secs, err := strconv.Atoi(v); err == nil && secs > 0 {
+	if secs, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if err != nil || secs > uint64(MaxRetryAfter/time.Second) {
+			return MaxRetryAfter
+		}
 		return time.Duration(secs) * time.Second
 	}
 	if at, err := http.ParseTime(v); err == nil {
-		return max(time.Until(at), 0)
+		return min(max(time.Until(at), 0), MaxRetryAfter)
 	}
 	return 0
 }

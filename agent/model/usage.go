@@ -16,18 +16,17 @@ func (u *Usage) Add(v Usage) {
 	u.TotalTokens += v.TotalTokens
 }
 
-// ServedModel returns the name of the model that the server says wrote
-// the reply c, as the clients of New put it into c's GenerationInfo (the
-// "model" of the server's answer), or "" when the server did not say.
-// It may differ from the name asked for: llama-server names the model it
-// serves whatever it is asked, and OpenAI the model's dated version.
-func ServedModel(c *llms.ContentChoice) string {
-	name, _ := c.GenerationInfo["Model"].(string)
-	return name
+// total returns the tokens of the prompt and the reply together.
+func (u Usage) total() int {
+	if u.TotalTokens != 0 {
+		return u.TotalTokens
+	}
+	return u.PromptTokens + u.CompletionTokens
 }
 
 // UsageOf reads the token counts that langchaingo's providers put into a
-// choice's GenerationInfo, under the names each uses.
+// choice's GenerationInfo, under the names each uses: the usage of a reply
+// of a model that is no Generator (see ReplyOf).
 func UsageOf(c *llms.ContentChoice) Usage {
 	n := func(keys ...string) int {
 		for _, k := range keys {

@@ -35,15 +35,15 @@ func TestServedModelIsWhatTheServerSays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var opts []llms.CallOption
+			req := model.Request{Messages: []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}}
 			if stream {
-				opts = append(opts, llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }))
+				req.OnText = func(context.Context, []byte) error { return nil }
 			}
-			resp, err := m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "q")}, opts...)
+			resp, err := m.(model.Generator).Generate(context.Background(), req)
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
-			if got := model.ServedModel(resp.Choices[0]); got != tt.want {
+			if got := resp.Model; got != tt.want {
 				t.Errorf("%s (streamed: %v): served %q, want %q", tt.name, stream, got, tt.want)
 			}
 		}

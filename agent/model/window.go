@@ -189,14 +189,15 @@ func (w *window) explain(e *Error) {
 	e.ContextTokens = max(e.ContextTokens, w.asked)
 	switch {
 	case w.explicit && (w.longest == 0 || w.longest > w.asked):
-		e.Fix, e.Hint = SettingNumCtx, overflowWhat(e)+": ask for a larger context window, or for less"
+		var limit string
 		if w.longest > 0 {
-			e.Hint += fmt.Sprintf(" (the model takes up to %d tokens)", w.longest)
+			limit = fmt.Sprintf("the model takes up to %d tokens", w.longest)
 		}
+		overflowed(e, SettingNumCtx, "ask for a larger context window", limit)
 	case w.longest > 0:
-		e.Fix, e.Hint = NoSetting, overflowWhat(e)+fmt.Sprintf("; %d tokens is the longest context the model takes: ask for less", w.longest)
+		overflowed(e, NoSetting, "", fmt.Sprintf("%d tokens is the longest context the model takes", w.longest))
 	default:
-		e.Fix, e.Hint = SettingNumCtx, overflowWhat(e)+": ask for a larger context window, or for less"
+		overflowed(e, SettingNumCtx, "ask for a larger context window", "")
 	}
 }
 
@@ -204,13 +205,15 @@ func (w *window) explain(e *Error) {
 func (w *window) info() Window {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	win := Window{Tokens: w.asked, Max: w.ceiling, Fix: SettingNumCtx}
+	win := Window{Tokens: w.asked, Max: w.ceiling, Fix: SettingNumCtx, Hint: "ask for a larger context window"}
 	switch {
 	case w.explicit:
 	case w.asked < w.ceiling:
-		win.Fix, win.Hint = NoSetting, fmt.Sprintf("the window grows when a prompt needs more, up to the %d tokens the model takes", w.ceiling)
+		win.Fix, win.Hint = NoSetting, ""
+		win.Detail = fmt.Sprintf("the window grows when a prompt needs more, up to the %d tokens the model takes", w.ceiling)
 	case w.longest > 0:
-		win.Fix, win.Hint = NoSetting, fmt.Sprintf("%d tokens is the longest context the model takes", w.longest)
+		win.Fix, win.Hint = NoSetting, ""
+		win.Detail = fmt.Sprintf("%d tokens is the longest context the model takes", w.longest)
 	}
 	return win
 }

@@ -19,6 +19,19 @@ func huge(n int) []llms.MessageContent {
 	return []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, strings.Repeat("word ", n/5))}
 }
 
+// again makes the call req asks of m, and makes it again while its error
+// says to make it again at once, as the agent's policy does, three times
+// at most.
+func again(m llms.Model, req Request) (*Reply, error) {
+	for tries := 1; ; tries++ {
+		r, err := m.(Generator).Generate(context.Background(), req)
+		var me *Error
+		if tries == 3 || !errors.As(err, &me) || !me.Retry.AtOnce() {
+			return r, err
+		}
+	}
+}
+
 // askOllama asks the fake at srv, and returns the notices, the num_ctx of
 // each call, and the error.
 func askOllama(t *testing.T, srv *modeltest.Server, numCtx, size int) ([]string, []any, error) {
@@ -28,7 +41,7 @@ func askOllama(t *testing.T, srv *modeltest.Server, numCtx, size int) ([]string,
 		t.Fatal(err)
 	}
 	var notices []string
-	_, err = m.GenerateContent(WithNotice(context.Background(), func(s string) { notices = append(notices, s) }), huge(size))
+	_, err = again(m, Request{Messages: huge(size), OnNotice: func(s string) { notices = append(notices, s) }})
 	var asked []any
 	for i := range srv.Calls() {
 		opts, _ := srv.Request(i)["options"].(map[string]any)
@@ -130,7 +143,7 @@ func TestAReplyThatFillsTheWindowIsNoReplyCutAtItsBound(t *testing.T) {
 		_, asked, err := askOllama(t, srv, 0, 32_000)
 		var me *Error
 		if !errors.As(err, &me) || !errors.Is(err, ErrContextFull) || me.Fix != NoSetting || me.PromptTokens != 8000 ||
-			!strings.Contains(me.Hint, "8192 tokens is the longest") || len(asked) != 1 {
+			!strings.Contains(me.Error(), "8192 tokens is the longest") || len(asked) != 1 {
 			t.Fatalf("error %v (%+v) after %d calls", err, me, len(asked))
 		}
 	})

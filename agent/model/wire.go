@@ -33,7 +33,7 @@ type piece struct {
 	end bool
 	// ollama means the piece came from Ollama (its OpenAI-compatible
 	// endpoint names itself in each chunk), which ends a reply without
-	// its end marker when the model repeats itself (ErrRepeatLimit).
+	// its end marker when the model repeats itself (ErrStreamCut).
 	ollama bool
 	// err is an error the server sent inside the reply.
 	err error
@@ -183,42 +183,33 @@ func (r *reply) call(c callPart) *toolCall {
 	return tc
 }
 
-// response returns what was read as langchaingo's response.
-func (r *reply) response() *llms.ContentResponse {
-	c := &llms.ContentChoice{Content: r.text.String(), ReasoningContent: r.reasoning.String(), StopReason: r.stop,
-		GenerationInfo: map[string]any{
-			"PromptTokens":     r.usage.PromptTokens,
-			"CompletionTokens": r.usage.CompletionTokens,
-			"TotalTokens":      r.usage.PromptTokens + r.usage.CompletionTokens,
-		}}
-	if r.model != "" {
-		c.GenerationInfo["Model"] = r.model
+// result returns what was read as a Reply.
+func (r *reply) result() *Reply {
+	out := &Reply{Text: r.text.String(), Reasoning: r.reasoning.String(), Usage: r.usage,
+		Finish: Finish(r.stop), FinishWord: r.stop, Model: r.model}
+	out.Usage.TotalTokens = r.usage.PromptTokens + r.usage.CompletionTokens
+	if r.over {
+		out.Finish, out.FinishWord = FinishLength, "" // the client cut it, not the server
 	}
 	for _, tc := range r.calls {
 		args := tc.args.String()
 		if args == "" {
 			args = "{}"
 		}
-		call := llms.ToolCall{ID: tc.id, Type: "function", FunctionCall: &llms.FunctionCall{Name: tc.name, Arguments: args}}
-		c.ToolCalls = append(c.ToolCalls, call)
+		out.ToolCalls = append(out.ToolCalls, llms.ToolCall{ID: tc.id, Type: "function",
+			FunctionCall: &llms.FunctionCall{Name: tc.name, Arguments: args}})
 	}
-	if len(c.ToolCalls) > 0 {
-		c.FuncCall = c.ToolCalls[0].FunctionCall
-	}
-	return &llms.ContentResponse{Choices: []*llms.ContentChoice{c}}
+	return out
 }
 
 // post sends body to url as JSON and returns the response, or the error
 // of a request that got none to read: the server's error status, read
-// from its body, or the server unreachable.
-// replayable is the header of a request that changes nothing on the
-// server, such as llama-server's /apply-template: Go's transport sends it
-// again on a new connection when the kept-alive one it reused turns out
-// closed (a nil X-Idempotency-Key marks it so and is not sent).
-var replayable = http.Header{"X-Idempotency-Key": nil}
-
+// from its body, the server unreachable, or a kept-alive connection the
+// server closed before it answered (which the call's caller may send
+// again at once: the client never does).
 func post(ctx context.Context, hc *http.Client, url string, body []byte, header http.Header) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	traced, reused := reuse(ctx)
+	req, err := http.NewRequestWithContext(traced, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +220,12 @@ func post(ctx context.Context, hc *http.Client, url string, body []byte, header 
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, sendError(ctx, err)
+		err = sendError(ctx, err)
+		var ue *unreachableError
+		if errors.As(err, &ue) && reused.Load() {
+			return nil, &staleError{err: ue.err}
+		}
+		return nil, err
 	}
 	return resp, nil
 }
@@ -258,7 +254,7 @@ func read(ctx context.Context, resp *http.Response, decode decoder, r *reply) er
 			return err
 		}
 		if !r.end && !r.over && r.ollama {
-			return ErrRepeatLimit // Ollama's last message, "done": false
+			return ErrStreamCut // Ollama's last message, "done": false
 		}
 		return nil
 	}
@@ -284,10 +280,9 @@ func read(ctx context.Context, resp *http.Response, decode decoder, r *reply) er
 		return nil
 	case r.ollama && r.pieces > 0:
 		// The response ended as it should, but for its end marker:
-		// Ollama ends a reply so only at its token repeat limit (an
-		// error it would have said, and a server that died cuts the
-		// response short).
-		return ErrRepeatLimit
+		// Ollama ends a reply so at its token repeat limit, and when its
+		// runner fails.
+		return ErrStreamCut
 	}
 	return fmt.Errorf("%w: the stream stopped without its end marker", ErrIncomplete)
 }
@@ -320,14 +315,18 @@ func readLine(ctx context.Context, line []byte, sse bool, decode decoder, r *rep
 		}
 	}
 	p, err := decode(line)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrWrongServer):
+		return err
+	case err != nil:
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	return r.add(ctx, p)
 }
 
-// nextLine returns the next line of br, however long: a line longer than
-// br's buffer is gathered in long, which grows as append does.
+// nextLine returns the next line of br, up to MaxLineBytes long: a line
+// longer than br's buffer is gathered in long, which grows as append
+// does; a longer one is ErrLineTooLong.
 func nextLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
 	line, err := br.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
@@ -336,6 +335,9 @@ func nextLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
 	*long = append((*long)[:0], line...)
 	for {
 		line, err = br.ReadSlice('\n')
+		if len(*long)+len(line) > MaxLineBytes {
+			return nil, fmt.Errorf("%w: more than %d bytes", ErrLineTooLong, MaxLineBytes)
+		}
 		*long = append(*long, line...)
 		if err != bufio.ErrBufferFull {
 			return *long, err
@@ -348,7 +350,7 @@ func nextLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
 // dropped mid-reply.
 func readError(ctx context.Context, err error) error {
 	switch {
-	case errors.Is(err, ErrReplyTooLarge), errors.Is(err, ErrIdle):
+	case errors.Is(err, ErrReplyTooLarge), errors.Is(err, ErrIdle), errors.Is(err, ErrLineTooLong):
 		return err
 	case ctx.Err() != nil:
 		return context.Cause(ctx)

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/react-agent/react-agent/agent/model"
 )
 
 // A Misbehaviour is a way a broken or hostile server answers a chat call.
@@ -26,8 +28,12 @@ const (
 	TruncatedStream
 	// HugeLine streams the reply as one line of more than a megabyte (an
 	// Ollama message, an OpenAI event), then ends the stream as it should:
-	// only the length of the line is wrong.
+	// only the length of the line is wrong, past the bound a client of
+	// package model sets on a line (model.MaxLineBytes).
 	HugeLine
+	// LongLine is HugeLine with a line a few KiB short of the bound a
+	// client of package model sets on a line: long, and within it.
+	LongLine
 	// ErrorInStream streams the first half of the reply, then the error
 	// the real server writes into a stream that fails once it has begun,
 	// and ends it: llama.cpp's data: {"error": {"code": 500, …}} (as for a
@@ -94,9 +100,13 @@ func (s *Server) misbehave(d dialect, w http.ResponseWriter, r *http.Request, re
 		piece(text[:len(text)/2])
 		d.streamError(w, d.failure(http.StatusInternalServerError))
 		w.(http.Flusher).Flush()
-	case HugeLine:
+	case HugeLine, LongLine:
 		w.Header().Set("Content-Type", stream)
-		piece(text + strings.Repeat(" ", 1<<20))
+		size := 1 << 20
+		if s.cfg.misbehave == LongLine {
+			size = model.MaxLineBytes - 4<<10
+		}
+		piece(text + strings.Repeat(" ", size))
 		d.answer(w, map[string]any{"stream": true}, name, reply{pieces: piecesOf(0)}, func() bool { return true })
 	case RepeatLimit:
 		token := piecesOf(s.cfg.piece)(text)[0]

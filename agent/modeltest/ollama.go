@@ -51,7 +51,7 @@ func NewOllama(replies []string, opts ...Option) *Server {
 			}
 			json.NewDecoder(r.Body).Decode(&req)
 			name := cmp.Or(req.Model, req.Name)
-			if s.cfg.model != "" && name != s.cfg.model && name+":latest" != s.cfg.model {
+			if !s.serves(ollama{}, name) {
 				ollama{}.error(w, http.StatusNotFound, ollama{}.unknownModel(name))
 				return
 			}

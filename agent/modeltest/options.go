@@ -10,6 +10,7 @@ type Option func(*config)
 
 type config struct {
 	model      string      // the only model served; empty means any
+	others     []string    // more models served, beside model
 	apiKey     string      // the key an OpenAI client must send; empty means any or none
 	fail       map[int]int // HTTP status by call number, from 1
 	hang       bool
@@ -64,6 +65,16 @@ func Slow(d time.Duration) Option {
 // accepts any model and answers in its name.
 func Model(name string) Option {
 	return func(c *config) { c.model = name }
+}
+
+// Models makes an Ollama or OpenAI server serve these models alone, as
+// Model does one: each listed, and a call of another refused.
+func Models(names ...string) Option {
+	return func(c *config) {
+		if len(names) > 0 {
+			c.model, c.others = names[0], names[1:]
+		}
+	}
 }
 
 // APIKey makes an OpenAI server require the header "Authorization: Bearer

@@ -203,7 +203,7 @@ func (s *Server) chatIn(d dialect, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	model, _ := req["model"].(string)
-	if s.cfg.model != "" && model != s.cfg.model && !latestOf(d, model, s.cfg.model) {
+	if !s.serves(d, model) {
 		d.error(w, http.StatusNotFound, d.unknownModel(model))
 		return
 	}
@@ -311,7 +311,21 @@ func (s *Server) models() []string {
 	if s.cfg.model == "" {
 		return []string{}
 	}
-	return []string{s.cfg.model}
+	return append([]string{s.cfg.model}, s.cfg.others...)
+}
+
+// serves reports whether the server, speaking d, serves the model called
+// name: any, without Model or Models.
+func (s *Server) serves(d dialect, name string) bool {
+	if s.cfg.model == "" {
+		return true
+	}
+	for _, m := range s.models() {
+		if name == m || latestOf(d, name, m) {
+			return true
+		}
+	}
+	return false
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

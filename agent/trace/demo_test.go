@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/react-agent/react-agent/agent"
-	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/model/cassette"
 	"github.com/react-agent/react-agent/tools"
 )
 
 // TestDemoCassette runs the README's offline demo: the scripted cassette
 // drives the whole loop with the real calculator.
 func TestDemoCassette(t *testing.T) {
-	m, err := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../../testdata/agent/demo.jsonl"})
+	m, err := cassette.Open(context.Background(), "../../testdata/agent/demo.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,14 +7,14 @@ import (
 	"os"
 
 	"github.com/react-agent/react-agent/agent"
-	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/model/cassette"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/tools"
 )
 
 // A trace for the terminal, as the CLI prints it to stderr.
 func ExampleNew() {
-	m, _ := model.New(context.Background(), model.Config{Provider: "replay", Replay: "../../testdata/agent/demo.jsonl"})
+	m, _ := cassette.Open(context.Background(), "../../testdata/agent/demo.jsonl")
 	reg, _ := tools.Builtins(tools.DefaultOptions())
 	// On a terminal, add trace.Color(true) and trace.Spinner(true),
 	// and pass tr.Token to agent.WithStreaming to see the model write.

@@ -587,7 +587,8 @@ func (t *Trace) format(e event.Event) string {
 		} else {
 			b.WriteString(tag + t.paint(ansiRed, "error: "+hang(e.Text, "    ")) + "\n")
 		}
-	case event.Warning:
+	case event.Warning, event.Retry:
+		// A call made again keeps the warning line it always had.
 		b.WriteString(tag + t.paint(ansiYellow, "warning: "+hang(e.Text, "    ")) + "\n")
 	case event.Notice:
 		b.WriteString(tag + t.paint(ansiDim, "note: "+hang(e.Text, "    ")) + "\n")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/react-agent/react-agent/tools"
 	"github.com/react-agent/react-agent/tools/bounded"
+	"github.com/react-agent/react-agent/tools/configerr"
 
 	"gopkg.in/yaml.v3"
 )
@@ -145,7 +146,7 @@ func LoadConfig(path string) ([]Server, error) {
 		err = yaml.Unmarshal(data, &top)
 	}
 	if err != nil {
-		return nil, &ConfigError{File: path, Problem: fmt.Sprintf("not valid %s: %v", format(path), err), Err: err}
+		return nil, &ConfigError{File: path, Problem: fmt.Sprintf("not valid %s: %v", format(path), configerr.Locate(data, err)), Err: err}
 	}
 	doc, ok := top.(map[string]any)
 	if !ok {
