@@ -41,7 +41,8 @@ func newStreamCutter(p *parser.Parser, onToken func(string)) *streamCutter {
 	return &streamCutter{scan: p.NewScanner(), onToken: onToken, cut: -1}
 }
 
-// write is the langchaingo streaming function.
+// write is the streaming function of the reply's text (model.Request's
+// OnText).
 func (s *streamCutter) write(_ context.Context, chunk []byte) error {
 	if len(chunk) == 0 || s.cut >= 0 {
 		return nil
