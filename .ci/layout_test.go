@@ -170,3 +170,32 @@ func TestTheBinaryLinksNothingHeavyForItsTraces(t *testing.T) {
 		}
 	}
 }
+
+// TestTheAgentHoldsNoLabelText checks that no string in the agent's own
+// package spells a label of the text protocol: the parser reads labels,
+// and tells the agent where a streamed reply is cut (parser.Scanner); the
+// prompt writes them, stop sequences included. A second spelling of the
+// labels in the agent drifts from the parser's: once the agent kept its
+// own copy of the parser's label states to cut a stream.
+func TestTheAgentHoldsNoLabelText(t *testing.T) {
+	words := `(\b(thought|action input|action|observation|final answer)|思考|行动输入|行动|观察|最终答案)`
+	// A label follows a line break (and markdown, perhaps), or ends at its
+	// colon; the JSON protocol's keys ("action") and its "Final Answer"
+	// are no labels.
+	label := regexp.MustCompile(`(?i)(\n[\s*#>]*` + words + `)|(` + words + `\s*\**\s*[:：])`)
+	for path, f := range goFiles(t, "../agent") {
+		if filepath.Dir(path) != "../agent" {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil && label.MatchString(s) {
+				t.Errorf("%s: the string %q spells a label of the text protocol", path, s)
+			}
+			return true
+		})
+	}
+}

@@ -242,7 +242,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	if cutter.streamed && cutter.cut < 0 {
 		// A label that ends the action may have come last, whole only
 		// once the stream ended ("\nObservation").
-		if i := completeAction(a.parser, r.text); i >= 0 {
+		if i := a.parser.ActionEnd(r.text); i >= 0 {
 			r.text, r.cut = r.text[:i], false // the step ended before the server's cut
 		}
 		cutter.finish(len(r.text))

@@ -55,11 +55,11 @@ func defaultOptions() options {
 	}
 }
 
-// DefaultStopSequences returns the stop sequences sent on every model call:
-// the start of an "Observation:" line the model must not write itself, in
-// the spellings models use. OpenAI-compatible servers accept at most four.
+// DefaultStopSequences returns the stop sequences sent on every model call,
+// the prompt's: the start of an observation line, which the model must not
+// write itself (see prompt.StopSequences).
 func DefaultStopSequences() []string {
-	return []string{"\nObservation", "\nobservation", "\n**Observation", "\n观察"}
+	return prompt.StopSequences()
 }
 
 // WithMaxIterations bounds the number of model calls (default 10). When

@@ -154,8 +154,10 @@ func (c *canonicalReply) value(start, n int, kind label) (v, end int, ok bool) {
 	// The label written again ("Thought: Thought: x") is skipped by the
 	// tolerant reading, and leaves the reply to it. A value whose first
 	// letter is not the label's is no such label.
-	if body[v]|0x20 == body[start]|0x20 && skipRepeatedLabel(c.tables(), body, mark{kind: kind, line: start, value: v}, end) != v {
-		return 0, 0, false
+	if body[v]|0x20 == body[start]|0x20 {
+		if again, _ := skipRepeatedLabel(c.tables(), body, mark{kind: kind, line: start, value: v}, end); again != v {
+			return 0, 0, false
+		}
 	}
 	return v, end, true
 }
