@@ -126,6 +126,35 @@ func BenchmarkParseTypical(b *testing.B) {
 	}
 }
 
+// weatherAction is a typical reply that calls a tool named get_weather,
+// which the built-in tools do not hold.
+const weatherAction = "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"San Francisco\", \"unit\": \"celsius\"}"
+
+// BenchmarkParseTypicalKnownName parses weatherAction for a parser that
+// knows get_weather besides the built-in tools.
+func BenchmarkParseTypicalKnownName(b *testing.B) {
+	tools := fakeTools{"get_weather": {"city", "unit"}}
+	for name, args := range builtins {
+		tools[name] = args
+	}
+	p := parser.New(tools)
+	b.SetBytes(int64(len(weatherAction)))
+	for b.Loop() {
+		p.Parse(weatherAction)
+	}
+}
+
+// BenchmarkParseTypicalUnknownName parses weatherAction for a parser that
+// knows only the built-in tools, as parse without --tool does: the name
+// is one it was not told of.
+func BenchmarkParseTypicalUnknownName(b *testing.B) {
+	p := parser.New(builtins)
+	b.SetBytes(int64(len(weatherAction)))
+	for b.Loop() {
+		p.Parse(weatherAction)
+	}
+}
+
 // BenchmarkParsePunctuatedNames parses an Action line that opens with a
 // registered name holding a colon and goes on with colons, for a parser
 // whose tools have such names: the name is looked for near the start

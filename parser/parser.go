@@ -1072,12 +1072,16 @@ func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string
 	return inner, form, true
 }
 
+// maxFinishName bounds the names isFinish reads: no answering name is
+// longer.
+const maxFinishName = 32
+
 // isFinish reports whether an action name is one of the ways models spell
 // "this is the final answer": the ReAct paper's Finish, LangChain's
 // "Final Answer", and the answering tools models make up ("Speak",
 // "Respond"). A registered tool of that name is called instead.
 func isFinish(name string) bool {
-	if len(name) > 32 {
+	if len(name) > maxFinishName {
 		return false
 	}
 	var keyBuf, flatBuf [128]byte // on the stack: most names are no answer

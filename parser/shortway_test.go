@@ -182,7 +182,79 @@ var canonicalReplies = []string{
 	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}\r\n",
 	"  Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}  ",
 	"Thought: I should reflect. Action: reflect\nAction: web_search\nAction Input: {\"query\": \"zig\"}",
+	// Names no tool set registers, and words near them.
+	"Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"San Francisco\", \"unit\": \"celsius\"}",
+	"Thought: x\nAction: get_weather\nAction Input: Oslo",
+	"Thought: x\nAction: get_weather\nAction Input: get_weather(city=\"Oslo\")",
+	"Thought: x\nAction: get_weather\nAction Input: {\"input\": {\"city\": \"Oslo\"}}",
+	"Thought: x\nAction: get_weather\nAction Input: {\"city\": \"Oslo\"}\nObservation: 12 °C",
+	"Thought: x\nAction: get_weather\nAction Input: None",
+	"Thought: x\nAction: GetWeather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get-weather-2\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: 42\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Web_Search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nAction: web-search\nAction Input: {\"Query\": \"zig\"}",
+	"Thought: x\nAction: websearch\nAction Input: zig",
+	"Thought: x\nAction: calculator_tool\nAction Input: {\"expression\": \"2+2\"}",
+	"Thought: x\nAction: the_calculator\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: tool_api\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: tool\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: tool_name\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: None\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: no-action\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Final_Answer\nAction Input: {\"answer\": \"4\"}",
+	"Thought: x\nAction: finish\nAction Input: 4",
+	"Thought: x\nAction: respond-directly\nAction Input: {\"text\": \"hi\"}",
+	"Thought: x\nAction: functions.get_weather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get_weather.\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: _get_weather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get weather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get_weather(Oslo)\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Action_Input\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Thought\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get_weather\nAction Input: {\"city\": \"Oslo\", \"city\": \"Bergen\"}",
 }
+
+func TestTheShortWayServesAnyPlainName(t *testing.T) {
+	// The short way reads a canonical reply whatever tool it names, when
+	// the name is one plain word that names nothing else; the tolerant
+	// reading decides the rest.
+	p := New(testTools)
+	for _, c := range []struct {
+		name  string
+		text  string
+		short bool
+	}{
+		{"a registered name", "Action: web_search\nAction Input: {\"query\": \"zig\"}", true},
+		{"a name the parser was not told of", "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"San Francisco\", \"unit\": \"celsius\"}", true},
+		{"an unknown name with a text input", "Action: get_weather\nAction Input: Oslo", true},
+		{"an unknown name in camel case", "Action: GetWeather\nAction Input: {\"city\": \"Oslo\"}", true},
+		{"an unknown name with hyphens and digits", "Action: get-weather-2\nAction Input: {\"city\": \"Oslo\"}", true},
+		{"a registered name in other case", "Action: Web_Search\nAction Input: {\"query\": \"zig\"}", true},
+		{"a registered name's key", "Action: websearch\nAction Input: {\"query\": \"zig\"}", true},
+		{"a registered name with a generic word", "Action: calculator_tool\nAction Input: {\"expression\": \"2+2\"}", false},
+		{"a name that answers", "Action: Final_Answer\nAction Input: {\"answer\": \"4\"}", false},
+		{"a refusal", "Action: None\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a placeholder that calls with an input", "Action: tool\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a placeholder", "Action: tool_name\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a name in a namespace", "Action: functions.get_weather\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a name of two words", "Action: get weather\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a name with a full stop after it", "Action: get_weather.\nAction Input: {\"city\": \"Oslo\"}", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var rd reading
+			if got := p.canonical(c.text, &rd); got != c.short {
+				t.Errorf("%q: read by the short way %v, want %v", c.text, got, c.short)
+			}
+			checkCanonical(t, c.text)
+		})
+	}
+}
+
+// canonicalToolSets are the tool sets the short way is checked with:
+// the built-in tools, none, and names with punctuation in them.
+var canonicalToolSets = []Tools{testTools, nil,
+	toolsOf{"Gmail: Find Email": {"query"}, "Search (beta)": {"q"}, "get_weather": {"city", "unit"}, "weather": {"city"}}}
 
 func TestTheShortWayReadsAsTheTolerantReading(t *testing.T) {
 	for _, text := range canonicalReplies {
@@ -218,14 +290,16 @@ func FuzzCanonical(f *testing.F) {
 
 func checkCanonical(t *testing.T, text string) {
 	t.Helper()
-	p := New(testTools)
-	var rd reading
-	if !p.canonical(text, &rd) {
-		return // the tolerant reading decides alone
-	}
-	st, err := p.tolerant(text, nil)
-	if !reflect.DeepEqual(rd.step, st) || (rd.err == nil) != (err == nil) || rd.err != nil && rd.err.Error() != err.Error() {
-		t.Errorf("%q: short way %#v, %v; tolerant reading %#v, %v", text, rd.step, rd.err, st, err)
+	for _, tools := range canonicalToolSets {
+		p := New(tools)
+		var rd reading
+		if !p.canonical(text, &rd) {
+			continue // the tolerant reading decides alone
+		}
+		st, err := p.tolerant(text, nil)
+		if !reflect.DeepEqual(rd.step, st) || (rd.err == nil) != (err == nil) || rd.err != nil && rd.err.Error() != err.Error() {
+			t.Errorf("%q, tools %v: short way %#v, %v; tolerant reading %#v, %v", text, tools, rd.step, rd.err, st, err)
+		}
 	}
 }
 
