@@ -378,6 +378,47 @@ func checkFlat(t *testing.T, s string) {
 	}
 }
 
+// fencedTexts are values near the stray fence lines cleanText drops.
+var fencedTexts = []string{
+	"```", "```\nx", "x\n```", "```json\n{\"a\": 1}", "{\"a\": 1}\n```", "```json\n{\"a\": 1}\n```", "x ```", "``` x",
+	"```py\nprint(1)\n```\n```", "a\n\u00a0```", "a\n\v```", "a\n```py\vthon", "a\n  ```", "a\n\t```go", "a\n{```",
+	"a\n\"```", "a\n```'", "a\n```日本", "a\n日本```", "````", "a\n````", "``` ```", "a `b` c", "a\n`` `", "\u3000```\nx",
+	"x\n```\u00a0", "```\u00a0\nx", "", "a\n```" + strings.Repeat("x", 70), "a\n" + strings.Repeat("x", 70) + "```",
+	"a ```x\n" + strings.Repeat("y", 70),
+}
+
+func TestCleanTextReadsAsTheWholeText(t *testing.T) {
+	for _, s := range fencedTexts {
+		checkCleanText(t, s)
+	}
+}
+
+func FuzzCleanText(f *testing.F) {
+	for _, s := range fencedTexts {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkCleanText(t, s)
+	})
+}
+
+// checkCleanText checks that cleanText, which reads a text whole only
+// when one of its ends is a fence, gives what reading it whole gives.
+func checkCleanText(t *testing.T, s string) {
+	t.Helper()
+	want := strings.TrimSpace(s)
+	if strings.IndexByte(want, '`') >= 0 && strings.Count(want, "```")%2 != 0 {
+		if nl := strings.LastIndexByte(want, '\n'); isFenceLine(want[nl+1:]) {
+			want = strings.TrimSpace(want[:max(nl, 0)])
+		} else if nl := strings.IndexByte(want, '\n'); nl >= 0 && isFenceLine(want[:nl]) {
+			want = strings.TrimSpace(want[nl+1:])
+		}
+	}
+	if got := cleanText(s); got != want {
+		t.Errorf("%q: cleaned %q, read whole %q", s, got, want)
+	}
+}
+
 // The tool gate and the answer line after it were read with these
 // regular expressions; the hand-written readers must read as they do.
 // The gate is read inside a line too, where a word starts, since
