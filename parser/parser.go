@@ -63,8 +63,11 @@ func (p *Parser) tolerant(text string, o *Options) (Step, error) {
 // read parses text, and returns the part of it that the step was read
 // from too: the reply outside reasoning, after any copies of past steps.
 func (p *Parser) read(text string, o *Options) (Step, string, error) {
-	text = normalize(text)
-	reasoning, body := SplitReasoning(text)
+	text, markup := normalize(text)
+	reasoning, body := "", text
+	if markup {
+		reasoning, body = SplitReasoning(text)
+	}
 	body = strings.TrimSpace(body)
 	if reasoning != "" {
 		if tail, ok := protocolInOpenReasoning(text); ok && !hasLabel(body) {
@@ -99,8 +102,10 @@ func (p *Parser) read(text string, o *Options) (Step, string, error) {
 }
 
 // normalize makes text valid UTF-8 with "\n" line ends and no
-// chat-template tokens.
-func normalize(text string) string {
+// chat-template tokens. It reports whether the text holds a '<', with
+// which every tag starts, so that no later step reads it whole again to
+// learn it.
+func normalize(text string) (_ string, markup bool) {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
@@ -110,7 +115,10 @@ func normalize(text string) string {
 	if strings.IndexByte(text, '\n') < 0 {
 		text = escapedBreaks(text)
 	}
-	return dropSpecialTokens(text)
+	if markup = strings.IndexByte(text, '<') >= 0; markup {
+		text = dropSpecialTokens(text)
+	}
+	return text, markup
 }
 
 // qwenLabels spells the labels of Qwen-Agent's function-calling template
@@ -1189,12 +1197,16 @@ func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string
 	return inner, form, true
 }
 
+// maxFinishName bounds the names isFinish reads: no answering name is
+// longer.
+const maxFinishName = 32
+
 // isFinish reports whether an action name is one of the ways models spell
 // "this is the final answer": the ReAct paper's Finish, LangChain's
 // "Final Answer", and the answering tools models make up ("Speak",
 // "Respond"). A registered tool of that name is called instead.
 func isFinish(name string) bool {
-	if len(name) > 32 {
+	if len(name) > maxFinishName {
 		return false
 	}
 	var keyBuf, flatBuf [128]byte // on the stack: most names are no answer
