@@ -5,8 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,6 +130,70 @@ func TestTheModelPackageReadsNoEnvironment(t *testing.T) {
 			}
 			if pkg, ok := sel.X.(*ast.Ident); ok && forbidden[pkg.Name+"."+sel.Sel.Name] {
 				t.Errorf("%s reads the process's environment: %s.%s", path, pkg.Name, sel.Sel.Name)
+			}
+			return true
+		})
+	}
+}
+
+// TestTheBinaryLinksNothingHeavyForItsTraces checks that the program
+// links, for its traces, OpenTelemetry's API and SDK and nothing of its
+// OTLP exporters: they bring gRPC, grpc-gateway, genproto and the
+// generated protobuf types, 86 packages whose initialisation took 1.1 to
+// 1.5 ms of every start of the program, traced or not
+// (GODEBUG=inittrace=1). The package agent/telemetry writes OTLP itself.
+func TestTheBinaryLinksNothingHeavyForItsTraces(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/react-agent/react-agent").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	heavy := []string{
+		"google.golang.org/grpc",
+		"google.golang.org/protobuf",
+		"google.golang.org/genproto",
+		"github.com/grpc-ecosystem/",
+		"go.opentelemetry.io/proto/otlp",
+		"go.opentelemetry.io/otel/exporters/",
+		"golang.org/x/net/trace",
+		"golang.org/x/net/http2",
+		"html/template",
+	}
+	linked := strings.Fields(string(out))
+	if !slices.Contains(linked, "go.opentelemetry.io/otel/sdk/trace") {
+		t.Fatalf("the program does not link the OpenTelemetry SDK; go list -deps said:\n%s", out)
+	}
+	for _, p := range linked {
+		for _, h := range heavy {
+			if p == h || strings.HasPrefix(p, strings.TrimSuffix(h, "/")+"/") {
+				t.Errorf("the program links %s", p)
+			}
+		}
+	}
+}
+
+// TestTheAgentHoldsNoLabelText checks that no string in the agent's own
+// package spells a label of the text protocol: the parser reads labels,
+// and tells the agent where a streamed reply is cut (parser.Scanner); the
+// prompt writes them, stop sequences included. A second spelling of the
+// labels in the agent drifts from the parser's: once the agent kept its
+// own copy of the parser's label states to cut a stream.
+func TestTheAgentHoldsNoLabelText(t *testing.T) {
+	words := `(\b(thought|action input|action|observation|final answer)|思考|行动输入|行动|观察|最终答案)`
+	// A label follows a line break (and markdown, perhaps), or ends at its
+	// colon; the JSON protocol's keys ("action") and its "Final Answer"
+	// are no labels.
+	label := regexp.MustCompile(`(?i)(\n[\s*#>]*` + words + `)|(` + words + `\s*\**\s*[:：])`)
+	for path, f := range goFiles(t, "../agent") {
+		if filepath.Dir(path) != "../agent" {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil && label.MatchString(s) {
+				t.Errorf("%s: the string %q spells a label of the text protocol", path, s)
 			}
 			return true
 		})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/react-agent/react-agent/agent/constrain"
 	"github.com/react-agent/react-agent/agent/model"
@@ -63,6 +64,9 @@ type Agent struct {
 	// fellBack says that a prompt of the template did not fit the
 	// model's context window: the runs use the fallback template.
 	fellBack atomic.Bool
+
+	tracer trace.Tracer      // makes the spans of runs
+	about  model.Description // the model as its spans name it
 }
 
 // template returns the template of the text protocol: the fallback one
@@ -94,6 +98,7 @@ func New(m llms.Model, reg *tools.Registry, opts ...Option) *Agent {
 	}
 	a := &Agent{model: m, gen: model.AsGenerator(m), reg: reg, parser: parser.New(reg), opts: o}
 	a.constraints = constraintsFor(o, a)
+	a.initSpans()
 	return a
 }
 
@@ -141,6 +146,7 @@ type runState struct {
 // (0 for a single question).
 func (a *Agent) answer(ctx context.Context, history []Turn, question string, turn int) (*Result, error) {
 	r := &runState{a: a, res: &Result{Question: question}, start: time.Now(), calls: map[string]*pastCall{}, turn: turn}
+	ctx, span := a.startRun(ctx, question)
 	res, err := r.loop(ctx, history, question)
 	res.Duration = time.Since(r.start)
 	if err != nil {
@@ -157,6 +163,7 @@ func (a *Agent) answer(ctx context.Context, history []Turn, question string, tur
 		r.emit(event.Event{Kind: event.Error, Iteration: max(res.Iterations, r.iter), Text: err.Error(), Err: err, StopReason: res.StopReason})
 	}
 	a.opts.hooks.OnFinish(ctx, res)
+	a.endRun(span, res, err)
 	return res, err
 }
 
@@ -306,12 +313,14 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 		return nil, err
 	}
 	r.emit(event.Event{Kind: event.Model, Iteration: iter, Forced: forced, Messages: msgs})
+	spans := a.startChat(ctx, iter, forced, msgs)
+	defer spans.end()
 	var mr generation
 	var err error
 	if r.native {
-		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit)
+		mr, err = a.generateNative(ctx, msgs, !forced, iter, r.emit, spans)
 	} else {
-		mr, err = a.generate(ctx, msgs, r.constraint(forced), iter, r.emit, r.showTokens(iter))
+		mr, err = a.generate(ctx, msgs, r.constraint(forced), iter, r.emit, r.showTokens(iter), spans)
 	}
 	r.warnDropped(iter)
 	r.warnRefused(iter)
@@ -358,6 +367,7 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	} else {
 		reply.Step, reply.Err = a.parser.ParseWith(mr.text, parser.Options{Truncated: mr.cut, Previous: r.pastSteps()})
 	}
+	spans.parsed(reply)
 	return reply, nil
 }
 
@@ -740,6 +750,8 @@ func (r *runState) act(ctx context.Context, iter int, reply *Reply, step Step) e
 	// A tool's error is cut as its output is: an error text can be as
 	// large as an output (an MCP result with isError, a server's page).
 	limit := a.reg.Limits().MaxObservation
+	ctx, span := a.startTool(ctx, call, reply)
+	defer func() { a.endTool(span, obs, d.Deny) }()
 	if d.Deny {
 		reason := d.Reason
 		if reason == "" {

@@ -125,12 +125,12 @@ func constraintsFor(o options, a *Agent) *constrain.Set {
 }
 
 // canonical reports whether a text-protocol reply is in its protocol's
-// canonical form: labelled lines (see canonicalReply), or in the JSON
+// canonical form: labelled lines (see prompt.Canonical), or in the JSON
 // object protocol one JSON object of "thought", "action" and
 // "action_input".
 func (r *runState) canonical(reply *Reply) bool {
 	if r.bound == nil || !r.bound.object {
-		return canonicalReply(reply.Text, reply.Step)
+		return prompt.Canonical(reply.Text, reply.Step)
 	}
 	_, visible := parser.SplitReasoning(reply.Text)
 	var obj map[string]json.RawMessage

@@ -21,4 +21,11 @@
 // package agent/trace is one reader),
 // receive tokens as they arrive with [WithStreaming], and hold a
 // conversation over several questions with [Chat].
+//
+// Each run is traced with OpenTelemetry, as its semantic conventions for
+// generative AI (v1.41.0) name the spans: an invoke_agent span over a chat
+// span for each attempt of a model call and an execute_tool span for each
+// tool call. They go to the provider of [WithTracerProvider], the global
+// one by default, inside the trace of the caller's context; prompts and
+// replies go into them only with [WithSpanContent].
 package agent

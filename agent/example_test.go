@@ -3,9 +3,14 @@ package agent_test
 import (
 	"github.com/react-agent/react-agent/agent/event"
 
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model/cassette"
@@ -80,4 +85,30 @@ func ExampleChat() {
 	}
 	fmt.Println(res.Answer, len(chat.History()))
 	// Output: 17 * 23 + 4 = 395 1
+}
+
+// A run's spans, as a service that embeds the agent gets them: here kept
+// in memory by the OpenTelemetry SDK, and printed in the order they end,
+// each with its parent.
+func ExampleWithTracerProvider() {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	m, _ := cassette.Open(context.Background(), "../testdata/agent/demo.jsonl")
+	reg, _ := tools.Builtins(tools.DefaultOptions())
+	ctx := agent.InConversation(context.Background(), "c0ffee")
+	agent.New(m, reg, agent.WithTracerProvider(tp)).Run(ctx, "What is 17*23+4?")
+	names := map[trace.SpanID]string{}
+	for _, s := range rec.Ended() {
+		names[s.SpanContext().SpanID()] = s.Name()
+	}
+	for _, s := range rec.Ended() {
+		fmt.Printf("%s (in %s)\n", s.Name(), cmp.Or(names[s.Parent().SpanID()], "no span"))
+	}
+	// Output:
+	// chat (in invoke_agent react-agent)
+	// execute_tool calculator (in invoke_agent react-agent)
+	// chat (in invoke_agent react-agent)
+	// execute_tool calculator (in invoke_agent react-agent)
+	// chat (in invoke_agent react-agent)
+	// invoke_agent react-agent (in no span)
 }

@@ -45,17 +45,18 @@ func generationOf(r *model.Reply) generation {
 // where they must not apply, it asks again without them and cuts the
 // reply itself, outside reasoning only. The reply's text is passed to
 // onToken, when not nil, as it streams.
-func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event), onToken func(string)) (generation, error) {
+func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *model.Constraint, iter int, emit func(event.Event), onToken func(string), spans *chatSpans) (generation, error) {
 	start := time.Now()
 	notice := noticeOf(iter, emit)
-	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+	r, err := a.withRetries(ctx, iter, emit, spans, func(ctx context.Context) (generation, error) {
 		return a.callOnce(ctx, msgs, a.opts.stops, con, onToken, notice)
 	})
 	if _, open := parser.ReasoningEnd(r.text); err == nil && len(a.opts.stops) > 0 && open {
 		attempts := r.attempts
+		spans.retrying(model.RetryStopsInReasoning, nil, 0)
 		emit(event.Event{Kind: event.Retry, Iteration: iter, Attempt: attempts + 1, RetryReason: model.RetryStopsInReasoning,
 			Text: "model call made again at once, as " + model.RetryStopsInReasoning.Words()})
-		r, err = a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+		r, err = a.withRetries(ctx, iter, emit, spans, func(ctx context.Context) (generation, error) {
 			return a.callOnce(ctx, msgs, nil, con, onToken, notice)
 		})
 		r.attempts += attempts
@@ -67,10 +68,10 @@ func (a *Agent) generate(ctx context.Context, msgs []llms.MessageContent, con *m
 // generateNative asks the model for the next reply in the native
 // protocol, with the tools unless withTools is false, making a failed
 // call again as the retry policy says.
-func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, iter int, emit func(event.Event)) (generation, error) {
+func (a *Agent) generateNative(ctx context.Context, msgs []llms.MessageContent, withTools bool, iter int, emit func(event.Event), spans *chatSpans) (generation, error) {
 	start := time.Now()
 	notice := noticeOf(iter, emit)
-	r, err := a.withRetries(ctx, iter, emit, func(ctx context.Context) (generation, error) {
+	r, err := a.withRetries(ctx, iter, emit, spans, func(ctx context.Context) (generation, error) {
 		return a.callNative(ctx, msgs, withTools, notice)
 	})
 	r.duration = time.Since(start)
@@ -110,14 +111,14 @@ const maxRetryAfter = time.Minute
 // which wait as long as the server asked (up to maxRetryAfter, past which
 // the run ends) or with exponential backoff. A server that fell silent,
 // and a reply Ollama cut, are tried again only once (see maxSameTries).
-func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), call func(context.Context) (generation, error)) (generation, error) {
+func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event), spans *chatSpans, call func(context.Context) (generation, error)) (generation, error) {
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = a.opts.backoffInitial
 	b.MaxInterval = a.opts.backoffMax
 	b.Reset()
 	retried, atOnce, silent, cut := 0, 0, 0, 0
 	for attempt := 1; ; attempt++ {
-		r, err := call(ctx)
+		r, err := spans.attempt(ctx, call)
 		r.attempts = attempt
 		switch {
 		case err == nil:
@@ -153,6 +154,7 @@ func (a *Agent) withRetries(ctx context.Context, iter int, emit func(event.Event
 			retried++
 			wait = b.NextBackOff()
 		}
+		spans.retrying(me.Retry, me, wait)
 		emit(event.Event{Kind: event.Retry, Iteration: iter, Attempt: attempt + 1, Wait: wait, RetryReason: me.Retry, Err: me,
 			Text: retryText(me, wait)})
 		if wait > 0 {
@@ -240,7 +242,7 @@ func (a *Agent) callOnce(ctx context.Context, msgs []llms.MessageContent, stops 
 	if cutter.streamed && cutter.cut < 0 {
 		// A label that ends the action may have come last, whole only
 		// once the stream ended ("\nObservation").
-		if i := completeAction(a.parser, r.text); i >= 0 {
+		if i := a.parser.ActionEnd(r.text); i >= 0 {
 			r.text, r.cut = r.text[:i], false // the step ended before the server's cut
 		}
 		cutter.finish(len(r.text))

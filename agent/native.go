@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -228,29 +227,4 @@ func (a *Agent) nativeMessages(history []Turn, question string) *nativeTranscrip
 	}
 	t.add(a.question(question), len(question)+len(a.opts.images)*imageBytes)
 	return t
-}
-
-// canonicalReply reports whether a text-protocol reply is in the
-// protocol's canonical form, which any strict parser reads: an optional
-// one-line "Thought:", then "Action:" with the exact tool name and "Action
-// Input:" with a JSON object, or "Final Answer:".
-func canonicalReply(text string, st parser.Step) bool {
-	_, visible := parser.SplitReasoning(text)
-	s := strings.TrimSpace(visible)
-	if rest, ok := strings.CutPrefix(s, "Thought: "); ok {
-		nl := strings.IndexByte(rest, '\n')
-		if nl <= 0 {
-			return false
-		}
-		s = rest[nl+1:]
-	}
-	if answer, ok := strings.CutPrefix(s, "Final Answer: "); ok {
-		return st.Kind == parser.KindFinal && answer != ""
-	}
-	name, ok := strings.CutPrefix(s, "Action: ")
-	if !ok || st.Kind != parser.KindAction {
-		return false
-	}
-	name, input, ok := strings.Cut(name, "\nAction Input: ")
-	return ok && name == st.Action && strings.HasPrefix(input, "{") && json.Valid([]byte(input))
 }

@@ -6,6 +6,8 @@ import (
 
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/react-agent/react-agent/prompt"
 )
 
@@ -33,6 +35,9 @@ type options struct {
 	constrain       Constrain
 	images          []Image
 	redactor        *redact.Redactor
+	tracerProvider  trace.TracerProvider
+	spanContent     bool
+	name            string
 }
 
 func defaultOptions() options {
@@ -46,14 +51,15 @@ func defaultOptions() options {
 		stops:           DefaultStopSequences(),
 		maxParseRepeats: 3,
 		protocol:        ProtocolText,
+		name:            defaultName,
 	}
 }
 
-// DefaultStopSequences returns the stop sequences sent on every model call:
-// the start of an "Observation:" line the model must not write itself, in
-// the spellings models use. OpenAI-compatible servers accept at most four.
+// DefaultStopSequences returns the stop sequences sent on every model call,
+// the prompt's: the start of an observation line, which the model must not
+// write itself (see prompt.StopSequences).
 func DefaultStopSequences() []string {
-	return []string{"\nObservation", "\nobservation", "\n**Observation", "\n观察"}
+	return prompt.StopSequences()
 }
 
 // WithMaxIterations bounds the number of model calls (default 10). When
@@ -201,6 +207,42 @@ func WithContextWindow(tokens int) Option {
 // The events report the observation as the model read it.
 func WithRedactor(r *redact.Redactor) Option {
 	return func(o *options) { o.redactor = r }
+}
+
+// WithTracerProvider sets where the spans of the agent's runs go (see
+// the package's doc): an invoke_agent span for each run, a chat span for
+// each attempt of a model call and an execute_tool span for each tool
+// call, named and attributed as the OpenTelemetry semantic conventions
+// for generative AI say. The default is the global provider,
+// otel.GetTracerProvider(), which makes no spans until a program sets
+// one; a run whose context holds a span (a service's request) is its
+// child.
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(o *options) {
+		if tp != nil {
+			o.tracerProvider = tp
+		}
+	}
+}
+
+// WithSpanContent puts what the conventions call content into the
+// spans: the question and the answer, the messages of each model call
+// and its reply, and each tool call's arguments and observation, through
+// the agent's redactor (see WithRedactor). It is off by default: spans
+// then say what happened, how long it took and how many tokens it cost,
+// never what was written.
+func WithSpanContent(on bool) Option {
+	return func(o *options) { o.spanContent = on }
+}
+
+// WithName names the agent in its spans (gen_ai.agent.name), for a
+// program that runs several; the default is "react-agent".
+func WithName(name string) Option {
+	return func(o *options) {
+		if name != "" {
+			o.name = name
+		}
+	}
 }
 
 func max0(n int) int {

@@ -22,17 +22,15 @@ const holdBack = 256
 // streamCutter collects a streamed reply, passes it on as it comes, and
 // stops the generation as soon as the reply holds a complete action, so
 // that nothing past it is read (servers that ignore stop sequences would
-// otherwise send the rest of a made-up conversation). Text inside a
-// reasoning block never stops it. Looking for the action costs time in
-// proportion to the reply, not to the reply times its pieces (see
-// cutScan).
+// otherwise send the rest of a made-up conversation). The parser's
+// scanner finds the action as the reply streams, reading each piece
+// about once; text inside a reasoning block never stops it.
 //
 // What it passes on never holds what it cuts: the text that may yet
 // become the place of the cut (the line still streaming, up to holdBack
 // bytes of it) is held back until it is known not to be, or up to the cut.
 type streamCutter struct {
-	b        strings.Builder
-	scan     *cutScan
+	scan     *parser.Scanner
 	onToken  func(string)
 	cut      int  // length of the reply to keep once cut, or -1
 	shown    int  // the bytes of the reply passed on
@@ -40,32 +38,26 @@ type streamCutter struct {
 }
 
 func newStreamCutter(p *parser.Parser, onToken func(string)) *streamCutter {
-	return &streamCutter{scan: newCutScan(p), onToken: onToken, cut: -1}
+	return &streamCutter{scan: p.NewScanner(), onToken: onToken, cut: -1}
 }
 
-// write is the langchaingo streaming function.
+// write is the streaming function of the reply's text (model.Request's
+// OnText).
 func (s *streamCutter) write(_ context.Context, chunk []byte) error {
 	if len(chunk) == 0 || s.cut >= 0 {
 		return nil
 	}
 	s.streamed = true
-	from := max(0, s.b.Len()-16) // a label may straddle two chunks
-	s.b.Write(chunk)
-	text := s.b.String()
-	// A label that ends an action has a colon (or a full-width one, or a
-	// bracket) or stands alone on a line: look only when one came.
-	if tail := text[from:]; strings.ContainsAny(tail, ":：]\n") {
-		if i := s.scan.at(text); i >= 0 {
-			s.cut = i
-			s.show(text, len(strings.TrimSuffix(text[:i], "\n")))
-			return errStreamCut
-		}
-	} else {
-		s.scan.reasoning(text) // to know what is inside a reasoning block
+	s.scan.Write(chunk)
+	text := s.scan.Text()
+	if i := s.scan.Cut(); i >= 0 {
+		s.cut = i
+		s.show(text, len(strings.TrimSuffix(text[:i], "\n")))
+		return errStreamCut
 	}
 	// A line break waits for what follows it: the line it ends may be
 	// the last before the cut, and what the agent writes next ends it.
-	end := s.scan.safe(text, holdBack)
+	end := max(s.scan.Settled(), len(text)-holdBack)
 	if end > 0 && text[end-1] == '\n' {
 		end--
 	}
@@ -89,39 +81,15 @@ func (s *streamCutter) show(text string, end int) {
 
 // finish passes on what was held back of a reply whose stream ended, up to
 // end, the length of the reply as kept.
-func (s *streamCutter) finish(end int) { s.show(s.b.String(), min(end, s.b.Len())) }
+func (s *streamCutter) finish(end int) { s.show(s.scan.Text(), min(end, len(s.scan.Text()))) }
 
 // text returns the reply, cut before a made-up observation.
 func (s *streamCutter) text() string {
-	t := s.b.String()
+	t := s.scan.Text()
 	if s.cut >= 0 {
 		return t[:s.cut]
 	}
 	return t
-}
-
-// completeAction returns where the first action of a reply is complete,
-// outside any reasoning block, or -1: where a label that starts something
-// else follows the action and its input (see parser.StepEnd), or, for a
-// call in another form (a JSON object), where a made-up observation
-// follows it.
-func completeAction(p *parser.Parser, text string) int {
-	visible, open := parser.ReasoningEnd(text)
-	if open {
-		return -1
-	}
-	rest := text[visible:]
-	if end := parser.StepEnd(rest); end >= 0 {
-		return visible + end
-	}
-	obs := parser.ObservationAt(rest)
-	if obs < 0 {
-		return -1
-	}
-	if st, err := p.Parse(rest[:obs]); err != nil || st.Kind != parser.KindAction {
-		return -1
-	}
-	return visible + obs
 }
 
 // thinking collects the reasoning a server sends apart from the reply

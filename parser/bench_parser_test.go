@@ -2,11 +2,28 @@ package parser_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/react-agent/react-agent/parser"
 )
+
+// parseLoop parses text for b.Loop, and reports besides the time a
+// parse took the CPU time its thread ran for it ("cpu-ns/op", where the
+// system tells it): on a loaded machine the time a parse waits for a
+// processor is no part of it.
+func parseLoop(b *testing.B, p *parser.Parser, text string) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start, ok := threadTime()
+	for b.Loop() {
+		p.Parse(text)
+	}
+	if end, _ := threadTime(); ok {
+		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+	}
+}
 
 // benchSizes are the input sizes each shape is measured at.
 var benchSizes = []struct {
@@ -107,9 +124,7 @@ func BenchmarkParse(b *testing.B) {
 			text := shape.build(size.n)
 			b.Run(fmt.Sprintf("%s/%s", shape.name, size.name), func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
-				for b.Loop() {
-					p.Parse(text)
-				}
+				parseLoop(b, p, text)
 			})
 		}
 	}
@@ -121,9 +136,32 @@ const typicalAction = "Thought: I need the current population of Tokyo to answer
 func BenchmarkParseTypical(b *testing.B) {
 	p := parser.New(builtins)
 	b.SetBytes(int64(len(typicalAction)))
-	for b.Loop() {
-		p.Parse(typicalAction)
+	parseLoop(b, p, typicalAction)
+}
+
+// weatherAction is a typical reply that calls a tool named get_weather,
+// which the built-in tools do not hold.
+const weatherAction = "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"San Francisco\", \"unit\": \"celsius\"}"
+
+// BenchmarkParseTypicalKnownName parses weatherAction for a parser that
+// knows get_weather besides the built-in tools.
+func BenchmarkParseTypicalKnownName(b *testing.B) {
+	tools := fakeTools{"get_weather": {"city", "unit"}}
+	for name, args := range builtins {
+		tools[name] = args
 	}
+	p := parser.New(tools)
+	b.SetBytes(int64(len(weatherAction)))
+	parseLoop(b, p, weatherAction)
+}
+
+// BenchmarkParseTypicalUnknownName parses weatherAction for a parser that
+// knows only the built-in tools, as parse without --tool does: the name
+// is one it was not told of.
+func BenchmarkParseTypicalUnknownName(b *testing.B) {
+	p := parser.New(builtins)
+	b.SetBytes(int64(len(weatherAction)))
+	parseLoop(b, p, weatherAction)
 }
 
 // BenchmarkParsePunctuatedNames parses an Action line that opens with a
@@ -136,9 +174,7 @@ func BenchmarkParsePunctuatedNames(b *testing.B) {
 		text := "Action: Gmail: Find Email: " + fill("from:bob ", size.n-27)
 		b.Run(size.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				p.Parse(text)
-			}
+			parseLoop(b, p, text)
 		})
 	}
 }

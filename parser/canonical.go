@@ -6,11 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// Most replies are written as the protocol asks: a thought, an action of
-// a registered tool and its input, or a thought and a final answer, each
-// label as the protocol spells it. canonical reads those at once, with
-// the same pieces the tolerant reading uses, and leaves every other reply
-// to it: the short way gives what the tolerant reading gives, or nothing.
+// Most replies are written as the protocol asks: a thought, an action
+// named by a registered name or one plain word and its input, or a
+// thought and a final answer, each label as the protocol spells it.
+// canonical reads those at once, with the same pieces the tolerant
+// reading uses, and leaves every other reply to it: the short way gives
+// what the tolerant reading gives, or nothing.
 
 // maxCanonical bounds the replies canonical reads: a usual step is a few
 // hundred bytes, and a longer reply gains nothing from the short way.
@@ -22,10 +23,10 @@ const maxCanonical = 1 << 10
 const canonicalStops = "\r<`"
 
 // canonical reads text when it is a step written in the protocol's own
-// labels: "Thought:" (optional), then "Action:" with a registered tool's
-// name and "Action Input:" with the input up to the end, or "Final
-// Answer:" with the answer up to the end. ok is false for any other
-// reply.
+// labels: "Thought:" (optional), then "Action:" with a tool's name (see
+// canonicalTool) and "Action Input:" with the input up to the end, or
+// "Final Answer:" with the answer up to the end. ok is false for any
+// other reply.
 //
 // It reads the labels it expects where it expects them, each line once,
 // and asks its questions of the whole text only once the labels show a
@@ -82,10 +83,10 @@ func (p *Parser) canonicalCall(c *canonicalReply, start int, rd *reading) bool {
 		return false
 	}
 	name := trimBlankRight(body[v:end])
-	info := p.registered(name)
+	info, ok := p.canonicalTool(name)
 	// The line is the name and blanks: it holds a colon only when a
 	// registered name does.
-	if info == nil || p.tools.hasPunctuatedNames && !c.noInlineLabel(mark{kind: labelAction, line: start, value: v}, end, false) {
+	if !ok || p.tools.hasPunctuatedNames && !c.noInlineLabel(mark{kind: labelAction, line: start, value: v}, end, false) {
 		return false
 	}
 	if start = end + 1; len(body)-start < len("Action Input:") || body[start:start+8] != "Action I" || body[start+8:start+13] != "nput:" {
@@ -115,11 +116,46 @@ func (p *Parser) canonicalCall(c *canonicalReply, start int, rd *reading) bool {
 	// A flat JSON object, the usual input: read as call reads it,
 	// without looking for the forms it is not.
 	args := flatMap(pairs)
+	if info == nil {
+		// A tool the parser does not know takes the object as written.
+		rd.step = Step{Kind: KindAction, Thought: c.thoughtText(), Action: name, Args: args}
+		return true
+	}
 	if !info.ownFlatKeys(pairs) {
 		args = info.adaptArgs(args)
 	}
 	rd.step = Step{Kind: KindAction, Thought: c.thoughtText(), Action: info.name, Args: args}
 	return true
+}
+
+// canonicalTool returns the tool that name, an Action's value, calls as
+// the tolerant reading reads it: a registered tool by its own name, or,
+// for a name that is one plain word (see isPlainWord), the registered
+// tool a forgiving match finds, or none (info is nil: a tool the parser
+// was not told of, called by name). ok is false when name may read as
+// something else, which the tolerant reading decides: markup, several
+// words, a namespace, the final answer, a refusal, a placeholder, or a
+// registered name with generic words around it.
+func (p *Parser) canonicalTool(name string) (info *toolInfo, ok bool) {
+	if info = p.registered(name); info != nil {
+		return info, true
+	}
+	if !isPlainWord(name) {
+		return nil, false
+	}
+	return p.tools.plainWordTool(name)
+}
+
+// isPlainWord reports whether name is one word of ASCII letters, digits,
+// '_' and '-' with no junk at its ends, as most tools' names are: the
+// tolerant reading finds no inline input in it, keeps it as written for
+// a tool it does not know (no namespace, no bracket), and splits it into
+// no words but at '_' and '-'.
+func isPlainWord(name string) bool {
+	if !isASCIIWord(name) || asciiNameJunk[name[0]] || asciiNameJunk[name[len(name)-1]] {
+		return false
+	}
+	return strings.IndexByte(name, '.') < 0
 }
 
 // canonicalReply is a reply as canonical reads it: the text, its body
@@ -154,8 +190,10 @@ func (c *canonicalReply) value(start, n int, kind label) (v, end int, ok bool) {
 	// The label written again ("Thought: Thought: x") is skipped by the
 	// tolerant reading, and leaves the reply to it. A value whose first
 	// letter is not the label's is no such label.
-	if body[v]|0x20 == body[start]|0x20 && skipRepeatedLabel(c.tables(), body, mark{kind: kind, line: start, value: v}, end) != v {
-		return 0, 0, false
+	if body[v]|0x20 == body[start]|0x20 {
+		if again, _ := skipRepeatedLabel(c.tables(), body, mark{kind: kind, line: start, value: v}, end); again != v {
+			return 0, 0, false
+		}
 	}
 	return v, end, true
 }

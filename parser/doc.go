@@ -10,6 +10,11 @@
 // object with the tool's own keys, it is put onto the tool's primary
 // argument, which the parser learns through the Tools interface.
 //
+// A streamed reply is read as it comes by a Scanner, which finds where
+// its first action is complete (ActionEnd), so that the stream can be
+// cut before an observation the model made up. It reads the labels with
+// the same reading as Parse, each line once, however small the pieces.
+//
 // A reply that is not a step is an *Error written for the model: an
 // Action that names no tool, prose that only plans or announces, an
 // answer cut off mid-sentence. What only the loop knows comes through
@@ -33,6 +38,6 @@
 // tool's arguments; calls.go reads inline calls, markup.go calls written
 // as tags or as code fences tagged with a tool's name, wordcalls.go
 // calls written in words, protocol.go JSON-object protocols, prose.go
-// replies without labels, reasoning.go <think> blocks, and context.go
-// what the loop knows (Options).
+// replies without labels, reasoning.go <think> blocks, context.go what
+// the loop knows (Options), and scan.go a reply as it streams.
 package parser

@@ -71,3 +71,27 @@ func ExampleParser_ParseWith() {
 	// final 42
 	// true
 }
+
+func ExampleScanner() {
+	p := parser.New(builtins)
+	s := p.NewScanner()
+	for _, piece := range []string{"Thought: I will add.\nAction: calc", "ulator\nAction Input: 2 + 2\nObserv", "ation: 4\nThought: so it is 4."} {
+		s.WriteString(piece)
+		if cut := s.Cut(); cut >= 0 {
+			fmt.Printf("cut after %q\n", s.Text()[:cut])
+			break
+		}
+		fmt.Printf("no cut yet after %q\n", piece)
+	}
+	// Output:
+	// no cut yet after "Thought: I will add.\nAction: calc"
+	// no cut yet after "ulator\nAction Input: 2 + 2\nObserv"
+	// cut after "Thought: I will add.\nAction: calculator\nAction Input: 2 + 2\n"
+}
+
+func ExampleParser_ActionEnd() {
+	p := parser.New(builtins)
+	reply := "<think>Action: calculator\nObservation: 1</think>\nAction: calculator\nAction Input: 2 + 2\nObservation: 4"
+	fmt.Printf("%q\n", reply[:p.ActionEnd(reply)])
+	// Output: "<think>Action: calculator\nObservation: 1</think>\nAction: calculator\nAction Input: 2 + 2\n"
+}

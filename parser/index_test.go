@@ -9,6 +9,9 @@ var lookupNames = []string{
 	"web_search.call", "_web_search", "-web-search", ":web_search", "Shell", "SHELL", "http request", "Http_Request",
 	"get-time", "GetTime", "x", "Action", "1web", "Ω", "ß", "", "calculator tool", "Calculator", "calc", "Search (beta)",
 	"search (beta)", "SEARCH", "Gmail: Find Email", "gmail find email", "GMAIL - FIND EMAIL", "Ask question to co-worker",
+	"get_weather", "GetWeather", "get-weather-2", "42", "calculator_tool", "the-calculator", "Calculator_API", "tool_api",
+	"tool", "TOOL_NAME", "xxx", "None", "no-action", "no_tool", "Final_Answer", "finish", "FINISH", "respond-directly",
+	"answer_directly_tool", "web_search_the", "use_web-search", "a-b_c", "a__b", "calc-", "tool_get_weather",
 }
 
 func TestFirstBytesTurnAwayOnlyNamesNoKeyHolds(t *testing.T) {
@@ -30,10 +33,20 @@ func FuzzLookup(f *testing.F) {
 }
 
 // checkLookup checks that the index finds for name what it finds
-// without its first bytes.
+// without its first bytes, and that plainWordTool reads a plain word as
+// the general lookups do.
 func checkLookup(t *testing.T, tools Tools, name string) {
 	t.Helper()
 	idx := newToolIndex(tools)
+	if isPlainWord(name) && idx.byName[name] == nil {
+		info, ok := idx.plainWordTool(name)
+		p := &Parser{tools: idx}
+		want := idx.lookup(name)
+		wantOK := want != nil || p.naming(name) == namesTool && !isFinish(name) && idx.loose(name) == nil
+		if info != want || ok != wantOK {
+			t.Errorf("%q: plain word's tool %v (%v), general lookups %v (%v)", name, info, ok, want, wantOK)
+		}
+	}
 	got, gotNaming := idx.lookup(name), (&Parser{tools: idx}).naming(name)
 	idx.firsts = nil
 	want, wantNaming := idx.lookup(name), (&Parser{tools: idx}).naming(name)

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,21 +13,27 @@ import (
 
 // nextInlineLabel finds the first label after prev's value starts, before
 // end, that may follow prev on its line. c keeps where the line's colons
-// are from one call to the next.
+// are from one call to the next, and where the search stopped: a line
+// that grows (a reply still streaming) is searched on from there, and
+// each of its colons is looked at once.
 func nextInlineLabel(lt *labelSet, text string, prev mark, end int, c *colons) (mark, bool) {
 	// The next half-width and full-width colons, each found at memchr
 	// speed and looked for again only once passed, also by the calls for
 	// the next labels of the line.
 	half, full := &c.half, &c.full
-	rejected := 0
 	// An input written as JSON: a label inside one of its strings
 	// ("{"input": "0 Thought: 0"}") is text. The JSON is read only as far
 	// as the labels found in it, so that a line of many inputs is read
 	// once.
 	var js jsonScan
+	from, rejected := prev.value, 0
+	if c.from == 0 {
+		js.pos = from
+	} else {
+		from, rejected, js = c.from, c.rejected, c.js
+	}
 	isJSON := prev.kind == labelInput && prev.value < end && (text[prev.value] == '{' || text[prev.value] == '[')
-	js.pos = prev.value
-	for from := prev.value; from < end; {
+	for from < end {
 		if *half < from {
 			*half = indexByteFrom(text[:end], ':', from)
 		}
@@ -38,6 +45,9 @@ func nextInlineLabel(lt *labelSet, text string, prev mark, end int, c *colons) (
 			colon, size = *full, len("：")
 		}
 		if colon >= end {
+			// None before end: a line that grows is searched on from
+			// there, less the start of a full-width colon cut at end.
+			c.from, c.rejected, c.js = max(from, end-len("：")+1), rejected, js
 			return mark{}, false
 		}
 		from = colon + size
@@ -52,6 +62,7 @@ func nextInlineLabel(lt *labelSet, text string, prev mark, end int, c *colons) (
 			// Label words that are no label here: a line of many is
 			// not a step written on one line.
 			if rejected++; rejected == maxRejectedInline {
+				c.from = math.MaxInt
 				return mark{}, false
 			}
 			continue
@@ -63,15 +74,34 @@ func nextInlineLabel(lt *labelSet, text string, prev mark, end int, c *colons) (
 		for m.value < end && (text[m.value] == ' ' || text[m.value] == '\t') {
 			m.value++
 		}
+		c.from = 0 // the next search starts at m's value
 		return m, true
 	}
+	c.from, c.rejected, c.js = from, rejected, js
 	return mark{}, false
 }
 
 // colons are where the next colons of a line stand, as far as they were
-// looked for: a label inside the line ends at one.
+// looked for: a label inside the line ends at one. They also keep the
+// search for the next label inside the line: where it goes on (0 before
+// it starts, at the last label's value), how many label words it met
+// that could not follow that label, and how far it read a JSON input.
 type colons struct {
 	half, full int // -1 when not looked for yet
+	from       int
+	rejected   int
+	js         jsonScan
+}
+
+// grow readies c for its line grown past end, where it ended before:
+// colons not found before end may stand after it.
+func (c *colons) grow(end int) {
+	if c.half >= end {
+		c.half = -1
+	}
+	if c.full >= end {
+		c.full = -1
+	}
 }
 
 // newColons returns colons not looked for yet in text; wide says whether

@@ -42,8 +42,8 @@ func unfence(s string) string {
 // opens a fence right after it. A balanced fence is content and stays.
 func cleanText(s string) string {
 	s = strings.TrimSpace(s)
-	if strings.IndexByte(s, '`') < 0 || strings.Count(s, "```")%2 == 0 {
-		return s
+	if !strings.HasPrefix(s, "```") && !endsInFence(s) || strings.Count(s, "```")%2 == 0 {
+		return s // no fence line at either end, found without reading s whole
 	}
 	if nl := strings.LastIndexByte(s, '\n'); isFenceLine(s[nl+1:]) {
 		return strings.TrimSpace(s[:max(nl, 0)])
@@ -53,6 +53,29 @@ func cleanText(s string) string {
 	}
 	return s
 }
+
+// endsInFence reports whether the last line of s, which ends in no white
+// space, may be a code fence (see isFenceLine): the bytes at its end up
+// to a space, a tab, a quote, a brace or a line break start with one, once
+// other white space before it is trimmed. It reads those bytes only, and
+// says it may when they are more than a fence line's usual length.
+func endsInFence(s string) bool {
+	i := len(s)
+	for i > 0 && !fenceRunStops[s[i-1]] {
+		if i--; len(s)-i > maxFenceLine {
+			return true
+		}
+	}
+	return strings.HasPrefix(strings.TrimSpace(s[i:]), "```")
+}
+
+// maxFenceLine is how far endsInFence reads: a fence and a language's
+// name.
+const maxFenceLine = 64
+
+// fenceRunStops are the bytes no fence line holds once trimmed, and the
+// line break before one.
+var fenceRunStops = newByteSet(" \t\n{\"'")
 
 // isFenceLine reports whether line is a code fence, perhaps with a
 // language tag.

@@ -129,6 +129,16 @@ type labelScanner struct {
 	prev    mark
 	lineEnd int
 	colons  colons
+
+	// For a text that may go on (a reply still streaming, see Scanner):
+	// partial leaves out a label at its very end that more text may yet
+	// make other words (see awaitsMore); line is where the last line read
+	// starts, and need how long the text must be for the reading of that
+	// line's start to stay as it is whatever comes after (0 when it
+	// stays: the line and any line below it it looked at are whole).
+	partial bool
+	line    int
+	need    int
 }
 
 // maxLineMarks bounds the labels one call of next returns from a line,
@@ -139,19 +149,28 @@ const maxLineMarks = 4
 // next appends the labels of the next line that has any to marks, and
 // reports whether it found one before the end of the text.
 func (s *labelScanner) next(marks []mark) ([]mark, bool) {
-	text := s.text
 	if s.lt == nil {
 		s.lt = labelTables()
 	}
-	lt := s.lt
 	if s.open {
 		// The labels after the last one read on its line.
 		n := len(marks)
-		if marks = s.inline(marks); len(marks) > n {
-			s.last = marks[len(marks)-1].kind
+		if marks = s.inline(marks, maxLineMarks); len(marks) > n {
 			return marks, true
 		}
 	}
+	m, ok := s.lineStart()
+	if !ok {
+		return marks, false
+	}
+	return s.inline(append(marks, m), maxLineMarks), true
+}
+
+// lineStart reads the lines from s.pos on until one starts with a label,
+// and returns that label, leaving its line open for the labels inside
+// it. It reports false when no line before the end of the text does.
+func (s *labelScanner) lineStart() (mark, bool) {
+	text, lt := s.text, s.lt
 	for s.pos < len(text) {
 		start := s.pos
 		end := strings.IndexByte(text[start:], '\n')
@@ -160,9 +179,9 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 		} else {
 			end += start
 		}
-		s.pos = end + 1
+		s.pos, s.line, s.need = end+1, start, 0
 		if proseStart(lt, text, start, end) {
-			continue
+			continue // for good: it read the bytes that decide it
 		}
 		// lineLabel, by hand: this loop runs once a line.
 		var m mark
@@ -172,11 +191,19 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 		}
 		if !ok {
 			if m, ok = readLineLabel(lt, text, start, end); !ok {
+				s.needs(end, m.value)
 				continue
 			}
 		}
 		if m.value < end {
-			m.value = skipRepeatedLabel(lt, text, m, end)
+			var need int
+			m.value, need = skipRepeatedLabel(lt, text, m, end)
+			s.needs(end, need)
+		} else {
+			s.needs(end, end+1) // the value has not begun
+			if s.partial && end == len(text) && awaitsMore(text, m, end) {
+				continue
+			}
 		}
 		if m.kind == labelArgs {
 			// "Input:" is the action's input only right after it.
@@ -201,29 +228,77 @@ func (s *labelScanner) next(marks []mark) ([]mark, bool) {
 			} else {
 				next += end + 1
 			}
-			if _, isLabel := lineLabel(text, end+1, next); !isLabel {
+			n, isLabel := lineLabel(text, end+1, next)
+			if next == len(text) {
+				s.need = max(s.need, readingNeed(n, isLabel, next))
+			}
+			if !isLabel {
 				end, s.pos = next, next+1
 			}
 		}
 		s.open, s.prev, s.lineEnd, s.colons = true, m, end, newColons(text, s.wide > 0)
-		marks = s.inline(append(marks, m))
-		s.last = marks[len(marks)-1].kind
-		return marks, true
+		s.last = m.kind
+		return m, true
 	}
-	return marks, false
+	return mark{}, false
 }
 
-// inline appends up to maxLineMarks labels that follow the last one read
-// on its line: a whole step written on one line ("Thought: x Action: y
-// Action Input: z"), or a made-up observation after a call ("Action 2:
+// needs records that the reading of the line that ends at end, which
+// started at s.line, stays as it is only once the text is n bytes long,
+// when that line is the text's last.
+func (s *labelScanner) needs(end, n int) {
+	if end == len(s.text) {
+		s.need = max(s.need, n)
+	}
+}
+
+// readingNeed is how long the text must be for a reading of the line that
+// ends at end as a label, (m, ok), to stay as it is whatever comes after
+// it: a label whose value has begun stays one; a label whose value has
+// not may yet be other words ("Action" and "Action Input"); a line that
+// is no label says how far the reading needed it (see readLineLabel).
+func readingNeed(m mark, ok bool, end int) int {
+	switch {
+	case ok && m.value < end:
+		return 0
+	case ok:
+		return end + 1
+	}
+	return m.value
+}
+
+// labelSlack bounds how far past where it stopped the reading of what
+// closes a label may have looked: the closing parenthesis of a
+// qualifier, a character of several bytes.
+const labelSlack = maxQualifier + utf8.UTFMax
+
+// awaitsMore reports whether label m, at the end of text with nothing
+// after it (its line ends at end), may yet be other words or no label
+// when more text comes: "Observation" may be "Observations", "Action -"
+// "Action -x". A label whose colon has come is one whatever follows,
+// though its value may start later, and so is a user turn's token.
+func awaitsMore(text string, m mark, end int) bool {
+	if strings.HasPrefix(text[m.line:end], userTurn) {
+		return false
+	}
+	i := end
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '*' || text[i-1] == '_') {
+		i--
+	}
+	return !strings.HasSuffix(text[:i], ":") && !strings.HasSuffix(text[:i], "：")
+}
+
+// inline appends up to n labels that follow the last one read on its
+// line: a whole step written on one line ("Thought: x Action: y Action
+// Input: z"), or a made-up observation after a call ("Action 2:
 // Search[x] Observation 2: ..."). A label inside a line is a label only
 // when it reads as one: capitalised (or as the line's own label is
 // written), after a space or punctuation, and of a kind that may follow
 // the label before it. A final answer's and an observation's text are
 // never searched. The line is done (s.open is false) once no label
 // follows.
-func (s *labelScanner) inline(marks []mark) []mark {
-	for range maxLineMarks {
+func (s *labelScanner) inline(marks []mark, n int) []mark {
+	for range n {
 		if k := s.prev.kind; k == labelFinal || k == labelObservation || k == labelQuestion {
 			s.open = false
 			return marks
@@ -237,26 +312,29 @@ func (s *labelScanner) inline(marks []mark) []mark {
 			m.kind = labelInput // "Action: x, Input: y"
 		}
 		marks = append(marks, m)
-		s.prev = m
+		s.prev, s.last = m, m.kind
 	}
 	return marks
 }
 
 // skipRepeatedLabel returns where the value of m starts once the label
 // written again at its start is skipped ("Thought: Thought: x", "Final
-// Answer: Final Answer: 42").
-func skipRepeatedLabel(lt *labelSet, text string, m mark, end int) int {
+// Answer: Final Answer: 42"), and how long the text must be for that to
+// stay so whatever comes after end, the end of the line (see
+// readingNeed).
+func skipRepeatedLabel(lt *labelSet, text string, m mark, end int) (value, need int) {
 	first := m.line // the label's first letter, past its markup
 	for first < m.value && (text[first]|0x20 < 'a' || text[first]|0x20 > 'z') && text[first] < utf8.RuneSelf {
 		first++
 	}
 	if first == m.value || text[m.value]|0x20 != text[first]|0x20 || proseStart(lt, text, m.value, end) {
-		return m.value // the usual case: the value starts otherwise, or as prose does ("T hough:")
+		return m.value, 0 // the usual case: the value starts otherwise, or as prose does ("T hough:")
 	}
-	if again, ok := readLineLabel(lt, text, m.value, end); ok && again.kind == m.kind && again.value < end {
-		return again.value
+	again, ok := readLineLabel(lt, text, m.value, end)
+	if ok && again.kind == m.kind && again.value < end {
+		return again.value, 0
 	}
-	return m.value
+	return m.value, readingNeed(again, ok, end)
 }
 
 // proseStart reports whether the line text[start:end] is prose by its
@@ -299,6 +377,10 @@ func lineLabel(text string, start, end int) (mark, bool) {
 
 // readLineLabel is lineLabel's general reading, in three parts: the
 // markup that opens the label, its words, and what closes it.
+//
+// When it reports false, m.value is how long the text must be for that
+// to stay so whatever comes after: one past the last byte the reading
+// needed, or past end when it needed to know what follows end.
 func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 	if strings.HasPrefix(text[start:end], userTurn) {
 		// Llama 2's token that starts a user turn begins a made-up next
@@ -307,7 +389,7 @@ func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 	}
 	open, ok := labelOpening(text, start, end)
 	if !ok {
-		return mark{}, false
+		return mark{value: max(open.words, turnNeed(text, start, end))}, false
 	}
 	kind, i, finish := labelName(lt, text, open.words, end)
 	if kind == labelNone {
@@ -315,13 +397,36 @@ func readLineLabel(lt *labelSet, text string, start, end int) (mark, bool) {
 		if finish && i < end && text[i] == '[' && !open.bracket {
 			return mark{kind: labelAction, line: start, value: open.words}, true
 		}
-		return mark{}, false
+		// The words stopped at the character at i: a letter no label
+		// goes on with, or no letter.
+		switch {
+		case i == end:
+			i = end + 1
+		case text[i] < utf8.RuneSelf && text[i] != '\\':
+			i++
+		default:
+			i += utf8.UTFMax // a character of several bytes, an escape
+		}
+		return mark{value: max(i, turnNeed(text, start, end))}, false
 	}
 	m := mark{kind: kind, line: start, lower: text[open.words] >= 'a' && text[open.words] <= 'z', listed: open.listed}
 	if m.value, ok = labelClosing(text, i, end, open, m.lower); !ok {
-		return mark{}, false
+		return mark{value: max(m.value+labelSlack, turnNeed(text, start, end))}, false
 	}
 	return m, true
+}
+
+// turnNeed is how long the text must be to tell whether the line text[start:end]
+// opens with one of Llama 2's tokens around the user's turn: 0 when it
+// is too long to be the start of one and is not.
+func turnNeed(text string, start, end int) int {
+	need, line := 0, text[start:end]
+	for _, token := range [...]string{userTurn, userTurnEnd} {
+		if len(line) < len(token) && strings.HasPrefix(token, line) {
+			need = max(need, start+len(token))
+		}
+	}
+	return need
 }
 
 // opening is the markup that opens a label on its line.
@@ -336,7 +441,8 @@ type opening struct {
 // label's words on the line text[start:end]: "## ", "> ", "- ", "**",
 // "[", "1. ", an emoji ("💭 Thought:"), and Llama 2's token that ends the
 // user's turn ("[/INST] Thought:"). ok is false when the line holds
-// nothing else, or opens with a number that numbers no list.
+// nothing else, or opens with a number that numbers no list; o.words is
+// then one past the last byte the reading needed.
 func labelOpening(text string, start, end int) (opening, bool) {
 	var o opening
 	i := start
@@ -365,7 +471,7 @@ func labelOpening(text string, start, end int) (opening, bool) {
 				i, o.listed = j+1, true
 				continue
 			}
-			return opening{}, false
+			return opening{words: j + 1}, false
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(text[i:end])
 			if !unicode.Is(unicode.So, r) && r != '\uFE0F' && r != '\u200D' {
@@ -378,7 +484,7 @@ func labelOpening(text string, start, end int) (opening, bool) {
 			return o, true
 		}
 	}
-	return opening{}, false
+	return opening{words: end + 1}, false
 }
 
 // labelName reads the words of a label that start at text[i], up to end,
@@ -448,7 +554,8 @@ words:
 // "action = next(plan)" in code is not), or the end of a label alone on
 // its line ("Final Answer", "## Action"), whose value is on the lines
 // below. It returns where the value starts; ok is false when the words
-// are not closed as a label's are.
+// are not closed as a label's are, and the offset where the reading
+// stopped.
 func labelClosing(text string, i, end int, o opening, lower bool) (int, bool) {
 	closed, qualified := false, false
 	for i < end {
@@ -470,7 +577,7 @@ func labelClosing(text string, i, end int, o opening, lower bool) (int, bool) {
 		break
 	}
 	if o.bracket && !closed {
-		return 0, false
+		return i, false
 	}
 	switch {
 	case i < end && text[i] == ':':
@@ -484,7 +591,7 @@ func labelClosing(text string, i, end int, o opening, lower bool) (int, bool) {
 	case closed:
 		// "[ACTION] {...}": the bracket ends the label.
 	default:
-		return 0, false
+		return i, false
 	}
 	// Markup closing a bold label ("**Action:** x"), then white space.
 	if o.opened {

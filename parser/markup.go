@@ -469,19 +469,10 @@ type fence struct {
 // after pos, the start of a line or of the text read. Each line's start
 // is found once, so that a text of many backticks is read in linear time.
 func nextFence(s string, pos int) (fence, bool) {
-	line := pos // the start of the line that holds pos
-	for pos < len(s) {
-		k := strings.Index(s[pos:], "```")
-		if k < 0 {
+	for line := pos; ; {
+		var at, ticks int
+		if at, ticks, line = nextTicks(s, pos, line); at < 0 {
 			return fence{}, false
-		}
-		at := pos + k
-		if nl := strings.LastIndexByte(s[pos:at], '\n'); nl >= 0 {
-			line = pos + nl + 1
-		}
-		ticks := at
-		for ticks < len(s) && s[ticks] == '`' {
-			ticks++
 		}
 		pos = ticks
 		if strings.TrimLeft(s[line:at], " \t") != "" {
@@ -495,7 +486,27 @@ func nextFence(s string, pos int) (fence, bool) {
 		f.close, f.after = fenceEnd(s, f.body, ticks-at)
 		return f, true
 	}
-	return fence{}, false
+}
+
+// nextTicks finds the next run of three backticks or more in s from pos,
+// where line is the start of the line that holds pos: at is where the run
+// starts (-1 when there is none), ticks where it ends, and line the start
+// of the line that holds it. Each byte is read once however many runs a
+// caller asks for.
+func nextTicks(s string, pos, line int) (at, ticks, lineAt int) {
+	k := strings.Index(s[pos:], "```")
+	if k < 0 {
+		return -1, len(s), line
+	}
+	at = pos + k
+	if nl := strings.LastIndexByte(s[pos:at], '\n'); nl >= 0 {
+		line = pos + nl + 1
+	}
+	ticks = at
+	for ticks < len(s) && s[ticks] == '`' {
+		ticks++
+	}
+	return at, ticks, line
 }
 
 // fenceEnd returns where the body of a fence of n backticks whose body
@@ -504,19 +515,10 @@ func nextFence(s string, pos int) (fence, bool) {
 // after that line starts; both are len(s) when the fence is never
 // closed.
 func fenceEnd(s string, from, n int) (end, after int) {
-	line := from // the start of the line that holds pos
-	for pos := from; pos < len(s); {
-		k := strings.Index(s[pos:], "```")
-		if k < 0 {
-			break
-		}
-		at := pos + k
-		if nl := strings.LastIndexByte(s[pos:at], '\n'); nl >= 0 {
-			line = pos + nl + 1
-		}
-		ticks := at
-		for ticks < len(s) && s[ticks] == '`' {
-			ticks++
+	for pos, line := from, from; ; {
+		var at, ticks int
+		if at, ticks, line = nextTicks(s, pos, line); at < 0 {
+			return len(s), len(s)
 		}
 		pos = ticks
 		if ticks-at < n || strings.TrimLeft(s[line:at], " \t") != "" {
@@ -532,7 +534,6 @@ func fenceEnd(s string, from, n int) (end, after int) {
 			return line, min(len(s), eol+1)
 		}
 	}
-	return len(s), len(s)
 }
 
 // outputTags are the info strings of a fence that shows a call's output,

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -386,6 +387,116 @@ func (p *Parser) naming(name string) naming {
 	}
 	return namesSentence
 }
+
+// plainWordTool is what the tolerant reading makes of name, a plain
+// word (see isPlainWord) that is no registered name as written, as an
+// Action's value: the registered tool that lookup finds under its keys
+// (info), or a tool the parser was not told of, called by that name (nil
+// and ok). ok is false when the word names no tool as naming reads it
+// (it is the final answer, a refusal or a placeholder) or when loose may find a
+// registered tool in it once its generic words are dropped. It reads the
+// word once, in bytes, and asks each word list once per part: it gives
+// what lookup, naming and loose give.
+func (idx toolIndex) plainWordTool(name string) (info *toolInfo, ok bool) {
+	var keyBuf, flatBuf, lowBuf [maxASCIIWord]byte
+	key, flat, low := keyBuf[:0], flatBuf[:0], lowBuf[:len(name)]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+		if c == '_' || c == '-' {
+			key = append(key, '_')
+			continue
+		}
+		key, flat = append(key, c), append(flat, c)
+	}
+	if len(idx.byKey) > 0 && idx.mayName(name) {
+		if info := idx.byKey[string(key)]; info != nil {
+			return info, true
+		}
+		if info := idx.byKey[string(flat)]; info != nil {
+			return info, true
+		}
+	}
+	words := nameWords()
+	if len(name) <= maxFinishName && (words.role(key)|words.role(flat))&finishWord != 0 || words.role(low)&refusalWord != 0 {
+		return nil, false
+	}
+	// The parts between '_' and '-': all placeholders, or generic words
+	// around the words of a registered name.
+	var keptBuf [maxASCIIWord]byte
+	kept, parts, generic, placeholders := keptBuf[:0], 0, 0, 0
+	for start := 0; start < len(low); {
+		end := start
+		for end < len(low) && low[end] != '_' && low[end] != '-' {
+			end++
+		}
+		if part := low[start:end]; len(part) > 0 {
+			parts++
+			r := words.role(part)
+			if r&placeholderWord != 0 {
+				placeholders++
+			}
+			if r&genericWord != 0 {
+				generic++
+			} else {
+				if len(kept) > 0 {
+					kept = append(kept, '_')
+				}
+				kept = append(kept, part...)
+			}
+		}
+		start = end + 1
+	}
+	if placeholders == parts || generic > 0 && generic < parts && idx.byKey[string(kept)] != nil {
+		return nil, false
+	}
+	return nil, true
+}
+
+// wordRole says which of the word lists a word is in.
+type wordRole uint8
+
+const (
+	finishWord      wordRole = 1 << iota // a key of finishKeys
+	refusalWord                          // one of refusalWords
+	placeholderWord                      // one of placeholderWords
+	genericWord                          // one of genericWords
+)
+
+// wordIndex holds the word lists that tell a one-word name from a
+// tool's: each word with its roles, and the bytes the words start with,
+// so that most words are known to be in none at one look.
+type wordIndex struct {
+	roles  map[string]wordRole
+	firsts byteSet
+}
+
+// role returns the roles of w.
+func (x *wordIndex) role(w []byte) wordRole {
+	if len(w) == 0 || !x.firsts[w[0]] {
+		return 0
+	}
+	return x.roles[string(w)]
+}
+
+// nameWords are finishKeys, refusalWords, placeholderWords and
+// genericWords in one index.
+var nameWords = sync.OnceValue(func() *wordIndex {
+	x := &wordIndex{roles: map[string]wordRole{}}
+	for _, list := range []struct {
+		words map[string]bool
+		role  wordRole
+	}{{finishKeys(), finishWord}, {refusalWords(), refusalWord}, {placeholderWords(), placeholderWord}, {genericWords(), genericWord}} {
+		for w := range list.words {
+			x.roles[w] |= list.role
+			x.firsts[w[0]] = true
+		}
+	}
+	return x
+})
 
 // isTemplate reports whether line, the value of an Action label as
 // written, is a prompt's placeholder in brackets ("<tool name>", "[tool]",

@@ -63,8 +63,11 @@ func (p *Parser) tolerant(text string, o *Options) (Step, error) {
 // read parses text, and returns the part of it that the step was read
 // from too: the reply outside reasoning, after any copies of past steps.
 func (p *Parser) read(text string, o *Options) (Step, string, error) {
-	text = normalize(text)
-	reasoning, body := SplitReasoning(text)
+	text, markup := normalize(text)
+	reasoning, body := "", text
+	if markup {
+		reasoning, body = SplitReasoning(text)
+	}
 	body = strings.TrimSpace(body)
 	if reasoning != "" {
 		if tail, ok := protocolInOpenReasoning(text); ok && !hasLabel(body) {
@@ -99,8 +102,10 @@ func (p *Parser) read(text string, o *Options) (Step, string, error) {
 }
 
 // normalize makes text valid UTF-8 with "\n" line ends and no
-// chat-template tokens.
-func normalize(text string) string {
+// chat-template tokens. It reports whether the text holds a '<', with
+// which every tag starts, so that no later step reads it whole again to
+// learn it.
+func normalize(text string) (_ string, markup bool) {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
@@ -110,7 +115,10 @@ func normalize(text string) string {
 	if strings.IndexByte(text, '\n') < 0 {
 		text = escapedBreaks(text)
 	}
-	return dropSpecialTokens(text)
+	if markup = strings.IndexByte(text, '<') >= 0; markup {
+		text = dropSpecialTokens(text)
+	}
+	return text, markup
 }
 
 // qwenLabels spells the labels of Qwen-Agent's function-calling template
@@ -223,25 +231,113 @@ func ObservationAt(text string) int {
 func StepEnd(text string) int {
 	var r reply
 	r.init(nil, text)
-	for i := 0; r.has(i); i++ {
-		switch r.marks.at(i).kind {
+	return r.stepEnd()
+}
+
+// stepEnd is StepEnd of the reply, reading its labels as far as it needs.
+func (r *reply) stepEnd() int {
+	var e actionEnd
+	for i := 0; r.has(i) && !e.see(r.marks.at(i)); i++ {
+	}
+	return e.at(r.body, r.end)
+}
+
+// ActionEnd returns where the first action of a reply is complete,
+// outside any reasoning block, or -1: where a label that starts
+// something else follows the action and its input (see StepEnd), or, for
+// a call in another form (a JSON object), where an observation the model
+// made up follows it (see ObservationAt). A streamed reply is cut there,
+// and a Scanner finds the place as the reply streams.
+func (p *Parser) ActionEnd(text string) int {
+	return p.actionEnd(text, false)
+}
+
+// actionEnd is ActionEnd of text, or, when partial, of a text that may
+// go on: a label at its very end that more text may yet make other words
+// is left out (see awaitsMore).
+func (p *Parser) actionEnd(text string, partial bool) int {
+	visible, open := ReasoningEnd(text)
+	if open {
+		return -1
+	}
+	var r reply
+	r.init(nil, text[visible:])
+	r.scan.partial = partial
+	if end := r.stepEnd(); end >= 0 {
+		return visible + end
+	}
+	r.has(len(r.body)) // read every label, up to an observation that ends the reply
+	if r.end < len(r.body) && p.actionBefore(r.body[:r.end]) {
+		return visible + r.end
+	}
+	return -1
+}
+
+// actionBefore reports whether text, the reply before an observation the
+// model made up, holds an action.
+func (p *Parser) actionBefore(text string) bool {
+	st, err := p.Parse(text)
+	return err == nil && st.Kind == KindAction
+}
+
+// actionEnd follows the labels of a reply, in order, to where its first
+// action is complete (see StepEnd): the label that follows the action and
+// its input. Observations are not labels here; the reply ends at one.
+type actionEnd struct {
+	state endState
+	next  mark // the label after the action, with state followed
+}
+
+// endState is how far actionEnd has come.
+type endState uint8
+
+const (
+	beforeAction endState = iota
+	inAction              // the action's label came
+	inInput               // and its input's
+	followed              // and the label after them
+	answered              // a final answer came before any action
+)
+
+// see takes the next label of the reply, m, and reports whether no label
+// after it matters.
+func (e *actionEnd) see(m mark) bool {
+	switch e.state {
+	case followed, answered:
+		return true
+	case beforeAction:
+		switch m.kind {
 		case labelFinal:
-			return -1
+			e.state = answered
+			return true
 		case labelAction:
-			last := i
-			if r.has(i+1) && r.marks.at(i+1).kind == labelInput {
-				last = i + 1
-			}
-			if r.has(last + 1) {
-				if next := r.marks.at(last + 1); next.value < len(text) || strings.HasSuffix(text, "\n") {
-					return next.line
-				}
-				return -1 // "Action" at the very end may yet be "Action Input"
-			}
-			if r.end < len(text) {
-				return r.end // a made-up observation
-			}
-			return -1
+			e.state = inAction
+		}
+		return false
+	case inAction:
+		if m.kind == labelInput {
+			e.state = inInput
+			return false
+		}
+	}
+	e.state, e.next = followed, m
+	return true
+}
+
+// at returns where the first action of text is complete, given the labels
+// seen and end, where the reply ends (before a made-up observation, or at
+// the end of text), or -1. A label that follows the action but has
+// nothing after it and ends the text ("Action" may yet be "Action Input")
+// ends nothing yet.
+func (e *actionEnd) at(text string, end int) int {
+	switch e.state {
+	case followed:
+		if e.next.value < len(text) || strings.HasSuffix(text, "\n") {
+			return e.next.line
+		}
+	case inAction, inInput:
+		if end < len(text) {
+			return end // a made-up observation
 		}
 	}
 	return -1
@@ -253,21 +349,29 @@ func StepEnd(text string) int {
 // as the parse needs them: a step decided on its first lines leaves the
 // rest of a long reply unread.
 type reply struct {
-	p          *Parser
+	p       *Parser
+	marks   marks
+	span    // body, start, end
+	scan    labelScanner
+	scanned bool   // every label before end is in marks
+	noTool  string // the first Action value that named no tool, if any
+	nextOwn int    // see inThought: 0 until looked for
+	nested  bool   // the reply is the part of one after a tool gate (see callAfterGate)
+}
+
+// span is the part of a reply that counts, as its observations say: from
+// start, past an observation the model echoed before writing anything,
+// to end, where one it made up begins (madeUp).
+type span struct {
 	body       string
-	marks      marks
 	start, end int
-	scan       labelScanner
-	scanned    bool   // every label before end is in marks
-	skipping   bool   // an echoed observation is skipped: the next label starts the reply
-	noTool     string // the first Action value that named no tool, if any
-	nextOwn    int    // see inThought: 0 until looked for
-	nested     bool   // the reply is the part of one after a tool gate (see callAfterGate)
+	skipping   bool // an echoed observation is skipped: the next label starts the reply
+	madeUp     bool
 }
 
 // init readies r to parse body.
 func (r *reply) init(p *Parser, body string) {
-	*r = reply{p: p, body: body, end: len(body), scan: labelScanner{text: body}}
+	*r = reply{p: p, span: span{body: body, end: len(body)}, scan: labelScanner{text: body}}
 }
 
 // has reports whether the reply has a label numbered i, reading lines
@@ -293,19 +397,40 @@ func (r *reply) more() {
 		return
 	}
 	for _, m := range line {
-		if r.skipping {
-			r.start, r.skipping = m.line, false
-		}
-		if m.kind != labelObservation {
+		if r.take(m) {
 			r.marks.push(m)
-			continue
-		}
-		if strings.TrimSpace(r.body[r.start:m.line]) != "" {
-			r.end, r.scanned = m.line, true
+		} else if r.madeUp {
+			r.scanned = true
 			return
 		}
-		r.skipping = true
 	}
+}
+
+// take reads m, the next label of the reply, and reports whether the
+// step is read from it: every label but an observation. An observation
+// that follows some content ends the reply there (madeUp); one the model
+// echoed before writing anything is skipped, and the reply starts at the
+// label after it.
+func (sp *span) take(m mark) bool {
+	if sp.skipping {
+		sp.start, sp.skipping = m.line, false
+	}
+	return m.kind != labelObservation || sp.observation(m.line)
+}
+
+// observation reads the observation at, the start of its label: it ends
+// the reply, or is skipped. It reports false, as take does of it. It is
+// seldom called, and kept apart so that take is inlined where each label
+// is read.
+//
+//go:noinline
+func (sp *span) observation(at int) bool {
+	if strings.TrimSpace(sp.body[sp.start:at]) != "" {
+		sp.end, sp.madeUp = at, true
+	} else {
+		sp.skipping = true
+	}
+	return false
 }
 
 // marks are the labels of a reply read so far. The first few are held in
@@ -1072,12 +1197,16 @@ func (p *Parser) repeatedCall(name string, info *toolInfo, input string) (string
 	return inner, form, true
 }
 
+// maxFinishName bounds the names isFinish reads: no answering name is
+// longer.
+const maxFinishName = 32
+
 // isFinish reports whether an action name is one of the ways models spell
 // "this is the final answer": the ReAct paper's Finish, LangChain's
 // "Final Answer", and the answering tools models make up ("Speak",
 // "Respond"). A registered tool of that name is called instead.
 func isFinish(name string) bool {
-	if len(name) > 32 {
+	if len(name) > maxFinishName {
 		return false
 	}
 	var keyBuf, flatBuf [128]byte // on the stack: most names are no answer

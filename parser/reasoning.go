@@ -150,24 +150,45 @@ func scanReasoning(text string, fn func(at, end int, m tagRole)) (open bool) {
 			break
 		}
 		i += j
-		tag, closing, n := reasoningTag(text[i:])
-		switch {
-		case n == 0:
+		n, role, acts := readTag(text[i:], &inside)
+		if n == 0 {
 			i++
 			continue
-		case inside == "" && !closing:
-			inside = tag
-			fn(i, i+n, opens)
-		case inside != "" && closing && tag == inside:
-			inside = ""
-			fn(i, i+n, closes)
-		case inside == "" && closing:
-			fn(i, i+n, closesUnopened)
+		}
+		if acts {
+			fn(i, i+n, role)
 		}
 		i += n
 	}
 	return inside != ""
 }
+
+// readTag reads the reasoning tag that s starts with, if any, after a
+// block whose tag is *inside is open ("" when none is). It returns the
+// tag's length, 0 when s starts none, and whether it acts, opening or
+// closing a block, and how: a tag inside a block other than the block's
+// own closing tag is text. *inside is then the tag of the block open
+// after it.
+func readTag(s string, inside *string) (n int, role tagRole, acts bool) {
+	tag, closing, n := reasoningTag(s)
+	switch {
+	case n == 0:
+		return 0, 0, false
+	case *inside == "" && !closing:
+		*inside = tag
+		return n, opens, true
+	case *inside != "" && closing && tag == *inside:
+		*inside = ""
+		return n, closes, true
+	case *inside == "" && closing:
+		return n, closesUnopened, true
+	}
+	return n, 0, false
+}
+
+// maxReasoningTag is the length of the longest reasoning tag: a '<' with
+// fewer bytes after it may still start one.
+const maxReasoningTag = len("</reasoning>")
 
 // reasoningTag reports whether s starts with one of the reasoning tags,
 // opening or closing, in any case, and returns it and its length.

@@ -182,7 +182,79 @@ var canonicalReplies = []string{
 	"Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}\r\n",
 	"  Thought: x\nAction: web_search\nAction Input: {\"query\": \"zig\"}  ",
 	"Thought: I should reflect. Action: reflect\nAction: web_search\nAction Input: {\"query\": \"zig\"}",
+	// Names no tool set registers, and words near them.
+	"Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"San Francisco\", \"unit\": \"celsius\"}",
+	"Thought: x\nAction: get_weather\nAction Input: Oslo",
+	"Thought: x\nAction: get_weather\nAction Input: get_weather(city=\"Oslo\")",
+	"Thought: x\nAction: get_weather\nAction Input: {\"input\": {\"city\": \"Oslo\"}}",
+	"Thought: x\nAction: get_weather\nAction Input: {\"city\": \"Oslo\"}\nObservation: 12 °C",
+	"Thought: x\nAction: get_weather\nAction Input: None",
+	"Thought: x\nAction: GetWeather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get-weather-2\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: 42\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Web_Search\nAction Input: {\"query\": \"zig\"}",
+	"Thought: x\nAction: web-search\nAction Input: {\"Query\": \"zig\"}",
+	"Thought: x\nAction: websearch\nAction Input: zig",
+	"Thought: x\nAction: calculator_tool\nAction Input: {\"expression\": \"2+2\"}",
+	"Thought: x\nAction: the_calculator\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: tool_api\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: tool\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: tool_name\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: None\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: no-action\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Final_Answer\nAction Input: {\"answer\": \"4\"}",
+	"Thought: x\nAction: finish\nAction Input: 4",
+	"Thought: x\nAction: respond-directly\nAction Input: {\"text\": \"hi\"}",
+	"Thought: x\nAction: functions.get_weather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get_weather.\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: _get_weather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get weather\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get_weather(Oslo)\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Action_Input\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: Thought\nAction Input: {\"city\": \"Oslo\"}",
+	"Thought: x\nAction: get_weather\nAction Input: {\"city\": \"Oslo\", \"city\": \"Bergen\"}",
 }
+
+func TestTheShortWayServesAnyPlainName(t *testing.T) {
+	// The short way reads a canonical reply whatever tool it names, when
+	// the name is one plain word that names nothing else; the tolerant
+	// reading decides the rest.
+	p := New(testTools)
+	for _, c := range []struct {
+		name  string
+		text  string
+		short bool
+	}{
+		{"a registered name", "Action: web_search\nAction Input: {\"query\": \"zig\"}", true},
+		{"a name the parser was not told of", "Thought: I need the weather.\nAction: get_weather\nAction Input: {\"city\": \"San Francisco\", \"unit\": \"celsius\"}", true},
+		{"an unknown name with a text input", "Action: get_weather\nAction Input: Oslo", true},
+		{"an unknown name in camel case", "Action: GetWeather\nAction Input: {\"city\": \"Oslo\"}", true},
+		{"an unknown name with hyphens and digits", "Action: get-weather-2\nAction Input: {\"city\": \"Oslo\"}", true},
+		{"a registered name in other case", "Action: Web_Search\nAction Input: {\"query\": \"zig\"}", true},
+		{"a registered name's key", "Action: websearch\nAction Input: {\"query\": \"zig\"}", true},
+		{"a registered name with a generic word", "Action: calculator_tool\nAction Input: {\"expression\": \"2+2\"}", false},
+		{"a name that answers", "Action: Final_Answer\nAction Input: {\"answer\": \"4\"}", false},
+		{"a refusal", "Action: None\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a placeholder that calls with an input", "Action: tool\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a placeholder", "Action: tool_name\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a name in a namespace", "Action: functions.get_weather\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a name of two words", "Action: get weather\nAction Input: {\"city\": \"Oslo\"}", false},
+		{"a name with a full stop after it", "Action: get_weather.\nAction Input: {\"city\": \"Oslo\"}", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var rd reading
+			if got := p.canonical(c.text, &rd); got != c.short {
+				t.Errorf("%q: read by the short way %v, want %v", c.text, got, c.short)
+			}
+			checkCanonical(t, c.text)
+		})
+	}
+}
+
+// canonicalToolSets are the tool sets the short way is checked with:
+// the built-in tools, none, and names with punctuation in them.
+var canonicalToolSets = []Tools{testTools, nil,
+	toolsOf{"Gmail: Find Email": {"query"}, "Search (beta)": {"q"}, "get_weather": {"city", "unit"}, "weather": {"city"}}}
 
 func TestTheShortWayReadsAsTheTolerantReading(t *testing.T) {
 	for _, text := range canonicalReplies {
@@ -218,14 +290,16 @@ func FuzzCanonical(f *testing.F) {
 
 func checkCanonical(t *testing.T, text string) {
 	t.Helper()
-	p := New(testTools)
-	var rd reading
-	if !p.canonical(text, &rd) {
-		return // the tolerant reading decides alone
-	}
-	st, err := p.tolerant(text, nil)
-	if !reflect.DeepEqual(rd.step, st) || (rd.err == nil) != (err == nil) || rd.err != nil && rd.err.Error() != err.Error() {
-		t.Errorf("%q: short way %#v, %v; tolerant reading %#v, %v", text, rd.step, rd.err, st, err)
+	for _, tools := range canonicalToolSets {
+		p := New(tools)
+		var rd reading
+		if !p.canonical(text, &rd) {
+			continue // the tolerant reading decides alone
+		}
+		st, err := p.tolerant(text, nil)
+		if !reflect.DeepEqual(rd.step, st) || (rd.err == nil) != (err == nil) || rd.err != nil && rd.err.Error() != err.Error() {
+			t.Errorf("%q, tools %v: short way %#v, %v; tolerant reading %#v, %v", text, tools, rd.step, rd.err, st, err)
+		}
 	}
 }
 
@@ -304,6 +378,47 @@ func checkFlat(t *testing.T, s string) {
 	}
 }
 
+// fencedTexts are values near the stray fence lines cleanText drops.
+var fencedTexts = []string{
+	"```", "```\nx", "x\n```", "```json\n{\"a\": 1}", "{\"a\": 1}\n```", "```json\n{\"a\": 1}\n```", "x ```", "``` x",
+	"```py\nprint(1)\n```\n```", "a\n\u00a0```", "a\n\v```", "a\n```py\vthon", "a\n  ```", "a\n\t```go", "a\n{```",
+	"a\n\"```", "a\n```'", "a\n```日本", "a\n日本```", "````", "a\n````", "``` ```", "a `b` c", "a\n`` `", "\u3000```\nx",
+	"x\n```\u00a0", "```\u00a0\nx", "", "a\n```" + strings.Repeat("x", 70), "a\n" + strings.Repeat("x", 70) + "```",
+	"a ```x\n" + strings.Repeat("y", 70),
+}
+
+func TestCleanTextReadsAsTheWholeText(t *testing.T) {
+	for _, s := range fencedTexts {
+		checkCleanText(t, s)
+	}
+}
+
+func FuzzCleanText(f *testing.F) {
+	for _, s := range fencedTexts {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkCleanText(t, s)
+	})
+}
+
+// checkCleanText checks that cleanText, which reads a text whole only
+// when one of its ends is a fence, gives what reading it whole gives.
+func checkCleanText(t *testing.T, s string) {
+	t.Helper()
+	want := strings.TrimSpace(s)
+	if strings.IndexByte(want, '`') >= 0 && strings.Count(want, "```")%2 != 0 {
+		if nl := strings.LastIndexByte(want, '\n'); isFenceLine(want[nl+1:]) {
+			want = strings.TrimSpace(want[:max(nl, 0)])
+		} else if nl := strings.IndexByte(want, '\n'); nl >= 0 && isFenceLine(want[:nl]) {
+			want = strings.TrimSpace(want[nl+1:])
+		}
+	}
+	if got := cleanText(s); got != want {
+		t.Errorf("%q: cleaned %q, read whole %q", s, got, want)
+	}
+}
+
 // The tool gate and the answer line after it were read with these
 // regular expressions; the hand-written readers must read as they do.
 // The gate is read inside a line too, where a word starts, since
@@ -333,7 +448,11 @@ func FuzzGates(f *testing.F) {
 	for _, text := range gateTexts {
 		f.Add(text)
 	}
+	// A text longer than the fuzzer reads, so that cutting it is no news
+	// to the fuzzer later (see maxGateText).
+	f.Add(strings.Repeat("Do I need to use a tool? Yes\nAction: x\n", maxGateText/32))
 	f.Fuzz(func(t *testing.T, text string) {
+		text = text[:min(len(text), maxGateText)]
 		if !utf8.ValidString(text) {
 			return
 		}
@@ -341,23 +460,50 @@ func FuzzGates(f *testing.F) {
 	})
 }
 
+// maxGateText bounds the texts FuzzGates reads, past which it cuts them.
+// The expressions it checks against read some 200 ns a byte, several
+// times that under the fuzzer's coverage counters, which count their
+// loops too: a longer text looked new to the fuzzer for its length
+// alone, and the fuzzer minimizes each new text in up to a run for
+// every pair of its bytes, so one of a few kilobytes stopped all fuzzing
+// for a minute at a time. The readers under test have no branch that
+// depends on a text's length, nor do gates and answers span more than a
+// few lines.
+const maxGateText = 1 << 9
+
 func checkGates(t *testing.T, text string) {
 	t.Helper()
-	m := gateRegexp.FindStringSubmatch(text)
-	g, ok := firstGate(text)
-	if (m != nil) != ok || ok && g.answer != strings.ToLower(m[1]) {
-		t.Errorf("%q: first gate %+v, %v; the expression read %q", text, g, ok, m)
+	// The expressions are the slow side of the check, by a hundred times:
+	// each is asked once, and only of a text it can match. A gate's
+	// question ends in '?', and the answer line's label is "AI".
+	var all [][]int
+	if strings.IndexByte(text, '?') >= 0 {
+		all = gateRegexp.FindAllStringSubmatchIndex(text, -1)
 	}
-	all := gateRegexp.FindAllStringSubmatchIndex(text, -1)
+	g, ok := firstGate(text)
+	if (len(all) > 0) != ok || ok && g.answer != strings.ToLower(submatch(text, all[0], 1)) {
+		t.Errorf("%q: first gate %+v, %v; the expression found %v", text, g, ok, all)
+	}
 	g, ok = lastGate(text)
 	if (len(all) > 0) != ok || ok && strings.TrimSpace(text[g.at:]) != strings.TrimSpace(text[all[len(all)-1][0]:]) {
 		t.Errorf("%q: last gate %+v, %v; the expression found %v", text, g, ok, all)
 	}
 	want := ""
-	if m := aiRegexp.FindStringSubmatch(text); m != nil {
-		want = m[1]
+	if strings.Contains(text, "AI") {
+		if m := aiRegexp.FindStringSubmatch(text); m != nil {
+			want = m[1]
+		}
 	}
 	if got := aiAnswer(text); got != want {
 		t.Errorf("%q: answer line %q; the expression read %q", text, got, want)
 	}
+}
+
+// submatch returns the text of group i of the match at loc, or "" when
+// the group took no part in it.
+func submatch(text string, loc []int, i int) string {
+	if loc[2*i] < 0 {
+		return ""
+	}
+	return text[loc[2*i]:loc[2*i+1]]
 }

@@ -41,6 +41,40 @@ func FormatStep(s parser.Step) string {
 	return b.String()
 }
 
+// Canonical reports whether reply, a text-protocol reply the parser read
+// as s, is in the canonical form, which any strict parser reads: an
+// optional one-line "Thought:", then "Action:" with the exact tool name
+// and "Action Input:" with a JSON object, or "Final Answer:", outside any
+// reasoning block. The JSON may be spaced and ordered as it likes.
+func Canonical(reply string, s parser.Step) bool {
+	_, visible := parser.SplitReasoning(reply)
+	text := strings.TrimSpace(visible)
+	if rest, ok := strings.CutPrefix(text, "Thought: "); ok {
+		nl := strings.IndexByte(rest, '\n')
+		if nl <= 0 {
+			return false
+		}
+		text = rest[nl+1:]
+	}
+	if answer, ok := strings.CutPrefix(text, "Final Answer: "); ok {
+		return s.Kind == parser.KindFinal && answer != ""
+	}
+	name, ok := strings.CutPrefix(text, "Action: ")
+	if !ok || s.Kind != parser.KindAction {
+		return false
+	}
+	name, input, ok := strings.Cut(name, "\nAction Input: ")
+	return ok && name == s.Action && strings.HasPrefix(input, "{") && json.Valid([]byte(input))
+}
+
+// StopSequences returns the starts of an "Observation:" line, in the
+// spellings models use, that a model must not write itself: sent as stop
+// sequences, they end its reply before an observation it would make up.
+// OpenAI-compatible servers accept at most four.
+func StopSequences() []string {
+	return []string{"\nObservation", "\nobservation", "\n**Observation", "\n观察"}
+}
+
 // FormatArgs renders tool arguments as one line of JSON with sorted keys
 // and no HTML escaping.
 func FormatArgs(args map[string]any) string {

@@ -92,8 +92,8 @@ func runAsk(c *call, f *agentFlags, attach []string) error {
 	if s.log == nil || len(s.log.turns) == 0 {
 		// One question, not the next of a conversation: its events carry
 		// no turn.
-		return s.report(s.log.run(question, texts, func() (*agent.Result, error) { return s.agent.Run(ctx, question+texts) }))
+		return s.report(s.log.run(question, texts, func() (*agent.Result, error) { return s.agent.Run(s.log.in(ctx), question+texts) }))
 	}
 	chat := s.log.newChat(s.agent)
-	return s.report(s.log.run(question, texts, func() (*agent.Result, error) { return chat.Ask(ctx, question+texts) }))
+	return s.report(s.log.run(question, texts, func() (*agent.Result, error) { return chat.Ask(s.log.in(ctx), question+texts) }))
 }

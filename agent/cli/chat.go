@@ -517,7 +517,7 @@ func (s *session) askInChat(chat *agent.Chat, question string, sigs <-chan os.Si
 		case <-done:
 		}
 	}()
-	return s.report(s.log.run(question, "", func() (*agent.Result, error) { return chat.Ask(ctx, question) }))
+	return s.report(s.log.run(question, "", func() (*agent.Result, error) { return chat.Ask(s.log.in(ctx), question) }))
 }
 
 // forTerminal returns text from outside as it may be shown on w: with its

@@ -20,6 +20,7 @@ import (
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/model/cassette"
+	"github.com/react-agent/react-agent/agent/telemetry"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -44,6 +45,7 @@ type evalFlags struct {
 	failures      bool
 	record        string
 	replay        string
+	otlpEndpoint  string
 }
 
 // addEvalFlags adds the flags of eval to fs.
@@ -67,6 +69,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	pathFlag(fs, "record")
 	fs.StringVar(&f.replay, "replay", "", "answer from the cassettes in this directory, written with --record, offline")
 	pathFlag(fs, "replay")
+	grouped(fs, "Trace flags", func() { addTraceFlag(fs, &f.otlpEndpoint) })
 	f.toolFlags = addToolFlags(fs)
 	addToolChoice(fs, f.toolFlags)
 	addYes(fs, f.toolFlags)
@@ -168,6 +171,11 @@ func runEval(c *call, f *evalFlags) error {
 			}
 		}
 	}
+	traces, err := c.startTraces(f.otlpEndpoint)
+	if err != nil {
+		return err
+	}
+	defer c.stopTraces(traces)
 	if f.record != "" {
 		if err := writeRecording(f.record, f.recordedNow(base)); err != nil {
 			return err
@@ -182,7 +190,8 @@ func runEval(c *call, f *evalFlags) error {
 	failed := &runFailures{}
 	models := &sharedModels{}
 	defer models.close()
-	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base, tmpl, models)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+	report, err := evalpkg.Run(ctx, targets, qs, failed.keep(f.runner(c.env, base, tmpl, models, traces)), evalpkg.Options{Concurrency: f.jobs, Timeout: f.timeout,
+		TracerProvider: traces.Provider,
 		Progress: func(done, total int, last evalpkg.Outcome) {
 			mark := "right"
 			switch {
@@ -433,8 +442,8 @@ func evalAdvice(err error) explanation {
 // runner returns how eval runs one question against one target: the
 // target's model, which models keeps for every run of the model given
 // (replaying or recording a cassette of the run's own), the tools the
-// question asks for, and an agent.
-func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, models *sharedModels) evalpkg.Runner {
+// question asks for, and an agent, whose spans go to traces.
+func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, models *sharedModels, traces *telemetry.Traces) evalpkg.Runner {
 	return func(ctx context.Context, t evalpkg.Target, q evalpkg.Question) (evalpkg.Result, error) {
 		protocol, constrain := agent.Protocol(t.Protocol), agent.ConstrainOff
 		if t.Protocol == evalpkg.Constrained {
@@ -466,8 +475,9 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, 
 			}
 			reg.SetLimits(base.Limits())
 		}
-		opts := []agent.Option{agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain), agent.WithTemplate(tmpl),
-			agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes)))}
+		opts := append([]agent.Option{agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain),
+			agent.WithTemplate(tmpl), agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes)))},
+			spanOptions(traces)...)
 		if f.timeout > 0 {
 			// The limit is the question's, which the run's error names; a
 			// run that reaches it has failed, and is not asked for an

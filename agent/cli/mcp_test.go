@@ -69,8 +69,8 @@ func TestMCPCommands(t *testing.T) {
 			`react-agent: MCP server "broken" (from ` + broken + `) did not start: it exited with exit status 3 before the MCP handshake; the last lines of its stderr:` + "\n    cannot open the database\nrun its command in a terminal"},
 		{"a node server that cannot find a module says so, not only its stack's last frames", []string{"tools", "--mcp-config", missing}, 1, "",
 			"\n    Error: Cannot find module '@modelcontextprotocol/server-nonexistent'\n"},
-		{"a mistake in the file names the file and the server", []string{"tools", "--mcp-config", typo}, 1, "", typo + `: MCP server "files": unknown setting "arg"`},
-		{"a file without servers says what it should hold", []string{"tools", "--mcp-config", empty}, 1, "", `no MCP servers declared: expected an "mcpServers" object`},
+		{"a mistake in the file names the file and the server", []string{"tools", "--mcp-config", typo}, 2, "", typo + `: MCP server "files": unknown setting "arg"`},
+		{"a file without servers says what it should hold", []string{"tools", "--mcp-config", empty}, 2, "", `no MCP servers declared: expected an "mcpServers" object`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -285,6 +285,15 @@ func (l *runLog) run(question, given string, ask func() (*agent.Result, error)) 
 	return res, err
 }
 
+// in returns ctx carrying the ID of the log's conversation, which the
+// spans of the runs made with it name; ctx as it is without the log.
+func (l *runLog) in(ctx context.Context) context.Context {
+	if l == nil {
+		return ctx
+	}
+	return agent.InConversation(ctx, l.ID())
+}
+
 // chatTurns is how many turns of a conversation a chat remembers.
 const chatTurns = 20
 

@@ -14,6 +14,7 @@ import (
 	"github.com/react-agent/react-agent/agent/event"
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/redact"
+	"github.com/react-agent/react-agent/agent/telemetry"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -43,6 +44,7 @@ type agentFlags struct {
 	protocol      string
 	constrain     string
 	log           *logFlags
+	otlpEndpoint  string
 }
 
 // addAgentFlags adds the flags of ask and chat to fs.
@@ -80,6 +82,7 @@ func addAgentFlags(fs *pflag.FlagSet) *agentFlags {
 		fs.StringVar(&f.cassette.record, "record", "", "write every model request and response to this JSONL cassette")
 		fs.StringVar(&f.cassette.replay, "replay", "", "with --provider replay: the cassette to answer from")
 	})
+	grouped(fs, "Trace flags", func() { addTraceFlag(fs, &f.otlpEndpoint) })
 	f.toolFlags = addToolFlags(fs)
 	addToolChoice(fs, f.toolFlags)
 	addYes(fs, f.toolFlags)
@@ -118,8 +121,9 @@ type session struct {
 	flags   *agentFlags
 	agent   *agent.Agent
 	reg     *tools.Registry
-	trace   *trace.Trace // nil with -q
-	log     *runLog      // nil with --no-log
+	trace   *trace.Trace      // nil with -q
+	log     *runLog           // nil with --no-log
+	traces  *telemetry.Traces // where the spans go; nil until made
 	closeFn func()
 	// opts are the agent's options but for the system prompt's extra
 	// context, which build adds from the flags as they are then.
@@ -177,6 +181,9 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 			return nil, err
 		}
 	}
+	if s.traces, err = c.startTraces(f.otlpEndpoint); err != nil {
+		return nil, err
+	}
 	m, err := s.openModel(ctx, c.config)
 	if err != nil {
 		return nil, err
@@ -189,7 +196,7 @@ func newSession(ctx context.Context, c *call, f *agentFlags, extra ...agent.Opti
 	if s.reg, err = chooseTools(reg, f.chosen.names, asGiven(c.fs, "tool")); err != nil {
 		return nil, err
 	}
-	s.opts = append(s.agentOptions(tmpl, servers), extra...)
+	s.opts = append(append(s.agentOptions(tmpl, servers), spanOptions(s.traces)...), extra...)
 	s.agent = s.newAgent(m)
 	built = true
 	return s, nil
@@ -379,12 +386,14 @@ func (c onOwnLine) ConfirmTool(ctx context.Context, name, prompt string) (bool, 
 	return c.TerminalConfirmer.ConfirmTool(ctx, name, prompt)
 }
 
-// close stops the trace's spinner, closes the log (a Ctrl-C that ends ctx
+// close stops the trace's spinner, sends the spans still queued (within
+// telemetry.ShutdownTimeout), closes the log (a Ctrl-C that ends ctx
 // stops a wait on it) and closes the terminal opened for confirmations.
 func (s *session) close(ctx context.Context) {
 	if s.trace != nil {
 		s.trace.Close()
 	}
+	s.stopTraces(s.traces)
 	s.log.close(ctx, s.stderr)
 	s.closeFn()
 }

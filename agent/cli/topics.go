@@ -14,7 +14,7 @@ var topicFiles embed.FS
 
 // topicNames are the help topics in the order help lists them.
 var topicNames = []string{
-	"usage", "output", "loop", "config", "providers", "constrain", "json", "logging",
+	"usage", "output", "loop", "config", "providers", "constrain", "json", "logging", "traces",
 	"evaluation", "safety", "plugins", "mcp", "parser", "scoring", "limits", "library", "layout", "compared",
 }
 

@@ -59,7 +59,8 @@ func CheckCassettes(targets []Target, qs []Question) error {
 }
 
 // withoutURL returns a model as the user gives it, provider:model@url,
-// without its URL (see [ParseModel]).
+// without its URL (see [ParseModel]), also a URL whose user information
+// holds an @ of its own, or a password.
 func withoutURL(model string) string {
 	m, _ := splitURL(model)
 	return m

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/react-agent/react-agent/agent/redact"
 )
 
@@ -160,6 +162,11 @@ type Options struct {
 	// Progress, when set, is called after each run, one call at a time,
 	// with the runs done and the runs in all.
 	Progress func(done, total int, last Outcome)
+	// TracerProvider, when set, makes a span of each run, the root of its
+	// trace, named "eval" and the protocol, with the question, the
+	// model and whether the answer was right: the runner's spans are its
+	// children, so that each question asked of each model is a trace.
+	TracerProvider trace.TracerProvider
 }
 
 // Outcome is one run: a question asked of a target, and how it went.
@@ -215,7 +222,7 @@ func Run(ctx context.Context, targets []Target, qs []Question, run Runner, opts 
 	for range max(1, opts.Concurrency) {
 		wg.Go(func() {
 			for j := range jobs {
-				o := runOne(ctx, targets[j.t], qs[j.q], run, opts.Timeout)
+				o := runOne(ctx, targets[j.t], qs[j.q], run, opts)
 				outcomes[j.t*len(qs)+j.q] = &o
 				mu.Lock()
 				done++
@@ -248,16 +255,21 @@ feed:
 }
 
 // runOne runs one question against one target and judges the answer.
-func runOne(ctx context.Context, t Target, q Question, run Runner, timeout time.Duration) Outcome {
-	parent := ctx
+func runOne(ctx context.Context, t Target, q Question, run Runner, opts Options) (o Outcome) {
+	parent, timeout := ctx, opts.Timeout
 	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
+	}
+	if opts.TracerProvider != nil {
+		var span trace.Span
+		ctx, span = startSpan(ctx, opts.TracerProvider, t, q)
+		defer func() { endSpan(span, o) }()
 	}
 	start := time.Now()
 	res, err := run(ctx, t, q)
-	o := Outcome{Target: t, Question: q, Duration: time.Since(start),
+	o = Outcome{Target: t, Question: q, Duration: time.Since(start),
 		Steps: res.Steps, FormatErrors: res.ParseErrors, Recovered: res.Recovered, Rescued: res.Rescued,
 		Forced: res.Forced, StopReason: res.StopReason, TokensIn: res.TokensIn, TokensOut: res.TokensOut}
 	for _, reply := range res.Replies {

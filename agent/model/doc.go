@@ -19,9 +19,9 @@
 // (wire.go): text, reasoning, tool calls, usage, the stop reason, or the
 // server's error, classified where it is read from the status and the
 // server's error body (transport.go). The transport bounds a response's
-// bytes, a line of it and the time the server may be silent; it never
-// reads or changes a request. Anthropic goes through langchaingo's own
-// client.
+// bytes, a line of it and the time the server may be silent, and adds to
+// a request only the W3C traceparent of the span in its context, if any.
+// Anthropic goes through langchaingo's own client.
 //
 // A model makes one attempt a call: it never sends a request again
 // itself. Errors of model calls are *Error values. Those worth making

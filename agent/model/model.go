@@ -152,7 +152,8 @@ func New(ctx context.Context, cfg Config) (llms.Model, error) {
 	}
 	var m llms.Model = &served{client: o.client, hc: hc, found: r.Found, provider: r.Provider.Name, name: r.Model, url: Redact(r.URL),
 		addr: addressOf(r.URL), numCtx: o.numCtx, defaults: samplingOptions(cfg), secrets: secretsOf(r), con: o.con,
-		options: maps.Clone(cfg.Options), images: o.images}
+		options: maps.Clone(cfg.Options), images: o.images,
+		about: Description{Temperature: cfg.Temperature, MaxTokens: max(cfg.MaxTokens, 0)}}
 	return m, nil
 }
 
@@ -201,6 +202,7 @@ type served struct {
 	options             map[string]any // Config.Options, sent with every call
 	images              bool           // the client sends images
 	drop                dropped        // the parameters the server refused
+	about               Description    // the server and the sampling options, for Describe
 }
 
 // CloseIdleConnections closes the connections to the server that no

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/net/http/httpproxy"
 
 	"github.com/react-agent/react-agent/agent/redact"
@@ -162,11 +164,36 @@ func (t boundedTransport) CloseIdleConnections() {
 	}
 }
 
+// propagating is a transport that sends the trace of a request's context
+// on to the server, in a W3C traceparent header, so that a server that
+// traces its work (vLLM, SGLang) nests its spans under the call's. A
+// request whose context holds no span goes as it is.
+type propagating struct{ base http.RoundTripper }
+
+func (t propagating) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return t.base.RoundTrip(req)
+	}
+	req = req.Clone(ctx) // a RoundTripper does not change the request it is given
+	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
+	return t.base.RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of the transport
+// below.
+func (t propagating) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 // newHTTPClient returns the client the providers talk through, with the
 // bounds of a reply: base's, when given, with its transport kept; else
 // one of its own, which takes its proxy from the environment getenv
 // reads (none when nil). A call is redirected only within its server
-// (see sameServer), unless base says otherwise.
+// (see sameServer), unless base says otherwise. Each request carries the
+// trace of its context (see propagating).
 func newHTTPClient(base *http.Client, getenv func(string) string, maxReply int64, idle time.Duration) *http.Client {
 	c := &http.Client{}
 	var rt http.RoundTripper
@@ -186,7 +213,7 @@ func newHTTPClient(base *http.Client, getenv func(string) string, maxReply int64
 			ExpectContinueTimeout: time.Second,
 		}
 	}
-	c.Transport = boundedTransport{base: rt, maxReply: maxReply, idle: idle}
+	c.Transport = boundedTransport{base: propagating{rt}, maxReply: maxReply, idle: idle}
 	if c.CheckRedirect == nil {
 		c.CheckRedirect = checkRedirect
 	}

@@ -138,6 +138,9 @@ func (r *Recorder) ContextWindow() int {
 // Window passes on what the recorded model knows of its context window.
 func (r *Recorder) Window(ctx context.Context) model.Window { return model.WindowOf(ctx, r.model) }
 
+// Describe passes on what the recorded model says of its calls.
+func (r *Recorder) Describe() model.Description { return model.Describe(r.model) }
+
 // String names the recorded model, for logs.
 func (r *Recorder) String() string { return fmt.Sprint(r.model) }
 

@@ -201,6 +201,9 @@ func (r *Replay) Constraining(context.Context) (model.Mode, string) {
 // ConstraintRefused is nil: a replay refuses nothing.
 func (r *Replay) ConstraintRefused() error { return nil }
 
+// Describe says that a replay answers from a cassette, with no server.
+func (r *Replay) Describe() model.Description { return model.Description{Provider: "replay"} }
+
 // String names the cassette, for logs.
 func (r *Replay) String() string { return "replay of " + r.path }
 
