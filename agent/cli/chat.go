@@ -416,7 +416,7 @@ func (s *session) switchAgent(ctx context.Context, chat **agent.Chat) error {
 // that none was named.
 func (s *session) describeModel(ctx context.Context) string {
 	named := s.flags.model.Model
-	r, err := model.Resolve(s.flags.model, s.getenv)
+	r, err := model.Resolve(s.withEnv(s.flags.model))
 	switch {
 	case err != nil && named == "":
 		return "the default model"
