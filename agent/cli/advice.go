@@ -199,7 +199,7 @@ func explainLimit(e *agent.LimitError, in situation) explanation {
 			"raise --max-tokens (or the server's own bound on a reply)"}
 	}
 	x := explain(e.Err, in)
-	x.what += " when asked for a final answer " + strings.Replace(after, "after it made", "after the model made", 1)
+	x.what += ", when asked for a final answer " + strings.Replace(after, "after it made", "after the model made", 1)
 	return x
 }
 
@@ -244,13 +244,16 @@ func modelWhat(e *model.Error) string {
 		what = fmt.Sprintf("%s (%s)", e.Detail, cause)
 	case errors.Is(e, model.ErrWrongServer), errors.Is(e, model.ErrIdle), errors.Is(e, model.ErrReplyTooLarge):
 		// The client's words say it; Detail says it again.
-	case errors.Is(e, model.ErrContextOverflow) && e.StatusCode == 0 && e.PromptTokens > 0 && e.ContextTokens > 0:
+	case errors.Is(e, model.ErrContextOverflow) && !errors.Is(e, model.ErrContextFull) && e.StatusCode == 0 && e.PromptTokens > e.ContextTokens && e.ContextTokens > 0:
 		// Measured by the client: the sizes, not the sentinel's words
 		// before them.
 		what = fmt.Sprintf("the prompt is about %d tokens, more than the model's context window of %d", e.PromptTokens, e.ContextTokens)
 		if e.Detail != "" {
 			what += " (" + e.Detail + ")"
 		}
+	case errors.Is(e, model.ErrContextFull) && e.Detail != "":
+		// Detail says what bounds the window, beside the sizes.
+		what += " (" + e.Detail + ")"
 	case e.Detail == "":
 	case e.StatusCode == 0:
 		what += "; " + e.Detail

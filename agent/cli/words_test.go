@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/modeltest"
 )
 
@@ -65,7 +67,7 @@ func TestTheWordsOfEachErrorOfARun(t *testing.T) {
 			"react-agent: the run reached its time limit of 500ms before the model gave a final answer; raise --timeout to allow more\n"},
 		{"a call for the final answer that fails says the server's error and the limit once",
 			ollamaOf(script("endless_actions.json"), fail(500, 2, 3, 4, 5)...), []string{"--base-url", "URL", "--max-iterations", "1"}, 3,
-			"react-agent: ollama: the server failed (HTTP 500) when asked for a final answer after 1 iteration; try again later or look at its logs\n"},
+			"react-agent: ollama: the server failed (HTTP 500), when asked for a final answer after 1 iteration; try again later or look at its logs\n"},
 		{"replies the parser cannot read are counted, without the parser's message to the model",
 			ollamaOf(script("no_format.json"), modeltest.Repeat()), []string{"--base-url", "URL"}, 3,
 			"react-agent: the model replied in a form the agent cannot read 3 times in a row; try another model, --lang zh for a model that answers in Chinese, or a lower --temperature\n"},
@@ -204,4 +206,21 @@ func slicesReplace(s []string, old, new string) []string {
 		out[i] = v
 	}
 	return out
+}
+
+// TestAReplyThatFillsTheWindowIsSaidAsOne: a reply that ran on until the
+// window was full (the toy model on the real llama-server writes "- - -"
+// to the end of it) is said by its sizes with what bounds the window
+// beside them, never as a prompt longer than the window.
+func TestAReplyThatFillsTheWindowIsSaidAsOne(t *testing.T) {
+	t.Parallel()
+	err := &model.Error{Provider: "llamacpp", PromptTokens: 1101, ContextTokens: 2048,
+		Err:    fmt.Errorf("%w: 1101 tokens of prompt and 947 of reply, in a window of 2048", model.ErrContextFull),
+		Detail: "2048 tokens is the context the model was trained for, which llama-server takes at most"}
+	got := explain(err, situation{}).String()
+	const want = "llamacpp: the reply filled the model's context window before it ended: 1101 tokens of prompt and 947 of reply, in a window of 2048 " +
+		"(2048 tokens is the context the model was trained for, which llama-server takes at most); lower --max-observation"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
