@@ -205,7 +205,7 @@ func runEval(c *call, f *evalFlags) error {
 			if last.Err != "" {
 				failedSoFar++
 			}
-			progress.Update(done, total, failedSoFar, fmt.Sprintf("%s %s %s: %s", last.Target.Model, last.Target.Protocol, last.Question.ID, mark))
+			progress.Update(done, total, failedSoFar, last.Target.Model, fmt.Sprintf("%s %s: %s", last.Target.Protocol, last.Question.ID, mark))
 		}})
 	progress.Done()
 	if err != nil && ctx.Err() != nil {

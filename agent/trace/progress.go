@@ -47,12 +47,13 @@ func NewProgress(w io.Writer, tty bool, width int, now func() time.Time) *Progre
 }
 
 // Update shows that done of total runs have finished, failed of them
-// without an answer, the last described by label, which comes from
-// outside and is shown escaped; a label too long for the line is
-// shortened in the middle. Off a terminal the label is left out, and
-// the count written only when PlainEvery has passed since the last line,
-// or since the progress began.
-func (p *Progress) Update(done, total, failed int, label string) {
+// without an answer, the last described by who ran it (a model and its
+// server) and what it came to, which come from outside and are shown
+// escaped. A description too long for the line is shortened in the
+// middle of who first, then of the whole. Off a terminal the description
+// is left out, and the count written only when PlainEvery has passed
+// since the last line, or since the progress began.
+func (p *Progress) Update(done, total, failed int, who, what string) {
 	if !p.tty {
 		now := p.now()
 		p.done, p.total, p.failed, p.said = done, total, failed, false
@@ -65,7 +66,11 @@ func (p *Progress) Update(done, total, failed int, label string) {
 	filled := barWidth * done / max(total, 1)
 	head := fmt.Sprintf("[%s%s] %d/%d ", strings.Repeat("#", filled), strings.Repeat(".", barWidth-filled), done, total)
 	room := p.width - 1 - utf8.RuneCountInString(head)
-	fmt.Fprintf(p.w, "\r\033[K%s%s", head, ShortenMiddle(escape.Visible(label), room))
+	who, what = escape.Visible(who), escape.Visible(what)
+	if over := utf8.RuneCountInString(who) + 1 + utf8.RuneCountInString(what) - room; over > 0 {
+		who = ShortenMiddle(who, max(utf8.RuneCountInString(who)-over, 12))
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s%s", head, ShortenMiddle(who+" "+what, room))
 }
 
 // plain writes the count as a plain line.

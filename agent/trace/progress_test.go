@@ -35,10 +35,13 @@ func TestShortenMiddle(t *testing.T) {
 func TestProgressFitsTheTerminal(t *testing.T) {
 	var b strings.Builder
 	p := NewProgress(&b, true, 80, nil)
-	p.Update(3, 12, 0, "openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 text arithmetic-question-number-three: right\x1b[2J")
+	p.Update(3, 12, 0, "openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1", "constrained q3: right\x1b[2J")
 	line := strings.TrimPrefix(b.String(), "\r\033[K")
 	if n := utf8.RuneCountInString(line); n >= 80 {
 		t.Errorf("the line is %d columns wide at 80: %q", n, line)
+	}
+	if !strings.Contains(line, ":1234/v1 constrained q3: right") || !strings.HasPrefix(line, "[####....") {
+		t.Errorf("the line is not shortened in the model's name, whose end stays: %q", line)
 	}
 	if strings.Contains(line, "\x1b") {
 		t.Errorf("the label's escape reached the terminal: %q", line)
@@ -77,7 +80,7 @@ func TestProgressOffATerminalIsAPlainLineNowAndThen(t *testing.T) {
 			p := NewProgress(&b, false, 80, func() time.Time { return now })
 			for i, at := range tt.updates {
 				now = start.Add(at)
-				p.Update(i+1, tt.total, i, "ollama:m text q: failed\x1b[2J")
+				p.Update(i+1, tt.total, i, "ollama:m", "text q: failed\x1b[2J")
 			}
 			now = start.Add(tt.end)
 			p.Done()
