@@ -257,7 +257,7 @@ func modelWhat(e *model.Error) string {
 	case e.Detail == "":
 	case e.StatusCode == 0:
 		what += "; " + e.Detail
-	case errors.Is(e, model.ErrNoModel), errors.Is(e, model.ErrContextOverflow), errors.Is(e, model.ErrNotUTF8):
+	case errors.Is(e, model.ErrNoModel), errors.Is(e, model.ErrContextOverflow):
 		// Detail says what the server's words say, with the sizes or the
 		// models installed.
 		what = e.Detail

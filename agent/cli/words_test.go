@@ -208,19 +208,36 @@ func slicesReplace(s []string, old, new string) []string {
 	return out
 }
 
-// TestAReplyThatFillsTheWindowIsSaidAsOne: a reply that ran on until the
-// window was full (the toy model on the real llama-server writes "- - -"
-// to the end of it) is said by its sizes with what bounds the window
-// beside them, never as a prompt longer than the window.
-func TestAReplyThatFillsTheWindowIsSaidAsOne(t *testing.T) {
+// TestModelErrorsAreWordedFromTheirFields words model errors that the
+// fake servers do not make, as the real servers made them: a reply that
+// ran on until the window was full (the toy model on llama-server writes
+// "- - -" to the end of it) is said by its sizes with what bounds the
+// window beside them, never as a prompt longer than the window; bytes
+// that are no text keep the server's own words beside what they mean.
+func TestModelErrorsAreWordedFromTheirFields(t *testing.T) {
 	t.Parallel()
-	err := &model.Error{Provider: "llamacpp", PromptTokens: 1101, ContextTokens: 2048,
-		Err:    fmt.Errorf("%w: 1101 tokens of prompt and 947 of reply, in a window of 2048", model.ErrContextFull),
-		Detail: "2048 tokens is the context the model was trained for, which llama-server takes at most"}
-	got := explain(err, situation{}).String()
-	const want = "llamacpp: the reply filled the model's context window before it ended: 1101 tokens of prompt and 947 of reply, in a window of 2048 " +
-		"(2048 tokens is the context the model was trained for, which llama-server takes at most); lower --max-observation"
-	if got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
+	tests := []struct {
+		name string
+		err  *model.Error
+		want string
+	}{
+		{"a reply that filled the window",
+			&model.Error{Provider: "llamacpp", PromptTokens: 1101, ContextTokens: 2048,
+				Err:    fmt.Errorf("%w: 1101 tokens of prompt and 947 of reply, in a window of 2048", model.ErrContextFull),
+				Detail: "2048 tokens is the context the model was trained for, which llama-server takes at most"},
+			"llamacpp: the reply filled the model's context window before it ended: 1101 tokens of prompt and 947 of reply, in a window of 2048 " +
+				"(2048 tokens is the context the model was trained for, which llama-server takes at most); lower --max-observation"},
+		{"bytes that are no text",
+			&model.Error{Provider: "llamacpp", StatusCode: 500, Said: "HTTP 500 within the reply: Failed to parse input at pos 12",
+				Err: fmt.Errorf("HTTP 500: Failed to parse input at pos 12: %w", model.ErrNotUTF8), Detail: "the model wrote bytes that are no text",
+				Hint: "try a lower temperature, other sampling options or another model"},
+			"llamacpp: the model wrote bytes that are no text (HTTP 500 within the reply: Failed to parse input at pos 12); try a lower temperature, other sampling options or another model"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := explain(tt.err, situation{}).String(); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
 	}
 }
