@@ -242,17 +242,21 @@ func runEval(c *call, f *evalFlags) error {
 	if werr := report.WriteTable(stdout); werr != nil {
 		return werr
 	}
-	fmt.Fprint(stderr, limitNote)
 	wrong := 0
 	for _, o := range report.Outcomes {
 		if !o.Correct {
 			wrong++
 		}
 	}
-	switch {
-	case f.failures && wrong > 0:
+	if f.failures && wrong > 0 {
 		fmt.Fprintln(stdout)
 		report.WriteFailures(c.forTerminalWriter(stdout))
+	}
+	// Last, what can be done: the runs that reached the time limit are
+	// said after the failures that show them.
+	fmt.Fprint(stderr, limitNote)
+	switch {
+	case f.failures && wrong > 0:
 	case err != nil:
 	case wrong > 0 && c.terminal(stderr):
 		fmt.Fprintf(stderr, "react-agent: %d of %s wrong or failed; --failures shows what was written\n", wrong, plural(len(report.Outcomes), "run", "runs"))

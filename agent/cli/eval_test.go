@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -455,6 +456,15 @@ func TestEvalSaysTheTimeLimitRunsReached(t *testing.T) {
 	}
 	if want := "react-agent: 2 of 4 runs reached the time limit of 300ms, counted as failed; raise --timeout to allow more\n"; got.stderr != want {
 		t.Errorf("stderr is not\n%s\n%s", want, got)
+	}
+
+	// With --failures, on a terminal that shows stdout and stderr
+	// together, what can be done comes last, after the failures.
+	var both bytes.Buffer
+	in := args("eval", "--failures", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL+",ollama:n@"+answers.URL, questions)
+	testEnv(t, in, &both, &both).run(in.args)
+	if out := strings.TrimSpace(both.String()); !strings.HasSuffix(out, "raise --timeout to allow more") || !strings.Contains(out, "the run reached the time limit of 300ms") {
+		t.Errorf("the runs that reached the time limit are not said last, after the failures\n%s", out)
 	}
 }
 
