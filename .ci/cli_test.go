@@ -170,9 +170,9 @@ func TestExitStatus(t *testing.T) {
 		{"a forced answer is printed and exits 3", "calculator.json", nil, []string{"--max-iterations", "1"}, 3,
 			"17 * 23 + 4 = 395\n", "max_iterations"},
 		{"no answer at all exits 3", "endless_actions.json", []modeltest.Option{modeltest.Repeat()}, []string{"--max-iterations", "2"}, 3,
-			"", "did not give a final answer"},
+			"", "no final answer when asked"},
 		{"a model the server does not have exits 1", "calculator.json", []modeltest.Option{modeltest.Model("other")}, []string{"-m", "qwen2.5:7b"}, 1,
-			"", "not found"},
+			"", `the model "qwen2.5:7b" is not installed`},
 		{"a bad flag exits 2", "calculator.json", nil, []string{"--max-iterations", "zero"}, 2, "", `--max-iterations takes a whole number, like 10; got "zero"`},
 	}
 	for _, tt := range tests {

@@ -136,9 +136,15 @@ func TestReadmeCommands(t *testing.T) {
 			ollama := ollama(t, "calculator.json", modeltest.Repeat(), modeltest.Models("qwen2.5:7b", "llama3.1:8b"))
 			openai := modeltest.NewOpenAI(replies(t, "calculator.json"), modeltest.Repeat())
 			defer openai.Close()
+			// llama-server's port: a server of the one model it loaded.
+			llama := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat())
+			defer llama.Close()
 			text := localServers.ReplaceAllStringFunc(c.text, func(u string) string {
-				if strings.HasSuffix(u, ":11434") {
+				switch {
+				case strings.HasSuffix(u, ":11434"):
 					return ollama.URL
+				case strings.HasSuffix(u, ":8080"):
+					return llama.URL
 				}
 				return openai.URL
 			})

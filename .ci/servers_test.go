@@ -407,7 +407,7 @@ func TestEvalComparesBothRealServers(t *testing.T) {
 func TestAModelTheServerLacksIsNamed(t *testing.T) {
 	srv := ollamaServer.start(t)
 	got := run(t, invocation{args: []string{"--no-log", "--base-url", srv.URL, "-m", "nope", "What?"}})
-	if got.code != 1 || !strings.Contains(got.stderr, "nope") || !strings.Contains(got.stderr, "not found") {
+	if got.code != 1 || !strings.Contains(got.stderr, `the model "nope" is not installed`) {
 		t.Errorf("want exit 1 and the missing model named\n%s", got)
 	}
 }
@@ -415,7 +415,7 @@ func TestAModelTheServerLacksIsNamed(t *testing.T) {
 func TestOllamaRefusesNativeToolsWithATemplateWithoutThem(t *testing.T) {
 	srv := ollamaServer.start(t, realserver.NoTools(), spelled(finalText))
 	native := ollamaServer.ask(t, srv, "--protocol", "native", "What is 6 * 7?")
-	if native.code != 1 || !strings.Contains(native.stderr, "does not support tools") {
+	if native.code != 1 || !strings.Contains(native.stderr, "does not support tool calling") {
 		t.Errorf("want the server's refusal\n%s", native)
 	}
 	auto := ollamaServer.ask(t, srv, "--protocol", "auto", "What is 6 * 7?")

@@ -117,6 +117,8 @@ type runState struct {
 	tr     transcript
 	native bool // the run speaks the native protocol
 	turn   int  // the conversation's question number, or 0
+	// question is the question of the run.
+	question string
 	// history is the conversation's earlier turns.
 	history []Turn
 
@@ -202,6 +204,11 @@ func (r *runState) loop(ctx context.Context, history []Turn, question string) (*
 		r.tr = t
 	}
 
+	r.question = question
+	if err := r.questionTooLong(ctx, question, nil); err != nil {
+		res.StopReason = event.StopError
+		return res, err
+	}
 	runCtx := ctx
 	if a.opts.timeout > 0 {
 		// The loop stops early enough to leave the forced answer its
@@ -319,6 +326,19 @@ func (r *runState) ask(ctx context.Context, iter int, forced bool) (*Reply, erro
 	r.warnRefused(iter)
 	if err != nil && (r.fallBack(ctx, iter, err) || r.refit(iter, mr.attempts+1, err)) {
 		return r.ask(ctx, iter, forced)
+	}
+	var me *model.Error
+	if err != nil && !errors.Is(err, model.ErrContextFull) && errors.As(err, &me) && errors.Is(me, model.ErrContextOverflow) &&
+		me.StatusCode != 0 && me.PromptTokens > 0 && r.sent > 0 {
+		// The server counted the prompt it refused: the question's
+		// share of it may be more than the window alone.
+		r.bytesPerToken = float64(r.sent) / float64(me.PromptTokens)
+		if me.ContextTokens > 0 {
+			r.window = me.ContextTokens
+		}
+		if qerr := r.questionTooLong(ctx, r.question, err); qerr != nil {
+			err = qerr
+		}
 	}
 	r.iter = iter
 	r.res.Usage.Add(mr.usage)
@@ -813,24 +833,20 @@ func (r *runState) stepsLeft(iter int) string {
 func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (*Result, error) {
 	a, res := r.a, r.res
 	res.StopReason = reason
-	what := map[event.StopReason]string{
-		event.StopMaxIterations: "stopped after " + plural(a.opts.maxIterations, "iteration", "iterations"),
-		event.StopTimeout:       fmt.Sprintf("timed out after %s", a.opts.timeout),
-		event.StopCancelled:     "cancelled",
-		event.StopRepeatedCall:  "stopped: the model made the same call a third time",
-	}[reason]
 	if reason == event.StopCancelled {
-		return res, fmt.Errorf("agent: %s: %w", what, context.Cause(ctx))
+		return res, fmt.Errorf("agent: cancelled: %w", context.Cause(ctx))
 	}
+	limit := &LimitError{Reason: reason, MaxIterations: a.opts.maxIterations, Timeout: a.opts.timeout}
 	fctx := runCtx
 	if reason == event.StopTimeout {
 		if a.opts.reserve() <= 0 {
-			return res, fmt.Errorf("agent: %s: %w", what, ErrNoAnswer)
+			return res, limit
 		}
 		var cancel context.CancelFunc
 		fctx, cancel = context.WithDeadline(context.WithoutCancel(ctx), r.start.Add(a.opts.timeout))
 		defer cancel()
 	}
+	limit.Asked = true
 	r.tr.addFinalRequest()
 	iter := res.Iterations + 1
 	reply, err := r.ask(fctx, iter, true)
@@ -839,14 +855,16 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 			res.StopReason = event.StopCancelled
 			return res, fmt.Errorf("agent: cancelled: %w", context.Cause(ctx))
 		}
-		return res, fmt.Errorf("agent: %s, and asking for a final answer failed (%w): %w", what, ErrNoAnswer, err)
+		limit.Err = err
+		return res, limit
 	}
 	if err := a.opts.hooks.AfterParse(fctx, reply); err != nil {
 		res.StopReason = event.StopError
 		return res, err
 	}
 	if errors.Is(reply.Err, parser.ErrTruncated) {
-		return res, fmt.Errorf("agent: %s, and the answer asked for was cut off at the token limit: %w (%w)", what, ErrNoAnswer, ErrTokenLimit)
+		limit.Err = ErrTokenLimit
+		return res, limit
 	}
 	answer := reply.Step.FinalAnswer
 	if reply.Err != nil || reply.Step.Kind != parser.KindFinal {
@@ -854,7 +872,7 @@ func (r *runState) force(ctx, runCtx context.Context, reason event.StopReason) (
 		// is the best answer there is, unless it is another tool call.
 		_, visible := parser.SplitReasoning(reply.Text)
 		if reply.Err == nil || strings.Contains(strings.ToLower(visible), "action") {
-			return res, fmt.Errorf("agent: %s: the model did not give a final answer when asked: %w", what, ErrNoAnswer)
+			return res, limit
 		}
 		answer = strings.TrimSpace(visible)
 	}

@@ -62,6 +62,10 @@ func TestACutForcedAnswerIsNoAnswer(t *testing.T) {
 	if !errors.Is(err, ErrNoAnswer) || res.Answer != "" || !strings.Contains(err.Error(), "cut off") {
 		t.Fatalf("answer %q, error %v; want no answer, as the one asked for was cut", res.Answer, err)
 	}
+	var le *LimitError
+	if !errors.As(err, &le) || !le.Asked || le.Err != ErrTokenLimit || !errors.Is(err, ErrTokenLimit) {
+		t.Errorf("want a LimitError whose Err is ErrTokenLimit: %#v", le)
+	}
 }
 
 // TestAReplyThatCopiesTheLastStepIsReadAfterTheCopy: a model that copies

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -17,6 +18,43 @@ import (
 )
 
 const httpRequestName = "http_request"
+
+// BlockedError is a request to an address the run does not reach:
+// loopback, private and other non-public addresses, unless allowed
+// (Options.AllowPrivateNetwork). It matches ErrBlockedAddress. Its message
+// is written for the model; its fields let a command line word it for
+// people.
+type BlockedError struct {
+	// Tool is the tool's name, Method and URL the request's (the URL
+	// without its password).
+	Tool, Method, URL string
+	// Host is the address refused: the IP the host name resolved to, or
+	// the host.
+	Host string
+	// Err is the dialer's error.
+	Err error
+}
+
+func (e *BlockedError) Error() string {
+	return fmt.Sprintf("%s: %s %s: %v (%v); loopback, private and other non-public addresses are refused in this run",
+		e.Tool, e.Method, e.URL, ErrBlockedAddress, e.Err)
+}
+
+// Unwrap returns ErrBlockedAddress and the dialer's error.
+func (e *BlockedError) Unwrap() []error { return []error{ErrBlockedAddress, e.Err} }
+
+// blockedHost returns the address of a request to u that the dialer
+// refused with err: the IP it dialed, or u's host.
+func blockedHost(u *url.URL, err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Addr != nil {
+		if host, _, serr := net.SplitHostPort(op.Addr.String()); serr == nil {
+			return host
+		}
+		return op.Addr.String()
+	}
+	return u.Hostname()
+}
 
 // ErrBlockedAddress is matched (with errors.Is) by the error http_request
 // returns when it refuses to dial a non-public address.
@@ -94,8 +132,7 @@ func (h *httpRequest) Call(ctx context.Context, args map[string]any) (string, er
 	resp, err := h.client.Do(req)
 	if err != nil {
 		if IsBlockedAddress(err) {
-			return "", fmt.Errorf("http_request: %s %s: %w (%v); loopback, private and other non-public addresses are refused in this run",
-				req.Method, req.URL.Redacted(), ErrBlockedAddress, unwrapURLError(err))
+			return "", &BlockedError{Tool: httpRequestName, Method: req.Method, URL: req.URL.Redacted(), Host: blockedHost(req.URL, err), Err: unwrapURLError(err)}
 		}
 		if err := unreachable(httpRequestName, "", req.URL, unwrapURLError(err)); errors.Is(err, ErrUnreachable) {
 			return "", err

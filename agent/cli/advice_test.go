@@ -133,16 +133,19 @@ func TestTheWindowIsAdvisedOneWay(t *testing.T) {
 	t.Parallel()
 	s := modeltest.NewOllama([]string{"Final Answer: 42"}, modeltest.Repeat(), modeltest.ContextSize(32768))
 	defer s.Close()
-	question := "Sum these: " + strings.Repeat("1 + ", 5000) + "1"
+	question := "Sum these: " + strings.Repeat("1 + ", 3000) + "1" // the prompt cannot fit; the question alone could
 	got := args("--no-log", "--base-url", s.URL, "-m", "m", "--num-ctx", "2048", question).run(t)
-	const advice = "raise --num-ctx (if the model takes it), or lower --max-observation"
+	// The first call's prompt holds no observation to shorten: no
+	// --max-observation; and the run went on with the compact prompt
+	// already: no --prompt compact.
+	const advice = "raise --num-ctx (if the model takes it)"
 	if got.code != 1 || !strings.Contains(got.stderr, "warning: the prompt is about") || !strings.Contains(got.stderr, "error: ") {
 		t.Fatalf("want a warning that the prompt passes the window, and the error that ends the run\n%s", got)
 	}
 	if n := strings.Count(got.stderr, advice); n != 2 {
 		t.Errorf("the advice %q is said %d times, want once in the warning and once in the error\n%s", advice, n, got)
 	}
-	for _, other := range []string{"ask for a larger context window", "or for less", "raise --num-ctx or"} {
+	for _, other := range []string{"ask for a larger context window", "or for less", "raise --num-ctx or", "--max-observation", "pass --prompt compact", "context window: the prompt"} {
 		if strings.Contains(got.stderr, other) {
 			t.Errorf("the window is advised another way too: %q\n%s", other, got)
 		}

@@ -66,8 +66,8 @@ func TestCommandLine(t *testing.T) {
 			1, "=", "cannot reach Ollama at http://127.0.0.1:9"},
 		{"ask says that nothing answered where a server was to be found, and how to start one",
 			invocation{args: []string{"ask", "-q", "--base-url", "http://127.0.0.1:9", "hi"}}, 1, "=",
-			"react-agent: nothing answered at http://127.0.0.1:9 (connection refused): start a model server there, such as Ollama (OLLAMA_HOST=127.0.0.1:9 ollama serve), " +
-				"llama.cpp (llama-server -m MODEL.gguf --port 9) or vLLM (vllm serve MODEL --port 9); or check --base-url, or pass --provider to say which server it is\n"},
+			"react-agent: nothing answered at http://127.0.0.1:9 (connection refused); start a model server there, such as Ollama (OLLAMA_HOST=127.0.0.1:9 ollama serve), " +
+				"llama.cpp (llama-server -m MODEL.gguf --port 9) or vLLM (vllm serve MODEL --port 9), or check --base-url\n"},
 		{"the trace shows an unreachable server once", invocation{args: []string{"ask", "--provider", "ollama", "--base-url", "http://127.0.0.1:9", "hi"}},
 			1, "=", "cannot reach Ollama"},
 		{"ask explains a missing key", invocation{args: []string{"ask", "--provider", "openai", "hi"}}, 1, "=", "set OPENAI_API_KEY or pass --api-key"},
@@ -148,9 +148,9 @@ func TestExitStatus(t *testing.T) {
 		{"a forced answer is printed and exits 3", "calculator.json", nil, []string{"--max-iterations", "1"}, 3,
 			"17 * 23 + 4 = 395\n", "max_iterations"},
 		{"no answer at all exits 3", "endless_actions.json", []modeltest.Option{modeltest.Repeat()}, []string{"--max-iterations", "2"}, 3,
-			"", "did not give a final answer"},
+			"", "no final answer when asked"},
 		{"a model the server does not have exits 1", "calculator.json", []modeltest.Option{modeltest.Model("other")}, []string{"-m", "qwen2.5:7b"}, 1,
-			"", "not found"},
+			"", `the model "qwen2.5:7b" is not installed`},
 		{"a bad flag exits 2", "calculator.json", nil, []string{"--max-iterations", "zero"}, 2, "", `--max-iterations takes a whole number, like 10; got "zero"`},
 	}
 	for _, tt := range tests {
@@ -266,7 +266,7 @@ func TestAModelThatNeverFollowsTheFormat(t *testing.T) {
 	t.Parallel()
 	s := ollama(t, "no_format.json", modeltest.Repeat())
 	got := run(t, invocation{args: []string{"ask", "--base-url", s.URL, "What is 17 * 23 + 4?"}})
-	if got.code != 3 || !strings.Contains(got.stderr, "does not follow the reply format: try another model") {
+	if got.code != 3 || !strings.Contains(got.stderr, "the model replied in a form the agent cannot read 3 times in a row; try another model") {
 		t.Fatalf("want exit 3 and advice\n%s", got)
 	}
 	if n := strings.Count(got.stderr, "] parse error: no action or final answer\n"); n != 3 || strings.Contains(got.stderr, "Your reply") {
@@ -314,7 +314,7 @@ func TestPipeKeepsTheAnswerAsIs(t *testing.T) {
 func TestARunStoppedAtItsLimitCountsEveryCall(t *testing.T) {
 	t.Parallel()
 	got := run(t, invocation{args: append(append([]string{"--max-iterations", "1", "-u"}, demo...), "What is 17 * 23 + 4?")})
-	for _, want := range []string{"\n[2] error: agent: stopped after 1 iteration: ", ", 2 model calls, "} {
+	for _, want := range []string{"\n[2] error: the model gave no final answer when asked for one after 1 iteration; raise --max-iterations", ", 2 model calls, "} {
 		if got.code != exitNoAnswer || !strings.Contains(got.stderr, want) {
 			t.Errorf("want exit %d and %q\n%s", exitNoAnswer, want, got)
 		}

@@ -229,7 +229,7 @@ func (s *session) runSlash(chat **agent.Chat, name, arg string) (quit bool) {
 	case err != nil && isUsage(err):
 		fmt.Fprintf(stderr, "/%s %s\n", name, s.forTerminal(stderr, err.Error()))
 	case err != nil:
-		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(adviseStop(err, "", true)))
+		fmt.Fprintf(stderr, "react-agent: %s\n", escape.Visible(explain(err, situation{chat: true}).String()))
 	}
 	return quit
 }
@@ -416,7 +416,7 @@ func (s *session) switchAgent(ctx context.Context, chat **agent.Chat) error {
 // that none was named.
 func (s *session) describeModel(ctx context.Context) string {
 	named := s.flags.model.Model
-	r, err := model.Resolve(s.flags.model, s.getenv)
+	r, err := model.Resolve(s.withEnv(s.flags.model))
 	switch {
 	case err != nil && named == "":
 		return "the default model"

@@ -68,6 +68,8 @@ type invocation struct {
 	width    int
 	// signals, when set, stands for the process's Ctrl-C.
 	signals *fakeSignals
+	// now, when set, is the clock.
+	now func() time.Time
 }
 
 // outcome is what a run produced.
@@ -92,6 +94,10 @@ func testEnv(t *testing.T, in invocation, stdout, stderr io.Writer) *env {
 	sigs := in.signals
 	if sigs == nil {
 		sigs = &fakeSignals{}
+	}
+	now := in.now
+	if now == nil {
+		now = time.Now
 	}
 	return &env{
 		stdin:  strings.NewReader(in.stdin),
@@ -120,7 +126,7 @@ func testEnv(t *testing.T, in invocation, stdout, stderr io.Writer) *env {
 			}
 			return filepath.Join(dir, ".local", "share", "react-agent", "logs.db"), nil
 		},
-		now: time.Now,
+		now: now,
 	}
 }
 

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/react-agent/react-agent/agent"
 	evalpkg "github.com/react-agent/react-agent/agent/eval"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/model/cassette"
 	"github.com/react-agent/react-agent/agent/telemetry"
 	"github.com/react-agent/react-agent/agent/trace"
 	"github.com/react-agent/react-agent/prompt"
@@ -28,6 +31,7 @@ import (
 type evalFlags struct {
 	*toolFlags
 	models        []string
+	baseURL       string
 	protocols     string
 	jobs          int
 	timeout       time.Duration
@@ -49,6 +53,7 @@ func addEvalFlags(fs *pflag.FlagSet) *evalFlags {
 	f := &evalFlags{}
 	ollama, _ := model.Lookup("ollama")
 	fs.StringSliceVar(&f.models, "models", []string{"ollama:" + ollama.DefaultModel}, "models to compare, comma-separated, each provider:model@base-url (the provider and the URL may be left out: ollama on its usual address, or the server at the URL as it answers)")
+	fs.StringVar(&f.baseURL, "base-url", "", "the server of every model in --models given without a URL, as if written model@URL; without --models, the model that server serves")
 	fs.Var(someOf(&f.protocols, string(agent.ProtocolText), "protocol", evalpkg.Text, evalpkg.Constrained, evalpkg.Native), "protocol", `protocols to compare, comma-separated: "text", "constrained" (text, bound to the tools by the server), "native", as in "text,constrained,native"`)
 	fs.IntVarP(&f.jobs, "jobs", "j", 1, "runs at once (models on different servers share the load)")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time limit of each question")
@@ -81,6 +86,8 @@ func evalCommand() *command {
       --protocol text,native testdata/eval/arithmetic.jsonl
   react-agent eval -j 4 \
       --models openai:qwen2.5-7b-instruct@http://127.0.0.1:1234/v1 set.jsonl
+  react-agent eval --base-url http://127.0.0.1:8080 set.jsonl
+      (the model the server there serves)
   react-agent eval --replay testdata/eval/replay \
       --models ollama:neat,ollama:sloppy --protocol text,native \
       testdata/eval/arithmetic.jsonl
@@ -106,6 +113,16 @@ func runEval(c *call, f *evalFlags) error {
 	if err := contradicting(c.fs, "record", "replay"); err != nil {
 		return err
 	}
+	var replayed *replaySettings
+	if f.replay != "" {
+		var err error
+		if replayed, err = adoptRecording(c.fs, f.replay); err != nil {
+			return err
+		}
+	}
+	if f.maxIterations < 1 {
+		return usagef("%s must be at least 1, got %d", asGiven(c.fs, "max-iterations"), f.maxIterations)
+	}
 	tmpl, err := promptTemplate(f.prompt, "", "")
 	if err != nil {
 		return err
@@ -114,7 +131,11 @@ func runEval(c *call, f *evalFlags) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	targets, err := evalpkg.ParseTargets(f.models, strings.Split(f.protocols, ","))
+	given, err := f.atBaseURL(c)
+	if err != nil {
+		return err
+	}
+	targets, err := evalpkg.ParseTargets(given, strings.Split(f.protocols, ","))
 	if err != nil {
 		return usagef("%v (see --help)", err)
 	}
@@ -155,8 +176,17 @@ func runEval(c *call, f *evalFlags) error {
 		return err
 	}
 	defer c.stopTraces(traces)
+	if f.record != "" {
+		if err := writeRecording(f.record, f.recordedNow(base)); err != nil {
+			return err
+		}
+	}
+	if note := replayed.note(); note != "" {
+		fmt.Fprintf(stderr, "react-agent: %s\n", c.forTerminal(stderr, note))
+	}
 	ctx := c.ctx
-	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr))
+	progress := trace.NewProgress(stderr, c.terminal(stderr) && c.getenv("TERM") != "dumb", c.width(stderr), c.now)
+	failedSoFar := 0
 	failed := &runFailures{}
 	models := &sharedModels{}
 	defer models.close()
@@ -165,24 +195,46 @@ func runEval(c *call, f *evalFlags) error {
 		Progress: func(done, total int, last evalpkg.Outcome) {
 			mark := "right"
 			switch {
+			case last.TimedOut:
+				mark = "timed out"
 			case last.Err != "":
 				mark = "failed"
 			case !last.Correct:
 				mark = "wrong"
 			}
-			progress.Update(done, total, fmt.Sprintf("%s %s %s: %s", last.Target.Model, last.Target.Protocol, last.Question.ID, mark))
+			if last.Err != "" {
+				failedSoFar++
+			}
+			progress.Update(done, total, failedSoFar, last.Target.Model, fmt.Sprintf("%s %s: %s", last.Target.Protocol, last.Question.ID, mark))
 		}})
 	progress.Done()
 	if err != nil && ctx.Err() != nil {
 		err = errInterrupted
 	}
 	if err == nil {
-		err = failed.err(report)
+		err = failed.err(report, replayed)
+	}
+	timedOut := 0
+	for _, o := range report.Outcomes {
+		if o.TimedOut {
+			timedOut++
+		}
+	}
+	if err == nil && timedOut > 0 && timedOut == len(report.Outcomes) {
+		err = &allTimedOut{runs: timedOut, limit: f.timeout}
+	}
+	// After the table, or the JSON: what the person can do about runs
+	// that reached the time limit, unless the error says it.
+	var limitNote string
+	if timedOut > 0 && !errors.As(err, new(*allTimedOut)) {
+		limitNote = fmt.Sprintf("react-agent: %d of %s reached the time limit of %s, counted as failed; raise --timeout to allow more\n",
+			timedOut, plural(len(report.Outcomes), "run", "runs"), f.timeout)
 	}
 	if f.json {
 		if werr := report.WriteJSON(c.jsonOut(stdout)); werr != nil {
 			return werr
 		}
+		fmt.Fprint(stderr, limitNote)
 		return err
 	}
 	report.HideTime = f.replay != "" // a replay's numbers are the recording's, its times are not
@@ -196,15 +248,81 @@ func runEval(c *call, f *evalFlags) error {
 			wrong++
 		}
 	}
-	switch {
-	case f.failures && wrong > 0:
+	if f.failures && wrong > 0 {
 		fmt.Fprintln(stdout)
 		report.WriteFailures(c.forTerminalWriter(stdout))
+	}
+	// Last, what can be done: the runs that reached the time limit are
+	// said after the failures that show them.
+	fmt.Fprint(stderr, limitNote)
+	switch {
+	case f.failures && wrong > 0:
 	case err != nil:
 	case wrong > 0 && c.terminal(stderr):
 		fmt.Fprintf(stderr, "react-agent: %d of %s wrong or failed; --failures shows what was written\n", wrong, plural(len(report.Outcomes), "run", "runs"))
 	}
 	return err
+}
+
+// atBaseURL returns the models to evaluate, each given without a URL
+// given --base-url's: provider:model@URL. Without --models from any
+// source, it is the model the server at --base-url serves, found as ask
+// finds it: the server is asked which it is (when it is not a replay)
+// and which models it serves, and one is taken; several are named, for
+// the person to choose with --models.
+func (f *evalFlags) atBaseURL(c *call) ([]string, error) {
+	if f.baseURL == "" {
+		return f.models, nil
+	}
+	if shown := escape.Visible(f.baseURL); shown != f.baseURL {
+		return nil, usagef("--base-url: %s holds characters that do not show as written; give the server's URL in plain text", shown)
+	}
+	if u, err := url.Parse(f.baseURL); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, usagef("--base-url takes a server's address, like http://127.0.0.1:8080; got %q", hideURLSecrets(f.baseURL))
+	}
+	if c.fs.Changed("models") || f.replay != "" {
+		var out []string
+		for _, m := range f.models {
+			if _, _, at, _ := evalpkg.ParseModel(m, model.Names()); at == "" && strings.TrimSpace(m) != "" {
+				m = strings.TrimSpace(m) + "@" + f.baseURL
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	cfg := c.withEnv(model.Config{BaseURL: f.baseURL, APIKey: f.apiKey})
+	found, err := model.Identify(c.ctx, cfg)
+	switch {
+	case errors.Is(err, model.ErrUnknownServer), errors.Is(err, model.ErrNoServer), errors.Is(err, model.ErrRedirected):
+		return nil, interrupted(c.ctx, err)
+	case err == nil:
+		cfg = found
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+	defer cancel()
+	names, err := model.List(ctx, cfg)
+	if err != nil {
+		return nil, interrupted(c.ctx, err)
+	}
+	var typable []string
+	for _, n := range names {
+		if checkModelName(n) == nil {
+			typable = append(typable, n)
+		}
+	}
+	where := hideURLSecrets(f.baseURL)
+	switch len(typable) {
+	case 0:
+		return nil, usagef("the server at %s serves no model; name the models to compare with --models", where)
+	case 1:
+		return []string{typable[0] + "@" + f.baseURL}, nil
+	}
+	shown := typable
+	if len(shown) > 10 {
+		shown = append(shown[:10:10], "…")
+	}
+	return nil, usagef("the server at %s serves %d models (%s); name those to compare with --models, as in --models %s,%s",
+		where, len(typable), strings.Join(shown, ", "), typable[0], typable[1])
 }
 
 // runFailures keeps the errors of the runs that failed to run, as
@@ -245,12 +363,12 @@ func failedToRun(err error) bool {
 
 // err returns an error that counts the runs of report that failed to run
 // and gives the first one's cause, or nil when every run ran.
-func (r *runFailures) err(report *evalpkg.Report) error {
+func (r *runFailures) err(report *evalpkg.Report, replayed *replaySettings) error {
 	var first error
 	var where string
 	n := 0
 	for _, o := range report.Outcomes {
-		if e, ok := r.errs[o.Target.String()+"\x00"+o.Question.ID]; ok {
+		if e, ok := r.errs[o.Target.String()+"\x00"+o.Question.ID]; ok && !o.TimedOut {
 			if n++; first == nil {
 				first, where = e, fmt.Sprintf("%s with %s, question %s", o.Target.Model, o.Target.Protocol, o.Question.ID)
 			}
@@ -259,7 +377,26 @@ func (r *runFailures) err(report *evalpkg.Report) error {
 	if first == nil {
 		return nil
 	}
-	return &evalFailure{n: n, total: len(report.Outcomes), where: where, err: first}
+	e := &evalFailure{n: n, total: len(report.Outcomes), where: where, err: first}
+	if errors.Is(first, model.ErrDiverged) {
+		e.also = replayed.diverged()
+	}
+	return e
+}
+
+// allTimedOut is an evaluation none of whose runs finished: each reached
+// the time limit.
+type allTimedOut struct {
+	runs  int
+	limit time.Duration
+}
+
+func (e *allTimedOut) Error() string {
+	all := "all " + strconv.Itoa(e.runs)
+	if e.runs == 1 {
+		all = "the one run"
+	}
+	return fmt.Sprintf("no run finished: %s reached the time limit of %s; raise --timeout to allow more", all, e.limit)
 }
 
 // evalFailure is an evaluation some of whose runs failed to run.
@@ -267,6 +404,7 @@ type evalFailure struct {
 	n, total int
 	where    string
 	err      error
+	also     string // what else to say: what may have made a replay diverge
 }
 
 func (e *evalFailure) Error() string {
@@ -274,22 +412,35 @@ func (e *evalFailure) Error() string {
 	if e.total == 1 {
 		runs = "run"
 	}
-	return fmt.Sprintf("%d of %d %s failed to run; the first, %s: %s", e.n, e.total, runs, e.where, evalAdvice(e.err))
+	x := evalAdvice(e.err)
+	msg := fmt.Sprintf("%d of %d %s failed to run, the first (%s) because %s", e.n, e.total, runs, e.where, explanation{x.what, x.do})
+	if e.also != "" {
+		msg += "\n" + e.also
+	}
+	return msg
 }
 
-// evalAdvice is advise for eval, whose models and their servers are
-// given with --models rather than --model and --base-url.
-func evalAdvice(err error) string {
+// evalAdvice explains err for eval, whose models and their servers are
+// given with --models (or --base-url) rather than --model, and whose
+// cassettes are a folder's.
+func evalAdvice(err error) explanation {
 	var me *model.Error
-	if errors.Is(err, model.ErrNoServer) && errors.As(err, &me) {
-		return nothingAnswered(me) + "; or check the model's address in --models, or give its provider there, as in openai:MODEL@URL"
+	var diverged *cassette.DivergedError
+	const inModels = "check the model and its server's address in --models (or --base-url), as in "
+	ollama, _ := model.Lookup("ollama")
+	switch x := explain(err, situation{}); {
+	case errors.As(err, &diverged):
+		x.do = "record the evaluation again with --record DIR against the models"
+		return x
+	case errors.Is(err, model.ErrNoServer) && errors.As(err, &me):
+		what, do := nothingAnswered(me)
+		return explanation{what, or(do, "check the model's address in --models (or --base-url), or give its provider there, as in openai:MODEL@URL")}
+	case errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel):
+		x.do = or(me.Hint, inModels+"ollama:"+ollama.DefaultModel+"@"+ollama.Address)
+		return x
+	default:
+		return x
 	}
-	if errors.As(err, &me) && (me.Fix == model.SettingBaseURL || me.Fix == model.SettingModel) {
-		msg, _ := modelAdvice(me, tidy("", err.Error()), false)
-		ollama, _ := model.Lookup("ollama")
-		return msg + "; check the model and its server's address in --models, as in ollama:" + ollama.DefaultModel + "@" + ollama.Address
-	}
-	return advise(err)
 }
 
 // runner returns how eval runs one question against one target: the
@@ -331,6 +482,12 @@ func (f *evalFlags) runner(e *env, base *tools.Registry, tmpl *prompt.Template, 
 		opts := append([]agent.Option{agent.WithMaxIterations(f.maxIterations), agent.WithProtocol(protocol), agent.WithConstrain(constrain),
 			agent.WithTemplate(tmpl), agent.WithHooks(agent.Confirmation(reg, tools.NewTerminalConfirmer(nil, io.Discard, f.yes)))},
 			spanOptions(traces)...)
+		if f.timeout > 0 {
+			// The limit is the question's, which the run's error names; a
+			// run that reaches it has failed, and is not asked for an
+			// answer.
+			opts = append(opts, agent.WithTimeout(f.timeout), agent.WithGracePeriod(0))
+		}
 		a := agent.New(m, reg, opts...)
 		res, err := a.Run(ctx, q.Question)
 		out := evalpkg.Result{Answer: res.Answer, Steps: len(res.Steps), ParseErrors: res.ParseErrors, Recovered: res.Recovered,

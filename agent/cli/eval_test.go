@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -120,6 +123,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"an unknown protocol", []string{"eval", "--protocol", "smoke", root + "/testdata/eval/arithmetic.jsonl"}, `--protocol: unknown protocol "smoke"; the protocols are text, constrained and native`},
 		{"record and replay", []string{"eval", "--record", "a", "--replay", "b", root + "/testdata/eval/arithmetic.jsonl"}, "contradict"},
 		{"a set that is not one", []string{"eval", root + "/README.md"}, "README.md:3: not a question"},
+		{"no iteration", []string{"eval", "--max-iterations", "0", root + "/testdata/eval/arithmetic.jsonl"}, "--max-iterations must be at least 1, got 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,7 +156,7 @@ func TestEvalGivesEachRunItsCassette(t *testing.T) {
 	if live.code != 0 || !strings.Contains(live.stdout, "3/3") {
 		t.Fatalf("the live evaluation: want 3/3\n%s", live)
 	}
-	if files, _ := os.ReadDir(cassettes); len(files) != 3 {
+	if files, _ := filepath.Glob(filepath.Join(cassettes, "*.jsonl")); len(files) != 3 {
 		t.Errorf("%d cassettes for 3 runs", len(files))
 	}
 	replay := run(t, invocation{args: []string{"eval", "--replay", cassettes, "--models", "ollama:m", set}})
@@ -241,7 +245,7 @@ func TestConstrainUsage(t *testing.T) {
 		{"a word that is no mode", []string{"--constrain", "always", "What?"}, `--constrain: unknown mode "always"; the modes are auto, on and off`},
 		{"on with the native protocol", []string{"--constrain", "on", "--protocol", "native", "What?"}, "pass --protocol text"},
 		{"on with a server that cannot", []string{"--constrain", "on", "--provider", "openai", "--base-url", plain.URL, "-m", "m", "What?"},
-			"steps are bound by --provider llamacpp"},
+			"use a server that binds steps: llama-server (--provider llamacpp)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -262,7 +266,7 @@ func TestEvalFailsWhenRunsCannotRun(t *testing.T) {
 	if got.code != exitFailure || !strings.Contains(got.stdout, "0/6") {
 		t.Fatalf("want the table and exit 1\n%s", got)
 	}
-	if !strings.Contains(got.stderr, "6 of 6 runs failed to run; the first, ollama:m@http://127.0.0.1:9 with text, question sum: ") ||
+	if !strings.Contains(got.stderr, "6 of 6 runs failed to run, the first (ollama:m@http://127.0.0.1:9 with text, question sum) because ") ||
 		!strings.Contains(got.stderr, "cannot reach Ollama at http://127.0.0.1:9") {
 		t.Errorf("the cause is not said\n%s", got)
 	}
@@ -350,7 +354,7 @@ func TestEvalTakesModelsInPlainTextOnly(t *testing.T) {
 func TestEvalSaysWhereNothingAnswered(t *testing.T) {
 	t.Parallel()
 	got := args("eval", "--models", "m@http://127.0.0.1:9", root+"/testdata/eval/arithmetic.jsonl").run(t)
-	if got.code != exitFailure || !strings.Contains(got.stderr, "nothing answered at http://127.0.0.1:9 (connection refused): start a model server there") ||
+	if got.code != exitFailure || !strings.Contains(got.stderr, "because nothing answered at http://127.0.0.1:9 (connection refused); start a model server there") ||
 		strings.Contains(got.stderr, "Ollama at") {
 		t.Errorf("want it said that nothing answered, and how to start a server\n%s", got)
 	}
@@ -397,5 +401,254 @@ func TestEvalKeepsAConnectionForEachRunAtOnce(t *testing.T) {
 	t.Logf("%d calls on %d connections", s.Calls(), s.Connections())
 	if got.code != 0 || s.Calls() != 64 || s.Connections() > 10 {
 		t.Errorf("%d calls on %d connections; want 64 on no more than the runs at once, and a few\n%s", s.Calls(), s.Connections(), got)
+	}
+}
+
+// TestEvalSaysTheTimeLimitRunsReached evaluates a model whose server
+// never answers, with --timeout 300ms: each run's error names the limit
+// reached, not "after 0s", and so does its JSON, which marks it as timed
+// out; the table counts the runs as failed, and eval exits 1, since no run
+// could finish. Beside a model that answers, the runs that reached the
+// limit are counted after the table, with the flag that moves it, and
+// eval exits 0.
+func TestEvalSaysTheTimeLimitRunsReached(t *testing.T) {
+	t.Parallel()
+	hung := modeltest.NewOllama([]string{"Final Answer: 4"}, modeltest.Hang())
+	defer hung.Close()
+	questions := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"id": "four", "question": "What is 2+2?", "number": 4}`+"\n"+
+		`{"id": "six", "question": "What is 3+3?", "number": 6}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := args("eval", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL, questions).run(t)
+	if got.code != exitFailure || !strings.Contains(got.stdout, "0/2") {
+		t.Fatalf("want the table and exit 1, no run having finished\n%s", got)
+	}
+	if want := "failed  tokens in/out  time\n"; !strings.Contains(got.stdout, want) || !regexp.MustCompile(`text +0/2 0% .* 2 +0 / 0`).MatchString(got.stdout) {
+		t.Errorf("want both runs counted as failed\n%s", got)
+	}
+	if want := "react-agent: no run finished: all 2 reached the time limit of 300ms; raise --timeout to allow more\n"; got.stderr != want {
+		t.Errorf("stderr is not\n%s\n%s", want, got)
+	}
+	got = args("eval", "--json", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL, questions).run(t)
+	if got.code != exitFailure {
+		t.Errorf("--json: want exit 1\n%s", got)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(got.stdout), "\n") {
+		var o struct {
+			TimedOut bool   `json:"timed_out"`
+			Error    string `json:"error"`
+			Why      string `json:"why"`
+		}
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
+			t.Fatal(err)
+		}
+		if !o.TimedOut || !strings.Contains(o.Error, "timed out after 300ms") || o.Why != "the run reached the time limit of 300ms" {
+			t.Errorf("want the run marked as timed out, naming its limit: %s", line)
+		}
+	}
+
+	answers := modeltest.NewOllama([]string{"Final Answer: 4", "Final Answer: 6"}, modeltest.Repeat())
+	defer answers.Close()
+	got = args("eval", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL+",ollama:n@"+answers.URL, questions).run(t)
+	if got.code != 0 || !strings.Contains(got.stdout, "2/2") {
+		t.Fatalf("want exit 0, runs of the second model having finished\n%s", got)
+	}
+	if want := "react-agent: 2 of 4 runs reached the time limit of 300ms, counted as failed; raise --timeout to allow more\n"; got.stderr != want {
+		t.Errorf("stderr is not\n%s\n%s", want, got)
+	}
+
+	// With --failures, on a terminal that shows stdout and stderr
+	// together, what can be done comes last, after the failures.
+	var both bytes.Buffer
+	in := args("eval", "--failures", "--timeout", "300ms", "--models", "ollama:m@"+hung.URL+",ollama:n@"+answers.URL, questions)
+	testEnv(t, in, &both, &both).run(in.args)
+	if out := strings.TrimSpace(both.String()); !strings.HasSuffix(out, "raise --timeout to allow more") || !strings.Contains(out, "the run reached the time limit of 300ms") {
+		t.Errorf("the runs that reached the time limit are not said last, after the failures\n%s", out)
+	}
+}
+
+// TestEvalOffATerminalSaysHowFarItCame evaluates with stderr in a file
+// or a pipe, on a clock that moves 2 seconds each time it is read: a
+// plain line of the count comes now and then, and one at the end, with
+// no bar and no escape sequence. On the real clock, an evaluation done in
+// less time than a line would wait writes none, and on a terminal the bar
+// is drawn and erased.
+func TestEvalOffATerminalSaysHowFarItCame(t *testing.T) {
+	t.Parallel()
+	replayed := []string{"eval", "--replay", root + "/testdata/eval/replay", "--models", "ollama:neat,ollama:sloppy",
+		"--protocol", "text,native", root + "/testdata/eval/arithmetic.jsonl"}
+	var mu sync.Mutex
+	clock := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	slow := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(2 * time.Second)
+		return clock
+	}
+	got := invocation{args: replayed, now: slow}.run(t)
+	lines := strings.Split(strings.TrimSuffix(got.stderr, "\n"), "\n")
+	if got.code != 0 || len(lines) < 4 || len(lines) > 12 || lines[0] != "3/24 runs" || lines[len(lines)-1] != "24/24 runs" ||
+		strings.ContainsAny(got.stderr, "\r\x1b[#") {
+		t.Errorf("want a plain line every third run and the last count\n%s", got)
+	}
+	got = invocation{args: []string{"eval", "--models", "ollama:m@http://127.0.0.1:9", root + "/testdata/eval/arithmetic.jsonl"}, now: slow}.run(t)
+	if !strings.Contains(got.stderr, "\n6/6 runs, 6 failed\nreact-agent: ") {
+		t.Errorf("want the count of failed runs\n%s", got)
+	}
+	if got := args(replayed...).run(t); got.code != 0 || got.stderr != "" {
+		t.Errorf("want no line for an evaluation done at once\n%s", got)
+	}
+	got = invocation{args: replayed, terminal: true, width: 80}.run(t)
+	if got.code != 0 || !strings.HasPrefix(got.stderr, "\r\x1b[K[") || !strings.Contains(got.stderr, "24/24 ollama:sloppy native quotient: right\r\x1b[Kreact-agent: ") ||
+		strings.Contains(got.stderr, "24/24 runs") {
+		t.Errorf("want the bar on a terminal, erased at the end\n%q", got.stderr)
+	}
+}
+
+// TestEvalBaseURLIsTheServerOfModelsGivenWithoutOne evaluates with
+// --base-url: it is the address of every model in --models given
+// without one, as model@URL, and, with no --models, the model the server
+// there serves is evaluated. The key goes where ask's would: a server
+// found at the address gets no OPENAI_API_KEY, one whose provider the
+// user named gets it, and --api-key goes to either.
+func TestEvalBaseURLIsTheServerOfModelsGivenWithoutOne(t *testing.T) {
+	t.Parallel()
+	const key = "k3y-of-openai-in-the-environment"
+	questions := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"question": "What is 2+2?", "number": 4}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		flags []string
+		table string // the start of the table's row
+		key   string // the key the server got, or ""
+	}{
+		{"a model given without a URL goes to --base-url", []string{"--models", "m"}, "m@%s  text      1/1", ""},
+		{"a provider named gets the provider's key there", []string{"--models", "vllm:m"}, "vllm:m@%s  text      1/1", key},
+		{"no --models evaluates the model the server serves", nil, "m@%s  text      1/1", ""},
+		{"--api-key goes to the server found", []string{"--api-key", "k3y-given"}, "m@%s  text      1/1", "k3y-given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := modeltest.NewVLLM([]string{"Thought: done\nFinal Answer: 4"}, modeltest.Repeat(), modeltest.Model("m"))
+			defer s.Close()
+			got := invocation{args: append(append([]string{"eval", "--base-url", s.URL}, tt.flags...), questions),
+				env: []string{"OPENAI_API_KEY=" + key}}.run(t)
+			if got.code != 0 || !strings.Contains(got.stdout, "\n"+fmt.Sprintf(tt.table, s.URL)) {
+				t.Fatalf("want the row %q\n%s", fmt.Sprintf(tt.table, s.URL), got)
+			}
+			var keys []string
+			for _, a := range s.Arrived() {
+				if h := a.Header.Get("Authorization"); h != "" && !slices.Contains(keys, h) {
+					keys = append(keys, h)
+				}
+			}
+			if want := []string{"Bearer " + tt.key}; tt.key == "" && len(keys) > 0 || tt.key != "" && !slices.Equal(keys, want) {
+				t.Errorf("the server got the keys %q; want %q", keys, tt.key)
+			}
+		})
+	}
+	t.Run("a server of several models asks which", func(t *testing.T) {
+		t.Parallel()
+		s := modeltest.NewOllama([]string{"Final Answer: 4"}, modeltest.Models("qwen2.5:7b", "llama3.1:8b"))
+		defer s.Close()
+		got := args("eval", "--base-url", s.URL, questions).run(t)
+		if want := "react-agent eval: the server at " + s.URL + " serves 2 models (llama3.1:8b, qwen2.5:7b); name those to compare with --models, as in --models llama3.1:8b,qwen2.5:7b\n"; got.code != 2 || got.stderr != want {
+			t.Errorf("want\n%s\n%s", want, got)
+		}
+	})
+	t.Run("an address that is none is refused", func(t *testing.T) {
+		t.Parallel()
+		got := args("eval", "--base-url", "127.0.0.1:8080", questions).run(t)
+		if want := "react-agent eval: --base-url takes a server's address, like http://127.0.0.1:8080; got \"127.0.0.1:8080\"\n"; got.code != 2 || got.stderr != want {
+			t.Errorf("want\n%s\n%s", want, got)
+		}
+	})
+}
+
+// TestAReplayTakesTheSettingsOfItsRecording replays the README's
+// evaluation with settings that shape the prompt set elsewhere: the
+// config file's prompt: compact, REACT_AGENT_MAX_ITERATIONS, a default
+// set of tools. The replay sends what was recorded, since it takes the
+// recording's settings, and a note says which of the person's it set
+// aside and where they came from. A flag on the command line keeps its
+// value: the runs diverge, and the error names the flag and the
+// recording's value. Cassettes that do not say their settings name those
+// that differ from the defaults.
+func TestAReplayTakesTheSettingsOfItsRecording(t *testing.T) {
+	t.Parallel()
+	shipped := root + "/testdata/eval/replay"
+	replay := func(dir string, flags ...string) []string {
+		return append(append([]string{"eval", "--replay", dir, "--models", "ollama:neat,ollama:sloppy", "--protocol", "text,native"}, flags...),
+			root+"/testdata/eval/arithmetic.jsonl")
+	}
+	want := args(replay(shipped)...).run(t)
+	if want.code != 0 {
+		t.Fatalf("the shipped evaluation does not replay\n%s", want)
+	}
+	config := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(config, []byte("prompt: compact\ntool: [calculator]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"REACT_AGENT_CONFIG=" + config, "REACT_AGENT_MAX_ITERATIONS=3"}
+	got := invocation{args: replay(shipped), env: env}.run(t)
+	if got.code != 0 || got.stdout != want.stdout {
+		t.Fatalf("want the table of the recording\n%s", got)
+	}
+	note := "react-agent: the replay takes the settings of the recording: prompt full, not compact (from " + config +
+		"), tool calculator,http_request,web_search, not calculator (from " + config +
+		") and max-iterations 10, not 3 (from REACT_AGENT_MAX_ITERATIONS); a flag on the command line replays with another\n"
+	if got.stderr != note {
+		t.Errorf("the note is not\n%s\n%s", note, got)
+	}
+
+	got = invocation{args: replay(shipped, "--prompt", "compact"), env: env}.run(t)
+	if got.code != exitFailure || !strings.Contains(got.stderr, "call 1 diverges") ||
+		!strings.HasSuffix(got.stderr, "\nthis replay changes what the recording in "+shipped+" sent: --prompt compact (the recording has full)\n") {
+		t.Errorf("want the divergence blamed on --prompt\n%s", got)
+	}
+
+	old := t.TempDir()
+	if err := os.CopyFS(old, os.DirFS(shipped)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(old, "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	got = invocation{args: replay(old), env: env}.run(t)
+	if got.code != exitFailure || !strings.HasSuffix(got.stderr, "\n"+old+" does not say the settings it was recorded with, and this replay's differ from the defaults: prompt compact (from "+
+		config+"), tool calculator (from "+config+") and max-iterations 3 (from REACT_AGENT_MAX_ITERATIONS)\n") {
+		t.Errorf("want the settings that differ from the defaults named\n%s", got)
+	}
+}
+
+// TestARecordingKeepsItsSettings records an evaluation with the compact
+// prompt, the calculator alone and 4 iterations, and replays it without
+// a flag: the replay sends what was recorded, the settings being the
+// recording's.
+func TestARecordingKeepsItsSettings(t *testing.T) {
+	t.Parallel()
+	scripts := evalScripts(t)
+	neat := modeltest.NewOllama(scripts["neat"])
+	defer neat.Close()
+	dir := t.TempDir()
+	got := args("eval", "--record", dir, "--prompt", "compact", "-T", "calculator", "--max-iterations", "4",
+		"--models", "ollama:neat@"+neat.URL, root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != 0 {
+		t.Fatalf("the recording failed\n%s", got)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"prompt\": \"compact\",\n  \"tool\": [\n    \"calculator\"\n  ],\n  \"max-iterations\": 4,\n  \"max-observation\": 8192\n}\n"; string(data) != want {
+		t.Errorf("settings.json is\n%s\nwant\n%s", data, want)
+	}
+	got = args("eval", "--replay", dir, "--models", "ollama:neat", root+"/testdata/eval/arithmetic.jsonl").run(t)
+	if got.code != 0 || !strings.Contains(got.stdout, "6/6") || got.stderr != "" {
+		t.Errorf("want the recording replayed with its settings, and no note\n%s", got)
 	}
 }

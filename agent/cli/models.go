@@ -259,7 +259,7 @@ func (e *env) checkServed(ctx context.Context, m model.Config, name, force strin
 	defer cancel()
 	cfg := e.withEnv(m)
 	where := prov.Name
-	if r, err := model.Resolve(cfg, e.getenv); err == nil && r.URL != "" {
+	if r, err := model.Resolve(cfg); err == nil && r.URL != "" {
 		where += " at " + model.Redact(r.URL)
 	}
 	names, err := model.List(ctx, cfg)
@@ -321,7 +321,7 @@ func modelChoices(p model.Provider, names []string) []string {
 // unless --model says otherwise: REACT_AGENT_MODEL's, the provider's
 // default in the config file, or the provider's own.
 func (e *env) defaultModel(m model.Config) string {
-	r, _ := model.Resolve(model.Config{Provider: m.Provider, Model: e.getenv(envName("model")), DefaultModel: m.DefaultModel}, e.getenv)
+	r, _ := model.Resolve(e.withEnv(model.Config{Provider: m.Provider, Model: e.getenv(envName("model")), DefaultModel: m.DefaultModel}))
 	return r.Model
 }
 
@@ -391,7 +391,7 @@ const theOneServed = "the one model the server serves"
 // leaving the run to say why. A hosted API, at its usual address, is not
 // asked.
 func (e *env) oneServed(ctx context.Context, m model.Config) string {
-	r, err := model.Resolve(m, e.getenv)
+	r, err := model.Resolve(e.withEnv(m))
 	if err != nil || r.ModelFrom != model.FromDefault || r.Model != r.Provider.DefaultModel ||
 		r.Provider.Name == "replay" || r.URLFrom == model.FromDefault && r.Provider.Name != "ollama" && r.Provider.Name != "llamacpp" {
 		return ""

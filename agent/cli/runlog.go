@@ -204,7 +204,7 @@ func (e *env) adoptConversation(fs *pflag.FlagSet, f *agentFlags, sess *logs.Ses
 // (OLLAMA_HOST, …) give it, as model.Resolve reads it; empty for the
 // provider's usual address.
 func (e *env) baseURL(f *agentFlags) string {
-	r, err := model.Resolve(f.model, e.getenv)
+	r, err := model.Resolve(e.withEnv(f.model))
 	switch {
 	case err != nil:
 		return f.model.BaseURL
@@ -216,7 +216,7 @@ func (e *env) baseURL(f *agentFlags) string {
 
 // runMeta is what the log keeps of the model of a run.
 func (e *env) runMeta(f *agentFlags) logs.Run {
-	r, _ := model.Resolve(f.model, e.getenv)
+	r, _ := model.Resolve(e.withEnv(f.model))
 	name := f.model.Model
 	if name == "" && (r.Provider.Name != "llamacpp" || r.Model != r.Provider.DefaultModel) {
 		// llama-server's default is no model's name: it serves the one

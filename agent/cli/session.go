@@ -132,6 +132,10 @@ type session struct {
 	// chat says that the session is a chat's, whose advice names its
 	// commands (/model) rather than flags.
 	chat bool
+	// compacted says that a run of the session went on with the compact
+	// prompt (agent.WithFallbackTemplate), which advice then no longer
+	// offers.
+	compacted bool
 	// confirming, when not nil, is called before a confirmation is
 	// asked on the terminal, and what it returns after: a chat's
 	// terminal echoes the answer, and drops what was typed ahead.
@@ -335,7 +339,7 @@ func (s *session) newModel(ctx context.Context) (llms.Model, error) {
 		return nil, err
 	}
 	if mode, _ := model.Constraining(ctx, m); s.constrain == agent.ConstrainOn && mode == model.ModeNone {
-		return nil, usagef("--constrain on: %w: %s", model.ErrCannotConstrain, constrainAdvice)
+		return nil, usagef("--constrain on: %w; %s", model.ErrCannotConstrain, constrainAdvice)
 	}
 	return m, nil
 }
@@ -394,6 +398,22 @@ func (s *session) close(ctx context.Context) {
 	s.closeFn()
 }
 
+// forcedAnswer says that the answer of a run that stopped for stop is
+// not the model's own, but one asked for at the limit reached, and what
+// moves the limit.
+func (s *session) forcedAnswer(stop event.StopReason) string {
+	x := explanation{"the answer above is not the model's own: it was asked for when the run stopped (" + string(stop) + ")", ""}
+	switch stop {
+	case event.StopMaxIterations:
+		x = explanation{"the answer above is not the model's own: it was asked for after " + plural(s.flags.maxIterations, "iteration", "iterations"), "raise --max-iterations to allow more"}
+	case event.StopTimeout:
+		x = explanation{"the answer above is not the model's own: it was asked for at the run's time limit of " + s.flags.timeout.String(), "raise --timeout to allow more"}
+	case event.StopRepeatedCall:
+		x = explanation{"the answer above is not the model's own: it was asked for after the model made the same tool call a third time", "try another model"}
+	}
+	return x.String()
+}
+
 // report prints a run's answer (unless --json, whose events carry it) and
 // returns the command's error: nil for a real final answer. A run's own
 // error is printed here only when there is no trace, which shows it.
@@ -421,7 +441,7 @@ func (s *session) report(res *agent.Result, err error) error {
 		return nil
 	case err == nil:
 		if s.trace != nil {
-			fmt.Fprintf(s.stderr, "react-agent: no final answer of the model's own: the run stopped at %s, and the answer above was asked for then\n", res.StopReason)
+			fmt.Fprintf(s.stderr, "react-agent: %s\n", s.forcedAnswer(res.StopReason))
 		}
 		return exitError(exitNoAnswer)
 	case res != nil && res.StopReason == event.StopCancelled:
@@ -431,7 +451,8 @@ func (s *session) report(res *agent.Result, err error) error {
 		return exitError(exitInterrupted)
 	}
 	if s.trace == nil {
-		msg := adviseStop(err, "", s.chat)
+		msg := explain(err, situation{chat: s.chat, first: res == nil || res.Iterations <= 1}).String()
+		s.compacted = s.compacted || res != nil && res.FellBack
 		if more := s.shorterPrompt(err); more != "" && res != nil && res.ModelCalls == 0 {
 			msg += "\n" + more
 		}

@@ -93,7 +93,7 @@ func runSettings(c *call, f *agentFlags, force bool) error {
 		fs.Set("model", one)
 		fs.SetAnnotation("model", sourceAnnotation, []string{theOneServed})
 	}
-	resolved, rerr := model.Resolve(f.model, c.getenv)
+	resolved, rerr := model.Resolve(c.withEnv(f.model))
 	prov := resolved.Provider
 	served := c.serverSide(f.model, resolved, rerr)
 	var rows [][3]string

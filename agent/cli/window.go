@@ -39,6 +39,7 @@ func (s *session) fallbackOption() agent.Option {
 func (s *session) fallenBack(fn func(event.Event)) func(event.Event) {
 	return func(e event.Event) {
 		if e.Kind == event.Notice && errors.Is(e.Err, agent.ErrFallbackTemplate) {
+			s.compacted = true
 			e.Text = s.fallbackNote(e.Err)
 		}
 		fn(e)
@@ -90,8 +91,9 @@ func (s *session) windowAdvice(fn func(event.Event)) func(event.Event) {
 // are long, and fewer tools; or "" for another error, or when nothing is
 // left to leave out.
 func (s *session) shorterPrompt(err error) string {
-	if !errors.Is(err, model.ErrContextOverflow) {
-		return ""
+	var question *agent.QuestionTooLongError
+	if !errors.Is(err, model.ErrContextOverflow) || errors.As(err, &question) {
+		return "" // a question too long alone is no shorter with less around it
 	}
 	f := s.flags
 	var ways []string
@@ -99,7 +101,7 @@ func (s *session) shorterPrompt(err error) string {
 	switch {
 	case native:
 		ways = append(ways, "pass --protocol text --prompt compact: the tools' definitions of --protocol "+f.protocol+" are long")
-	case f.prompt != prompt.CompactStyle && f.promptFile == "" && f.lang == "en":
+	case f.prompt != prompt.CompactStyle && f.promptFile == "" && f.lang == "en" && !s.compacted:
 		ways = append(ways, "pass --prompt compact, less than half the full prompt")
 	}
 	if names := s.reg.ToolNames(); len(names) > 1 {

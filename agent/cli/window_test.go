@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,5 +90,47 @@ func TestAModelIsNamedByTheOneTheServerServes(t *testing.T) {
 	got = args("--no-log", "--base-url", evil.URL, "What is 17 * 23 + 4?").run(t)
 	if got.code == 0 || strings.Contains(got.stderr, "using toy") || strings.Contains(got.stderr, "\x1b") {
 		t.Errorf("a name no one could type was taken from the server\n%s", got)
+	}
+}
+
+// TestAQuestionLongerThanTheWindowIsNotSent asks a question of 75 KB of
+// llama-server with a window of 2048 tokens, and of Ollama with --num-ctx
+// 8192: the question alone cannot fit, which is said before any call,
+// with what can help (a shorter question, the server's larger window, a
+// model with a larger one), never a shorter prompt, fewer tools or
+// --max-observation, which leave the question as long.
+func TestAQuestionLongerThanTheWindowIsNotSent(t *testing.T) {
+	t.Parallel()
+	question := "Summarize this: " + strings.Repeat("The quick brown fox jumps over the lazy dog. ", 1700)
+	llama := modeltest.NewLlamaCpp(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(2048))
+	defer llama.Close()
+	ollama := modeltest.NewOllama(replies(t, "calculator.json"), modeltest.Repeat(), modeltest.ContextSize(32768))
+	defer ollama.Close()
+	tokens := strconv.Itoa(len(question) / 8)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"llama-server's window, on the trace", []string{"--base-url", llama.URL},
+			"error: the question is about " + tokens + " tokens, more than the model's context window of 2048 tokens holds, and was not sent; " +
+				"ask a shorter question, or start llama-server with a larger context (its -c), or use a model with a larger context window\n"},
+		{"llama-server's window, quiet", []string{"-q", "--base-url", llama.URL},
+			"react-agent: the question is about " + tokens + " tokens, more than the model's context window of 2048 tokens holds, and was not sent; " +
+				"ask a shorter question, or start llama-server with a larger context (its -c), or use a model with a larger context window\n"},
+		{"Ollama's window asked for", []string{"-q", "--base-url", ollama.URL, "--num-ctx", "8192"},
+			"react-agent: the question is about " + tokens + " tokens, more than the model's context window of 8192 tokens holds, and was not sent; " +
+				"ask a shorter question, or raise --num-ctx (the model takes up to 32768 tokens), or use a model with a larger context window\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := args(append(append([]string{"--no-log"}, tt.args...), question)...).run(t)
+			if got.code != exitFailure || got.stderr != tt.want {
+				t.Errorf("want exit 1 and\n%s\n%s", tt.want, got)
+			}
+		})
+	}
+	if llama.Calls() != 0 || ollama.Calls() != 0 {
+		t.Errorf("the question was sent: %d calls to llama-server, %d to Ollama", llama.Calls(), ollama.Calls())
 	}
 }

@@ -30,7 +30,8 @@ type Summary struct {
 	Target       Target
 	Runs         int
 	Correct      int
-	Failed       int // runs that ended in an error without an answer
+	Failed       int // runs that ended in an error without an answer, timed out or not
+	TimedOut     int // runs that reached the time limit without an answer, of Failed
 	MeanSteps    float64
 	MedianSteps  float64
 	FormatErrors int // replies the parser could not read
@@ -65,6 +66,9 @@ func (r *Report) Summaries() []Summary {
 			}
 			if o.Err != "" {
 				s.Failed++
+			}
+			if o.TimedOut {
+				s.TimedOut++
 			}
 			steps = append(steps, o.Steps)
 			s.FormatErrors += o.FormatErrors

@@ -185,7 +185,10 @@ type Outcome struct {
 	TokensIn     int           `json:"tokens_in"`
 	TokensOut    int           `json:"tokens_out"`
 	Duration     time.Duration `json:"duration_ns"`
-	Err          string        `json:"error,omitempty"`
+	// TimedOut reports that the run reached Options.Timeout before it
+	// had an answer: a failed run (Err is set) of its own kind.
+	TimedOut bool   `json:"timed_out"`
+	Err      string `json:"error,omitempty"`
 	// Replies are what the model wrote, a reply a step, each cut to its
 	// first MaxReplyKept bytes: what the failures view shows of it.
 	Replies []string `json:"replies,omitempty"`
@@ -253,7 +256,8 @@ feed:
 
 // runOne runs one question against one target and judges the answer.
 func runOne(ctx context.Context, t Target, q Question, run Runner, opts Options) (o Outcome) {
-	if opts.Timeout > 0 {
+	parent, timeout := ctx, opts.Timeout
+	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
@@ -272,6 +276,10 @@ func runOne(ctx context.Context, t Target, q Question, run Runner, opts Options)
 		o.Replies = append(o.Replies, clip(reply, MaxReplyKept))
 	}
 	switch {
+	case err != nil && res.Answer == "" && timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil:
+		o.TimedOut = true
+		o.Err = clip(err.Error(), MaxErrorKept)
+		o.Why = fmt.Sprintf("the run reached the time limit of %s", timeout)
 	case err != nil && res.Answer == "":
 		o.Err = clip(err.Error(), MaxErrorKept)
 		o.Why = clip("the run failed: "+err.Error(), MaxErrorKept)

@@ -109,8 +109,11 @@ func TestRunTimeoutAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := r.Summaries()[0]; s.Correct != 3 || s.Failed != 1 {
-		t.Errorf("correct %d, failed %d; want 3 and 1: a run that times out is an outcome", s.Correct, s.Failed)
+	if s := r.Summaries()[0]; s.Correct != 3 || s.Failed != 1 || s.TimedOut != 1 {
+		t.Errorf("correct %d, failed %d, timed out %d; want 3, 1 and 1: a run that times out is an outcome", s.Correct, s.Failed, s.TimedOut)
+	}
+	if o := r.Outcomes[1]; !o.TimedOut || o.Why != "the run reached the time limit of 20ms" {
+		t.Errorf("the run that timed out: %+v", o)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -177,6 +177,13 @@ type Error struct {
 	// line that says it in its own words, with the flag Fix stands for,
 	// says those instead.
 	Hint string
+	// Said is what the server answered, in its own words, when it
+	// answered with an error status: "HTTP 429", "HTTP 401: Incorrect
+	// API key provided…", "HTTP 500 within the reply"; its message is
+	// left out when it only names the status. It is "" when no server
+	// answered with an error. A command line shows it beside Detail,
+	// which says what the status means.
+	Said string
 	// Fitting is, for a server that is not the kind the provider talks to
 	// (ErrWrongServer), the provider that fits it, when known.
 	Fitting string
@@ -258,6 +265,21 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("HTTP %d: %s", e.code, e.msg)
 }
 
+// said returns the server's error in its own words, for Error.Said: its
+// status, where it came (within a reply it had begun), and its message
+// unless the message only names the status.
+func (e *statusError) said() string {
+	s := fmt.Sprintf("HTTP %d", e.code)
+	if e.inStream {
+		s += " within the reply"
+	}
+	msg := strings.TrimSpace(e.msg)
+	if msg == "" || strings.EqualFold(strings.TrimRight(msg, "."), http.StatusText(e.code)) {
+		return s
+	}
+	return s + ": " + msg
+}
+
 // Unwrap returns what the server's error means, so that errors.Is finds
 // ErrContextOverflow in a server's refusal of a prompt too long.
 func (e *statusError) Unwrap() error { return e.kind }
@@ -296,7 +318,7 @@ func Classify(ctx context.Context, err error) *Error {
 		}
 		e.Temporary, e.Retry = true, RetryTimeout
 	case errors.As(err, &se):
-		e.StatusCode, e.RetryAfter = se.code, se.retryAfter
+		e.StatusCode, e.RetryAfter, e.Said = se.code, se.retryAfter, se.said()
 		e.PromptTokens, e.ContextTokens = se.detail.PromptTokens, se.detail.ContextTokens
 	case errors.As(err, &stale):
 		e.Temporary, e.Retry = true, RetryStaleConnection

@@ -89,7 +89,7 @@ func TestIdentifyFindsAServerThatGetsNoKeyFromTheEnvironment(t *testing.T) {
 		if err != nil || !found.Found || found.Provider != "openai" {
 			t.Fatalf("got provider %q, found %v, error %v; want openai, found", found.Provider, found.Found, err)
 		}
-		r, err := model.Resolve(found, found.Getenv)
+		r, err := model.Resolve(found)
 		if err != nil || r.Key != given {
 			t.Errorf("with the key %q given, it resolves to the key %q (%v)", given, r.Key, err)
 		}

@@ -76,7 +76,7 @@ func List(ctx context.Context, cfg Config) ([]string, error) {
 // providers have no such list here. It reads the environment through
 // cfg.Getenv alone, as New does.
 func Models(ctx context.Context, cfg Config) ([]Info, error) {
-	r, err := Resolve(cfg, cfg.Getenv)
+	r, err := Resolve(cfg)
 	if err != nil {
 		return nil, err
 	}

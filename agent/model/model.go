@@ -126,7 +126,7 @@ type opened struct {
 // the calls after; its CloseIdleConnections method closes those idle. The
 // replay provider's models are package cassette's to open.
 func New(ctx context.Context, cfg Config) (llms.Model, error) {
-	r, err := Resolve(cfg, cfg.Getenv)
+	r, err := Resolve(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -101,7 +101,7 @@ func ask2(m llms.Model) (*llms.ContentResponse, error) {
 func TestResolvingAConfigAsksTheServerNothing(t *testing.T) {
 	for _, provider := range []string{"ollama", "llamacpp"} {
 		srv := serveRecorded(t, map[string]string{"POST /api/show": "ollama-v0.24.0/show", "GET /props": "llamacpp-b8355/props-notools"})
-		if _, err := Resolve(Config{Provider: provider, BaseURL: srv.URL}, os.Getenv); err != nil {
+		if _, err := Resolve(Config{Provider: provider, BaseURL: srv.URL, Getenv: os.Getenv}); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(srv.requests("POST /api/show")) + len(srv.requests("GET /props")); n != 0 {

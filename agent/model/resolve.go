@@ -47,18 +47,19 @@ var ErrFoundKey = errors.New("a server found at an address is sent only the API 
 // provider's defaults rather than from the Config or the environment.
 const FromDefault = "default"
 
-// Resolve returns what cfg comes to with the environment getenv reads
-// (os.Getenv for the process's, nil for none; New reads cfg.Getenv): the
+// Resolve returns what cfg comes to in the environment cfg.Getenv reads
+// (os.Getenv for the process's, nil for none), as New reads it: the
 // provider, the server's URL, the key and the model. The key of a
 // provider cfg.Found is cfg.APIKey alone. It asks no server anything. Its
 // errors are *Error values: an unknown provider, or an address that is
 // not a URL.
-func Resolve(cfg Config, getenv func(string) string) (Resolved, error) {
+func Resolve(cfg Config) (Resolved, error) {
 	p, ok := Lookup(cfg.Provider)
 	if !ok {
 		return Resolved{}, &Error{Provider: cfg.Provider, Fix: SettingProvider,
 			Err: fmt.Errorf("%w %q: use one of %s", ErrUnknownProvider, cfg.Provider, strings.Join(Names(), ", "))}
 	}
+	getenv := cfg.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}

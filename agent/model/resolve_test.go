@@ -47,7 +47,9 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := model.Resolve(tt.cfg, tt.env.get)
+			cfg := tt.cfg
+			cfg.Getenv = tt.env.get
+			r, err := model.Resolve(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +72,8 @@ func TestResolveRefusesWhatIsNoServer(t *testing.T) {
 		{Provider: "openai", BaseURL: "file:///etc/passwd"},
 		{BaseURL: "http://user:hunter2@[::1"},
 	} {
-		_, err := model.Resolve(cfg, env{}.get)
+		cfg.Getenv = env{}.get
+		_, err := model.Resolve(cfg)
 		var me *model.Error
 		if !errors.As(err, &me) || me.Fix != model.SettingProvider && me.Fix != model.SettingBaseURL {
 			t.Errorf("%+v: error %v", cfg, err)

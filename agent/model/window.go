@@ -207,6 +207,8 @@ func (w *window) info() Window {
 	defer w.mu.Unlock()
 	win := Window{Tokens: w.asked, Max: w.ceiling, Fix: SettingNumCtx, Hint: "ask for a larger context window"}
 	switch {
+	case w.explicit && w.longest > w.asked:
+		win.Detail = fmt.Sprintf("the model takes up to %d tokens", w.longest)
 	case w.explicit:
 	case w.asked < w.ceiling:
 		win.Fix, win.Hint = NoSetting, ""

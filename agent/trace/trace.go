@@ -490,6 +490,9 @@ func (t *Trace) format(e event.Event) string {
 	t.parseErr = nil
 	var b strings.Builder
 	tag := t.paint(ansiDim, fmt.Sprintf("[%d]", e.Iteration)) + " "
+	if e.Iteration == 0 {
+		tag = "" // before the first step: what a run could not start with
+	}
 	streamed := e.Iteration == t.streamed
 	// Reasoning a server sent apart from the streamed reply was not on
 	// screen: show it as for a reply that was not streamed.

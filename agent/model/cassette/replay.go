@@ -82,8 +82,8 @@ func (r *Replay) Generate(ctx context.Context, req model.Request) (*model.Reply,
 	}
 	r.mu.Unlock()
 	if i >= len(r.items) {
-		return nil, &model.Error{Provider: provider, Fix: model.SettingRecord, Err: fmt.Errorf(
-			"the run asked for call %d but the cassette %s holds only %d: %w", i+1, r.path, len(r.items), model.ErrDiverged)}
+		return nil, &model.Error{Provider: provider, Fix: model.SettingRecord, Err: &DivergedError{Path: r.path, Call: i + 1,
+			Difference: fmt.Sprintf("the cassette holds only %s", plural(len(r.items), "call", "calls"))}}
 	}
 	in := r.items[i]
 	if err := r.check(i, in, req.Messages, req.Constraint); err != nil {
@@ -139,9 +139,16 @@ func (r *Replay) Call(ctx context.Context, p string, opts ...llms.CallOption) (s
 
 // check compares a request with the cassette's.
 func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent, c *model.Constraint) error {
-	diverged := func(format string, a ...any) error {
-		return fmt.Errorf("call %d diverges from the cassette %s: %s: %w",
-			i+1, r.path, fmt.Sprintf(format, a...), model.ErrDiverged)
+	if err := r.differs(i, in, msgs, c); err != nil {
+		return err
+	}
+	return nil
+}
+
+// differs returns how a request differs from the cassette's, or nil.
+func (r *Replay) differs(i int, in Interaction, msgs []llms.MessageContent, c *model.Constraint) *DivergedError {
+	diverged := func(format string, a ...any) *DivergedError {
+		return &DivergedError{Path: r.path, Call: i + 1, Difference: fmt.Sprintf(format, a...)}
 	}
 	if len(in.Expect) > 0 {
 		last := ""
@@ -171,8 +178,10 @@ func (r *Replay) check(i int, in Interaction, msgs []llms.MessageContent, c *mod
 			for k < len(got) && k < len(want[j].Text) && got[k] == want[j].Text[k] {
 				k++
 			}
-			return diverged("message %d (%s) differs at byte %d: the run sent %q, the recording has %q",
+			d := diverged("in message %d (%s), at byte %d, the run sent %q where the recording has %q",
 				j+1, m.Role, k, snippet(got, k), snippet(want[j].Text, k))
+			d.Message, d.Role = j+1, string(m.Role)
+			return d
 		}
 	}
 	return nil
@@ -197,6 +206,40 @@ func (r *Replay) Describe() model.Description { return model.Description{Provide
 
 // String names the cassette, for logs.
 func (r *Replay) String() string { return "replay of " + r.path }
+
+// DivergedError is a call of a replayed run that its cassette did not
+// record: the run sent other than the recorded run did, or asked for
+// more calls than it made. It matches model.ErrDiverged.
+type DivergedError struct {
+	// Path is the cassette's.
+	Path string
+	// Call is the call of the run, counted from 1.
+	Call int
+	// Difference says how the call differs from the recording, in words:
+	// "in message 1 (system), at byte 556, the run sent "…" where the
+	// recording has "…"", "the cassette holds only 4 calls".
+	Difference string
+	// Message is the message that differs, counted from 1, and Role its
+	// role ("system", "human"); 0 and "" when the difference is not of
+	// one message.
+	Message int
+	Role    string
+}
+
+func (e *DivergedError) Error() string {
+	return fmt.Sprintf("call %d diverges from the cassette %s: %s", e.Call, e.Path, e.Difference)
+}
+
+// Is reports whether target is model.ErrDiverged.
+func (e *DivergedError) Is(target error) bool { return target == model.ErrDiverged }
+
+// plural says n of a thing: "1 call", "4 calls".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
 
 // snippet returns the bytes of s around at, for a message.
 func snippet(s string, at int) string {
