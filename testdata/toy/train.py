@@ -322,12 +322,15 @@ def save_safetensors(path, model, meta):
             f.write(b)
 
 
-def export(model, c, held, args):
+def export(model, c, held, args, folder=None):
     """Writes the weights and the greedy replies to the probes, the
-    held-back calls of every family in a fixed order."""
+    held-back calls of every family in a fixed order, to folder (--out
+    unless given)."""
+    folder = folder or args.out
+    os.makedirs(folder, exist_ok=True)
     meta = {"width": c.width, "layers": c.layers, "heads": c.heads, "ff": c.ff, "context": c.context,
             "rms_eps": c.eps, "rope_theta": c.theta, "vocab": VOCAB}
-    save_safetensors(os.path.join(args.out, "weights.safetensors"), model, meta)
+    save_safetensors(os.path.join(folder, "weights.safetensors"), model, meta)
     probes, per = [], {}
     for f, p, r in held:
         if per.get(f, 0) < max(1, args.probes // 4):
@@ -337,7 +340,7 @@ def export(model, c, held, args):
     for f, p in probes:
         out, margin = model.greedy([BOS] + tokenize(p), 200)
         records.append({"family": f, "prompt": p, "reply": detokenize(out), "tokens": len(out), "margin": round(margin, 4)})
-    with open(os.path.join(args.out, "greedy.json"), "w") as fh:
+    with open(os.path.join(folder, "greedy.json"), "w") as fh:
         json.dump({"note": "greedy replies of the toy model's training code to held-back prompts (raw, BOS added); "
                    "llama-server and Ollama must give the same", "probes": records}, fh, indent=1, ensure_ascii=False)
         fh.write("\n")
@@ -371,6 +374,9 @@ def main():
     ap.add_argument("--probes", type=int, default=12, help="held-back calls whose greedy replies are recorded")
     ap.add_argument("--stop-at", type=int, default=0,
                     help="end after this step of the schedule --steps plans (its learning rate then is not the last one)")
+    ap.add_argument("--keep-every", type=int, default=0,
+                    help="also export the weights and greedy replies every this many steps, to step-N in --out, "
+                    "for checkpoints of a run (they change nothing of the training)")
     ap.add_argument("--init", help="weights (weights.safetensors) to go on training from, rather than random ones")
     ap.add_argument("--final-eval", action="store_true", help="at the end, answer every held-back call")
     args = ap.parse_args()
@@ -449,6 +455,12 @@ def main():
             el, cpu = time.time() - start, time.process_time() - cpu_start
             say(f"step {s + 1} loss {loss.item():.4f} avg {avg:.4f} lr {lr_at(s):.2e} {tokens / el:.0f} tok/s "
                 f"{el / 60:.1f} min, {cpu / (s + 1):.2f} s of CPU a step")
+        if args.keep_every and (s + 1) % args.keep_every == 0:
+            t, c0 = time.time(), time.process_time()
+            model.eval()
+            export(model, c, held, args, os.path.join(args.out, f"step-{s + 1}"))
+            start += time.time() - t  # the export is not training time
+            cpu_start += time.process_time() - c0
         if (s + 1) % args.eval_every == 0 or s + 1 == last:
             model.eval()
             t, c0 = time.time(), time.process_time()
