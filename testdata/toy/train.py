@@ -378,6 +378,9 @@ def main():
                     help="also export the weights and greedy replies every this many steps, to step-N in --out, "
                     "for checkpoints of a run (they change nothing of the training)")
     ap.add_argument("--init", help="weights (weights.safetensors) to go on training from, rather than random ones")
+    ap.add_argument("--start", type=int, default=0,
+                    help="begin at this step of the schedule, with --init the weights a run kept there (step-N); "
+                    "the optimizer's moments and the order of the calls start afresh, so it is not the same run")
     ap.add_argument("--final-eval", action="store_true", help="at the end, answer every held-back call")
     args = ap.parse_args()
 
@@ -435,7 +438,7 @@ def main():
     start, cpu_start, tokens, avg = time.time(), time.process_time(), 0, None
     phase, it = None, None
     last = args.stop_at if 0 < args.stop_at < args.steps else args.steps
-    for s in range(last):
+    for s in range(args.start, last):
         now = next(i for i, (end, _, _) in enumerate(phases) if s < end)
         if now != phase:
             phase, it, avg = now, phases[now][2](), None
@@ -454,7 +457,7 @@ def main():
         if (s + 1) % 50 == 0:
             el, cpu = time.time() - start, time.process_time() - cpu_start
             say(f"step {s + 1} loss {loss.item():.4f} avg {avg:.4f} lr {lr_at(s):.2e} {tokens / el:.0f} tok/s "
-                f"{el / 60:.1f} min, {cpu / (s + 1):.2f} s of CPU a step")
+                f"{el / 60:.1f} min, {cpu / (s + 1 - args.start):.2f} s of CPU a step")
         if args.keep_every and (s + 1) % args.keep_every == 0:
             t, c0 = time.time(), time.process_time()
             model.eval()
@@ -470,7 +473,7 @@ def main():
             cpu_start += time.process_time() - c0
     train_minutes = (time.time() - start) / 60
     cpu_minutes = (time.process_time() - cpu_start) / 60
-    say(f"trained {last} steps in {train_minutes:.1f} min ({cpu_minutes:.1f} min of CPU); "
+    say(f"trained {last - args.start} steps in {train_minutes:.1f} min ({cpu_minutes:.1f} min of CPU); "
         f"final loss (moving average) {avg:.4f}")
     if args.final_eval:
         acc = evaluate(model, heldcalls)
