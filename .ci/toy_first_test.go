@@ -19,7 +19,7 @@ import (
 // which the server refuses, and the toy answers; a note says so.
 func TestTheToyAnswersTheFirstCommand(t *testing.T) {
 	eachReal(t, func(t *testing.T, r real) {
-		srv := toyServer(t, r)
+		srv := toyServer(t, r, "toy.gguf")
 		_, env := dataHome(t)
 		o := runWithin(t, invocation{args: []string{"--base-url", srv.URL, "What is 17 * 23 + 4?"}, env: env}, 5*time.Minute)
 		if o.code != 0 || o.stdout != "395\n" || !strings.Contains(o.stderr, "note: the full prompt") ||
@@ -43,7 +43,7 @@ func TestTheToyAnswersTheFirstCommand(t *testing.T) {
 // shorter; with the calculator alone (-T), the native prompt fits.
 func TestAPromptChosenThatDoesNotFitSaysWhatMakesItShorter(t *testing.T) {
 	eachReal(t, func(t *testing.T, r real) {
-		srv := toyServer(t, r)
+		srv := toyServer(t, r, "toy.gguf")
 		base := []string{"--no-log", "--base-url", srv.URL}
 		o := runWithin(t, invocation{args: append(base, "--prompt", "full", "What is 17 * 23 + 4?")}, 5*time.Minute)
 		if o.code != 1 || strings.Contains(o.stderr, "note: the full prompt") ||
@@ -68,7 +68,7 @@ func TestAPromptChosenThatDoesNotFitSaysWhatMakesItShorter(t *testing.T) {
 // same server and model, as the log and settings -c show.
 func TestAContinuedConversationIsHeldAsItWas(t *testing.T) {
 	eachReal(t, func(t *testing.T, r real) {
-		srv := toyServer(t, r)
+		srv := toyServer(t, r, "toy.gguf")
 		_, env := dataHome(t)
 		first := runWithin(t, invocation{args: []string{"--base-url", srv.URL, "--prompt", "compact", "-T", "calculator", "--protocol", "text",
 			"What is 17 * 23 + 4?"}, env: env}, 5*time.Minute)

@@ -302,7 +302,7 @@ func everything(tr jTrace) string {
 // without content capture, the redacted text with it; no key, ever.
 func TestTracesInJaeger(t *testing.T) {
 	j := startJaeger(t)
-	srv := toyServer(t, llamaServer)
+	srv := toyServer(t, llamaServer, "toy.gguf")
 	proxy := newHeaderProxy(t, srv.URL)
 	const key, password, token = "sk-test-0123456789abcdefghij", "pw-secret-4567", "ghp_0123456789abcdefghijklmnopqrstuvwxyz"
 	base := strings.Replace(proxy.URL, "http://", "http://user:"+password+"@", 1)

@@ -322,12 +322,15 @@ def save_safetensors(path, model, meta):
             f.write(b)
 
 
-def export(model, c, held, args):
+def export(model, c, held, args, folder=None):
     """Writes the weights and the greedy replies to the probes, the
-    held-back calls of every family in a fixed order."""
+    held-back calls of every family in a fixed order, to folder (--out
+    unless given)."""
+    folder = folder or args.out
+    os.makedirs(folder, exist_ok=True)
     meta = {"width": c.width, "layers": c.layers, "heads": c.heads, "ff": c.ff, "context": c.context,
             "rms_eps": c.eps, "rope_theta": c.theta, "vocab": VOCAB}
-    save_safetensors(os.path.join(args.out, "weights.safetensors"), model, meta)
+    save_safetensors(os.path.join(folder, "weights.safetensors"), model, meta)
     probes, per = [], {}
     for f, p, r in held:
         if per.get(f, 0) < max(1, args.probes // 4):
@@ -337,7 +340,7 @@ def export(model, c, held, args):
     for f, p in probes:
         out, margin = model.greedy([BOS] + tokenize(p), 200)
         records.append({"family": f, "prompt": p, "reply": detokenize(out), "tokens": len(out), "margin": round(margin, 4)})
-    with open(os.path.join(args.out, "greedy.json"), "w") as fh:
+    with open(os.path.join(folder, "greedy.json"), "w") as fh:
         json.dump({"note": "greedy replies of the toy model's training code to held-back prompts (raw, BOS added); "
                    "llama-server and Ollama must give the same", "probes": records}, fh, indent=1, ensure_ascii=False)
         fh.write("\n")
@@ -371,7 +374,13 @@ def main():
     ap.add_argument("--probes", type=int, default=12, help="held-back calls whose greedy replies are recorded")
     ap.add_argument("--stop-at", type=int, default=0,
                     help="end after this step of the schedule --steps plans (its learning rate then is not the last one)")
+    ap.add_argument("--keep-every", type=int, default=0,
+                    help="also export the weights and greedy replies every this many steps, to step-N in --out, "
+                    "for checkpoints of a run (they change nothing of the training)")
     ap.add_argument("--init", help="weights (weights.safetensors) to go on training from, rather than random ones")
+    ap.add_argument("--start", type=int, default=0,
+                    help="begin at this step of the schedule, with --init the weights a run kept there (step-N); "
+                    "the optimizer's moments and the order of the calls start afresh, so it is not the same run")
     ap.add_argument("--final-eval", action="store_true", help="at the end, answer every held-back call")
     args = ap.parse_args()
 
@@ -429,7 +438,7 @@ def main():
     start, cpu_start, tokens, avg = time.time(), time.process_time(), 0, None
     phase, it = None, None
     last = args.stop_at if 0 < args.stop_at < args.steps else args.steps
-    for s in range(last):
+    for s in range(args.start, last):
         now = next(i for i, (end, _, _) in enumerate(phases) if s < end)
         if now != phase:
             phase, it, avg = now, phases[now][2](), None
@@ -448,7 +457,13 @@ def main():
         if (s + 1) % 50 == 0:
             el, cpu = time.time() - start, time.process_time() - cpu_start
             say(f"step {s + 1} loss {loss.item():.4f} avg {avg:.4f} lr {lr_at(s):.2e} {tokens / el:.0f} tok/s "
-                f"{el / 60:.1f} min, {cpu / (s + 1):.2f} s of CPU a step")
+                f"{el / 60:.1f} min, {cpu / (s + 1 - args.start):.2f} s of CPU a step")
+        if args.keep_every and (s + 1) % args.keep_every == 0:
+            t, c0 = time.time(), time.process_time()
+            model.eval()
+            export(model, c, held, args, os.path.join(args.out, f"step-{s + 1}"))
+            start += time.time() - t  # the export is not training time
+            cpu_start += time.process_time() - c0
         if (s + 1) % args.eval_every == 0 or s + 1 == last:
             model.eval()
             t, c0 = time.time(), time.process_time()
@@ -458,7 +473,7 @@ def main():
             cpu_start += time.process_time() - c0
     train_minutes = (time.time() - start) / 60
     cpu_minutes = (time.process_time() - cpu_start) / 60
-    say(f"trained {last} steps in {train_minutes:.1f} min ({cpu_minutes:.1f} min of CPU); "
+    say(f"trained {last - args.start} steps in {train_minutes:.1f} min ({cpu_minutes:.1f} min of CPU); "
         f"final loss (moving average) {avg:.4f}")
     if args.final_eval:
         acc = evaluate(model, heldcalls)

@@ -5,6 +5,11 @@
 //
 //	go run ./testdata/toy/gen -out /tmp/toy
 //
+// With -native, transcripts of the native protocol too: the agent's loop
+// with native tool calls, each prompt rendered as llama-server and as
+// Ollama render it (package chatml), each call written as that server's
+// template writes it in the history.
+//
 // writes, in the folder given:
 //
 //   - train.jsonl: one model call a line, {"f", "p", "s", "r", "t"}: its
@@ -38,6 +43,7 @@ import (
 
 	"github.com/react-agent/react-agent/agent"
 	"github.com/react-agent/react-agent/agent/model"
+	"github.com/react-agent/react-agent/agent/modeltest/chatml"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
@@ -51,6 +57,8 @@ func main() {
 	questions := flag.String("questions", "", "the file to write the held-back question set to, for eval")
 	trainSeed := flag.Uint64("train-seed", 0, "the seed of the training draws, when not -seed (the held-back set stays -seed's)")
 	leadins := flag.Float64("leadins", 0, "the share of training questions worded as a lead-in of neutral words and the quantity")
+	native := flag.Int("native", 0, "the weight of each native family (the calculator's tool calls as llama-server and as Ollama render them) "+
+		"beside the text protocol's 4 and 2 and the object protocol's 2 and 1; 0 for none, held-back calls included")
 	flag.Parse()
 	if *trainSeed == 0 {
 		*trainSeed = *seed
@@ -58,7 +66,10 @@ func main() {
 	if *out == "" {
 		log.Fatal("gen: -out is needed: the folder to write the transcripts to")
 	}
-	if err := run(context.Background(), *seed, *trainSeed, *leadins, *n, *held, *out, *questions); err != nil {
+	if *native < 0 {
+		log.Fatal("gen: -native is a weight, 0 or more")
+	}
+	if err := run(context.Background(), *seed, *trainSeed, *leadins, *native, *n, *held, *out, *questions); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -70,16 +81,31 @@ type family struct {
 	object bool // the JSON object protocol
 	all    bool // every default tool, not the calculator alone
 	weight int
+	// native is the server whose rendering of the native protocol's
+	// prompts the family's are; empty for the text and object protocols.
+	native chatml.Server
 }
 
-var families = []family{
-	{"text/calculator", false, false, 4},
-	{"text/all", false, true, 2},
-	{"object/calculator", true, false, 2},
-	{"object/all", true, true, 1},
+// familiesOf returns the families transcripts are written in, the native
+// ones with the weight native (none when 0). The native protocol offers
+// the calculator alone: the definitions of the three default tools take
+// more tokens than the toy model's window holds.
+func familiesOf(native int) []family {
+	fs := []family{
+		{name: "text/calculator", weight: 4},
+		{name: "text/all", all: true, weight: 2},
+		{name: "object/calculator", object: true, weight: 2},
+		{name: "object/all", object: true, all: true, weight: 1},
+	}
+	if native > 0 {
+		fs = append(fs, family{name: "native-llama/calculator", native: chatml.LlamaServer, weight: native},
+			family{name: "native-ollama/calculator", native: chatml.Ollama, weight: native})
+	}
+	return fs
 }
 
-func run(ctx context.Context, seed, trainSeed uint64, leadins float64, n, nheld int, out, questions string) error {
+func run(ctx context.Context, seed, trainSeed uint64, leadins float64, native, n, nheld int, out, questions string) error {
+	families := familiesOf(native)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -215,6 +241,7 @@ type example struct {
 // mistakes) and the final answer.
 func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, calc tools.Tool) ([]example, string, error) {
 	var replies []string
+	var calls []*llms.ContentChoice // the native protocol's replies
 	var taught []bool
 	obs := map[int]string{}
 	answer := p.answer
@@ -222,6 +249,19 @@ func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, c
 	tmpl := prompt.Compact()
 	if f.object {
 		format, tmpl = prompt.FormatObject, tmpl.Object()
+	}
+	reply := func(st parser.Step) (string, error) {
+		if f.native == "" {
+			return format(st), nil
+		}
+		if st.Kind == parser.KindFinal {
+			calls = append(calls, &llms.ContentChoice{Content: st.FinalAnswer, StopReason: "stop"})
+			return st.FinalAnswer, nil
+		}
+		args := prompt.FormatArgs(st.Args)
+		calls = append(calls, &llms.ContentChoice{StopReason: "tool_calls", ToolCalls: []llms.ToolCall{{
+			ID: fmt.Sprintf("call_%d", len(calls)+1), Type: "function", FunctionCall: &llms.FunctionCall{Name: st.Action, Arguments: args}}}})
+		return chatml.Call(f.native, st.Action, args)
 	}
 	for i, s := range p.steps {
 		expr, thought := s.expr, s.thought
@@ -241,19 +281,31 @@ func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, c
 		} else if !s.mistake && p.contains == "" {
 			return nil, "", fmt.Errorf("the calculator cannot compute %q: %w", expr, err)
 		}
-		replies = append(replies, format(parser.Step{Kind: parser.KindAction, Thought: thought, Action: "calculator",
-			Args: map[string]any{"expression": expr}}))
+		r, err := reply(parser.Step{Kind: parser.KindAction, Thought: thought, Action: "calculator",
+			Args: map[string]any{"expression": expr}})
+		if err != nil {
+			return nil, "", err
+		}
+		replies = append(replies, r)
 		taught = append(taught, !s.mistake)
 	}
 	thought := finalThought
 	if len(p.steps) == 0 {
 		thought = "I can answer this without a tool."
 	}
-	replies = append(replies, format(parser.Step{Kind: parser.KindFinal, Thought: thought, FinalAnswer: answer}))
+	r, err := reply(parser.Step{Kind: parser.KindFinal, Thought: thought, FinalAnswer: answer})
+	if err != nil {
+		return nil, "", err
+	}
+	replies = append(replies, r)
 	taught = append(taught, true)
 
-	m := &scripted{replies: replies}
-	a := agent.New(m, reg, agent.WithTemplate(tmpl), agent.WithConstrain(agent.ConstrainOff), agent.WithRetries(0, 0, 0))
+	m := &scripted{replies: replies, calls: calls, server: f.native}
+	opts := []agent.Option{agent.WithTemplate(tmpl), agent.WithConstrain(agent.ConstrainOff), agent.WithRetries(0, 0, 0)}
+	if f.native != "" {
+		opts = append(opts, agent.WithProtocol(agent.ProtocolNative))
+	}
+	a := agent.New(m, reg, opts...)
 	res, err := a.Run(ctx, p.question)
 	if err != nil {
 		return nil, "", err
@@ -287,9 +339,12 @@ func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, c
 }
 
 // scripted is a model that replies from a script and keeps each prompt
-// as the chat template renders it.
+// as the chat template renders it: the text protocol's replies, or the
+// native protocol's calls and answer, rendered as server renders them.
 type scripted struct {
 	replies []string
+	calls   []*llms.ContentChoice
+	server  chatml.Server
 	prompts []rendered
 }
 
@@ -300,17 +355,34 @@ type rendered struct {
 	shared int
 }
 
-func (m *scripted) GenerateContent(_ context.Context, msgs []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
+func (m *scripted) GenerateContent(_ context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
 	i := len(m.prompts)
 	if i >= len(m.replies) {
 		return nil, errors.New("gen: the script has no more replies")
 	}
-	text, shared, err := chatML(msgs)
+	if m.server == "" {
+		text, shared, err := chatML(msgs)
+		if err != nil {
+			return nil, err
+		}
+		m.prompts = append(m.prompts, rendered{text, shared})
+		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: m.replies[i], StopReason: "stop"}}}, nil
+	}
+	var o llms.CallOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	text, err := chatml.Render(m.server, msgs, o.Tools)
 	if err != nil {
 		return nil, err
 	}
-	m.prompts = append(m.prompts, rendered{text, shared})
-	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: m.replies[i], StopReason: "stop"}}}, nil
+	const user = "<|im_end|>\n<|im_start|>user\n"
+	shared := strings.Index(text, user)
+	if shared < 0 {
+		return nil, fmt.Errorf("gen: no user's turn in the prompt %q", text)
+	}
+	m.prompts = append(m.prompts, rendered{text, shared + len(user)})
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{m.calls[i]}}, nil
 }
 
 func (m *scripted) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {
@@ -318,15 +390,22 @@ func (m *scripted) Call(ctx context.Context, p string, opts ...llms.CallOption) 
 }
 
 // chatML renders a system and a user message as the toy model's chat
-// template does (gguf.ToolsTemplate, and Ollama's version of it), ready
-// for the assistant's reply, and the length of the system part with the
-// start of the user's.
+// template does on both servers (gguf.ToolsTemplate, and Ollama's version
+// of it), ready for the assistant's reply, and the length of the system
+// part with the start of the user's.
 func chatML(msgs []llms.MessageContent) (string, int, error) {
 	if len(msgs) != 2 || msgs[0].Role != llms.ChatMessageTypeSystem || msgs[1].Role != llms.ChatMessageTypeHuman {
 		return "", 0, fmt.Errorf("gen: the text protocol sends a system and a user message, not %d messages", len(msgs))
 	}
+	text, err := chatml.Render(chatml.LlamaServer, msgs, nil)
+	if err != nil {
+		return "", 0, err
+	}
 	head := "<|im_start|>system\n" + model.MessageText(msgs[0]) + "<|im_end|>\n<|im_start|>user\n"
-	return head + model.MessageText(msgs[1]) + "<|im_end|>\n<|im_start|>assistant\n", len(head), nil
+	if !strings.HasPrefix(text, head) {
+		return "", 0, fmt.Errorf("gen: the prompt does not start with the system part: %q", text)
+	}
+	return text, len(head), nil
 }
 
 // jsonl writes JSON Lines to a file.
