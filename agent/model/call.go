@@ -143,8 +143,9 @@ func merged(old, v any) any {
 	return out
 }
 
-// roleOf returns the chat role of a langchaingo message type.
-func roleOf(t llms.ChatMessageType) string {
+// Role returns the chat role a model client sends a message of type t
+// as: system, assistant, tool or user.
+func Role(t llms.ChatMessageType) string {
 	switch t {
 	case llms.ChatMessageTypeSystem:
 		return "system"

@@ -276,7 +276,7 @@ func (c *llamacpp) trainedContext(ctx context.Context) int {
 func (c *llamacpp) applyTemplate(ctx context.Context, msgs []llms.MessageContent) (string, error) {
 	chat := templateRequest{Messages: make([]templateMessage, 0, len(msgs))}
 	for _, m := range msgs {
-		chat.Messages = append(chat.Messages, templateMessage{Role: roleOf(m.Role), Content: MessageText(m)})
+		chat.Messages = append(chat.Messages, templateMessage{Role: Role(m.Role), Content: MessageText(m)})
 	}
 	body, err := jsonBody(chat)
 	if err != nil {

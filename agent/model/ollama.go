@@ -153,7 +153,7 @@ func (c *ollama) body(k *call, numCtx int) ([]byte, int, error) {
 func ollamaMessages(msgs []llms.MessageContent) []ollamaMessage {
 	out := make([]ollamaMessage, 0, len(msgs))
 	for _, m := range msgs {
-		msg := ollamaMessage{Role: roleOf(m.Role), Content: textOf(m)}
+		msg := ollamaMessage{Role: Role(m.Role), Content: textOf(m)}
 		for _, p := range m.Parts {
 			switch p := p.(type) {
 			case llms.BinaryContent:

@@ -209,7 +209,7 @@ func (c *openaiClient) body(k *call) ([]byte, int, error) {
 func openaiMessages(msgs []llms.MessageContent) []openaiMessageIn {
 	out := make([]openaiMessageIn, 0, len(msgs))
 	for _, m := range msgs {
-		msg := openaiMessageIn{Role: roleOf(m.Role), Content: openaiContent{text: textOf(m)}}
+		msg := openaiMessageIn{Role: Role(m.Role), Content: openaiContent{text: textOf(m)}}
 		var parts []openaiPart
 		for _, p := range m.Parts {
 			switch p := p.(type) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/react-agent/react-agent/agent/model"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -47,7 +48,7 @@ type message struct {
 func messages(msgs []llms.MessageContent) ([]message, error) {
 	out := make([]message, 0, len(msgs))
 	for i, m := range msgs {
-		msg := message{role: role(m.Role)}
+		msg := message{role: model.Role(m.Role)}
 		var text strings.Builder
 		for _, p := range m.Parts {
 			switch p := p.(type) {
@@ -68,19 +69,6 @@ func messages(msgs []llms.MessageContent) ([]message, error) {
 		out = append(out, msg)
 	}
 	return out, nil
-}
-
-// role returns the role a model client sends a message of type t as.
-func role(t llms.ChatMessageType) string {
-	switch t {
-	case llms.ChatMessageTypeSystem:
-		return "system"
-	case llms.ChatMessageTypeAI:
-		return "assistant"
-	case llms.ChatMessageTypeTool, llms.ChatMessageTypeFunction:
-		return "tool"
-	}
-	return "user"
 }
 
 // Render returns the prompt server s renders from msgs and tools, ready
