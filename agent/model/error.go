@@ -436,6 +436,8 @@ func explain(e *Error, provider, model, where string) *Error {
 		e.Detail = "Ollama does so when the model writes one token more than 30 times in a row (its repeat limit), " +
 			"and when the runner that generates the reply fails"
 		e.Hint = "the server's log says which (the repeat limit only with OLLAMA_DEBUG=1)"
+	case errors.Is(e.Err, ErrIncomplete):
+		e.Hint = fmt.Sprintf("the server at %s may have stopped or failed mid-reply: its log says why", where)
 	case errors.Is(e.Err, ErrTimeout):
 		e.Fix, e.Hint = SettingTimeout, "use a smaller or faster model"
 	case errors.Is(e.Err, ErrReplyTooLarge):

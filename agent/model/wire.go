@@ -355,5 +355,5 @@ func readError(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	}
-	return fmt.Errorf("%w: %w", ErrIncomplete, err)
+	return fmt.Errorf("%w: the connection broke off (%w)", ErrIncomplete, err)
 }
