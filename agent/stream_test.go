@@ -1,17 +1,15 @@
 package agent
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/parser/parsertest"
 )
 
 func TestStreamCutter(t *testing.T) {
@@ -39,21 +37,10 @@ func TestStreamCutter(t *testing.T) {
 // data, and replies made of their lines at random, with line breaks of
 // both kinds and none.
 func streamedReplies(t testing.TB) []string {
-	var replies, lines []string
-	for _, f := range []string{"../testdata/parser/replies.jsonl", "../testdata/parser/prose.jsonl"} {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(strings.NewReader(string(data)))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var v struct{ Text string }
-			if json.Unmarshal(sc.Bytes(), &v) == nil {
-				replies = append(replies, v.Text)
-				lines = append(lines, strings.Split(v.Text, "\n")...)
-			}
-		}
+	replies := parsertest.Texts(t, "../testdata/parser/replies.jsonl", "../testdata/parser/prose.jsonl")
+	var lines []string
+	for _, r := range replies {
+		lines = append(lines, strings.Split(r, "\n")...)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	seps := []string{"\n", "\n", "\n", "\r\n", " ", "\n\n", ""}

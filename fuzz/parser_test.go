@@ -1,8 +1,6 @@
 package fuzz
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/react-agent/react-agent/parser"
+	"github.com/react-agent/react-agent/parser/parsertest"
 	"github.com/react-agent/react-agent/prompt"
 	"github.com/react-agent/react-agent/tools"
 )
@@ -25,28 +24,15 @@ var seedFiles = []string{"../testdata/parser/replies.jsonl", "../testdata/parser
 // addSeeds adds every reply in the seed files to f.
 func addSeeds(f *testing.F) {
 	f.Helper()
-	n := 0
-	for _, path := range seedFiles {
-		file, err := os.Open(path)
-		if errors.Is(err, os.ErrNotExist) && path == seedFiles[len(seedFiles)-1] {
-			continue
-		}
-		if err != nil {
-			f.Fatal(err)
-		}
-		sc := bufio.NewScanner(file)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var seed struct{ Text string }
-			if err := json.Unmarshal(sc.Bytes(), &seed); err != nil {
-				f.Fatalf("%s: %v", path, err)
-			}
-			f.Add(seed.Text)
-			n++
-		}
-		file.Close()
+	paths := seedFiles
+	if _, err := os.Stat(paths[len(paths)-1]); errors.Is(err, os.ErrNotExist) {
+		paths = paths[:len(paths)-1]
 	}
-	if n == 0 {
+	seeds := parsertest.Texts(f, paths...)
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	if len(seeds) == 0 {
 		f.Fatal("no seeds")
 	}
 }

@@ -1,14 +1,14 @@
 package parser
 
 import (
-	"bufio"
-	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/react-agent/react-agent/parser/parsertest"
 )
 
 // scanTools are the tools of the scan's tests: a call of one of them in
@@ -39,21 +39,7 @@ var replyLines = []string{
 // replyCorpus returns replies to stream: those of the parser's test data
 // and fuzz corpus, and replies made of replyLines at random.
 func replyCorpus(t testing.TB) []string {
-	var corpus []string
-	for _, f := range []string{"../testdata/parser/replies.jsonl", "../testdata/parser/prose.jsonl"} {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(strings.NewReader(string(data)))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var v struct{ Text string }
-			if json.Unmarshal(sc.Bytes(), &v) == nil {
-				corpus = append(corpus, v.Text)
-			}
-		}
-	}
+	corpus := parsertest.Texts(t, "../testdata/parser/replies.jsonl", "../testdata/parser/prose.jsonl")
 	files, _ := filepath.Glob("../fuzz/testdata/fuzz/*/*")
 	more, _ := filepath.Glob("testdata/fuzz/FuzzScan/*")
 	for _, f := range append(files, more...) {

@@ -1,15 +1,14 @@
 package parser
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/react-agent/react-agent/parser/parsertest"
 )
 
 // The parser takes short ways for the usual case: labels as the protocol
@@ -261,21 +260,9 @@ func TestTheShortWayReadsAsTheTolerantReading(t *testing.T) {
 		checkCanonical(t, text)
 	}
 	// And every reply of the corpora in testdata.
-	for _, name := range []string{"readings.jsonl", "replies.jsonl", "score.jsonl", "prose.jsonl"} {
-		f, err := os.Open("../testdata/parser/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var line struct{ Text string }
-			if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			checkCanonical(t, line.Text)
-		}
-		f.Close()
+	for _, text := range parsertest.Texts(t, "../testdata/parser/readings.jsonl", "../testdata/parser/replies.jsonl",
+		"../testdata/parser/score.jsonl", "../testdata/parser/prose.jsonl") {
+		checkCanonical(t, text)
 	}
 }
 
