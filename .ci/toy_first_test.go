@@ -40,7 +40,8 @@ func TestTheToyAnswersTheFirstCommand(t *testing.T) {
 // full prompt chosen, and with the native protocol, whose tool
 // definitions the compact prompt does not shorten: the server's refusal
 // is not worked around, and the error names what makes the prompt
-// shorter; with the calculator alone (-T), the native prompt fits.
+// shorter; with the calculator alone (-T), the native prompt fits, and
+// the toy, taught native calls, answers.
 func TestAPromptChosenThatDoesNotFitSaysWhatMakesItShorter(t *testing.T) {
 	eachReal(t, func(t *testing.T, r real) {
 		srv := toyServer(t, r, "toy.gguf")
@@ -56,8 +57,8 @@ func TestAPromptChosenThatDoesNotFitSaysWhatMakesItShorter(t *testing.T) {
 			t.Errorf("--protocol native: want the refusal, and --protocol text --prompt compact and -T named\n%s", o)
 		}
 		o = runWithin(t, invocation{args: append(base, "--protocol", "native", "-T", "calculator", "What is 17 * 23 + 4?")}, 5*time.Minute)
-		if o.code == 1 || strings.Contains(o.stderr, "To make the prompt shorter") {
-			t.Errorf("--protocol native -T calculator: the prompt does not fit\n%s", o)
+		if o.code != 0 || strings.Contains(o.stderr, "To make the prompt shorter") || !strings.Contains(o.stdout, "395") {
+			t.Errorf("--protocol native -T calculator: want the prompt to fit and the answer 395\n%s", o)
 		}
 	})
 }

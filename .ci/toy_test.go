@@ -70,7 +70,7 @@ func heldBackQuestions(t *testing.T) []heldBack {
 // written out, a percentage, a square root and two quantities joined. The
 // toy answers about half the held-back set right (testdata/toy/README.md
 // says which kinds it misses); these are of the kinds it answers.
-var toyAsked = []string{"h01-arithmetic", "h03-single", "h10-compound", "h13-arithmetic", "h22-single"}
+var toyAsked = []string{"h01-arithmetic", "h03-single", "h04-compound", "h13-arithmetic", "h22-single"}
 
 // TestTheToyModelAnswersHeldBackQuestionsThroughTheCalculator asks the toy
 // model, with the compact prompt, questions it never saw: each run calls
@@ -132,7 +132,9 @@ type toyEvaluation struct {
 // one it never saw, on llama-server; its early checkpoint, on
 // llama-server (its table on Ollama is in testdata/toy/README.md).
 var toyEvaluations = []toyEvaluation{
-	{"toy.gguf", llamaServer, "compact", true, toyLearned},
+	// A native run on llama-server calls until its prompt outgrows the
+	// window on one question (testdata/toy/README.md): not every run runs.
+	{"toy.gguf", llamaServer, "compact", false, toyLearned},
 	{"toy.gguf", ollamaServer, "compact", true, nil},
 	{"toy.gguf", llamaServer, "full", false, nil},
 	{"early.gguf", llamaServer, "compact", false, earlyBreaksTheFormat},
@@ -140,14 +142,16 @@ var toyEvaluations = []toyEvaluation{
 
 // toyLearned holds the toy model on llama-server to what it was trained
 // for: at least half the answers right with the text protocol, plain and
-// constrained, with no step the parser could not read. It was not taught
-// native tool calls (testdata/toy/README.md), and their row is only
-// logged.
+// constrained, with no step the parser could not read, and at least a
+// third with native tool calls.
 func toyLearned(t *testing.T, tally map[string]*toyTally) {
 	for _, p := range []string{"text", "constrained"} {
 		if c := tally[p]; 2*c.right < c.runs || c.format > 0 {
 			t.Errorf("the %s protocol: %d of %d right, %d format errors; want at least half right and none", p, c.right, c.runs, c.format)
 		}
+	}
+	if c := tally["native"]; 3*c.right < c.runs {
+		t.Errorf("native tool calls: %d of %d right; want at least a third", c.right, c.runs)
 	}
 }
 

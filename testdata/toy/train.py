@@ -190,17 +190,23 @@ class Model(nn.Module):
             x_tokens = torch.tensor([[nxt]])
 
 
-def load(path):
+def load(path, context):
     """Reads the calls of a JSONL file, grouped by the system part they
-    share: {prefix: [(rest, reply), ...]}, in tokens."""
-    groups = {}
+    share: {prefix: [(rest, reply), ...]}, in tokens. A call longer than
+    the context, which the model cannot read whole, is left out; it
+    returns how many were."""
+    groups, dropped = {}, 0
     with open(path) as f:
         for line in f:
             e = json.loads(line)
             prefix = e["p"][: e["s"]]
             steps = [(a - e["s"], b - e["s"]) for a, b in e.get("t", [])]
-            groups.setdefault((e["f"], prefix), []).append((tokenize(e["p"][e["s"]:]), tokenize(e["r"]) + [EOS], steps))
-    return groups
+            rest, reply = tokenize(e["p"][e["s"]:]), tokenize(e["r"]) + [EOS]
+            if 1 + len(tokenize(prefix)) + len(rest) + len(reply) > context:
+                dropped += 1
+                continue
+            groups.setdefault((e["f"], prefix), []).append((rest, reply, steps))
+    return groups, dropped
 
 
 def batches(groups, size, rng):
@@ -400,7 +406,7 @@ def main():
     if args.init:
         load_safetensors(args.init, model)
     params = sum(p.numel() for p in model.parameters())
-    groups = load(os.path.join(args.data, "train.jsonl"))
+    groups, dropped = load(os.path.join(args.data, "train.jsonl"), c.context)
     held = []
     with open(os.path.join(args.data, "heldout-calls.jsonl")) as f:
         for line in f:
@@ -409,6 +415,8 @@ def main():
     n_calls = sum(len(v) for v in groups.values())
     n_tokens = sum(len(r) + len(s) for v in groups.values() for r, s, _ in v)
     say(f"{params} parameters; {n_calls} calls, {n_tokens} tokens after the system parts, in {len(groups)} families")
+    if dropped:
+        say(f"{dropped} calls longer than the context of {c.context} tokens left out")
     say(f"args: {vars(args)}")
 
     decay = [p for n, p in model.named_parameters() if p.dim() == 2]

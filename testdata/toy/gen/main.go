@@ -7,8 +7,8 @@
 //
 // With -native, transcripts of the native protocol too: the agent's loop
 // with native tool calls, each prompt rendered as llama-server and as
-// Ollama render it (package chatml), each call written as that server's
-// template writes it in the history.
+// Ollama render it (package chatml), each call written after its thought
+// as that server's template writes it in the history.
 //
 // writes, in the folder given:
 //
@@ -59,6 +59,7 @@ func main() {
 	leadins := flag.Float64("leadins", 0, "the share of training questions worded as a lead-in of neutral words and the quantity")
 	native := flag.Int("native", 0, "the weight of each native family (the calculator's tool calls as llama-server and as Ollama render them) "+
 		"beside the text protocol's 4 and 2 and the object protocol's 2 and 1; 0 for none, held-back calls included")
+	bare := flag.Bool("bare", false, `write the native protocol's answers as the number alone, without "The answer is" (the first part of the toy's third stage)`)
 	flag.Parse()
 	if *trainSeed == 0 {
 		*trainSeed = *seed
@@ -69,7 +70,7 @@ func main() {
 	if *native < 0 {
 		log.Fatal("gen: -native is a weight, 0 or more")
 	}
-	if err := run(context.Background(), *seed, *trainSeed, *leadins, *native, *n, *held, *out, *questions); err != nil {
+	if err := run(context.Background(), *seed, *trainSeed, *leadins, *native, *bare, *n, *held, *out, *questions); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -84,13 +85,16 @@ type family struct {
 	// native is the server whose rendering of the native protocol's
 	// prompts the family's are; empty for the text and object protocols.
 	native chatml.Server
+	// bare writes the native protocol's answers as the number alone.
+	bare bool
 }
 
 // familiesOf returns the families transcripts are written in, the native
 // ones with the weight native (none when 0). The native protocol offers
 // the calculator alone: the definitions of the three default tools take
-// more tokens than the toy model's window holds.
-func familiesOf(native int) []family {
+// more tokens than the toy model's window holds. bare writes their
+// answers as the number alone.
+func familiesOf(native int, bare bool) []family {
 	fs := []family{
 		{name: "text/calculator", weight: 4},
 		{name: "text/all", all: true, weight: 2},
@@ -98,14 +102,14 @@ func familiesOf(native int) []family {
 		{name: "object/all", object: true, all: true, weight: 1},
 	}
 	if native > 0 {
-		fs = append(fs, family{name: "native-llama/calculator", native: chatml.LlamaServer, weight: native},
-			family{name: "native-ollama/calculator", native: chatml.Ollama, weight: native})
+		fs = append(fs, family{name: "native-llama/calculator", native: chatml.LlamaServer, weight: native, bare: bare},
+			family{name: "native-ollama/calculator", native: chatml.Ollama, weight: native, bare: bare})
 	}
 	return fs
 }
 
-func run(ctx context.Context, seed, trainSeed uint64, leadins float64, native, n, nheld int, out, questions string) error {
-	families := familiesOf(native)
+func run(ctx context.Context, seed, trainSeed uint64, leadins float64, native int, bare bool, n, nheld int, out, questions string) error {
+	families := familiesOf(native, bare)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -258,10 +262,15 @@ func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, c
 			calls = append(calls, &llms.ContentChoice{Content: st.FinalAnswer, StopReason: "stop"})
 			return st.FinalAnswer, nil
 		}
+		// The call comes after the thought, as the text protocol's does:
+		// what the model means to do is said in the history the next
+		// call reads, and it is what tells a question that needs one
+		// more call from one that is answered.
 		args := prompt.FormatArgs(st.Args)
-		calls = append(calls, &llms.ContentChoice{StopReason: "tool_calls", ToolCalls: []llms.ToolCall{{
+		calls = append(calls, &llms.ContentChoice{Content: st.Thought, StopReason: "tool_calls", ToolCalls: []llms.ToolCall{{
 			ID: fmt.Sprintf("call_%d", len(calls)+1), Type: "function", FunctionCall: &llms.FunctionCall{Name: st.Action, Arguments: args}}}})
-		return chatml.Call(f.native, st.Action, args)
+		call, err := chatml.Call(f.native, st.Action, args)
+		return st.Thought + "\n" + call, err
 	}
 	for i, s := range p.steps {
 		expr, thought := s.expr, s.thought
@@ -293,7 +302,13 @@ func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, c
 	if len(p.steps) == 0 {
 		thought = "I can answer this without a tool."
 	}
-	r, err := reply(parser.Step{Kind: parser.KindFinal, Thought: thought, FinalAnswer: answer})
+	final := answer
+	if f.native != "" && p.contains == "" && !f.bare {
+		// A native answer has no label before it: a few words lead to
+		// the number, as the text protocol's "Final Answer:" does.
+		final = "The answer is " + answer + "."
+	}
+	r, err := reply(parser.Step{Kind: parser.KindFinal, Thought: thought, FinalAnswer: final})
 	if err != nil {
 		return nil, "", err
 	}
@@ -310,8 +325,8 @@ func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, c
 	if err != nil {
 		return nil, "", err
 	}
-	if res.Answer != answer || len(m.prompts) != len(replies) {
-		return nil, "", fmt.Errorf("the agent answered %q in %d calls; the plan was %q in %d", res.Answer, len(m.prompts), answer, len(replies))
+	if res.Answer != final || len(m.prompts) != len(replies) {
+		return nil, "", fmt.Errorf("the agent answered %q in %d calls; the plan was %q in %d", res.Answer, len(m.prompts), final, len(replies))
 	}
 	var ex []example
 	for i, pr := range m.prompts {
@@ -320,18 +335,25 @@ func transcript(ctx context.Context, p problem, f family, reg *tools.Registry, c
 		}
 		e := example{Family: f.name, Prompt: pr.text, Shared: pr.shared, Reply: replies[i]}
 		// The earlier replies stand in the scratchpad as the model wrote
-		// them: it learns from them there too.
+		// them: it learns from them there too. Ollama's template writes a
+		// native call's text without the call when there is text: that
+		// much of the reply stands there.
 		at := pr.shared
 		for j := range i {
-			k := strings.Index(pr.text[at:], replies[j])
+			shown := replies[j]
+			k := strings.Index(pr.text[at:], shown)
+			if k < 0 && f.native != "" && calls[j].Content != "" {
+				shown = calls[j].Content
+				k = strings.Index(pr.text[at:], shown)
+			}
 			if k < 0 {
 				return nil, "", fmt.Errorf("reply %d is not in the scratchpad of call %d", j+1, i+1)
 			}
 			at += k
 			if taught[j] {
-				e.Steps = append(e.Steps, [2]int{at, at + len(replies[j])})
+				e.Steps = append(e.Steps, [2]int{at, at + len(shown)})
 			}
-			at += len(replies[j])
+			at += len(shown)
 		}
 		ex = append(ex, e)
 	}
