@@ -195,14 +195,16 @@ def load(path, context):
     share: {prefix: [(rest, reply), ...]}, in tokens. A call longer than
     the context, which the model cannot read whole, is left out; it
     returns how many were."""
-    groups, dropped = {}, 0
+    groups, dropped, sizes = {}, 0, {}
     with open(path) as f:
         for line in f:
             e = json.loads(line)
             prefix = e["p"][: e["s"]]
+            if prefix not in sizes:
+                sizes[prefix] = 1 + len(tokenize(prefix))  # the start of text and the system part
             steps = [(a - e["s"], b - e["s"]) for a, b in e.get("t", [])]
             rest, reply = tokenize(e["p"][e["s"]:]), tokenize(e["r"]) + [EOS]
-            if 1 + len(tokenize(prefix)) + len(rest) + len(reply) > context:
+            if sizes[prefix] + len(rest) + len(reply) > context:
                 dropped += 1
                 continue
             groups.setdefault((e["f"], prefix), []).append((rest, reply, steps))

@@ -42,7 +42,6 @@ import (
 	"github.com/tmc/langchaingo/llms"
 
 	"github.com/react-agent/react-agent/agent"
-	"github.com/react-agent/react-agent/agent/model"
 	"github.com/react-agent/react-agent/agent/modeltest/chatml"
 	"github.com/react-agent/react-agent/parser"
 	"github.com/react-agent/react-agent/prompt"
@@ -382,52 +381,39 @@ func (m *scripted) GenerateContent(_ context.Context, msgs []llms.MessageContent
 	if i >= len(m.replies) {
 		return nil, errors.New("gen: the script has no more replies")
 	}
-	if m.server == "" {
-		text, shared, err := chatML(msgs)
-		if err != nil {
-			return nil, err
-		}
-		m.prompts = append(m.prompts, rendered{text, shared})
-		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: m.replies[i], StopReason: "stop"}}}, nil
-	}
 	var o llms.CallOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	text, err := chatml.Render(m.server, msgs, o.Tools)
+	server := m.server
+	if server == "" {
+		if len(msgs) != 2 || msgs[0].Role != llms.ChatMessageTypeSystem || msgs[1].Role != llms.ChatMessageTypeHuman {
+			return nil, fmt.Errorf("gen: the text protocol sends a system and a user message, not %d messages", len(msgs))
+		}
+		// The toy model's chat template (gguf.ToolsTemplate, and Ollama's
+		// version of it) renders a system and a user message alike on
+		// both servers.
+		server = chatml.LlamaServer
+	}
+	text, err := chatml.Render(server, msgs, o.Tools)
 	if err != nil {
 		return nil, err
 	}
+	// The system part ends where the user's turn starts.
 	const user = "<|im_end|>\n<|im_start|>user\n"
 	shared := strings.Index(text, user)
 	if shared < 0 {
 		return nil, fmt.Errorf("gen: no user's turn in the prompt %q", text)
 	}
 	m.prompts = append(m.prompts, rendered{text, shared + len(user)})
+	if m.server == "" {
+		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: m.replies[i], StopReason: "stop"}}}, nil
+	}
 	return &llms.ContentResponse{Choices: []*llms.ContentChoice{m.calls[i]}}, nil
 }
 
 func (m *scripted) Call(ctx context.Context, p string, opts ...llms.CallOption) (string, error) {
 	return llms.GenerateFromSinglePrompt(ctx, m, p, opts...)
-}
-
-// chatML renders a system and a user message as the toy model's chat
-// template does on both servers (gguf.ToolsTemplate, and Ollama's version
-// of it), ready for the assistant's reply, and the length of the system
-// part with the start of the user's.
-func chatML(msgs []llms.MessageContent) (string, int, error) {
-	if len(msgs) != 2 || msgs[0].Role != llms.ChatMessageTypeSystem || msgs[1].Role != llms.ChatMessageTypeHuman {
-		return "", 0, fmt.Errorf("gen: the text protocol sends a system and a user message, not %d messages", len(msgs))
-	}
-	text, err := chatml.Render(chatml.LlamaServer, msgs, nil)
-	if err != nil {
-		return "", 0, err
-	}
-	head := "<|im_start|>system\n" + model.MessageText(msgs[0]) + "<|im_end|>\n<|im_start|>user\n"
-	if !strings.HasPrefix(text, head) {
-		return "", 0, fmt.Errorf("gen: the prompt does not start with the system part: %q", text)
-	}
-	return text, len(head), nil
 }
 
 // jsonl writes JSON Lines to a file.
